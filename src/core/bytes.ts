@@ -1,0 +1,113 @@
+/**
+ * Bytes and hex. Hex is written as lower-case `0x…`; byte inputs accept a Uint8Array or `0x` hex.
+ * Parsing errors are InputErrors naming the field they came from.
+ */
+import { InputError } from './errors';
+
+export type Bytes = Uint8Array;
+export type Hex = `0x${string}`;
+export type BytesLike = Uint8Array | string;
+
+const HEX_CHARS = '0123456789abcdef';
+const BYTE_TO_HEX: string[] = Array.from({ length: 256 }, (_, i) => HEX_CHARS[i >> 4]! + HEX_CHARS[i & 15]!);
+
+export function toHex(bytes: Uint8Array): Hex {
+  let out = '0x';
+  for (let i = 0; i < bytes.length; i++) out += BYTE_TO_HEX[bytes[i]!];
+  return out as Hex;
+}
+
+/** Hex without the `0x` prefix (Bor's `bor_getRootHash` result format). */
+export function toBareHex(bytes: Uint8Array): string {
+  return toHex(bytes).slice(2);
+}
+
+function hexNibble(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48;
+  if (c >= 97 && c <= 102) return c - 87;
+  if (c >= 65 && c <= 70) return c - 55;
+  return -1;
+}
+
+export function isHex(value: unknown): value is Hex {
+  return typeof value === 'string' && /^0x([0-9a-fA-F]{2})*$/.test(value);
+}
+
+/** Parse `0x` hex (either case, even length). `field` names the input in the error. */
+export function fromHex(hex: string, field = 'hex'): Bytes {
+  if (typeof hex !== 'string') throw new InputError(field, `expected 0x-prefixed hex, got ${typeof hex}`);
+  if (!(hex.startsWith('0x') || hex.startsWith('0X'))) throw new InputError(field, `expected 0x-prefixed hex, got ${JSON.stringify(truncate(hex))}`);
+  const body = hex.slice(2);
+  if (body.length % 2 !== 0) throw new InputError(field, `hex has an odd number of digits: ${JSON.stringify(truncate(hex))}`);
+  const out = new Uint8Array(body.length / 2);
+  for (let i = 0; i < out.length; i++) {
+    const hi = hexNibble(body.charCodeAt(2 * i));
+    const lo = hexNibble(body.charCodeAt(2 * i + 1));
+    if (hi < 0 || lo < 0) throw new InputError(field, `not a hex string: ${JSON.stringify(truncate(hex))}`);
+    out[i] = (hi << 4) | lo;
+  }
+  return out;
+}
+
+/** Accept a Uint8Array or `0x` hex; optionally require an exact length. */
+export function toBytes(input: BytesLike, field = 'bytes', length?: number): Bytes {
+  let bytes: Bytes;
+  if (input instanceof Uint8Array) bytes = input;
+  else if (typeof input === 'string') bytes = fromHex(input, field);
+  else throw new InputError(field, `expected Uint8Array or 0x hex, got ${describe(input)}`);
+  if (length !== undefined && bytes.length !== length) {
+    throw new InputError(field, `expected ${length} bytes, got ${bytes.length}`);
+  }
+  return bytes;
+}
+
+export function concatBytes(...parts: Uint8Array[]): Bytes {
+  let total = 0;
+  for (const p of parts) total += p.length;
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const p of parts) {
+    out.set(p, offset);
+    offset += p.length;
+  }
+  return out;
+}
+
+export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Lexicographic byte order (Go `bytes.Compare`). */
+export function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const d = a[i]! - b[i]!;
+    if (d !== 0) return d < 0 ? -1 : 1;
+  }
+  return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
+}
+
+export function utf8(text: string): Bytes {
+  return new TextEncoder().encode(text);
+}
+
+export function u64be(value: bigint | number): Bytes {
+  const out = new Uint8Array(8);
+  new DataView(out.buffer).setBigUint64(0, BigInt(value));
+  return out;
+}
+
+function truncate(s: string): string {
+  return s.length > 80 ? `${s.slice(0, 77)}...` : s;
+}
+
+export function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'string') return `string ${JSON.stringify(truncate(value))}`;
+  if (typeof value === 'bigint') return `bigint ${value}`;
+  if (typeof value === 'number') return `number ${value}`;
+  return typeof value;
+}

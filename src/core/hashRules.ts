@@ -1,0 +1,55 @@
+/**
+ * The spec's hash rules ("Hash rules" 1-4), with the gaps filled as the reference README says
+ * (items 11-13): pad32 for every appended value, the zero-padded keccak Merkle tree, account
+ * leaves ordered by validator id.
+ */
+import { type Bytes, concatBytes, toBytes } from './bytes';
+import { pad32, parseUint } from './amount';
+import { keccak256Bytes } from './hash';
+import { merkleRootBytes } from './merkle';
+import { compareBig } from './order';
+
+export interface SidechainHeaderFields {
+  number: bigint | number;
+  time: bigint | number;
+  txHash: Uint8Array | string;
+  receiptHash: Uint8Array | string;
+}
+
+/** Rule 1: keccak256(pad32(number) ‖ pad32(time) ‖ txHash ‖ receiptHash). */
+export function sidechainBlockHashBytes(h: SidechainHeaderFields): Bytes {
+  return keccak256Bytes(
+    concatBytes(
+      pad32(parseUint(h.number, 'number')),
+      pad32(parseUint(h.time, 'time')),
+      toBytes(h.txHash, 'txHash', 32),
+      toBytes(h.receiptHash, 'receiptHash', 32),
+    ),
+  );
+}
+
+/** Rule 2: the Merkle root over the block hashes of the headers, in the given (block) order. */
+export function checkpointRootHashBytes(headers: readonly SidechainHeaderFields[]): Bytes {
+  return merkleRootBytes(headers.map(sidechainBlockHashBytes));
+}
+
+export interface DividendAccountFields {
+  id: bigint | number | string;
+  feeAmount: bigint | number | string;
+  slashedAmount: bigint | number | string;
+}
+
+/** Rule 3: keccak256(pad32(id) ‖ pad32(feeAmount) ‖ pad32(slashedAmount)); amounts parsed from decimal. */
+export function dividendAccountHashBytes(a: DividendAccountFields): Bytes {
+  return keccak256Bytes(
+    concatBytes(pad32(parseUint(a.id, 'id')), pad32(parseUint(a.feeAmount, 'feeAmount')), pad32(parseUint(a.slashedAmount, 'slashedAmount'))),
+  );
+}
+
+/** Rule 4: the Merkle root over every validator's account hash, ordered by validator id. */
+export function accountRootHashBytes(accounts: readonly DividendAccountFields[]): Bytes {
+  const sorted = accounts
+    .map((a) => ({ id: parseUint(a.id, 'id'), a }))
+    .sort((x, y) => compareBig(x.id, y.id));
+  return merkleRootBytes(sorted.map((x) => dividendAccountHashBytes(x.a)));
+}

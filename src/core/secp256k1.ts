@@ -1,0 +1,113 @@
+/**
+ * secp256k1 keys and Ethereum-style recoverable signatures (@noble/curves).
+ *
+ * - public key: 65-byte uncompressed `0x04 ‖ X ‖ Y`
+ * - address: keccak256(pub[1:])[12:]
+ * - signature over a 32-byte digest: 65 bytes `r ‖ s ‖ v`, v ∈ {0,1} (go-ethereum crypto.Sign);
+ *   v = 27/28 is rejected, as in the reference.
+ *
+ * Recovery is the expensive step, so verified (digest, signature) pairs are cached per process.
+ */
+import { secp256k1 } from '@noble/curves/secp256k1.js';
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import { type Bytes, type BytesLike, toBytes, toHex } from './bytes';
+import { type Address, addressFromBytes } from './address';
+import { InputError } from './errors';
+
+export const SIGNATURE_LENGTH = 65;
+
+export function privateKeyBytes(sk: BytesLike, field = 'privateKey'): Bytes {
+  const bytes = toBytes(sk, field, 32);
+  if (!secp256k1.utils.isValidSecretKey(bytes)) throw new InputError(field, 'not a valid secp256k1 private key');
+  return bytes;
+}
+
+export function publicKeyBytesFromPrivateKey(sk: BytesLike): Bytes {
+  return secp256k1.getPublicKey(privateKeyBytes(sk), false);
+}
+
+export function publicKeyBytes(pub: BytesLike, field = 'publicKey'): Bytes {
+  const bytes = toBytes(pub, field, 65);
+  if (bytes[0] !== 0x04) throw new InputError(field, 'uncompressed public key must start with 0x04');
+  return bytes;
+}
+
+export function addressBytesFromPublicKey(pub: BytesLike): Bytes {
+  return keccak_256(publicKeyBytes(pub).subarray(1)).subarray(12);
+}
+
+export function addressOfPublicKey(pub: BytesLike): Address {
+  return addressFromBytes(addressBytesFromPublicKey(pub));
+}
+
+export function signDigestBytes(digest: BytesLike, sk: BytesLike): Bytes {
+  const d = toBytes(digest, 'digest', 32);
+  // noble's 'recovered' format is `v ‖ r ‖ s`; Ethereum's is `r ‖ s ‖ v`.
+  const rec = secp256k1.sign(d, privateKeyBytes(sk), { prehash: false, format: 'recovered' });
+  const out = new Uint8Array(SIGNATURE_LENGTH);
+  out.set(rec.subarray(1, 65), 0);
+  out[64] = rec[0]!;
+  return out;
+}
+
+/** Recover the 65-byte public key, or throw an InputError (bad length, bad v, invalid point). */
+export function recoverPublicKeyBytes(digest: BytesLike, signature: BytesLike): Bytes {
+  const d = toBytes(digest, 'digest', 32);
+  const sig = toBytes(signature, 'signature', SIGNATURE_LENGTH);
+  const v = sig[64]!;
+  if (v !== 0 && v !== 1) throw new InputError('signature', `recovery id must be 0 or 1, got ${v}`);
+  const rec = new Uint8Array(SIGNATURE_LENGTH);
+  rec[0] = v;
+  rec.set(sig.subarray(0, 64), 1);
+  try {
+    const pub = secp256k1.recoverPublicKey(rec, d, { prehash: false });
+    return pub.length === 65 ? pub : secp256k1.Point.fromBytes(pub).toBytes(false);
+  } catch (e) {
+    throw new InputError('signature', `cannot recover a public key: ${(e as Error).message}`);
+  }
+}
+
+// --- verified-signature cache --------------------------------------------------------------
+
+const CACHE_LIMIT = 200_000;
+const recoveredCache = new Map<string, Address | null>();
+let cacheHits = 0;
+let cacheMisses = 0;
+
+/**
+ * The signer address of `signature` over `digest`, or null when nothing can be recovered.
+ * Results are cached per process by (digest, signature): a block's worth of transactions is
+ * verified by every node of a simulation, and the answer never changes.
+ */
+export function recoverSignerCached(digest: Bytes, signature: Bytes): Address | null {
+  const key = toHex(digest) + toHex(signature).slice(2);
+  const hit = recoveredCache.get(key);
+  if (hit !== undefined) {
+    cacheHits++;
+    return hit;
+  }
+  cacheMisses++;
+  let signer: Address | null;
+  try {
+    signer = addressFromBytes(keccak_256(recoverPublicKeyBytes(digest, signature).subarray(1)).subarray(12));
+  } catch {
+    signer = null;
+  }
+  if (recoveredCache.size >= CACHE_LIMIT) {
+    // Map keeps insertion order: evict the oldest entry.
+    const oldest = recoveredCache.keys().next();
+    if (!oldest.done) recoveredCache.delete(oldest.value);
+  }
+  recoveredCache.set(key, signer);
+  return signer;
+}
+
+export function signatureCacheStats(): { size: number; hits: number; misses: number } {
+  return { size: recoveredCache.size, hits: cacheHits, misses: cacheMisses };
+}
+
+export function clearSignatureCache(): void {
+  recoveredCache.clear();
+  cacheHits = 0;
+  cacheMisses = 0;
+}

@@ -1,0 +1,75 @@
+/**
+ * Lockstep's library surface. These names are a public contract for people who script
+ * experiments against the library: keep them stable. Hashes and addresses are lower-case `0x`
+ * hex strings; byte inputs accept a Uint8Array or `0x` hex.
+ */
+import { type BytesLike, type Hex, toHex } from './core/bytes';
+import { type Address } from './core/address';
+import { keccak256Bytes } from './core/hash';
+import { merkleRootBytes } from './core/merkle';
+import { toBytes } from './core/bytes';
+import {
+  type DividendAccountFields,
+  type SidechainHeaderFields,
+  accountRootHashBytes,
+  checkpointRootHashBytes,
+  dividendAccountHashBytes,
+  sidechainBlockHashBytes,
+} from './core/hashRules';
+import {
+  addressOfPublicKey,
+  publicKeyBytesFromPrivateKey,
+  recoverPublicKeyBytes,
+  signDigestBytes,
+} from './core/secp256k1';
+
+export type { Address, BytesLike, Hex, DividendAccountFields, SidechainHeaderFields };
+
+export function keccak256(data: BytesLike): Hex {
+  return toHex(keccak256Bytes(data));
+}
+
+/** 65-byte uncompressed public key `0x04…` of a 32-byte private key. */
+export function publicKeyFromPrivateKey(sk: BytesLike): Hex {
+  return toHex(publicKeyBytesFromPrivateKey(sk));
+}
+
+/** keccak256(pub[1:])[12:] of a 65-byte uncompressed public key. */
+export function addressFromPublicKey(pub: BytesLike): Address {
+  return addressOfPublicKey(pub);
+}
+
+/** 65-byte `r ‖ s ‖ v` signature (v ∈ {0,1}) over a 32-byte digest. */
+export function signDigest(digest: BytesLike, sk: BytesLike): Hex {
+  return toHex(signDigestBytes(digest, sk));
+}
+
+/** The 65-byte public key that produced `sig` over `digest`. */
+export function recoverPublicKey(digest: BytesLike, sig: BytesLike): Hex {
+  return toHex(recoverPublicKeyBytes(digest, sig));
+}
+
+/** Hash rule 1: the checkpoint leaf of one sidechain block. */
+export function sidechainBlockHash(header: SidechainHeaderFields): Hex {
+  return toHex(sidechainBlockHashBytes(header));
+}
+
+/** Hash rule 2's tree: keccak, unsorted, leaves not re-hashed, zero-padded to a power of two. */
+export function merkleRoot(leaves: readonly BytesLike[]): Hex {
+  return toHex(merkleRootBytes(leaves.map((l, i) => toBytes(l, `leaves[${i}]`, 32))));
+}
+
+/** Hash rule 2: the root over the headers' block hashes, headers in block order. */
+export function checkpointRootHash(headers: readonly SidechainHeaderFields[]): Hex {
+  return toHex(checkpointRootHashBytes(headers));
+}
+
+/** Hash rule 3. */
+export function dividendAccountHash(account: DividendAccountFields): Hex {
+  return toHex(dividendAccountHashBytes(account));
+}
+
+/** Hash rule 4: accounts ordered by validator id. */
+export function accountRootHash(accounts: readonly DividendAccountFields[]): Hex {
+  return toHex(accountRootHashBytes(accounts));
+}
