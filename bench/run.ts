@@ -1,0 +1,26 @@
+/**
+ * `npm run bench [-- NAME…]`: run the benchmarks (all, or those whose group matches a NAME) and
+ * print one line per figure. Figures only; nothing here asserts a timing.
+ */
+import { cpus } from 'node:os';
+import { formatResult, type BenchResult } from './harness';
+import { engineBenches } from './engine.bench';
+import { cryptoBenches } from './crypto.bench';
+
+const groups: Record<string, () => BenchResult[] | Promise<BenchResult[]>> = {
+  engine: engineBenches,
+  crypto: cryptoBenches,
+};
+
+const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+const unknown = wanted.filter((w) => !(w in groups));
+if (unknown.length) {
+  process.stderr.write(`bench: unknown group(s) ${unknown.join(', ')}; groups: ${Object.keys(groups).join(', ')}\n`);
+  process.exit(1);
+}
+process.stdout.write(`Lockstep benchmarks on ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}\n`);
+for (const [name, run] of Object.entries(groups)) {
+  if (wanted.length && !wanted.includes(name)) continue;
+  process.stdout.write(`\n[${name}]\n`);
+  for (const r of await run()) process.stdout.write(formatResult(r) + '\n');
+}

@@ -1,0 +1,166 @@
+/**
+ * The discrete-event engine: a (timeMs, seq)-ordered queue, an integer virtual clock, synchronous
+ * handlers looked up by event kind, and a run loop with bounds. Nothing here reads the wall clock;
+ * the same schedule always produces the same delivery order.
+ */
+import { EventQueue } from './eventQueue';
+import { VirtualClock } from '../env/clock';
+import { TraceRecorder } from '../trace/traceRecorder';
+import { assert } from '../../src/core/errors';
+
+export interface SimEvent<P = unknown> {
+  readonly timeMs: number;
+  readonly seq: number;
+  readonly kind: string;
+  /** Who handles it: a node id, a link, or '' for the world. */
+  readonly target: string;
+  readonly payload: P;
+  /** Set by `cancel`; a cancelled event is dropped without being delivered or traced. */
+  cancelled: boolean;
+}
+
+export type EventHandler = (event: SimEvent<any>, engine: Engine) => void;
+
+/** Describes a payload for the trace; must be deterministic (canonical JSON or a fixed format). */
+export type TraceDescriber = (payload: any) => string | undefined;
+
+export interface RunBounds {
+  /** Stop before delivering the first event later than this (virtual ms). */
+  untilMs?: number;
+  /** A runaway guard: stop after this many delivered events. */
+  maxEvents?: number;
+  /** A runaway guard: an event scheduled past this virtual time is a runaway. */
+  maxTimeMs?: number;
+}
+
+export type StopReason = 'drained' | 'until' | 'stopped' | 'max-events' | 'max-time';
+
+export interface RunVerdict {
+  readonly reason: StopReason;
+  readonly events: number;
+  readonly nowMs: number;
+  /** True for the runaway guards (max-events, max-time): a bound, not a normal end. */
+  readonly runaway: boolean;
+  readonly message: string;
+}
+
+export class Engine {
+  readonly clock = new VirtualClock();
+  private readonly queue = new EventQueue<SimEvent>();
+  private readonly handlers = new Map<string, EventHandler>();
+  private readonly describers = new Map<string, TraceDescriber>();
+  private nextSeq = 0;
+  private delivered = 0;
+  private stopRequest: string | null = null;
+
+  constructor(readonly trace: TraceRecorder | null = new TraceRecorder()) {}
+
+  nowMs(): number {
+    return this.clock.nowMs();
+  }
+
+  get eventsDelivered(): number {
+    return this.delivered;
+  }
+
+  get pending(): number {
+    return this.queue.size;
+  }
+
+  /** Register the handler of one event kind (and optionally how its payload shows in the trace). */
+  on<P>(kind: string, handler: (event: SimEvent<P>, engine: Engine) => void, describe?: (payload: P) => string | undefined): void {
+    assert(!this.handlers.has(kind), 'one handler per event kind', { kind });
+    this.handlers.set(kind, handler as EventHandler);
+    if (describe) this.describers.set(kind, describe as TraceDescriber);
+  }
+
+  /** Schedule an event at an absolute virtual time (>= now). */
+  at<P>(timeMs: number, kind: string, target: string, payload: P): SimEvent<P> {
+    assert(Number.isSafeInteger(timeMs) && timeMs >= this.clock.nowMs(), 'events are scheduled at integer times, never in the past', {
+      kind,
+      timeMs,
+      now: this.clock.nowMs(),
+    });
+    const ev: SimEvent<P> = { timeMs, seq: this.nextSeq++, kind, target, payload, cancelled: false };
+    this.queue.push(ev);
+    return ev;
+  }
+
+  /** Schedule an event `delayMs` (integer >= 0) after now. */
+  after<P>(delayMs: number, kind: string, target: string, payload: P): SimEvent<P> {
+    return this.at(this.clock.nowMs() + delayMs, kind, target, payload);
+  }
+
+  cancel(ev: SimEvent): void {
+    ev.cancelled = true;
+  }
+
+  /** Ask the run loop to stop after the current event (e.g. an oracle saw a violation). */
+  stop(reason: string): void {
+    this.stopRequest = reason;
+  }
+
+  /** Deliver the next event; false when the queue is empty. For step-by-step debugging. */
+  step(): boolean {
+    for (;;) {
+      const ev = this.queue.pop();
+      if (ev === undefined) return false;
+      if (ev.cancelled) continue;
+      this.deliver(ev);
+      return true;
+    }
+  }
+
+  private deliver(ev: SimEvent): void {
+    this.clock.advanceTo(ev.timeMs);
+    this.delivered++;
+    const handler = this.handlers.get(ev.kind);
+    assert(handler !== undefined, 'no handler for event kind', { kind: ev.kind, timeMs: ev.timeMs });
+    if (this.trace !== null) {
+      const describe = this.describers.get(ev.kind);
+      this.trace.record({ timeMs: ev.timeMs, seq: ev.seq, kind: ev.kind, target: ev.target, data: describe ? describe(ev.payload) : undefined });
+    }
+    handler(ev, this);
+  }
+
+  run(bounds: RunBounds = {}): RunVerdict {
+    const { untilMs = Infinity, maxEvents = Infinity, maxTimeMs = Infinity } = bounds;
+    const startEvents = this.delivered;
+    this.stopRequest = null;
+    for (;;) {
+      const next = this.queue.peek();
+      if (next === undefined) return this.verdict('drained', startEvents, 'no more events');
+      if (next.cancelled) {
+        this.queue.pop();
+        continue;
+      }
+      if (next.timeMs > untilMs) {
+        this.clock.advanceTo(untilMs);
+        return this.verdict('until', startEvents, `reached ${untilMs} ms`);
+      }
+      if (next.timeMs > maxTimeMs) {
+        return this.verdict('max-time', startEvents, `runaway: an event is scheduled at ${next.timeMs} ms, past the max-time bound of ${maxTimeMs} ms`);
+      }
+      if (this.delivered - startEvents >= maxEvents) {
+        return this.verdict(
+          'max-events',
+          startEvents,
+          `runaway: ${maxEvents} events delivered by ${this.clock.nowMs()} ms of virtual time (max-events bound); ${this.queue.size} still queued`,
+        );
+      }
+      this.queue.pop();
+      this.deliver(next);
+      if (this.stopRequest !== null) return this.verdict('stopped', startEvents, this.stopRequest);
+    }
+  }
+
+  private verdict(reason: StopReason, startEvents: number, message: string): RunVerdict {
+    return {
+      reason,
+      events: this.delivered - startEvents,
+      nowMs: this.clock.nowMs(),
+      runaway: reason === 'max-events' || reason === 'max-time',
+      message,
+    };
+  }
+}

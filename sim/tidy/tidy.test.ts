@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { checkTree, formatViolations, tidyRoot } from './tidy';
+
+describe('tidy: the determinism contract and the import direction', () => {
+  it('the project tree is tidy', () => {
+    const vs = checkTree(tidyRoot());
+    expect(formatViolations(vs)).toBe('');
+  });
+});
+
+describe('tidy catches what it exists for', () => {
+  const plant = (files: Record<string, string>): string => {
+    const root = mkdtempSync(join(tmpdir(), 'lockstep-tidy-'));
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(join(root, path, '..'), { recursive: true });
+      writeFileSync(join(root, path), text);
+    }
+    return root;
+  };
+
+  it('a planted Date.now in a module, with the hint', () => {
+    const root = plant({ 'src/modules/x/keeper.ts': 'export const t = () => Date.now();\n' });
+    try {
+      const vs = checkTree(root);
+      expect(vs).toHaveLength(1);
+      expect(vs[0]).toMatchObject({ file: 'src/modules/x/keeper.ts', line: 1, rule: 'banned-api' });
+      expect(vs[0]!.message).toMatch(/Date\.now is banned here: use the engine clock/);
+    } finally {
+      rmSync(root, { recursive: true });
+    }
+  });
+
+  it('every banned API, but not in comments, tests or real adapters', () => {
+    const root = plant({
+      'sim/env/bad.ts': [
+        'Math.random();',
+        'new Date(0);',
+        'performance.now();',
+        'setTimeout(f, 1);',
+        'setInterval(f, 1);',
+        'setImmediate(f);',
+        'crypto.randomBytes(4);',
+        '[3,1].sort();',
+        "'a'.localeCompare('b');",
+        '// Date.now() in a comment is fine',
+        '[3,1].sort((a, b) => a - b);',
+      ].join('\n'),
+      'sim/env/bad.test.ts': 'Date.now();\n',
+      'src/node/realClock.ts': 'export const now = () => Date.now();\n',
+      'src/cli/main.ts': 'setTimeout(() => {}, 1);\n',
+    });
+    try {
+      const vs = checkTree(root);
+      expect(vs.map((v) => v.line)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+      expect(vs.every((v) => v.file === 'sim/env/bad.ts')).toBe(true);
+    } finally {
+      rmSync(root, { recursive: true });
+    }
+  });
+
+  it('imports against the direction', () => {
+    const root = plant({
+      'src/core/a.ts': "import { x } from '../store/kv';\n",
+      'src/sidechain/b.ts': "import { y } from '../modules/staking/keeper';\n",
+      'src/app/c.ts': "import { z } from '../../sim/engine/engine';\n",
+      'src/modules/d.ts': "import { ok } from '../core/errors';\nimport { kv } from '../store/kv';\n",
+      'src/cli/e.ts': "import { Engine } from '../../sim/engine/engine';\n",
+      'src/index.ts': "export { run } from '../sim/cluster';\n",
+    });
+    try {
+      const vs = checkTree(root);
+      expect(vs.map((v) => v.file).sort()).toEqual(['src/app/c.ts', 'src/core/a.ts', 'src/index.ts', 'src/sidechain/b.ts']);
+      expect(vs.every((v) => v.rule === 'import-direction')).toBe(true);
+      expect(vs.find((v) => v.file === 'src/app/c.ts')!.message).toMatch(/must not import sim\//);
+    } finally {
+      rmSync(root, { recursive: true });
+    }
+  });
+});

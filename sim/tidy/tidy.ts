@@ -1,0 +1,147 @@
+/**
+ * The tidy check of the architecture's determinism contract:
+ *  1. banned nondeterministic APIs anywhere in src/ and sim/ outside the real adapters;
+ *  2. the import direction between the folders of src/ (and src never importing sim, but for cli).
+ * It reads files as text; it runs nothing. Test files are skipped: they are not part of a run.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, sep, dirname, posix } from 'node:path';
+
+export interface Violation {
+  file: string;
+  line: number;
+  rule: 'banned-api' | 'import-direction';
+  message: string;
+}
+
+interface BannedApi {
+  pattern: RegExp;
+  name: string;
+  hint: string;
+}
+
+// The patterns are written so that this file does not itself contain the calls it bans.
+const BANNED: BannedApi[] = [
+  { pattern: /\bDate\s*\.\s*now\s*\(/, name: 'Date.now', hint: 'use the engine clock (Clock.nowMs) instead' },
+  { pattern: /\bnew\s+Date\s*\(/, name: 'new Date', hint: 'use the engine clock; format times from virtual ms' },
+  { pattern: /\bMath\s*\.\s*random\s*\(/, name: 'Math.random', hint: 'use a seeded Rng stream (rng.fork(name))' },
+  { pattern: /\bperformance\s*\.\s*now\s*\(/, name: 'performance.now', hint: 'use the engine clock; wall time only in real adapters and bench/' },
+  { pattern: /\bsetTimeout\s*\(/, name: 'setTimeout', hint: 'schedule an engine event (engine.after) instead' },
+  { pattern: /\bsetInterval\s*\(/, name: 'setInterval', hint: 'schedule a recurring engine event instead' },
+  { pattern: /\bsetImmediate\s*\(/, name: 'setImmediate', hint: 'schedule an engine event at the current time instead' },
+  { pattern: /\brandomBytes\s*\(/, name: 'crypto.randomBytes', hint: 'draw bytes from a seeded Rng stream (rng.bytes)' },
+  { pattern: /\.sort\(\s*\)/, name: '.sort() without a comparator', hint: 'pass a comparator from src/core/order (canonical order)' },
+  { pattern: /\blocaleCompare\b/, name: 'localeCompare', hint: 'use compareStrings from src/core/order (locale-independent)' },
+];
+
+/** Where the real adapters live: wall clock, sockets and files are allowed there. */
+const REAL_ADAPTERS = [/^src\/node\/real/, /^src\/rpc\//, /^src\/cli\//, /^sim\/workers\//, /^sim\/campaign\//, /^sim\/tidy\//];
+
+/** Allowed imports per src folder (besides itself). */
+const ALLOWED: Record<string, string[]> = {
+  core: [],
+  store: ['core'],
+  modules: ['core', 'store'],
+  app: ['core', 'store', 'modules'],
+  consensus: ['core', 'store', 'modules', 'app'],
+  bridge: ['core', 'store', 'modules', 'app', 'parent', 'sidechain'],
+  parent: ['core', 'store'],
+  sidechain: ['core', 'store'],
+  node: ['core', 'store', 'modules', 'app', 'consensus', 'bridge', 'parent', 'sidechain'],
+  rpc: ['core', 'store', 'modules', 'app', 'consensus', 'bridge', 'parent', 'sidechain', 'node'],
+  cli: ['core', 'store', 'modules', 'app', 'consensus', 'bridge', 'parent', 'sidechain', 'node', 'rpc', '@sim'],
+  // src/index.ts: the library surface may re-export any part of src, never sim.
+  '.': ['core', 'store', 'modules', 'app', 'consensus', 'bridge', 'parent', 'sidechain', 'node', 'rpc'],
+};
+
+const IMPORT_RE = /(?:^|\s)(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+)['"]|(?:^|\s)import\s*\(\s*['"]([^'"]+)['"]\s*\)|(?:^|\s)import\s+['"]([^'"]+)['"]/g;
+
+export function listSourceFiles(root: string, dirs: string[] = ['src', 'sim']): string[] {
+  const out: string[] = [];
+  const walk = (dir: string): void => {
+    let entries: string[];
+    try {
+      entries = readdirSync(dir);
+    } catch {
+      return;
+    }
+    for (const name of entries.sort(byName)) {
+      const full = join(dir, name);
+      if (name === 'node_modules') continue;
+      if (statSync(full).isDirectory()) walk(full);
+      else if (/\.(ts|mts|js|mjs)$/.test(name) && !/\.test\.ts$/.test(name)) out.push(full);
+    }
+  };
+  for (const d of dirs) walk(join(root, d));
+  return out;
+}
+
+function byName(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Strip comments so prose about `Date.now` does not count; keep line numbers. */
+function stripComments(text: string): string {
+  return text
+    .replace(/\/\*[\s\S]*?\*\//g, (m) => m.replace(/[^\n]/g, ' '))
+    .replace(/(^|[^:'"`\\])\/\/.*$/gm, (_m, p1: string) => p1);
+}
+
+export function checkFile(root: string, file: string, text: string = readFileSync(file, 'utf8')): Violation[] {
+  const rel = relative(root, file).split(sep).join('/');
+  const code = stripComments(text);
+  const lines = code.split('\n');
+  const violations: Violation[] = [];
+
+  if (!REAL_ADAPTERS.some((re) => re.test(rel))) {
+    lines.forEach((line, i) => {
+      for (const b of BANNED) {
+        if (b.pattern.test(line)) violations.push({ file: rel, line: i + 1, rule: 'banned-api', message: `${b.name} is banned here: ${b.hint}` });
+      }
+    });
+  }
+
+  // sim/ may import anything in src/ and sim/; only the folders of src/ have a direction.
+  const from = layerOf(rel);
+  if (from !== null && from !== '@sim') {
+    lines.forEach((line, i) => {
+      IMPORT_RE.lastIndex = 0;
+      let m: RegExpExecArray | null;
+      while ((m = IMPORT_RE.exec(line)) !== null) {
+        const spec = m[1] ?? m[2] ?? m[3];
+        if (spec === undefined || !spec.startsWith('.')) continue;
+        const target = posix.normalize(posix.join(posix.dirname(rel), spec));
+        const to = layerOf(target);
+        if (to === null || to === from) continue;
+        if (!(ALLOWED[from] ?? []).includes(to)) {
+          violations.push({
+            file: rel,
+            line: i + 1,
+            rule: 'import-direction',
+            message: `${from === '.' ? 'src/index.ts' : `src/${from}`} must not import ${to === '@sim' ? 'sim/' : `src/${to}`} (${spec}); direction: core <- store <- modules <- app <- {consensus, bridge} <- node <- {rpc, cli}; parent and sidechain use core and store only`,
+          });
+        }
+      }
+    });
+  }
+  return violations;
+}
+
+/** 'core', 'store', … for src files, '.' for src/index.ts, '@sim' for sim/, null otherwise. */
+function layerOf(rel: string): string | null {
+  const parts = rel.split('/');
+  if (parts[0] === 'sim') return '@sim';
+  if (parts[0] !== 'src') return null;
+  if (parts.length === 2) return '.';
+  return parts[1] ?? null;
+}
+
+export function checkTree(root: string): Violation[] {
+  return listSourceFiles(root).flatMap((f) => checkFile(root, f));
+}
+
+export function formatViolations(vs: Violation[]): string {
+  return vs.map((v) => `${v.file}:${v.line}: [${v.rule}] ${v.message}`).join('\n');
+}
+
+export const tidyRoot = (): string => join(dirname(new URL(import.meta.url).pathname), '..', '..');

@@ -1,0 +1,73 @@
+/**
+ * The trace: every delivered event, in delivery order, folded into a rolling keccak hash and
+ * optionally written as JSON lines.
+ *
+ * Each event becomes one JSON line `{"t":…,"seq":…,"kind":…,"target":…,"data":…}`. Lines are
+ * buffered and folded in fixed-size chunks: `hash = keccak(hash ‖ chunk)`. The chunking depends
+ * only on the lines, so the hash is a pure function of the event sequence, and hashing per chunk
+ * rather than per event keeps tracing cheap.
+ */
+import { keccak_256 } from '@noble/hashes/sha3.js';
+import { toHex, type Hex } from '../../src/core/bytes';
+
+export interface TraceEntry {
+  readonly timeMs: number;
+  readonly seq: number;
+  readonly kind: string;
+  readonly target: string;
+  /** A deterministic description of the payload (already canonical), or undefined. */
+  readonly data?: string;
+}
+
+export type TraceSink = (line: string) => void;
+
+const CHUNK_CHARS = 1 << 16;
+const encoder = new TextEncoder();
+
+export class TraceRecorder {
+  private hash: Uint8Array = new Uint8Array(32);
+  private buffer = '';
+  private count = 0;
+  private readonly sinks: TraceSink[] = [];
+
+  /** Add a JSONL sink (a file writer in the CLI, an array in tests). */
+  addSink(sink: TraceSink): void {
+    this.sinks.push(sink);
+  }
+
+  get events(): number {
+    return this.count;
+  }
+
+  record(e: TraceEntry): void {
+    const line =
+      e.data === undefined
+        ? `{"t":${e.timeMs},"seq":${e.seq},"kind":${JSON.stringify(e.kind)},"target":${JSON.stringify(e.target)}}`
+        : `{"t":${e.timeMs},"seq":${e.seq},"kind":${JSON.stringify(e.kind)},"target":${JSON.stringify(e.target)},"data":${e.data}}`;
+    this.count++;
+    this.buffer += line + '\n';
+    if (this.buffer.length >= CHUNK_CHARS) this.fold();
+    for (const sink of this.sinks) sink(line);
+  }
+
+  /** Record a non-event fact (a fault firing, a verdict) in the same stream. */
+  note(timeMs: number, kind: string, target: string, data: unknown): void {
+    this.record({ timeMs, seq: -1, kind, target, data: JSON.stringify(data) });
+  }
+
+  private fold(): void {
+    if (this.buffer.length === 0) return;
+    const chunk = encoder.encode(this.buffer);
+    const input = new Uint8Array(32 + chunk.length);
+    input.set(this.hash, 0);
+    input.set(chunk, 32);
+    this.hash = keccak_256(input);
+    this.buffer = '';
+  }
+
+  /** The rolling hash of everything recorded so far. */
+  digest(): Hex {
+    this.fold();
+    return toHex(this.hash);
+  }
+}
