@@ -13,6 +13,7 @@ fc.configureGlobal({
     if (details.failed) {
       throw new Error(
         `${fc.defaultReportMessage(details)}\n` +
+          (details.errorInstance instanceof Error ? `Cause: ${details.errorInstance.message}\n` : '') +
           `Repro: FC_SEED=${details.seed} npx vitest run <this file>  (path ${JSON.stringify(details.counterexamplePath)})`,
       );
     }
