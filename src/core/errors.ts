@@ -106,12 +106,12 @@ export const TopupErrors = {
   OldTx: topup(1401, 'Older invalid tx found'),
 } as const;
 
-/** Bank codespace for MsgSend / MsgMultiSend (spec-only module). */
+/** Bank codespace (cosmos-sdk v0.38 x/bank/types/errors.go) for MsgSend / MsgMultiSend. */
 export const BankErrors = {
-  SendDisabled: { codespace: 'bank', code: 101, message: 'send transactions are currently disabled' },
-  InputOutputMismatch: { codespace: 'bank', code: 102, message: 'sum inputs != sum outputs' },
-  NoInputs: { codespace: 'bank', code: 103, message: 'no inputs to send transaction' },
-  NoOutputs: { codespace: 'bank', code: 104, message: 'no outputs to send transaction' },
+  NoInputs: { codespace: 'bank', code: 1, message: 'no inputs to send transaction' },
+  NoOutputs: { codespace: 'bank', code: 2, message: 'no outputs to send transaction' },
+  InputOutputMismatch: { codespace: 'bank', code: 3, message: 'sum inputs != sum outputs' },
+  SendDisabled: { codespace: 'bank', code: 5, message: 'send transactions are disabled' },
 } as const satisfies Record<string, ResultError>;
 
 /** Thrown by `assert`: an invariant of Lockstep itself is broken. Carries context for the repro. */

@@ -1,0 +1,290 @@
+/**
+ * The service state machine (an ABCI-style application): tx decode, ante, router, side-tx votes,
+ * begin/end block, block gas and byte limits, app hash, queries.
+ *
+ * Every transaction runs on a branch of the block's state that is committed only if the ante
+ * handler and the message handler both succeed, so a rejected transaction leaves the state (and the
+ * app hash) untouched — it pays no fee and its sequence does not rise.
+ */
+import { type Address } from '../core/address';
+import { type Hex } from '../core/bytes';
+import { type ResultError, SdkErrors, HeimdallErrors, InputError, abciLog, assert, err } from '../core/errors';
+import { MemoryStore, type Branch, type KVStore } from '../store/kvStore';
+import { type AppEvent, type Ctx, type MsgDef, type SideVote } from '../modules/types';
+import { type Observers } from '../modules/observers';
+import { decodeTx, encodeTx, txHash as hashTx, type StdTx } from '../modules/auth/stdTx';
+import { anteHandler, isCheckpointTx } from '../modules/auth/ante';
+import { FEE_COLLECTOR } from '../modules/auth/accounts';
+import { FEE_DENOM } from '../modules/auth/params';
+import { balanceOf } from '../modules/auth/accounts';
+import { sendCoins } from '../modules/bank/keeper';
+import { applyValidatorSetChanges, getValidatorSet, type ValidatorUpdate } from '../modules/staking/keeper';
+import { decodeGenesis, initGenesis, type Genesis } from './genesis';
+import { MSG_REGISTRY } from './registry';
+import { addPending, pendingSideTxs, tally, type SideTxVotes, type Tally } from './sideTx';
+import { routeQuery, type QueryResponse } from './queryRouter';
+import { canonicalJson } from '../core/canonicalJson';
+
+export const BLOCK_MAX_GAS = 10_000_000n;
+export const BLOCK_MAX_BYTES = 22_020_096;
+
+export interface TxResult {
+  code: number;
+  codespace: string;
+  /** ABCI log: the error JSON for a failure, '' on success. */
+  log: string;
+  gasWanted: bigint;
+  gasUsed: bigint;
+  events: AppEvent[];
+  hash: Hex;
+}
+
+export interface SideTxResult {
+  txHash: Hex;
+  msgType: string;
+  tally: Tally;
+  code: number;
+  codespace: string;
+  log: string;
+  events: AppEvent[];
+}
+
+export interface BeginBlockRequest {
+  /** Defaults to the next height. */
+  height?: bigint;
+  timeMs: number;
+  /** The block proposer's signer address (receives the block's fees). */
+  proposer: Address;
+  /** Votes on pending side txs, gathered by consensus. */
+  sideTxVotes?: readonly SideTxVotes[];
+}
+
+export interface EndBlockResponse {
+  validatorUpdates: ValidatorUpdate[];
+  sideTxResults: SideTxResult[];
+}
+
+export interface CommitResponse {
+  height: bigint;
+  appHash: Hex;
+}
+
+interface BlockState {
+  height: bigint;
+  timeMs: number;
+  proposer: Address;
+  branch: Branch;
+  gasUsed: bigint;
+  bytes: number;
+  txCount: number;
+  hasCheckpoint: boolean;
+  sideTxResults: SideTxResult[];
+}
+
+export class ServiceApp {
+  readonly store = new MemoryStore();
+  readonly genesis: Genesis;
+  private lastHeight = 0n;
+  private lastTimeMs: number;
+  private lastAppHash: Hex;
+  private block: BlockState | null = null;
+  private checkState: Branch;
+
+  constructor(genesis: unknown) {
+    this.genesis = decodeGenesis(genesis);
+    initGenesis(this.store, this.genesis);
+    this.lastTimeMs = this.genesis.genesisTimeMs;
+    this.lastAppHash = this.store.hash();
+    this.checkState = this.store.branch();
+  }
+
+  get chainId(): string {
+    return this.genesis.chainId;
+  }
+
+  get height(): bigint {
+    return this.lastHeight;
+  }
+
+  get appHash(): Hex {
+    return this.lastAppHash;
+  }
+
+  get lastBlockTimeMs(): number {
+    return this.lastTimeMs;
+  }
+
+  beginBlock(req: BeginBlockRequest): void {
+    assert(this.block === null, 'beginBlock called twice without commit', { height: this.lastHeight });
+    const height = req.height ?? this.lastHeight + 1n;
+    assert(height === this.lastHeight + 1n, 'blocks are applied in order', { expected: this.lastHeight + 1n, got: height });
+    assert(Number.isSafeInteger(req.timeMs) && req.timeMs >= this.lastTimeMs, 'block time never goes back', { last: this.lastTimeMs, got: req.timeMs });
+    this.block = { height, timeMs: req.timeMs, proposer: req.proposer, branch: this.store.branch(), gasUsed: 0n, bytes: 0, txCount: 0, hasCheckpoint: false, sideTxResults: [] };
+    this.processSideTxs(req.sideTxVotes ?? []);
+  }
+
+  /** Post handlers for side txs delivered at least two blocks ago (Heimdall's BeginSideBlocker). */
+  private processSideTxs(voteSets: readonly SideTxVotes[]): void {
+    const b = this.block!;
+    const votesByTx = new Map<string, SideTxVotes['votes']>();
+    for (const vs of voteSets) votesByTx.set(vs.txHash, [...(votesByTx.get(vs.txHash) ?? []), ...vs.votes]);
+    for (const [key, p] of pendingSideTxs(b.branch)) {
+      if (p.height > b.height - 2n) continue;
+      b.branch.delete(key);
+      const def = MSG_REGISTRY.get(p.msgType);
+      assert(def?.side !== undefined, 'pending side tx of an unknown or non-side message', { type: p.msgType });
+      const t = tally(getValidatorSet(b.branch), votesByTx.get(p.txHash) ?? []);
+      const events: AppEvent[] = [];
+      let error: ResultError | null = null;
+      if (t.result !== 'yes') error = HeimdallErrors.SideTxValidation;
+      else {
+        const txBranch = b.branch.branch();
+        const ctx: Ctx = { store: txBranch, height: b.height, timeMs: b.timeMs, chainId: this.chainId, events };
+        const r = def.side.post(ctx, def.decode(p.msgValue), t.observation);
+        if (r.ok) txBranch.commit();
+        else {
+          txBranch.discard();
+          error = r.error;
+          events.length = 0;
+        }
+      }
+      b.sideTxResults.push({
+        txHash: p.txHash,
+        msgType: p.msgType,
+        tally: t,
+        code: error?.code ?? 0,
+        codespace: error?.codespace ?? '',
+        log: error ? abciLog(error) : '',
+        events,
+      });
+    }
+  }
+
+  deliverTx(txBytes: Uint8Array): TxResult {
+    const b = this.block;
+    assert(b !== null, 'deliverTx outside a block');
+    const hash = hashTx(txBytes);
+    const fail = (e: ResultError, gasUsed = 0n, gasWanted = 0n): TxResult => ({ code: e.code, codespace: e.codespace, log: abciLog(e), gasWanted, gasUsed, events: [], hash });
+
+    let tx: StdTx;
+    try {
+      tx = decodeTx(txBytes, MSG_REGISTRY);
+    } catch (e) {
+      if (e instanceof InputError) return fail(err(SdkErrors.TxDecode, e.message));
+      throw e;
+    }
+    if (b.bytes + txBytes.length > BLOCK_MAX_BYTES) return fail(err(SdkErrors.TxDecode, `block max bytes exceeded: ${b.bytes + txBytes.length} > ${BLOCK_MAX_BYTES}`));
+    const checkpoint = isCheckpointTx(tx);
+    if ((checkpoint && b.txCount > 0) || b.hasCheckpoint) {
+      return fail(err(SdkErrors.OutOfGas, 'out of gas in location: block; a block holding MsgCheckpoint holds no other transaction'));
+    }
+
+    const branch = b.branch.branch();
+    const events: AppEvent[] = [];
+    const result = this.runTx(branch, tx, txBytes.length, b.height, b.timeMs, events);
+    if (!result.ok) {
+      branch.discard();
+      return fail(result.error, result.gasUsed, result.gasWanted);
+    }
+    if (b.gasUsed + result.gasUsed > BLOCK_MAX_GAS) {
+      branch.discard();
+      return fail(err(SdkErrors.OutOfGas, `out of gas in location: block; block gas ${b.gasUsed} + ${result.gasUsed} exceeds ${BLOCK_MAX_GAS}`), result.gasUsed, result.gasWanted);
+    }
+    if (tx.def.side) addPending(branch, b.txCount, { txHash: hash, height: b.height, msgType: tx.def.type, msgValue: tx.def.encode(tx.msg) });
+    branch.commit();
+    b.gasUsed += result.gasUsed;
+    b.bytes += txBytes.length;
+    b.txCount++;
+    b.hasCheckpoint ||= checkpoint;
+    return { code: 0, codespace: '', log: '', gasWanted: result.gasWanted, gasUsed: result.gasUsed, events, hash };
+  }
+
+  private runTx(
+    branch: KVStore,
+    tx: StdTx,
+    size: number,
+    height: bigint,
+    timeMs: number,
+    events: AppEvent[],
+  ): { ok: true; gasUsed: bigint; gasWanted: bigint } | { ok: false; error: ResultError; gasUsed: bigint; gasWanted: bigint } {
+    const ante = anteHandler(branch, tx, size, this.chainId);
+    if (!ante.ok) return { ok: false, error: ante.error, gasUsed: ante.gasUsed, gasWanted: 0n };
+    const ctx: Ctx = { store: branch, height, timeMs, chainId: this.chainId, events };
+    const r = (tx.def as MsgDef).handle(ctx, tx.msg);
+    if (!r.ok) return { ok: false, error: r.error, gasUsed: ante.value.gasUsed, gasWanted: ante.value.gasWanted };
+    return { ok: true, gasUsed: ante.value.gasUsed, gasWanted: ante.value.gasWanted };
+  }
+
+  endBlock(): EndBlockResponse {
+    const b = this.block;
+    assert(b !== null, 'endBlock outside a block');
+    const validatorUpdates = applyValidatorSetChanges(b.branch);
+    // The block's fees go to its proposer (Heimdall's EndBlocker).
+    const fees = balanceOf(b.branch, FEE_COLLECTOR, FEE_DENOM);
+    if (fees > 0n) {
+      const e = sendCoins(b.branch, FEE_COLLECTOR, b.proposer, [{ denom: FEE_DENOM, amount: fees }]);
+      assert(e === null, 'fee collector balance vanished', { fees });
+    }
+    return { validatorUpdates, sideTxResults: b.sideTxResults };
+  }
+
+  commit(): CommitResponse {
+    const b = this.block;
+    assert(b !== null, 'commit outside a block');
+    b.branch.commit();
+    this.block = null;
+    this.lastHeight = b.height;
+    this.lastTimeMs = b.timeMs;
+    this.lastAppHash = this.store.hash();
+    this.checkState = this.store.branch();
+    return { height: this.lastHeight, appHash: this.lastAppHash };
+  }
+
+  /** Mempool admission: decode and ante against the check state (sequences advance per admitted tx). */
+  checkTx(txBytes: Uint8Array): TxResult {
+    const hash = hashTx(txBytes);
+    const fail = (e: ResultError): TxResult => ({ code: e.code, codespace: e.codespace, log: abciLog(e), gasWanted: 0n, gasUsed: 0n, events: [], hash });
+    let tx: StdTx;
+    try {
+      tx = decodeTx(txBytes, MSG_REGISTRY);
+    } catch (e) {
+      if (e instanceof InputError) return fail(err(SdkErrors.TxDecode, e.message));
+      throw e;
+    }
+    const branch = this.checkState.branch();
+    const ante = anteHandler(branch, tx, txBytes.length, this.chainId);
+    if (!ante.ok) {
+      branch.discard();
+      return fail(ante.error);
+    }
+    branch.commit();
+    return { code: 0, codespace: '', log: '', gasWanted: ante.value.gasWanted, gasUsed: ante.value.gasUsed, events: [], hash };
+  }
+
+  /** This validator's votes on the side txs of the last committed block. */
+  sideTxVotes(observers: Observers): Array<{ txHash: Hex; vote: SideVote }> {
+    const out: Array<{ txHash: Hex; vote: SideVote }> = [];
+    for (const [, p] of pendingSideTxs(this.store)) {
+      if (p.height !== this.lastHeight) continue;
+      const def = MSG_REGISTRY.get(p.msgType)!;
+      out.push({ txHash: p.txHash, vote: def.side!.vote(def.decode(p.msgValue), this.store, observers) });
+    }
+    return out;
+  }
+
+  /** Answer a GET path of the spec (with its query string) from the committed state. */
+  query(path: string, observers?: Observers): QueryResponse {
+    return routeQuery(this.store, { height: this.lastHeight, timeMs: this.lastTimeMs }, path, observers);
+  }
+
+  /** Deterministic export of the committed state (for snapshots, debugging and tests). */
+  exportState(): string {
+    return canonicalJson(Object.fromEntries(this.store.entries()));
+  }
+}
+
+export function createServiceApp(genesis: unknown): ServiceApp {
+  return new ServiceApp(genesis);
+}
+
+export { encodeTx };

@@ -1,0 +1,65 @@
+/**
+ * Accounts (BaseAccount) and balances. Balances are per denomination, bigint; an account is
+ * created with the next account number the first time it receives coins or is named in genesis.
+ */
+import { type Address } from '../../core/address';
+import { type Hex } from '../../core/bytes';
+import { type KVReader, type KVStore } from '../../store/kvStore';
+import { compareStrings } from '../../core/order';
+import { keccak256Bytes } from '../../core/hash';
+import { addressFromBytes } from '../../core/address';
+import { utf8 } from '../../core/bytes';
+
+export interface Account {
+  address: Address;
+  /** denom -> amount; zero balances are dropped. */
+  coins: Record<string, bigint>;
+  pubKey: Hex | null;
+  accountNumber: bigint;
+  sequence: bigint;
+}
+
+const accountKey = (a: Address) => `auth/account/${a}`;
+const NEXT_NUMBER_KEY = 'auth/next_account_number';
+
+/** Module account that collects fees during a block (paid to the proposer at end block). */
+export const FEE_COLLECTOR: Address = addressFromBytes(keccak256Bytes(utf8('lockstep/module/fee_collector')).subarray(12));
+
+export function getAccount(store: KVReader, address: Address): Account | undefined {
+  return store.get<Account>(accountKey(address));
+}
+
+export function setAccount(store: KVStore, account: Account): void {
+  store.set(accountKey(account.address), account);
+}
+
+export function allAccounts(store: KVReader): Account[] {
+  return store.iterate<Account>('auth/account/').map(([, a]) => a);
+}
+
+export function getOrCreateAccount(store: KVStore, address: Address): Account {
+  const existing = getAccount(store, address);
+  if (existing) return existing;
+  const n = store.get<bigint>(NEXT_NUMBER_KEY) ?? 0n;
+  store.set(NEXT_NUMBER_KEY, n + 1n);
+  const account: Account = { address, coins: {}, pubKey: null, accountNumber: n, sequence: 0n };
+  setAccount(store, account);
+  return account;
+}
+
+export function balanceOf(store: KVReader, address: Address, denom: string): bigint {
+  return getAccount(store, address)?.coins[denom] ?? 0n;
+}
+
+export function withCoins(account: Account, denom: string, amount: bigint): Account {
+  const coins = { ...account.coins };
+  if (amount === 0n) delete coins[denom];
+  else coins[denom] = amount;
+  return { ...account, coins: sortCoins(coins) };
+}
+
+function sortCoins(coins: Record<string, bigint>): Record<string, bigint> {
+  const out: Record<string, bigint> = {};
+  for (const d of Object.keys(coins).sort(compareStrings)) out[d] = coins[d]!;
+  return out;
+}

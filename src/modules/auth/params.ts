@@ -1,0 +1,65 @@
+/** Auth parameters: the spec's defaults and query keys (JSON keys as the reference prints them). */
+import { type Obj, asObject, uint64, str } from '../decode';
+import { parseUint } from '../../core/amount';
+import { type KVStore, type KVReader } from '../../store/kvStore';
+
+export interface AuthParams {
+  maxMemoCharacters: bigint;
+  txSigLimit: bigint;
+  txSizeCostPerByte: bigint;
+  sigVerifyCostEd25519: bigint;
+  sigVerifyCostSecp256k1: bigint;
+  maxTxGas: bigint;
+  txFees: bigint;
+}
+
+export const DEFAULT_AUTH_PARAMS: AuthParams = {
+  maxMemoCharacters: 256n,
+  txSigLimit: 7n,
+  txSizeCostPerByte: 10n,
+  sigVerifyCostEd25519: 590n,
+  sigVerifyCostSecp256k1: 1000n,
+  maxTxGas: 1_000_000n,
+  txFees: 1_000_000_000_000_000n,
+};
+
+/** The fixed fee's denomination and the gas of a checkpoint transaction (spec "Limits"). */
+export const FEE_DENOM = 'matic';
+export const CHECKPOINT_TX_GAS = 10_000_000n;
+
+const KEY = 'auth/params';
+
+export function getAuthParams(store: KVReader): AuthParams {
+  return store.get<AuthParams>(KEY) ?? DEFAULT_AUTH_PARAMS;
+}
+
+export function setAuthParams(store: KVStore, params: AuthParams): void {
+  store.set(KEY, params);
+}
+
+/** The query output (spec: max_memo_characters, …, tx_fees as a string). */
+export function authParamsJson(p: AuthParams): Obj {
+  return {
+    max_memo_characters: Number(p.maxMemoCharacters),
+    tx_sig_limit: Number(p.txSigLimit),
+    tx_size_cost_per_byte: Number(p.txSizeCostPerByte),
+    sig_verify_cost_ed25519: Number(p.sigVerifyCostEd25519),
+    sig_verify_cost_secp256k1: Number(p.sigVerifyCostSecp256k1),
+    max_tx_gas: Number(p.maxTxGas),
+    tx_fees: p.txFees.toString(),
+  };
+}
+
+export function decodeAuthParams(value: unknown, path: string): AuthParams {
+  const o = asObject(value, path);
+  const get = (k: string, d: bigint) => (o[k] === undefined ? d : uint64(o, k, path));
+  return {
+    maxMemoCharacters: get('max_memo_characters', DEFAULT_AUTH_PARAMS.maxMemoCharacters),
+    txSigLimit: get('tx_sig_limit', DEFAULT_AUTH_PARAMS.txSigLimit),
+    txSizeCostPerByte: get('tx_size_cost_per_byte', DEFAULT_AUTH_PARAMS.txSizeCostPerByte),
+    sigVerifyCostEd25519: get('sig_verify_cost_ed25519', DEFAULT_AUTH_PARAMS.sigVerifyCostEd25519),
+    sigVerifyCostSecp256k1: get('sig_verify_cost_secp256k1', DEFAULT_AUTH_PARAMS.sigVerifyCostSecp256k1),
+    maxTxGas: get('max_tx_gas', DEFAULT_AUTH_PARAMS.maxTxGas),
+    txFees: o.tx_fees === undefined ? DEFAULT_AUTH_PARAMS.txFees : parseUint(str(o, 'tx_fees', path), `${path}.tx_fees`),
+  };
+}

@@ -1,0 +1,220 @@
+/**
+ * MsgCheckpoint, MsgCheckpointAck and MsgCheckpointNoAck (heimdall §3.2-§3.4 with the spec's field
+ * names, README items 8-10). A checkpoint is verified against the sidechain by the validators'
+ * side vote, buffered by its post handler, and stored by an ack whose header-block record the
+ * validators read from the parent chain. Each ack and no-ack rotates the proposer by one.
+ */
+import { type Address, ZERO_ADDRESS } from '../../core/address';
+import { type Hex } from '../../core/bytes';
+import { HeimdallErrors, err } from '../../core/errors';
+import { type MsgDef, OK, rejected, type HandlerResult, type Ctx } from '../types';
+import { addr, asObject, hexN, noExtraKeys, uint64 } from '../decode';
+import { type KVReader, type KVStore } from '../../store/kvStore';
+import { getChainParams } from '../chainParams';
+import { getAckCount, setAckCount } from './ackCount';
+import {
+  addCheckpoint,
+  blockSeconds,
+  flushBuffer,
+  getBuffer,
+  getCheckpointParams,
+  getLastCheckpoint,
+  getLastNoAck,
+  setBuffer,
+  setLastNoAck,
+} from './keeper';
+import { getValidatorSet, incrementAccum } from '../staking/keeper';
+import { dividendAccountRoot } from '../topup/keeper';
+import { type HeaderBlockRecord } from '../observers';
+
+const P = 'tx.msg.value';
+const ZERO_HASH = ('0x' + '00'.repeat(32)) as Hex;
+
+// --- MsgCheckpoint ---------------------------------------------------------------------------
+
+export interface MsgCheckpoint {
+  proposer: Address;
+  startBlock: bigint;
+  endBlock: bigint;
+  rootHash: Hex;
+  accountRootHash: Hex;
+}
+
+/** Continuity with the last acked checkpoint (1509 / 1510; the first must start at 0, else 1501). */
+function checkContinuity(state: KVReader, m: MsgCheckpoint): HandlerResult {
+  const last = getLastCheckpoint(state);
+  if (last) {
+    if (last.checkpoint.endBlock > m.startBlock) return rejected(HeimdallErrors.OldCheckpoint);
+    if (last.checkpoint.endBlock + 1n !== m.startBlock) return rejected(HeimdallErrors.DisContinuousCheckpoint);
+  } else if (m.startBlock !== 0n) {
+    return rejected(HeimdallErrors.BadBlockDetails);
+  }
+  return OK;
+}
+
+export const MsgCheckpointDef: MsgDef<MsgCheckpoint> = {
+  type: 'checkpoint/MsgCheckpoint',
+  route: 'checkpoint',
+  msgType: 'checkpoint',
+  decode(value) {
+    const o = asObject(value, P);
+    noExtraKeys(o, ['proposer', 'startBlock', 'endBlock', 'rootHash', 'accountRootHash'], P);
+    return {
+      proposer: addr(o, 'proposer', P),
+      startBlock: uint64(o, 'startBlock', P),
+      endBlock: uint64(o, 'endBlock', P),
+      rootHash: hexN(o, 'rootHash', P, 32),
+      accountRootHash: hexN(o, 'accountRootHash', P, 32),
+    };
+  },
+  encode: (m) => ({ proposer: m.proposer, startBlock: m.startBlock, endBlock: m.endBlock, rootHash: m.rootHash, accountRootHash: m.accountRootHash }),
+  signer: (m) => m.proposer,
+  validateBasic(m) {
+    if (m.rootHash === ZERO_HASH) return err(HeimdallErrors.InvalidMsg, `Invalid rootHash ${m.rootHash}`);
+    if (m.proposer === ZERO_ADDRESS) return err(HeimdallErrors.InvalidMsg, `Invalid proposer ${m.proposer}`);
+    if (!(m.startBlock < m.endBlock) || m.endBlock === 0n) return err(HeimdallErrors.InvalidMsg, `Invalid startBlock ${m.startBlock} or/and endBlock ${m.endBlock}`);
+    return null;
+  },
+  handle(ctx, m) {
+    const params = getCheckpointParams(ctx.store);
+    const buf = getBuffer(ctx.store);
+    if (buf) {
+      const now = blockSeconds(ctx.timeMs);
+      const bufferS = params.checkpointBufferTimeMs / 1000n;
+      if (buf.timestamp === 0n || (now > buf.timestamp && now - buf.timestamp >= bufferS)) flushBuffer(ctx.store);
+      else return rejected(err(HeimdallErrors.NoAck, `Checkpoint Already Exists In Buffer, ACK expected, expires at ${buf.timestamp + bufferS}`));
+    }
+    const c = checkContinuity(ctx.store, m);
+    if (!c.ok) return c;
+    if (dividendAccountRoot(ctx.store) !== m.accountRootHash) return rejected(HeimdallErrors.BadBlockDetails);
+    const proposer = getValidatorSet(ctx.store).proposer;
+    if (!proposer) return rejected(err(HeimdallErrors.InvalidMsg, 'No proposer in stored validator set'));
+    if (proposer.address !== m.proposer) return rejected(err(HeimdallErrors.InvalidMsg, 'Invalid proposer in msg'));
+    ctx.events.push({ type: 'checkpoint', attributes: { proposer: m.proposer, 'start-block': m.startBlock.toString(), 'end-block': m.endBlock.toString() } });
+    return OK;
+  },
+  side: {
+    vote(m, state, observers) {
+      const params = getCheckpointParams(state);
+      if (m.endBlock - m.startBlock + 1n > params.maxCheckpointLength) return { result: 'skip', reason: 'number of headers requested exceeds' };
+      const root = observers.sidechain.rootHash(m.startBlock, m.endBlock, getChainParams(state).sidechainTxConfirmations);
+      if (root === null) return { result: 'skip', reason: 'sidechain blocks not yet confirmed' };
+      if (root !== m.rootHash) return { result: 'no', reason: `root hash differs: sidechain has ${root}` };
+      return { result: 'yes', observation: null };
+    },
+    post(ctx, m) {
+      const c = checkContinuity(ctx.store, m);
+      if (!c.ok) return c;
+      if (getBuffer(ctx.store)) return rejected(HeimdallErrors.NoAck);
+      setBuffer(ctx.store, { ...m, timestamp: blockSeconds(ctx.timeMs) });
+      ctx.events.push({ type: 'checkpoint-buffered', attributes: { proposer: m.proposer, 'start-block': m.startBlock.toString(), 'end-block': m.endBlock.toString(), 'root-hash': m.rootHash } });
+      return OK;
+    },
+  },
+};
+
+// --- MsgCheckpointAck ------------------------------------------------------------------------
+
+export interface MsgCheckpointAck {
+  from: Address;
+  headerBlock: bigint;
+  txHash: Hex;
+  logIndex: bigint;
+}
+
+/** 1502 checks between the buffer and the parent chain's header-block record (README item 10). */
+function checkAgainstBuffer(state: KVReader, rec: HeaderBlockRecord): HandlerResult {
+  const buf = getBuffer(state);
+  if (!buf) return rejected(HeimdallErrors.BadAck);
+  if (rec.startBlock !== buf.startBlock) return rejected(HeimdallErrors.BadAck);
+  if (rec.endBlock === buf.endBlock && rec.rootHash !== buf.rootHash) return rejected(HeimdallErrors.BadAck);
+  return OK;
+}
+
+export const MsgCheckpointAckDef: MsgDef<MsgCheckpointAck> = {
+  type: 'checkpoint/MsgCheckpointACK',
+  route: 'checkpoint',
+  msgType: 'checkpoint-ack',
+  decode(value) {
+    const o = asObject(value, P);
+    noExtraKeys(o, ['from', 'headerBlock', 'tx_hash', 'log_index'], P);
+    return { from: addr(o, 'from', P), headerBlock: uint64(o, 'headerBlock', P), txHash: hexN(o, 'tx_hash', P, 32), logIndex: uint64(o, 'log_index', P) };
+  },
+  encode: (m) => ({ from: m.from, headerBlock: m.headerBlock, tx_hash: m.txHash, log_index: m.logIndex }),
+  signer: (m) => m.from,
+  handle(ctx) {
+    return getBuffer(ctx.store) ? OK : rejected(HeimdallErrors.BadAck);
+  },
+  side: {
+    vote(m, state, observers) {
+      const rec = observers.parent.headerBlock(m.headerBlock);
+      if (rec === null) return { result: 'skip', reason: 'header block not found on the parent chain' };
+      const c = checkAgainstBuffer(state, rec);
+      if (!c.ok) return { result: 'no', reason: c.error.message };
+      return { result: 'yes', observation: rec };
+    },
+    post(ctx, m, observation) {
+      const rec = observation as HeaderBlockRecord;
+      const c = checkAgainstBuffer(ctx.store, rec);
+      if (!c.ok) return c;
+      const buf = getBuffer(ctx.store)!;
+      // End-block adjust (post-Aalborg): the parent chain's record wins where it differs.
+      const stored = buf.endBlock !== rec.endBlock ? { ...buf, endBlock: rec.endBlock, rootHash: rec.rootHash, proposer: rec.proposer } : buf;
+      addCheckpoint(ctx.store, m.headerBlock, stored);
+      flushBuffer(ctx.store);
+      setAckCount(ctx.store, getAckCount(ctx.store) + 1n);
+      incrementAccum(ctx.store, 1);
+      ctx.events.push({ type: 'checkpoint-ack', attributes: { 'header-index': m.headerBlock.toString(), 'new-proposer': getValidatorSet(ctx.store).proposer?.address ?? '' } });
+      return OK;
+    },
+  },
+};
+
+// --- MsgCheckpointNoAck ----------------------------------------------------------------------
+
+export interface MsgCheckpointNoAck {
+  from: Address;
+}
+
+export const MsgCheckpointNoAckDef: MsgDef<MsgCheckpointNoAck> = {
+  type: 'checkpoint/MsgCheckpointNoACK',
+  route: 'checkpoint',
+  msgType: 'checkpoint-no-ack',
+  decode(value) {
+    const o = asObject(value, P);
+    noExtraKeys(o, ['from'], P);
+    return { from: addr(o, 'from', P) };
+  },
+  encode: (m) => ({ from: m.from }),
+  signer: (m) => m.from,
+  handle: (ctx, m) => handleNoAck(ctx, m),
+};
+
+function handleNoAck(ctx: Ctx, m: MsgCheckpointNoAck): HandlerResult {
+  const bufferMs = getCheckpointParams(ctx.store).checkpointBufferTimeMs;
+  const now = BigInt(ctx.timeMs);
+  const lastMs = (getLastCheckpoint(ctx.store)?.checkpoint.timestamp ?? 0n) * 1000n;
+  if (lastMs > now || now - lastMs < bufferMs) return rejected(HeimdallErrors.InvalidNoAck);
+
+  // Only the next `count` proposers after the current one may time it out (post-Aalborg).
+  const count = (now - lastMs) / bufferMs;
+  const set = getValidatorSet(ctx.store).copy();
+  set.incrementProposerPriority(1);
+  let allowed = false;
+  for (let i = 0n; i < count; i++) {
+    if (set.proposer?.address === m.from) {
+      allowed = true;
+      break;
+    }
+    set.incrementProposerPriority(1);
+  }
+  if (!allowed) return rejected(HeimdallErrors.InvalidNoAckProposer);
+
+  const lastNoAckMs = getLastNoAck(ctx.store) * 1000n;
+  if (lastNoAckMs > now || now - lastNoAckMs < bufferMs) return rejected(HeimdallErrors.TooManyNoAck);
+
+  setLastNoAck(ctx.store, blockSeconds(ctx.timeMs));
+  incrementAccum(ctx.store as KVStore, 1);
+  ctx.events.push({ type: 'checkpoint-noack', attributes: { 'new-proposer': getValidatorSet(ctx.store).proposer?.address ?? '' } });
+  return OK;
+}

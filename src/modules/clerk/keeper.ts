@@ -1,0 +1,87 @@
+/** State-sync event records: by id, with replay keys and a time-ordered list query. */
+import { type Address } from '../../core/address';
+import { type Hex } from '../../core/bytes';
+import { type KVReader, type KVStore } from '../../store/kvStore';
+import { idKey } from '../chainParams';
+
+export interface EventRecord {
+  id: bigint;
+  contract: Address;
+  data: Hex;
+  txHash: Hex;
+  logIndex: bigint;
+  sidechainChainId: string;
+  /** Block time of the post-handling block, virtual ms. */
+  recordTimeMs: number;
+}
+
+const recordKey = (id: bigint) => `clerk/record/${idKey(id)}`;
+const seqKey = (txHash: string, logIndex: bigint) => `clerk/seq/${txHash}/${logIndex}`;
+
+export function getRecord(store: KVReader, id: bigint): EventRecord | undefined {
+  return store.get<EventRecord>(recordKey(id));
+}
+
+export function hasRecord(store: KVReader, id: bigint): boolean {
+  return store.has(recordKey(id));
+}
+
+export function setRecord(store: KVStore, r: EventRecord): void {
+  store.set(recordKey(r.id), r);
+}
+
+export function isClerkSeqSeen(store: KVReader, txHash: string, logIndex: bigint): boolean {
+  return store.has(seqKey(txHash, logIndex));
+}
+
+export function markClerkSeq(store: KVStore, txHash: string, logIndex: bigint): void {
+  store.set(seqKey(txHash, logIndex), true);
+}
+
+export function allRecords(store: KVReader): EventRecord[] {
+  return store.iterate<EventRecord>('clerk/record/').map(([, r]) => r);
+}
+
+export const MAX_RECORD_LIST_LIMIT = 50;
+
+/**
+ * The list query (heimdall §7): from-id + to-time gives consecutive ids from `fromId` while
+ * record_time < toTime, up to `limit`; from-time + to-time gives records in [from, to) by time
+ * then id; otherwise plain paging by id. Times are virtual ms.
+ */
+export function listRecords(
+  store: KVReader,
+  q: { fromId?: bigint; fromTimeMs?: number; toTimeMs?: number; page?: number; limit?: number },
+): EventRecord[] {
+  const limit = Math.min(q.limit ?? MAX_RECORD_LIST_LIMIT, MAX_RECORD_LIST_LIMIT);
+  const page = q.page ?? 1;
+  if (q.fromId !== undefined && q.toTimeMs !== undefined) {
+    const out: EventRecord[] = [];
+    for (let id = q.fromId; out.length < limit; id++) {
+      const r = getRecord(store, id);
+      if (!r || r.recordTimeMs >= q.toTimeMs) break;
+      out.push(r);
+    }
+    return out;
+  }
+  const all = allRecords(store);
+  if (q.fromTimeMs !== undefined && q.toTimeMs !== undefined) {
+    const inRange = all
+      .filter((r) => r.recordTimeMs >= q.fromTimeMs! && r.recordTimeMs < q.toTimeMs!)
+      .sort((a, b) => a.recordTimeMs - b.recordTimeMs || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return inRange.slice((page - 1) * limit, page * limit);
+  }
+  return page < 1 ? [] : all.slice((page - 1) * limit, page * limit);
+}
+
+export function recordJson(r: EventRecord): Record<string, unknown> {
+  return {
+    id: Number(r.id),
+    contract: r.contract,
+    data: r.data,
+    tx_hash: r.txHash,
+    log_index: Number(r.logIndex),
+    sidechain_chain_id: r.sidechainChainId,
+    record_time: r.recordTimeMs,
+  };
+}
