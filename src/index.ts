@@ -73,3 +73,33 @@ export function dividendAccountHash(account: DividendAccountFields): Hex {
 export function accountRootHash(accounts: readonly DividendAccountFields[]): Hex {
   return toHex(accountRootHashBytes(accounts));
 }
+
+// --- the service state machine (issue: service modules) -------------------------------------
+
+import { shuffleList as shuffleListImpl } from './modules/sidechain/shuffle';
+import { selectNextProducers as selectNextProducersImpl } from './modules/sidechain/selection';
+
+export { ValidatorSet } from './modules/staking/validatorSet';
+export type { SetValidator } from './modules/staking/validatorSet';
+export { createServiceApp, ServiceApp } from './app/serviceApp';
+export type { TxResult, BeginBlockRequest, EndBlockResponse, CommitResponse, SideTxResult } from './app/serviceApp';
+export type { QueryResponse } from './app/queryRouter';
+export type { Observers, ParentChainObserver, SidechainObserver, ParentEvent, HeaderBlockRecord } from './modules/observers';
+
+/** The swap-or-not shuffle (SHA-256, 90 rounds) with a 32-byte seed; returns a new array. */
+export function shuffleList<T>(list: readonly T[], seed: BytesLike): T[] {
+  return shuffleListImpl(list, seed);
+}
+
+/**
+ * The spec's producer selection: one slot per unit of power, shuffled with the first 32 bytes of
+ * the parent-chain block hash, first `producerCount` slots. Ids come back as given (number or bigint).
+ */
+export function selectNextProducers<Id extends number | bigint>(
+  blockHash: BytesLike,
+  validators: ReadonlyArray<{ id: Id; power: bigint | number }>,
+  producerCount: number,
+): Id[] {
+  const byId = new Map(validators.map((v) => [BigInt(v.id), v.id]));
+  return selectNextProducersImpl(blockHash, validators, producerCount).map((id) => byId.get(id)!);
+}

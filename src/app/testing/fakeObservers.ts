@@ -50,8 +50,7 @@ export function sidechainRoot(start: bigint, end: bigint): Hex {
   return toHex(checkpointRootHashBytes(headers));
 }
 
-let txCounter = 0;
-/** A fresh, deterministic parent-chain tx hash for tests. */
+/** A deterministic parent-chain tx hash for tests: a pure function of the label. */
 export function fakeTxHash(label: string): Hex {
-  return toHex(keccak256Bytes(new TextEncoder().encode(`${label}/${txCounter++}`)));
+  return toHex(keccak256Bytes(new TextEncoder().encode(`fake-parent-tx/${label}`)));
 }

@@ -73,7 +73,7 @@ export const MsgTopupDef: MsgDef<MsgTopup> = {
       const e = sendCoins(ctx.store, o.user, m.fromAddress, [{ denom: FEE_DENOM, amount: FEE_WANTED_PER_TX }]);
       if (e) return rejected(e);
       markTopup(ctx.store, m.txHash, m.logIndex);
-      ctx.events.push({ type: 'topup', attributes: { sender: m.fromAddress, recipient: o.user, 'topup-amount': o.fee.toString() } });
+      ctx.events.push({ type: 'topup', attributes: { sender: m.fromAddress, recipient: o.user, 'topup-amount': o.fee.toString(), 'tx-hash': m.txHash, 'log-index': m.logIndex.toString() } });
       return OK;
     },
   },
