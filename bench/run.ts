@@ -6,10 +6,12 @@ import { cpus } from 'node:os';
 import { formatResult, type BenchResult } from './harness';
 import { engineBenches } from './engine.bench';
 import { cryptoBenches } from './crypto.bench';
+import { appBenches } from './app.bench';
 
 const groups: Record<string, () => BenchResult[] | Promise<BenchResult[]>> = {
   engine: engineBenches,
   crypto: cryptoBenches,
+  app: appBenches,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

@@ -70,7 +70,11 @@ export function recoverPublicKeyBytes(digest: BytesLike, signature: BytesLike): 
 // --- verified-signature cache --------------------------------------------------------------
 
 const CACHE_LIMIT = 200_000;
-const recoveredCache = new Map<string, Address | null>();
+interface Recovered {
+  address: Address;
+  publicKey: Bytes;
+}
+const recoveredCache = new Map<string, Recovered | null>();
 let cacheHits = 0;
 let cacheMisses = 0;
 
@@ -80,6 +84,11 @@ let cacheMisses = 0;
  * verified by every node of a simulation, and the answer never changes.
  */
 export function recoverSignerCached(digest: Bytes, signature: Bytes): Address | null {
+  return recoverCached(digest, signature)?.address ?? null;
+}
+
+/** Like recoverSignerCached, with the recovered 65-byte public key. */
+export function recoverCached(digest: Bytes, signature: Bytes): Recovered | null {
   const key = toHex(digest) + toHex(signature).slice(2);
   const hit = recoveredCache.get(key);
   if (hit !== undefined) {
@@ -87,9 +96,10 @@ export function recoverSignerCached(digest: Bytes, signature: Bytes): Address | 
     return hit;
   }
   cacheMisses++;
-  let signer: Address | null;
+  let signer: Recovered | null;
   try {
-    signer = addressFromBytes(keccak_256(recoverPublicKeyBytes(digest, signature).subarray(1)).subarray(12));
+    const publicKey = recoverPublicKeyBytes(digest, signature);
+    signer = { address: addressFromBytes(keccak_256(publicKey.subarray(1)).subarray(12)), publicKey };
   } catch {
     signer = null;
   }

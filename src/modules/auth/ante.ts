@@ -7,7 +7,7 @@
 import { type Address } from '../../core/address';
 import { type ResultError, SdkErrors, err } from '../../core/errors';
 import { fromHex, toHex } from '../../core/bytes';
-import { recoverSignerCached, recoverPublicKeyBytes } from '../../core/secp256k1';
+import { recoverCached } from '../../core/secp256k1';
 import { type KVStore } from '../../store/kvStore';
 import { getAccount, setAccount } from './accounts';
 import { getAuthParams, FEE_DENOM, CHECKPOINT_TX_GAS } from './params';
@@ -64,14 +64,14 @@ export function anteHandler(store: KVStore, tx: StdTx, txBytesLength: number, ch
   if (gasUsed > gasWanted) return fail(outOfGas('ante verify: secp256k1', gasWanted, gasUsed), gasUsed);
 
   const digest = signDigestOf(tx.def, tx.msg, { chainId, accountNumber: account.accountNumber, sequence: account.sequence, memo: tx.memo });
-  const recovered = recoverSignerCached(digest, fromHex(tx.signature, 'signature'));
-  if (recovered !== signer) {
+  const recovered = recoverCached(digest, fromHex(tx.signature, 'signature'));
+  if (recovered?.address !== signer) {
     return fail(err(SdkErrors.Unauthorized, 'signature verification failed; verify correct account sequence and chain-id'), gasUsed);
   }
 
   const after = getAccount(store, signer)!;
   // The first successful tx records the account's public key (recovered once, then kept).
-  const pubKey = after.pubKey ?? toHex(recoverPublicKeyBytes(digest, fromHex(tx.signature, 'signature')));
+  const pubKey = after.pubKey ?? toHex(recovered.publicKey);
   setAccount(store, { ...after, pubKey, sequence: after.sequence + 1n });
   // A checkpoint tx occupies the whole block's gas (spec: checkpoint transaction gas 10,000,000).
   return { ok: true, value: { signer, gasUsed: checkpoint ? CHECKPOINT_TX_GAS : gasUsed, gasWanted, fee } };
