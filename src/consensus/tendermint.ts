@@ -1,0 +1,282 @@
+/**
+ * The service's BFT consensus: Tendermint's algorithm ("The latest gossip on BFT consensus",
+ * Buchman, Kwon, Milosevic 2018) over voting power. One instance per validator node.
+ *
+ * It is a deterministic step machine: each input (a proposal, a vote, a timeout) updates the state
+ * and returns outputs (messages to broadcast, timers to set, a decision). It never reads a clock or
+ * the network. Timers carry the (height, round, step) they were set for; a timer that fires after
+ * the state moved on is ignored.
+ */
+import { type Address } from '../core/address';
+import { type Hex } from '../core/bytes';
+import { assert } from '../core/errors';
+import { ValidatorSet } from '../core/validatorSet';
+import { type Proposal, type ServiceBlock, type Step, type Vote } from './types';
+import { VoteSet } from './voteSet';
+
+export interface TimeoutConfig {
+  proposeMs: number;
+  proposeDeltaMs: number;
+  prevoteMs: number;
+  prevoteDeltaMs: number;
+  precommitMs: number;
+  precommitDeltaMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: TimeoutConfig = {
+  proposeMs: 3000,
+  proposeDeltaMs: 500,
+  prevoteMs: 1000,
+  prevoteDeltaMs: 500,
+  precommitMs: 1000,
+  precommitDeltaMs: 500,
+};
+
+export type TimeoutStep = 'propose' | 'prevote' | 'precommit';
+
+export interface TimeoutInput {
+  kind: 'timeout';
+  height: bigint;
+  round: number;
+  step: TimeoutStep;
+}
+
+export type ConsensusInput = { kind: 'proposal'; proposal: Proposal } | { kind: 'vote'; vote: Vote } | TimeoutInput;
+
+export type ConsensusOutput =
+  | { kind: 'propose'; height: bigint; round: number; polRound: number; reuse: ServiceBlock | null }
+  | { kind: 'vote'; type: 'prevote' | 'precommit'; height: bigint; round: number; blockHash: Hex | null }
+  | { kind: 'timer'; afterMs: number; timeout: TimeoutInput }
+  | { kind: 'decide'; height: bigint; round: number; block: ServiceBlock; blockHash: Hex; commit: Vote[] }
+  | { kind: 'evidence'; votes: [Vote, Vote] };
+
+/** Host callbacks: block validity is the app's business, not consensus's. */
+export interface ConsensusHost {
+  validBlock(block: ServiceBlock, blockHash: Hex): boolean;
+}
+
+interface RoundVotes {
+  prevotes: VoteSet;
+  precommits: VoteSet;
+}
+
+export class Tendermint {
+  height: bigint;
+  round = 0;
+  step: Step = 'propose';
+  private lockedRound = -1;
+  private lockedBlock: ServiceBlock | null = null;
+  private lockedHash: Hex | null = null;
+  private validRound = -1;
+  private validBlock: ServiceBlock | null = null;
+  private readonly proposals = new Map<number, Proposal>();
+  private readonly votes = new Map<number, RoundVotes>();
+  private decided = false;
+  /** Rounds whose "first time" upon-rules already fired. */
+  private readonly fired = new Set<string>();
+  private readonly validity = new Map<Hex, boolean>();
+
+  constructor(
+    readonly me: Address | null,
+    height: bigint,
+    /** The consensus validator set at this height, with round-0 proposer priorities. */
+    readonly validators: ValidatorSet,
+    private readonly host: ConsensusHost,
+    private readonly timeouts: TimeoutConfig = DEFAULT_TIMEOUTS,
+  ) {
+    this.height = height;
+  }
+
+  /** The proposer of `round`: the set's proposer after `round` more increments (Tendermint). */
+  proposerOf(round: number): Address {
+    if (round === 0) return this.validators.proposer.address;
+    const s = this.validators.copy();
+    s.incrementProposerPriority(round);
+    return s.proposer.address;
+  }
+
+  /** Begin the height at round 0. */
+  start(): ConsensusOutput[] {
+    return this.startRound(0);
+  }
+
+  private powerOf = (a: Address): bigint => this.validators.getByAddress(a)?.power ?? 0n;
+
+  private roundVotes(r: number): RoundVotes {
+    let rv = this.votes.get(r);
+    if (!rv) {
+      const total = this.validators.totalVotingPower();
+      rv = { prevotes: new VoteSet(this.powerOf, total), precommits: new VoteSet(this.powerOf, total) };
+      this.votes.set(r, rv);
+    }
+    return rv;
+  }
+
+  private startRound(r: number): ConsensusOutput[] {
+    this.round = r;
+    this.step = 'propose';
+    const out: ConsensusOutput[] = [];
+    if (this.me !== null && this.proposerOf(r) === this.me) {
+      out.push({ kind: 'propose', height: this.height, round: r, polRound: this.validRound, reuse: this.validBlock });
+    }
+    out.push({ kind: 'timer', afterMs: this.timeouts.proposeMs + r * this.timeouts.proposeDeltaMs, timeout: { kind: 'timeout', height: this.height, round: r, step: 'propose' } });
+    // Messages for this round may have arrived before we got here.
+    out.push(...this.evaluate());
+    return out;
+  }
+
+  handle(input: ConsensusInput): ConsensusOutput[] {
+    if (this.decided) return [];
+    switch (input.kind) {
+      case 'proposal': {
+        const p = input.proposal;
+        if (p.height !== this.height || p.round < 0 || this.proposals.has(p.round)) return [];
+        if (p.proposer !== this.proposerOf(p.round)) return [];
+        this.proposals.set(p.round, p);
+        return this.evaluate();
+      }
+      case 'vote': {
+        const v = input.vote;
+        if (v.height !== this.height || v.round < 0) return [];
+        const rv = this.roundVotes(v.round);
+        const set = v.type === 'prevote' ? rv.prevotes : rv.precommits;
+        const conflictsBefore = set.conflicts.length;
+        const added = set.add(v);
+        const out: ConsensusOutput[] = [];
+        if (set.conflicts.length > conflictsBefore) out.push({ kind: 'evidence', votes: set.conflicts[set.conflicts.length - 1]! });
+        if (!added) return out;
+        return [...out, ...this.evaluate()];
+      }
+      case 'timeout':
+        return this.onTimeout(input);
+    }
+  }
+
+  private onTimeout(t: TimeoutInput): ConsensusOutput[] {
+    if (t.height !== this.height || t.round !== this.round) return [];
+    if (t.step === 'propose' && this.step === 'propose') {
+      this.step = 'prevote';
+      return [this.vote('prevote', null), ...this.evaluate()];
+    }
+    if (t.step === 'prevote' && this.step === 'prevote') {
+      this.step = 'precommit';
+      return [this.vote('precommit', null), ...this.evaluate()];
+    }
+    if (t.step === 'precommit') return this.startRound(this.round + 1);
+    return [];
+  }
+
+  private vote(type: 'prevote' | 'precommit', blockHash: Hex | null): ConsensusOutput {
+    return { kind: 'vote', type, height: this.height, round: this.round, blockHash };
+  }
+
+  private isValid(p: Proposal): boolean {
+    let v = this.validity.get(p.blockHash);
+    if (v === undefined) {
+      v = p.block.height === this.height && this.host.validBlock(p.block, p.blockHash);
+      this.validity.set(p.blockHash, v);
+    }
+    return v;
+  }
+
+  private once(key: string): boolean {
+    if (this.fired.has(key)) return false;
+    this.fired.add(key);
+    return true;
+  }
+
+  /** Apply every upon-rule that is now enabled, until none is. */
+  private evaluate(): ConsensusOutput[] {
+    const out: ConsensusOutput[] = [];
+    for (let guard = 0; guard < 64; guard++) {
+      const step = this.evaluateOnce();
+      if (step === null) return out;
+      out.push(...step);
+      if (this.decided) return out;
+    }
+    assert(false, 'consensus rules did not settle', { height: this.height, round: this.round });
+  }
+
+  /** One enabled rule's outputs ([] when it changed state without output), or null when none is enabled. */
+  private evaluateOnce(): ConsensusOutput[] | null {
+    const r = this.round;
+    const rv = this.roundVotes(r);
+    const proposal = this.proposals.get(r);
+
+    // Decide: a proposal of any round with +2/3 precommits for it.
+    for (const [pr, p] of this.proposals) {
+      const prv = this.votes.get(pr);
+      if (prv && prv.precommits.twoThirdsFor(p.blockHash) && this.isValid(p)) {
+        this.decided = true;
+        this.step = 'commit';
+        return [{ kind: 'decide', height: this.height, round: pr, block: p.block, blockHash: p.blockHash, commit: prv.precommits.votesFor(p.blockHash) }];
+      }
+    }
+
+    if (this.step === 'propose' && proposal) {
+      if (proposal.polRound === -1) {
+        const ok = this.isValid(proposal) && (this.lockedRound === -1 || this.lockedHash === proposal.blockHash);
+        this.step = 'prevote';
+        return [this.vote('prevote', ok ? proposal.blockHash : null)];
+      }
+      const vr = proposal.polRound;
+      if (vr >= 0 && vr < r && this.votes.get(vr)?.prevotes.twoThirdsFor(proposal.blockHash)) {
+        const ok = this.isValid(proposal) && (this.lockedRound <= vr || this.lockedHash === proposal.blockHash);
+        this.step = 'prevote';
+        return [this.vote('prevote', ok ? proposal.blockHash : null)];
+      }
+    }
+
+    if (this.step === 'prevote' && rv.prevotes.twoThirdsAny() && this.once(`prevote-timer/${r}`)) {
+      return [{ kind: 'timer', afterMs: this.timeouts.prevoteMs + r * this.timeouts.prevoteDeltaMs, timeout: { kind: 'timeout', height: this.height, round: r, step: 'prevote' } }];
+    }
+
+    if (proposal && (this.step === 'prevote' || this.step === 'precommit') && rv.prevotes.twoThirdsFor(proposal.blockHash) && this.isValid(proposal) && this.once(`polka/${r}`)) {
+      const out: ConsensusOutput[] = [];
+      if (this.step === 'prevote') {
+        this.lockedBlock = proposal.block;
+        this.lockedHash = proposal.blockHash;
+        this.lockedRound = r;
+        this.step = 'precommit';
+        out.push(this.vote('precommit', proposal.blockHash));
+      }
+      this.validBlock = proposal.block;
+      this.validRound = r;
+      return out;
+    }
+
+    if (this.step === 'prevote' && rv.prevotes.twoThirdsFor(null)) {
+      this.step = 'precommit';
+      return [this.vote('precommit', null)];
+    }
+
+    if (rv.precommits.twoThirdsAny() && this.once(`precommit-timer/${r}`)) {
+      return [{ kind: 'timer', afterMs: this.timeouts.precommitMs + r * this.timeouts.precommitDeltaMs, timeout: { kind: 'timeout', height: this.height, round: r, step: 'precommit' } }];
+    }
+
+    // Skip ahead: +1/3 of the power is already at a later round.
+    for (const [vr, votes] of this.votes) {
+      if (vr <= r) continue;
+      const seen = new Set<Address>([...votes.prevotes.all(), ...votes.precommits.all()].map((v) => v.validator));
+      let power = 0n;
+      for (const a of seen) power += this.powerOf(a);
+      if (power * 3n > this.validators.totalVotingPower()) return this.startRound(vr);
+    }
+    return null;
+  }
+
+  get hasDecided(): boolean {
+    return this.decided;
+  }
+
+  /** Everything this node holds for the height (for re-broadcast to lagging peers). */
+  knownVotes(): Vote[] {
+    const out: Vote[] = [];
+    for (const rv of this.votes.values()) out.push(...rv.prevotes.all(), ...rv.precommits.all());
+    return out;
+  }
+
+  knownProposals(): Proposal[] {
+    return [...this.proposals.values()];
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * Messages and block format of the service's BFT consensus (Tendermint-style: heights, rounds,
+ * propose / prevote / precommit, +2/3-of-power quorums). Side-tx votes ride on precommits, as in
+ * Heimdall's fork of Tendermint.
+ */
+import { type Address } from '../core/address';
+import { type Hex } from '../core/bytes';
+import { canonicalJson } from '../core/canonicalJson';
+import { keccak256Bytes } from '../core/hash';
+import { toHex, utf8 } from '../core/bytes';
+import { type SideVote } from '../modules/types';
+
+export type Step = 'propose' | 'prevote' | 'precommit' | 'commit';
+
+export interface SideVoteEntry {
+  txHash: Hex;
+  vote: SideVote;
+  /** For a yes on MsgCheckpoint: the validator's signature over the root chain's checkpoint digest. */
+  signature?: Hex;
+}
+
+export interface Vote {
+  type: 'prevote' | 'precommit';
+  height: bigint;
+  round: number;
+  /** null = nil. */
+  blockHash: Hex | null;
+  validator: Address;
+  /** Side-tx votes on the txs of height - 1 (precommits only). */
+  sideTxVotes?: SideVoteEntry[];
+  signature: Hex;
+}
+
+export interface ServiceBlock {
+  height: bigint;
+  timeMs: number;
+  proposer: Address;
+  /** Hash of the previous block (zero for height 1). */
+  lastBlockHash: Hex;
+  /** The app hash after the previous block. */
+  lastAppHash: Hex;
+  /** The precommits that committed the previous block (they carry the side-tx votes). */
+  lastCommit: Vote[];
+  /** Raw transactions, hex. */
+  txs: Hex[];
+}
+
+export interface Proposal {
+  height: bigint;
+  round: number;
+  block: ServiceBlock;
+  blockHash: Hex;
+  /** Tendermint's validRound (POL round), -1 for none. */
+  polRound: number;
+  proposer: Address;
+  signature: Hex;
+}
+
+export interface CommittedBlock {
+  block: ServiceBlock;
+  blockHash: Hex;
+  /** +2/3 precommits for it. */
+  commit: Vote[];
+}
+
+export function blockHash(b: ServiceBlock): Hex {
+  // The commit of the previous block is hashed by its votes' signatures, which bind their content.
+  return toHex(
+    keccak256Bytes(
+      utf8(
+        canonicalJson({
+          height: b.height,
+          timeMs: b.timeMs,
+          proposer: b.proposer,
+          lastBlockHash: b.lastBlockHash,
+          lastAppHash: b.lastAppHash,
+          lastCommit: b.lastCommit.map((v) => v.signature),
+          txs: b.txs.map((t) => toHex(keccak256Bytes(t))),
+        }),
+      ),
+    ),
+  );
+}
+
+/** What a vote's signature covers. */
+export function voteDigest(v: Omit<Vote, 'signature'>, chainId: string): Uint8Array {
+  return keccak256Bytes(
+    utf8(
+      canonicalJson({
+        chainId,
+        type: v.type,
+        height: v.height,
+        round: v.round,
+        blockHash: v.blockHash,
+        validator: v.validator,
+        sideTxVotes: v.sideTxVotes ?? [],
+      }),
+    ),
+  );
+}
+
+export function proposalDigest(p: Omit<Proposal, 'signature' | 'block'>, chainId: string): Uint8Array {
+  return keccak256Bytes(utf8(canonicalJson({ chainId, kind: 'proposal', height: p.height, round: p.round, blockHash: p.blockHash, polRound: p.polRound, proposer: p.proposer })));
+}

@@ -1,0 +1,70 @@
+/**
+ * Votes of one (height, round, type), weighted by voting power. The first vote of a validator
+ * counts; a conflicting second one is kept as equivocation evidence and does not count.
+ */
+import { type Address } from '../core/address';
+import { type Hex } from '../core/bytes';
+import { type Vote } from './types';
+
+export const NIL = 'nil';
+
+export class VoteSet {
+  private readonly byValidator = new Map<Address, Vote>();
+  private readonly power = new Map<string, bigint>();
+  private total = 0n;
+  readonly conflicts: Array<[Vote, Vote]> = [];
+
+  constructor(
+    private readonly powerOf: (a: Address) => bigint,
+    readonly totalPower: bigint,
+  ) {}
+
+  /** Returns false for a duplicate or a conflicting vote. */
+  add(v: Vote): boolean {
+    const prev = this.byValidator.get(v.validator);
+    if (prev) {
+      if (prev.blockHash !== v.blockHash) this.conflicts.push([prev, v]);
+      return false;
+    }
+    const p = this.powerOf(v.validator);
+    if (p <= 0n) return false;
+    this.byValidator.set(v.validator, v);
+    const key = v.blockHash ?? NIL;
+    this.power.set(key, (this.power.get(key) ?? 0n) + p);
+    this.total += p;
+    return true;
+  }
+
+  /** More than 2/3 of the total for one value (a block hash or nil). */
+  twoThirdsFor(blockHash: Hex | null): boolean {
+    return (this.power.get(blockHash ?? NIL) ?? 0n) * 3n > this.totalPower * 2n;
+  }
+
+  /** The value with +2/3, if any. */
+  majority(): Hex | null | undefined {
+    for (const [k, p] of this.power) if (p * 3n > this.totalPower * 2n) return k === NIL ? null : (k as Hex);
+    return undefined;
+  }
+
+  /** More than 2/3 of the total voted, for anything. */
+  twoThirdsAny(): boolean {
+    return this.total * 3n > this.totalPower * 2n;
+  }
+
+  /** More than 1/3 voted (a round skip is safe). */
+  oneThirdAny(): boolean {
+    return this.total * 3n > this.totalPower;
+  }
+
+  votesFor(blockHash: Hex | null): Vote[] {
+    return [...this.byValidator.values()].filter((v) => v.blockHash === blockHash);
+  }
+
+  all(): Vote[] {
+    return [...this.byValidator.values()];
+  }
+
+  has(a: Address): boolean {
+    return this.byValidator.has(a);
+  }
+}
