@@ -9,6 +9,7 @@ import { abciLog, InputError } from '../core/errors';
 import { parseUint64 } from '../core/amount';
 import { fromHex, type Hex } from '../core/bytes';
 import { formatDurationMs } from '../core/duration';
+import { rfc3339FromUnixSeconds } from '../core/time';
 import { type KVReader } from '../store/kvStore';
 import { type Observers } from '../modules/observers';
 import { getAccount } from '../modules/auth/accounts';
@@ -209,7 +210,7 @@ const ROUTES: Array<[RegExp, Handler]> = [
       checkpoint_buffer: buf ? checkpointJson(buf) : null,
       validator_count: set.validators.length,
       validator_set: validatorSetJson(q.store, set, 'info'),
-      last_noack_time: Number(getLastNoAck(q.store)),
+      last_noack_time: rfc3339FromUnixSeconds(getLastNoAck(q.store)),
     });
   }],
 

@@ -21,3 +21,15 @@ describe('durations', () => {
     expect(formatDurationMs(32_000)).toBe('32s');
   });
 });
+
+import { rfc3339FromUnixSeconds } from './time';
+
+describe('RFC 3339 from unix seconds', () => {
+  it('matches the calendar', () => {
+    expect(rfc3339FromUnixSeconds(0)).toBe('1970-01-01T00:00:00Z');
+    expect(rfc3339FromUnixSeconds(1_600_000_000)).toBe('2020-09-13T12:26:40Z');
+    expect(rfc3339FromUnixSeconds(951_782_400)).toBe('2000-02-29T00:00:00Z');
+    expect(rfc3339FromUnixSeconds(4_102_444_799)).toBe('2099-12-31T23:59:59Z');
+    expect(rfc3339FromUnixSeconds(-1)).toBe('1969-12-31T23:59:59Z');
+  });
+});

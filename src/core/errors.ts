@@ -106,12 +106,12 @@ export const TopupErrors = {
   OldTx: topup(1401, 'Older invalid tx found'),
 } as const;
 
-/** Bank codespace (cosmos-sdk v0.38 x/bank/types/errors.go) for MsgSend / MsgMultiSend. */
+/** Bank codespace (Heimdall's bank/types/errors.go: 101 send disabled, 102 inputs/outputs). */
 export const BankErrors = {
-  NoInputs: { codespace: 'bank', code: 1, message: 'no inputs to send transaction' },
-  NoOutputs: { codespace: 'bank', code: 2, message: 'no outputs to send transaction' },
-  InputOutputMismatch: { codespace: 'bank', code: 3, message: 'sum inputs != sum outputs' },
-  SendDisabled: { codespace: 'bank', code: 5, message: 'send transactions are disabled' },
+  NoInputs: { codespace: 'bank', code: 102, message: 'no inputs to send transaction' },
+  NoOutputs: { codespace: 'bank', code: 102, message: 'no outputs to send transaction' },
+  InputOutputMismatch: { codespace: 'bank', code: 102, message: 'sum inputs != sum outputs' },
+  SendDisabled: { codespace: 'bank', code: 101, message: 'send transactions are currently disabled' },
 } as const satisfies Record<string, ResultError>;
 
 /** Thrown by `assert`: an invariant of Lockstep itself is broken. Carries context for the repro. */

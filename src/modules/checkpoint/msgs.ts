@@ -196,9 +196,12 @@ function handleNoAck(ctx: Ctx, m: MsgCheckpointNoAck): HandlerResult {
   const lastMs = (getLastCheckpoint(ctx.store)?.checkpoint.timestamp ?? 0n) * 1000n;
   if (lastMs > now || now - lastMs < bufferMs) return rejected(HeimdallErrors.InvalidNoAck);
 
-  // Only the next `count` proposers after the current one may time it out (post-Aalborg).
+  // Only the next `count` proposers after the current one may time it out (post-Aalborg). A sender
+  // outside the set can never be one of them: reject it before the rotation loop, whose length
+  // grows with the time since the last checkpoint.
   const count = (now - lastMs) / bufferMs;
   const set = getValidatorSet(ctx.store).copy();
+  if (!set.hasAddress(m.from)) return rejected(HeimdallErrors.InvalidNoAckProposer);
   set.incrementProposerPriority(1);
   let allowed = false;
   for (let i = 0n; i < count; i++) {
