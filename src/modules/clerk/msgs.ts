@@ -14,6 +14,8 @@ import { hasRecord, isClerkSeqSeen, markClerkSeq, setRecord } from './keeper';
 const P = 'tx.msg.value';
 /** Legacy maximum state-sync payload (reference LegacyMaxStateSyncSize). */
 export const MAX_STATE_SYNC_SIZE = 100_000;
+/** Post-fork MaxStateSyncSize: an event with more data is relayed with empty data (heimdall §7). */
+export const MAX_RELAYED_STATE_SYNC_SIZE = 30_000;
 
 export interface MsgEventRecord {
   from: Address;
@@ -66,7 +68,8 @@ export const MsgEventRecordDef: MsgDef<MsgEventRecord> = {
       const ev = observers.parent.event(m.txHash, m.logIndex, getChainParams(state).parentChainTxConfirmations);
       if (ev === null) return { result: 'skip', reason: 'event not found or not yet confirmed' };
       if (ev.name !== 'StateSynced') return { result: 'no', reason: `expected StateSynced, found ${ev.name}` };
-      if (ev.id !== m.id || ev.contractAddress !== m.contractAddress || ev.data !== m.data) return { result: 'no', reason: 'record differs from the event' };
+      const oversized = m.data === '0x' && (ev.data.length - 2) / 2 > MAX_RELAYED_STATE_SYNC_SIZE;
+      if (ev.id !== m.id || ev.contractAddress !== m.contractAddress || (ev.data !== m.data && !oversized)) return { result: 'no', reason: 'record differs from the event' };
       return { result: 'yes', observation: null };
     },
     post(ctx, m) {

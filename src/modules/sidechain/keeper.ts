@@ -9,7 +9,7 @@ import { compareBig } from '../../core/order';
 import { type KVReader, type KVStore } from '../../store/kvStore';
 import { idKey } from '../chainParams';
 import { ValidatorSet } from './../staking/validatorSet';
-import { getValidator, getValidatorSet, spanEligibleValidators, type Validator, validatorJson } from '../staking/keeper';
+import { getValidator, getValidatorBySigner, getValidatorSet, spanEligibleValidators, type Validator, validatorJson } from '../staking/keeper';
 import { getSidechainParams } from './params';
 import { selectNextProducers } from './selection';
 
@@ -20,6 +20,15 @@ export interface Producer {
   power: bigint;
 }
 
+/** A validator record as it stood when the span was frozen. */
+export interface SpanMember {
+  id: bigint;
+  startEpoch: bigint;
+  endEpoch: bigint;
+  pubKey: Hex;
+  signer: Address;
+}
+
 export interface Span {
   id: bigint;
   startBlock: bigint;
@@ -28,6 +37,11 @@ export interface Span {
   validatorSet: unknown;
   selectedProducers: Producer[];
   sidechainChainId: string;
+  /**
+   * The records of the set members and producers at freeze time, so a span result never changes
+   * afterwards (the reference stores the whole span; a later signer change must not rewrite it).
+   */
+  members: SpanMember[];
 }
 
 const spanKey = (id: bigint) => `sidechain/span/${idKey(id)}`;
@@ -63,6 +77,25 @@ export function nextSpanSeedBlock(store: KVReader): bigint {
   return getLastEthBlock(store) + 1n;
 }
 
+function spanMember(v: Validator): SpanMember {
+  return { id: v.id, startEpoch: v.startEpoch, endEpoch: v.endEpoch, pubKey: v.pubKey, signer: v.signer };
+}
+
+/** Snapshot of the records of the set members and the producers (each once, set order first). */
+function spanMembers(store: KVReader, set: ValidatorSet, producers: readonly Producer[]): SpanMember[] {
+  const out: SpanMember[] = [];
+  const seen = new Set<bigint>();
+  const add = (v: Validator | undefined) => {
+    if (v && !seen.has(v.id)) {
+      seen.add(v.id);
+      out.push(spanMember(v));
+    }
+  };
+  for (const m of set.validators) add(getValidatorBySigner(store, m.address));
+  for (const p of producers) add(getValidator(store, p.id));
+  return out;
+}
+
 function sortProducers(ps: Producer[]): Producer[] {
   return ps.sort((a, b) => compareAddresses(a.signer, b.signer));
 }
@@ -83,13 +116,15 @@ export function selectProducers(eligible: readonly Validator[], seed: Hex, produ
 export function freezeSet(store: KVStore, id: bigint, startBlock: bigint, endBlock: bigint, sidechainChainId: string, seed: Hex): Span {
   const params = getSidechainParams(store);
   const set = getValidatorSet(store);
+  const selectedProducers = selectProducers(spanEligibleValidators(store), seed, params.producerCount);
   const span: Span = {
     id,
     startBlock,
     endBlock,
     validatorSet: set.toJSON(),
-    selectedProducers: selectProducers(spanEligibleValidators(store), seed, params.producerCount),
+    selectedProducers,
     sidechainChainId,
+    members: spanMembers(store, set, selectedProducers),
   };
   setSpan(store, span);
   store.set(LAST_ETH_BLOCK_KEY, getLastEthBlock(store) + 1n);
@@ -100,15 +135,19 @@ export function freezeSet(store: KVStore, id: bigint, startBlock: bigint, endBlo
 export function genesisSpan(set: ValidatorSet, validators: readonly Validator[], firstSpanDuration: bigint, producerCount: bigint, chainId: string): Span {
   const bySigner = new Map(validators.map((v) => [v.signer, v]));
   const producers = set.validators.slice(0, Number(producerCount)).map((m) => ({ id: bySigner.get(m.address)!.id, signer: m.address, power: m.power }));
-  return { id: 0n, startBlock: 0n, endBlock: firstSpanDuration - 1n, validatorSet: set.toJSON(), selectedProducers: producers, sidechainChainId: chainId };
+  const members = set.validators.map((m) => spanMember(bySigner.get(m.address)!));
+  return { id: 0n, startBlock: 0n, endBlock: firstSpanDuration - 1n, validatorSet: set.toJSON(), selectedProducers: producers, sidechainChainId: chainId, members };
 }
 
-/** The spec's Span shape. */
-export function spanJson(store: KVReader, span: Span): Record<string, unknown> {
+/** The spec's Span shape, from the records frozen with the span (the store is no longer read). */
+export function spanJson(_store: KVReader, span: Span): Record<string, unknown> {
   const set = ValidatorSet.fromJSON(span.validatorSet);
+  const bySigner = new Map(span.members.map((m) => [m.signer, m]));
+  const byId = new Map(span.members.map((m) => [m.id, m]));
+  const record = (m: SpanMember): Validator => ({ ...m, power: 0n, lastUpdated: null, jailed: false });
   const show = (address: Address, power: bigint, accum: bigint) => {
-    const v = findBySignerHistory(store, address, span);
-    return v ? validatorJson(v, { form: 'span', power, accum }) : unknownValidator(address, power, accum);
+    const m = bySigner.get(address);
+    return m ? validatorJson(record(m), { form: 'span', power, accum }) : unknownValidator(address, power, accum);
   };
   const proposer = set.proposer;
   return {
@@ -120,19 +159,12 @@ export function spanJson(store: KVReader, span: Span): Record<string, unknown> {
       proposer: proposer ? show(proposer.address, proposer.power, proposer.proposerPriority) : null,
     },
     selected_producers: span.selectedProducers.map((p) => {
-      const v = getValidator(store, p.id);
+      const m = byId.get(p.id);
       const accum = set.getByAddress(p.signer)?.proposerPriority ?? 0n;
-      return v ? { ...validatorJson(v, { form: 'span', power: p.power, accum }), signer: p.signer } : unknownValidator(p.signer, p.power, accum);
+      return m ? validatorJson(record(m), { form: 'span', power: p.power, accum }) : unknownValidator(p.signer, p.power, accum);
     }),
     sidechain_chain_id: span.sidechainChainId,
   };
-}
-
-function findBySignerHistory(store: KVReader, address: Address, span: Span): Validator | undefined {
-  const p = span.selectedProducers.find((x) => x.signer === address);
-  if (p) return getValidator(store, p.id);
-  const id = store.get<bigint>(`staking/signer/${address}`);
-  return id === undefined ? undefined : getValidator(store, id);
 }
 
 function unknownValidator(address: Address, power: bigint, accum: bigint): Record<string, unknown> {
