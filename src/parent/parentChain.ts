@@ -19,6 +19,7 @@ import { InputError } from '../core/errors';
 import { PARENT_CONTRACTS } from './contracts/addresses';
 import { type CallResult } from './contracts/callResult';
 import { StakeManager } from './contracts/stakeManager';
+import { type SignatureScheme, realScheme } from '../core/signatureScheme';
 import { type Checkpoint, type HeaderBlockRecord, DEFAULT_CHILD_BLOCK_INTERVAL, RootChain } from './contracts/rootChain';
 import { StateSender } from './contracts/stateSender';
 
@@ -122,13 +123,14 @@ export class ParentChain {
   private pending: Array<{ txHash: Hex; call: ParentCall }> = [];
   private nonce = 0n;
 
-  constructor(config: Partial<ParentChainConfig> = {}, genesis: ParentGenesis = { validators: [] }) {
+  constructor(config: Partial<ParentChainConfig> = {}, genesis: ParentGenesis = { validators: [] }, scheme: SignatureScheme = realScheme) {
     this.config = Object.freeze(readConfig({ ...DEFAULT_PARENT_CHAIN_CONFIG, ...config }));
     this.stakeManager = new StakeManager({ validatorThreshold: this.config.validatorSlots, loggerAddress: PARENT_CONTRACTS.stakingInfo });
     this.rootChain = new RootChain({
       stakeManager: this.stakeManager,
       childBlockInterval: this.config.childBlockInterval,
       ...(this.config.sidechainChainId !== undefined ? { sidechainChainId: this.config.sidechainChainId } : {}),
+      scheme,
     });
     this.stateSender = new StateSender();
 

@@ -16,13 +16,14 @@
  * Byte fields are `0x` hex so that headers cross the worker boundary and land in the store as they
  * are; they are checked for length whenever they are hashed.
  */
+import { type SignatureScheme, realScheme } from '../core/signatureScheme';
 import { encodeRlp } from 'ethers';
 import { type Bytes, type BytesLike, type Hex, concatBytes, fromHex, toBytes, toHex } from '../core/bytes';
 import { type Address, ZERO_ADDRESS, addressFromBytes, compareAddresses, parseAddress } from '../core/address';
 import { UINT64_MAX } from '../core/amount';
 import { InputError } from '../core/errors';
 import { keccak256Bytes } from '../core/hash';
-import { recoverCached, signDigestBytes, SIGNATURE_LENGTH } from '../core/secp256k1';
+import { SIGNATURE_LENGTH } from '../core/secp256k1';
 
 export const EXTRA_VANITY_LENGTH = 32;
 export const EXTRA_SEAL_LENGTH = SIGNATURE_LENGTH;
@@ -153,7 +154,7 @@ function bigToMinimalBytes(value: bigint): Bytes {
  * A copy of `header` with the 65-byte `r ‖ s ‖ v` signature over its seal hash written into the
  * last 65 bytes of extraData. The extra must already have room for vanity and seal (`buildExtra`).
  */
-export function sealHeader(header: SidechainHeader, privateKey: BytesLike): SidechainHeader {
+export function sealHeader(header: SidechainHeader, privateKey: BytesLike, scheme: SignatureScheme = realScheme): SidechainHeader {
   const extra = toBytes(header.extraData, 'header.extraData');
   if (extra.length < EXTRA_VANITY_LENGTH + EXTRA_SEAL_LENGTH) {
     throw new InputError(
@@ -161,7 +162,7 @@ export function sealHeader(header: SidechainHeader, privateKey: BytesLike): Side
       `needs ${EXTRA_VANITY_LENGTH} bytes of vanity and ${EXTRA_SEAL_LENGTH} of seal, got ${extra.length} bytes`,
     );
   }
-  const signature = signDigestBytes(sealHashBytes(header), privateKey);
+  const signature = scheme.sign(sealHashBytes(header), toBytes(privateKey, 'privateKey', 32));
   const sealed = Uint8Array.from(extra);
   sealed.set(signature, extra.length - EXTRA_SEAL_LENGTH);
   return { ...header, extraData: toHex(sealed) };
@@ -171,10 +172,10 @@ export function sealHeader(header: SidechainHeader, privateKey: BytesLike): Side
  * The signer recovered from the seal (Bor `ecrecover`, Bor's block author), or null when the extra
  * has no room for a seal or nothing can be recovered from it. Recoveries are cached per process.
  */
-export function recoverSigner(header: SidechainHeader): Address | null {
+export function recoverSigner(header: SidechainHeader, scheme: SignatureScheme = realScheme): Address | null {
   const extra = toBytes(header.extraData, 'header.extraData');
   if (extra.length < EXTRA_SEAL_LENGTH) return null; // errMissingSignature
-  return recoverCached(sealHashBytes(header), extra.subarray(extra.length - EXTRA_SEAL_LENGTH))?.address ?? null;
+  return scheme.recover(sealHashBytes(header), extra.subarray(extra.length - EXTRA_SEAL_LENGTH))?.address ?? null;
 }
 
 // --- extra data and the producer list -----------------------------------------------------------

@@ -14,7 +14,8 @@
  */
 import { type Address } from '../../core/address';
 import { type Hex, toBytes } from '../../core/bytes';
-import { recoverCached, SIGNATURE_LENGTH } from '../../core/secp256k1';
+import { SIGNATURE_LENGTH } from '../../core/secp256k1';
+import { type SignatureScheme, realScheme } from '../../core/signatureScheme';
 import { InputError } from '../../core/errors';
 import { canonicalJson } from '../../core/canonicalJson';
 import { encodeLog } from '../abi';
@@ -49,6 +50,8 @@ export interface RootChainOptions {
   /** When set, a checkpoint for another sidechain is rejected (Polygon's CHAINID check). */
   sidechainChainId?: string;
   address?: Address;
+  /** How validator signatures are checked (the run's crypto mode; secp256k1 by default). */
+  scheme?: SignatureScheme;
 }
 
 export const DEFAULT_CHILD_BLOCK_INTERVAL = 10_000n;
@@ -58,11 +61,13 @@ export class RootChain {
   readonly childBlockInterval: bigint;
   readonly sidechainChainId: string | undefined;
   private readonly stakeManager: StakeManager;
+  private readonly scheme: SignatureScheme;
   /** Index i holds header block i + 1. */
   private readonly records: HeaderBlockRecord[] = [];
 
   constructor(options: RootChainOptions) {
     this.stakeManager = options.stakeManager;
+    this.scheme = options.scheme ?? realScheme;
     this.childBlockInterval = options.childBlockInterval ?? DEFAULT_CHILD_BLOCK_INTERVAL;
     if (typeof this.childBlockInterval !== 'bigint' || this.childBlockInterval <= 0n) {
       throw new InputError('childBlockInterval', `expected a positive bigint, got ${String(this.childBlockInterval)}`);
@@ -121,7 +126,7 @@ export class RootChain {
       } catch {
         continue;
       }
-      const signer = recoverCached(digest, bytes)?.address;
+      const signer = this.scheme.recover(digest, bytes)?.address;
       if (signer !== undefined && powerOf.has(signer)) seen.add(signer);
     }
     let signedPower = 0n;

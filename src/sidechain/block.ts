@@ -1,0 +1,46 @@
+/**
+ * A sidechain block: the sealed header plus a body carrying the sprint-start system-call inputs
+ * (the span to commit and the state-sync records) and user transactions. The system-call inputs
+ * travel in the body so that every importer re-executes the same calls deterministically; they are
+ * not part of the transaction and receipt roots (pre-PIP-74 Bor, reference §2.8).
+ */
+import { type Address } from '../core/address';
+import { type Hex, toHex, utf8 } from '../core/bytes';
+import { canonicalJson } from '../core/canonicalJson';
+import { keccak256Bytes } from '../core/hash';
+import { type SidechainHeader } from './header';
+import { type CommittedSpan, type StateSyncRecord } from './systemState';
+
+export const EMPTY_ROOT: Hex = '0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421';
+
+/** A user transfer (the workload's sidechain traffic); no EVM is modelled. */
+export interface SidechainTx {
+  from: Address;
+  to: Address;
+  value: bigint;
+  nonce: bigint;
+}
+
+export interface SidechainBody {
+  spanCommit: CommittedSpan | null;
+  stateSyncs: StateSyncRecord[];
+  txs: SidechainTx[];
+}
+
+export interface SidechainBlock {
+  header: SidechainHeader;
+  hash: Hex;
+  /** Recovered from the seal (zero address for genesis). */
+  signer: Address;
+  body: SidechainBody;
+}
+
+export const EMPTY_BODY: SidechainBody = { spanCommit: null, stateSyncs: [], txs: [] };
+
+export function txRoot(txs: readonly SidechainTx[]): Hex {
+  return txs.length === 0 ? EMPTY_ROOT : toHex(keccak256Bytes(utf8(canonicalJson({ txs }))));
+}
+
+export function receiptRoot(txs: readonly SidechainTx[]): Hex {
+  return txs.length === 0 ? EMPTY_ROOT : toHex(keccak256Bytes(utf8(canonicalJson({ receipts: txs.map((t) => ({ status: 1, from: t.from, nonce: t.nonce })) }))));
+}

@@ -1,0 +1,258 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { type Address, compareAddresses } from '../core/address';
+import { type Hex, toHex } from '../core/bytes';
+import { keccak256Bytes } from '../core/hash';
+import { addressOfPublicKey, publicKeyBytesFromPrivateKey } from '../core/secp256k1';
+import { sidechainConfig } from './config';
+import { SidechainChain, type StoredBlock } from './chain';
+import { buildBlock, planProduction, type ProductionInputs } from './producer';
+import { type CommittedSpan, type StateSyncRecord, type SpanProducer } from './systemState';
+import { type SidechainBlock } from './block';
+
+interface Key {
+  sk: Hex;
+  address: Address;
+}
+
+const keys: Key[] = [1, 2, 3, 4]
+  .map((i) => {
+    const sk = toHex(keccak256Bytes(new TextEncoder().encode(`sidechain-test-${i}`)));
+    return { sk, address: addressOfPublicKey(publicKeyBytesFromPrivateKey(sk)) };
+  })
+  .sort((a, b) => compareAddresses(a.address, b.address));
+
+// Small numbers so spans turn over quickly: sprint 4, span 0 = blocks 0..15, spans of 16 blocks.
+const cfg = sidechainConfig({ sprint: 4, firstSpanEnd: 15n, producerDelayS: 4, periodS: 2, backupMultiplierS: 2, stateSyncDelayS: 10 });
+const producers: SpanProducer[] = keys.map((k, i) => ({ id: BigInt(i + 1), address: k.address, power: 1n }));
+
+function spans(): Map<bigint, CommittedSpan> {
+  const m = new Map<bigint, CommittedSpan>();
+  for (let id = 1n; id <= 8n; id++) {
+    const start = 16n * id;
+    // Span 2 onwards rotates who is in: drop the first producer to see the change take effect.
+    const ps = id >= 2n ? producers.slice(1) : producers;
+    m.set(id, { id, startBlock: start, endBlock: start + 15n, producers: ps });
+  }
+  return m;
+}
+
+const records: StateSyncRecord[] = Array.from({ length: 10 }, (_, i) => ({
+  id: BigInt(i + 1),
+  contract: '0x0000000000000000000000000000000000001001' as Address,
+  data: '0x' as Hex,
+  txHash: toHex(keccak256Bytes(new Uint8Array([i]))),
+  logIndex: 0n,
+  chainId: '15001',
+  timeS: 1000n + BigInt(i) * 7n,
+}));
+
+const inputs = (spanMap = spans()): ProductionInputs => ({
+  span: (id) => spanMap.get(id) ?? null,
+  stateSyncs: (fromId, toTimeS) => records.filter((r) => r.id >= fromId && r.timeS < toTimeS),
+  txs: [],
+});
+
+function keyOf(a: Address): Key {
+  return keys.find((k) => k.address === a)!;
+}
+
+/** The block the producer at `succession` would make on top of `parent`. */
+function produce(chain: SidechainChain, parent: StoredBlock, who: Address, extraDelayS = 0n): SidechainBlock | null {
+  const plan = planProduction(chain.cfg, parent, who);
+  if (!plan) return null;
+  return buildBlock(chain, plan, keyOf(who).sk, who, inputs(), plan.timeS + extraDelayS);
+}
+
+function inTurn(parent: StoredBlock): Address {
+  return parent.snapshot.validatorSet.proposer.address;
+}
+
+const FAR = 10n ** 12n;
+
+function grow(chain: SidechainChain, n: number, pick: (parent: StoredBlock, i: number) => Address = (p) => inTurn(p)): StoredBlock[] {
+  const out: StoredBlock[] = [];
+  for (let i = 0; i < n; i++) {
+    const head = chain.head();
+    const b = produce(chain, head, pick(head, i))!;
+    const r = chain.import(b, FAR, 0);
+    expect(r).toMatchObject({ status: 'imported', newHead: true });
+    out.push(chain.head());
+  }
+  return out;
+}
+
+describe('sidechain chain and producer', () => {
+  it('in-turn production: difficulty N, delay by sprint position, proposer changes once per sprint', () => {
+    const chain = new SidechainChain(cfg, { timeS: 1000n, producers });
+    const blocks = grow(chain, 40);
+    let prev = chain.genesis;
+    const proposerPerSprint = new Map<bigint, Address>();
+    for (const b of blocks) {
+      const n = b.block.header.number;
+      const set = prev.snapshot.validatorSet;
+      expect(b.block.header.difficulty).toBe(BigInt(set.size));
+      expect(b.block.header.time - prev.block.header.time).toBe(n % 4n === 0n ? 4n : 2n);
+      const sprint = n / 4n;
+      const p = proposerPerSprint.get(sprint);
+      if (p) expect(b.block.signer).toBe(p);
+      else proposerPerSprint.set(sprint, b.block.signer);
+      prev = b;
+    }
+    // Consecutive sprints have different proposers (equal powers rotate).
+    const ps = [...proposerPerSprint.values()];
+    for (let i = 1; i < ps.length; i++) expect(ps[i]).not.toBe(ps[i - 1]);
+  });
+
+  it('span commits at the reference block numbers; new producers govern from the span start', () => {
+    const chain = new SidechainChain(cfg, { timeS: 1000n, producers });
+    const blocks = grow(chain, 60);
+    const commits = blocks.filter((b) => b.block.body.spanCommit).map((b) => [Number(b.block.header.number), Number(b.block.body.spanCommit!.id)]);
+    // Span 1 at the first sprint start (nothing committed yet); span k+1 at end_k - sprint + 1.
+    expect(commits).toEqual([
+      [4, 1],
+      [28, 2],
+      [44, 3],
+      [60, 4],
+    ]);
+    // Span 2 (blocks 32..47) drops the first producer: its sprint-end header at 31 announces it.
+    const at31 = chain.byNumber(31n)!;
+    expect(at31.snapshot.validatorSet.size).toBe(3);
+    for (const b of blocks.filter((x) => x.block.header.number >= 32n && x.block.header.number <= 47n)) expect(b.block.signer).not.toBe(producers[0]!.address);
+  });
+
+  it('state syncs commit at sprint starts with sequential ids, older than the confirmation delay', () => {
+    const chain = new SidechainChain(cfg, { timeS: 1000n, producers });
+    const blocks = grow(chain, 40);
+    const ids: bigint[] = [];
+    for (const b of blocks) {
+      if (b.block.body.stateSyncs.length) expect(b.block.header.number % 4n).toBe(0n);
+      for (const r of b.block.body.stateSyncs) {
+        expect(r.timeS < b.block.header.time - 10n).toBe(true);
+        ids.push(r.id);
+      }
+    }
+    expect(ids).toEqual(records.map((r) => r.id));
+    expect(chain.head().state.lastStateId).toBe(10n);
+  });
+
+  it('a backup steps in after its delay with difficulty N - succession; an early seal is refused', () => {
+    const chain = new SidechainChain(cfg, { timeS: 1000n, producers });
+    grow(chain, 5);
+    const head = chain.head();
+    const set = head.snapshot.validatorSet;
+    const p = set.indexOfAddress(set.proposer.address);
+    const backup = set.validators[(p + 1) % set.size]!.address;
+    const b = produce(chain, head, backup)!;
+    expect(b.header.difficulty).toBe(BigInt(set.size - 1));
+    expect(b.header.time - head.block.header.time).toBe(2n + 2n);
+    expect(chain.import(b, FAR, 0)).toMatchObject({ status: 'imported', newHead: true });
+
+    // An out-of-turn producer that seals before parent.time + delay(succession) is rejected.
+    const head2 = chain.head();
+    const set2 = head2.snapshot.validatorSet;
+    const p2 = set2.indexOfAddress(set2.proposer.address);
+    const early = set2.validators[(p2 + 2) % set2.size]!.address;
+    const plan = planProduction(cfg, head2, early)!;
+    const forged = buildBlock(chain, { ...plan, timeS: head2.block.header.time + 2n }, keyOf(early).sk, early, inputs(), 0n);
+    const r = chain.import(forged, FAR, 0);
+    expect(r.status).toBe('rejected');
+    expect((r as { reason: string }).reason).toMatch(/created too soon. Signer turn-ness number is 2/);
+  });
+
+  it('wrong difficulty, unknown signer and future blocks are not imported', () => {
+    const chain = new SidechainChain(cfg, { timeS: 1000n, producers });
+    const head = chain.head();
+    const good = produce(chain, head, inTurn(head))!;
+    expect(chain.import(good, good.header.time - 1n, 0)).toEqual({ status: 'future', retryAtS: good.header.time });
+    const stranger = toHex(keccak256Bytes(new TextEncoder().encode('stranger')));
+    const strangerAddr = addressOfPublicKey(publicKeyBytesFromPrivateKey(stranger));
+    const plan = planProduction(cfg, head, inTurn(head))!;
+    const bad = buildBlock(chain, plan, stranger, strangerAddr, inputs(), 0n);
+    expect(chain.import(bad, FAR, 0)).toMatchObject({ status: 'rejected', reason: expect.stringMatching(/not a part of the producer set/) });
+    const wrongDiff = buildBlock(chain, { ...plan, difficulty: plan.difficulty - 1n }, keyOf(inTurn(head)).sk, inTurn(head), inputs(), 0n);
+    expect(chain.import(wrongDiff, FAR, 0)).toMatchObject({ status: 'rejected', reason: expect.stringMatching(/Wrong difficulty/) });
+    expect(chain.import(good, FAR, 0)).toMatchObject({ status: 'imported' });
+    expect(chain.import(good, FAR, 0)).toEqual({ status: 'known' });
+  });
+
+  it('fork choice: the in-turn branch beats a backup branch; reorgs are recorded with depth', () => {
+    const a = new SidechainChain(cfg, { timeS: 1000n, producers });
+    grow(a, 6);
+    const base = a.head();
+    const set = base.snapshot.validatorSet;
+    const p = set.indexOfAddress(set.proposer.address);
+    const backup = set.validators[(p + 1) % set.size]!.address;
+    // A partitioned backup builds two blocks; then the in-turn producer's branch arrives.
+    const b1 = produce(a, base, backup)!;
+    a.import(b1, FAR, 0);
+    const b2 = produce(a, a.get(b1.hash)!, inTurn(a.get(b1.hash)!))!;
+    a.import(b2, FAR, 0);
+    expect(a.head().block.hash).toBe(b2.hash);
+    const main1 = produce(a, base, inTurn(base))!;
+    a.import(main1, FAR, 0);
+    const main2 = produce(a, a.get(main1.hash)!, inTurn(a.get(main1.hash)!))!;
+    const r = a.import(main2, FAR, 1234);
+    expect(a.get(main2.hash)!.td > a.get(b2.hash)!.td).toBe(true);
+    expect(r).toMatchObject({ status: 'imported', newHead: true, reorg: { depth: 2, commonAncestor: base.block.header.number, atMs: 1234 } });
+    expect(a.reorgs).toHaveLength(1);
+    expect(a.byNumber(base.block.header.number + 1n)!.block.hash).toBe(main1.hash);
+  });
+
+  it('never reorgs below the finality floor', () => {
+    const a = new SidechainChain(cfg, { timeS: 1000n, producers });
+    grow(a, 6);
+    const base = a.head();
+    const set = base.snapshot.validatorSet;
+    const p = set.indexOfAddress(set.proposer.address);
+    const backup = set.validators[(p + 1) % set.size]!.address;
+    const side = produce(a, base, backup)!;
+    a.import(side, FAR, 0);
+    a.setFinalized(side.header.number);
+    const heavier = produce(a, base, inTurn(base))!;
+    const r = a.import(heavier, FAR, 0);
+    expect(r).toMatchObject({ status: 'imported', newHead: false });
+    expect(a.head().block.hash).toBe(side.hash);
+  });
+
+  it('root hash over the canonical chain, with Bor errors', () => {
+    const a = new SidechainChain(cfg, { timeS: 1000n, producers });
+    grow(a, 8);
+    expect(a.rootHash(1n, 4n)).toMatchObject({ ok: true, root: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(a.rootHash(5n, 9n)).toEqual({ ok: false, error: 'Invalid parameters start: 5 and end block: 9 params' });
+  });
+});
+
+describe('sidechain properties', () => {
+  it('any mix of primaries and backups: timestamps respect the delay, difficulty = N - succession, the head is the heaviest', () => {
+    fc.assert(
+      fc.property(fc.array(fc.record({ skip: fc.integer({ min: 0, max: 3 }), fork: fc.boolean() }), { minLength: 1, maxLength: 40 }), (steps) => {
+        const chain = new SidechainChain(cfg, { timeS: 1000n, producers });
+        const all: StoredBlock[] = [chain.genesis];
+        for (const s of steps) {
+          // Build on the head, or (fork) on a random earlier block.
+          const parent = s.fork ? all[Math.floor(all.length / 2)]! : chain.head();
+          const set = parent.snapshot.validatorSet;
+          const p = set.indexOfAddress(set.proposer.address);
+          const who = set.validators[(p + s.skip) % set.size]!.address;
+          const b = produce(chain, parent, who)!;
+          const r = chain.import(b, FAR, 0);
+          if (r.status !== 'imported') continue;
+          const stored = chain.get(b.hash)!;
+          all.push(stored);
+          const succession = s.skip % set.size;
+          expect(b.header.difficulty).toBe(BigInt(set.size - succession));
+          const delay = (b.header.number % 4n === 0n ? 4n : 2n) + 2n * BigInt(succession);
+          expect(b.header.time >= parent.block.header.time + delay).toBe(true);
+          // The head is the best of everything known.
+          let best = chain.genesis;
+          for (const x of chain.allBlocks()) {
+            if (x.td > best.td || (x.td === best.td && (x.block.header.number < best.block.header.number || (x.block.header.number === best.block.header.number && x.block.hash > best.block.hash)))) best = x;
+          }
+          expect(chain.head().block.hash).toBe(best.block.hash);
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+});

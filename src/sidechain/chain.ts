@@ -1,0 +1,320 @@
+/**
+ * One sidechain node's view of the chain: every block it knows, their total difficulty, the
+ * producer snapshot and system state after each, the canonical head by Bor's fork choice, and the
+ * reorgs it went through.
+ *
+ * Import re-checks what Bor checks (reference §2.4-§2.7): the signer is a producer of the parent
+ * snapshot, difficulty = N - succession, the timestamp is not before parent.time + delay(succession),
+ * sprint-start system calls (span commit, sequential state syncs) re-execute to the header's state
+ * root, and the validator bytes of a sprint-end header equal the producers the contract names for
+ * the next block. A node never reorgs below its finality floor (the last acked checkpoint).
+ */
+import { type Address, ZERO_ADDRESS } from '../core/address';
+import { type Hex } from '../core/bytes';
+import { assert } from '../core/errors';
+import { type SignatureScheme, realScheme } from '../core/signatureScheme';
+import { checkpointRootHashBytes } from '../core/hashRules';
+import { toBareHex, toHex, fromHex, concatBytes } from '../core/bytes';
+import { type SidechainConfig, calcProducerDelay, producerDelayParams } from './config';
+import {
+  type SidechainHeader,
+  EMPTY_BLOOM,
+  EXTRA_SEAL_LENGTH,
+  EXTRA_VANITY_LENGTH,
+  UNCLE_HASH,
+  ZERO_HASH,
+  ZERO_NONCE,
+  buildExtra,
+  encodeValidatorBytes,
+  headerHash,
+  headerValidatorBytes,
+  recoverSigner,
+} from './header';
+import { type Snapshot, applyHeader, genesisSnapshot, snapshotSuccession } from './snapshot';
+import { isSprintEnd, isSprintStart } from './sprint';
+import { compareHeads, isValidReorg } from './forkChoice';
+import { type SidechainBlock, EMPTY_BODY, EMPTY_ROOT, receiptRoot, txRoot } from './block';
+import {
+  type SpanProducer,
+  type SystemState,
+  checkSpanCommit,
+  checkStateSync,
+  commitSpan,
+  commitStateSync,
+  genesisSystemState,
+  needsSpanCommit,
+  producersForBlock,
+  systemStateRoot,
+} from './systemState';
+
+export interface StoredBlock {
+  block: SidechainBlock;
+  td: bigint;
+  /** Producer snapshot after this block (the one its child is checked against). */
+  snapshot: Snapshot;
+  /** System state after this block's system calls. */
+  state: SystemState;
+  /** Virtual ms at which this node first imported it (for reports). */
+  importedAtMs: number;
+}
+
+export interface Reorg {
+  atMs: number;
+  depth: number;
+  oldHead: Hex;
+  newHead: Hex;
+  oldNumber: bigint;
+  newNumber: bigint;
+  commonAncestor: bigint;
+}
+
+export type ImportResult =
+  | { status: 'imported'; newHead: boolean; reorg: Reorg | null }
+  | { status: 'known' }
+  | { status: 'orphan'; parentHash: Hex }
+  | { status: 'future'; retryAtS: bigint }
+  | { status: 'rejected'; reason: string };
+
+/** Execute a block's system calls on the parent's state (the same code for producer and importer). */
+export function executeSystemCalls(
+  parentState: SystemState,
+  block: { header: { number: bigint; time: bigint }; body: SidechainBlock['body'] },
+  cfg: SidechainConfig,
+): { ok: true; state: SystemState } | { ok: false; reason: string } {
+  const n = block.header.number;
+  const sprint = BigInt(cfg.sprint);
+  let state = parentState;
+  const { spanCommit, stateSyncs } = block.body;
+  if (!isSprintStart(n, sprint)) {
+    if (spanCommit || stateSyncs.length) return { ok: false, reason: `system calls in block ${n}, which is not a sprint start` };
+    return { ok: true, state };
+  }
+  if (spanCommit) {
+    if (!needsSpanCommit(state, n, sprint)) return { ok: false, reason: `span ${spanCommit.id} committed at block ${n}, where no commit is due` };
+    const why = checkSpanCommit(state, spanCommit, sprint);
+    if (why) return { ok: false, reason: `commitSpan: ${why}` };
+    state = commitSpan(state, spanCommit);
+  }
+  const toTime = block.header.time - BigInt(cfg.stateSyncDelayS);
+  for (const r of stateSyncs) {
+    const why = checkStateSync(state, r);
+    if (why) return { ok: false, reason: why };
+    if (!(r.timeS < toTime)) return { ok: false, reason: `state sync ${r.id} is newer than the confirmation delay allows` };
+    state = commitStateSync(state, r);
+  }
+  return { ok: true, state };
+}
+
+export class SidechainChain {
+  private readonly blocks = new Map<Hex, StoredBlock>();
+  private readonly canonical = new Map<bigint, Hex>();
+  private headHash: Hex;
+  private floor: { number: bigint; hash: Hex } | null = null;
+  readonly reorgs: Reorg[] = [];
+  readonly genesis: StoredBlock;
+
+  constructor(
+    readonly cfg: SidechainConfig,
+    genesis: { timeS: bigint; producers: SpanProducer[] },
+    /** How seals are checked: secp256k1 (`real`) or the run's `fast` keyed hash. */
+    readonly scheme: SignatureScheme = realScheme,
+  ) {
+    const state = genesisSystemState(genesis.producers);
+    // Genesis carries the initial producers in its extra data and an empty seal, as clique does.
+    const header: SidechainHeader = {
+      parentHash: ZERO_HASH,
+      uncleHash: UNCLE_HASH,
+      coinbase: ZERO_ADDRESS,
+      stateRoot: systemStateRoot(state),
+      txHash: EMPTY_ROOT,
+      receiptHash: EMPTY_ROOT,
+      bloom: EMPTY_BLOOM,
+      difficulty: 1n,
+      number: 0n,
+      gasLimit: 30_000_000n,
+      gasUsed: 0n,
+      time: genesis.timeS,
+      extraData: toHex(concatBytes(fromHex(buildExtra(encodeValidatorBytes(genesis.producers))), new Uint8Array(EXTRA_SEAL_LENGTH))),
+      mixDigest: ZERO_HASH,
+      nonce: ZERO_NONCE,
+    };
+    const hash = headerHash(header);
+    const snapshot = genesisSnapshot(
+      genesis.producers.map((p) => ({ address: p.address, power: p.power, id: p.id })),
+      hash,
+    );
+    this.genesis = { block: { header, hash, signer: ZERO_ADDRESS, body: EMPTY_BODY }, td: 1n, snapshot, state, importedAtMs: 0 };
+    this.blocks.set(hash, this.genesis);
+    this.canonical.set(0n, hash);
+    this.headHash = hash;
+  }
+
+  head(): StoredBlock {
+    return this.blocks.get(this.headHash)!;
+  }
+
+  get(hash: Hex): StoredBlock | undefined {
+    return this.blocks.get(hash);
+  }
+
+  has(hash: Hex): boolean {
+    return this.blocks.has(hash);
+  }
+
+  /** The canonical block at `n`. */
+  byNumber(n: bigint): StoredBlock | undefined {
+    const h = this.canonical.get(n);
+    return h === undefined ? undefined : this.blocks.get(h);
+  }
+
+  get size(): number {
+    return this.blocks.size;
+  }
+
+  finalityFloor(): { number: bigint; hash: Hex } | null {
+    return this.floor;
+  }
+
+  /** Never reorg below `number` again (the end block of the last acked checkpoint). */
+  setFinalized(number: bigint): void {
+    const b = this.byNumber(number);
+    if (b && (!this.floor || number > this.floor.number)) this.floor = { number, hash: b.block.hash };
+  }
+
+  /** Verify and store a block; switch the head if fork choice prefers it. */
+  import(block: SidechainBlock, nowS: bigint, nowMs: number): ImportResult {
+    if (this.blocks.has(block.hash)) return { status: 'known' };
+    const parent = this.blocks.get(block.header.parentHash);
+    if (!parent) return { status: 'orphan', parentHash: block.header.parentHash };
+    const verdict = this.verify(parent, block, nowS);
+    if (verdict.status !== 'ok') return verdict.status === 'future' ? { status: 'future', retryAtS: block.header.time } : { status: 'rejected', reason: verdict.reason };
+    const stored: StoredBlock = {
+      block,
+      td: parent.td + block.header.difficulty,
+      snapshot: applyHeader(parent.snapshot, block.header, block.signer, BigInt(this.cfg.sprint)),
+      state: verdict.state,
+      importedAtMs: nowMs,
+    };
+    this.blocks.set(block.hash, stored);
+    const head = this.head();
+    if (!prefer(stored, head)) return { status: 'imported', newHead: false, reorg: null };
+    if (!this.floorAllows(stored)) return { status: 'imported', newHead: false, reorg: null };
+    const reorg = this.setHead(stored, nowMs);
+    return { status: 'imported', newHead: true, reorg };
+  }
+
+  private verify(parent: StoredBlock, block: SidechainBlock, nowS: bigint): { status: 'ok'; state: SystemState } | { status: 'future' } | { status: 'rejected'; reason: string } {
+    const h = block.header;
+    const n = h.number;
+    const reject = (reason: string) => ({ status: 'rejected' as const, reason: `block ${n}: ${reason}` });
+    if (n !== parent.block.header.number + 1n) return reject(`number does not follow parent ${parent.block.header.number}`);
+    if (headerHash(h) !== block.hash) return reject('hash does not match the header');
+    const signer = recoverSigner(h, this.scheme);
+    if (signer === null || signer !== block.signer) return reject('seal does not recover to the claimed signer');
+    const set = parent.snapshot.validatorSet;
+    if (!set.hasAddress(signer)) return reject(`Signer ${signer} is not a part of the producer set at block ${n}`);
+    const succession = snapshotSuccession(parent.snapshot, signer);
+    const expectedDifficulty = BigInt(set.size - succession);
+    if (h.difficulty !== expectedDifficulty) return reject(`Wrong difficulty at block ${n}, expected: ${expectedDifficulty}, actual ${h.difficulty}. Signer was ${signer}`);
+    const delay = calcProducerDelay(n, succession, producerDelayParams(this.cfg));
+    if (h.time < parent.block.header.time + BigInt(this.cfg.periodS)) return reject('invalid timestamp');
+    if (h.time < parent.block.header.time + BigInt(delay)) return reject(`Block ${n} was created too soon. Signer turn-ness number is ${succession}`);
+    if (h.time > nowS) return { status: 'future' };
+    if (h.txHash !== txRoot(block.body.txs) || h.receiptHash !== receiptRoot(block.body.txs)) return reject('transaction or receipt root mismatch');
+    const exec = executeSystemCalls(parent.state, block, this.cfg);
+    if (!exec.ok) return reject(exec.reason);
+    if (systemStateRoot(exec.state) !== h.stateRoot) return reject('state root mismatch');
+    const middle = headerValidatorBytes(h);
+    if (isSprintEnd(n, this.cfg.sprint)) {
+      const expected = encodeValidatorBytes(producersForBlock(exec.state, n + 1n, this.cfg.firstSpanEnd));
+      if (toHex(middle) !== expected) return reject('validator bytes differ from the span (errInvalidSpanValidators)');
+    } else if (middle.length !== 0) {
+      return reject('validator bytes on a non-sprint-end block (errExtraValidators)');
+    }
+    return { status: 'ok', state: exec.state };
+  }
+
+  /** A new head may not replace the canonical block at the finality floor (Bor's whitelist). */
+  private floorAllows(candidate: StoredBlock): boolean {
+    if (!this.floor) return true;
+    return isValidReorg(
+      { floorNumber: this.floor.number, floorHash: this.floor.hash },
+      (n) => this.ancestorAt(candidate, n)?.block.hash,
+      candidate.block.header.number,
+      this.head().block.header.number,
+    );
+  }
+
+  private ancestorAt(from: StoredBlock, n: bigint): StoredBlock | undefined {
+    let b: StoredBlock | undefined = from;
+    while (b && b.block.header.number > n) b = this.blocks.get(b.block.header.parentHash);
+    return b && b.block.header.number === n ? b : undefined;
+  }
+
+  private setHead(next: StoredBlock, nowMs: number): Reorg | null {
+    const old = this.head();
+    // Walk back from the new head until we meet the canonical chain.
+    const path: StoredBlock[] = [];
+    let b: StoredBlock | undefined = next;
+    while (b && this.canonical.get(b.block.header.number) !== b.block.hash) {
+      path.push(b);
+      b = this.blocks.get(b.block.header.parentHash);
+    }
+    assert(b !== undefined, 'a stored block descends from genesis');
+    const ancestor = b.block.header.number;
+    for (let k = old.block.header.number; k > ancestor; k--) this.canonical.delete(k);
+    for (const p of path) this.canonical.set(p.block.header.number, p.block.hash);
+    this.headHash = next.block.hash;
+    const depth = Number(old.block.header.number - ancestor);
+    if (old.block.hash === next.block.header.parentHash || depth === 0) return null;
+    const reorg: Reorg = {
+      atMs: nowMs,
+      depth,
+      oldHead: old.block.hash,
+      newHead: next.block.hash,
+      oldNumber: old.block.header.number,
+      newNumber: next.block.header.number,
+      commonAncestor: ancestor,
+    };
+    this.reorgs.push(reorg);
+    return reorg;
+  }
+
+  /** `sidechain_getRootHash(start, end)` over the canonical chain (hex without 0x), or an error. */
+  rootHash(start: bigint, end: bigint): { ok: true; root: string } | { ok: false; error: string } {
+    const length = end - start + 1n;
+    if (length > 32768n) return { ok: false, error: `Start: ${start} and end block: ${end} exceed max allowed checkpoint length: 32768` };
+    const head = this.head().block.header.number;
+    if (start > end || end > head) return { ok: false, error: `Invalid parameters start: ${start} and end block: ${end} params` };
+    const headers = [];
+    for (let k = start; k <= end; k++) headers.push(this.byNumber(k)!.block.header);
+    return { ok: true, root: toBareHex(checkpointRootHashBytes(headers)) };
+  }
+
+  /** Walk back from the head: the canonical blocks from `from` to the head. */
+  canonicalRange(from: bigint, to: bigint = this.head().block.header.number): StoredBlock[] {
+    const out: StoredBlock[] = [];
+    for (let k = from; k <= to; k++) {
+      const b = this.byNumber(k);
+      if (b) out.push(b);
+    }
+    return out;
+  }
+
+  /** Producers that may sign the block after `hash` (address order), as `sidechain_getSigners`. */
+  signersAfter(hash: Hex): Address[] {
+    return this.blocks.get(hash)?.snapshot.validatorSet.validators.map((v) => v.address) ?? [];
+  }
+
+  allBlocks(): IterableIterator<StoredBlock> {
+    return this.blocks.values();
+  }
+}
+
+/** Bor's fork choice (§3.1, forkChoice.ts): higher TD, then the lower number, then the larger hash. */
+export function prefer(candidate: StoredBlock, current: StoredBlock): boolean {
+  const ref = (b: StoredBlock) => ({ td: b.td, number: b.block.header.number, hash: b.block.hash });
+  return compareHeads(ref(candidate), ref(current)) > 0;
+}
+
+export { EXTRA_SEAL_LENGTH, EXTRA_VANITY_LENGTH };
