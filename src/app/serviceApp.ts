@@ -14,7 +14,8 @@ import { type AppEvent, type Ctx, type MsgDef, type SideVote } from '../modules/
 import { type Observers } from '../modules/observers';
 import { decodeTx, encodeTx, txHash as hashTx, type StdTx } from '../modules/auth/stdTx';
 import { anteHandler, isCheckpointTx } from '../modules/auth/ante';
-import { FEE_COLLECTOR } from '../modules/auth/accounts';
+import { FEE_COLLECTOR, getAccount } from '../modules/auth/accounts';
+import { type SignatureScheme, realScheme } from '../core/signatureScheme';
 import { FEE_DENOM } from '../modules/auth/params';
 import { balanceOf } from '../modules/auth/accounts';
 import { sendCoins } from '../modules/bank/keeper';
@@ -90,7 +91,11 @@ export class ServiceApp {
   private block: BlockState | null = null;
   private checkState: Branch;
 
-  constructor(genesis: unknown) {
+  constructor(
+    genesis: unknown,
+    /** How tx signatures are checked: secp256k1 (`real`, default) or the keyed-hash `fast` scheme. */
+    readonly scheme: SignatureScheme = realScheme,
+  ) {
     this.genesis = decodeGenesis(genesis);
     initGenesis(this.store, this.genesis);
     this.lastTimeMs = this.genesis.genesisTimeMs;
@@ -207,7 +212,7 @@ export class ServiceApp {
     timeMs: number,
     events: AppEvent[],
   ): { ok: true; gasUsed: bigint; gasWanted: bigint } | { ok: false; error: ResultError; gasUsed: bigint; gasWanted: bigint } {
-    const ante = anteHandler(branch, tx, size, this.chainId);
+    const ante = anteHandler(branch, tx, size, this.chainId, this.scheme);
     if (!ante.ok) return { ok: false, error: ante.error, gasUsed: ante.gasUsed, gasWanted: 0n };
     const ctx: Ctx = { store: branch, height, timeMs, chainId: this.chainId, events };
     const r = (tx.def as MsgDef).handle(ctx, tx.msg);
@@ -252,13 +257,24 @@ export class ServiceApp {
       throw e;
     }
     const branch = this.checkState.branch();
-    const ante = anteHandler(branch, tx, txBytes.length, this.chainId);
+    const ante = anteHandler(branch, tx, txBytes.length, this.chainId, this.scheme);
     if (!ante.ok) {
       branch.discard();
       return fail(ante.error);
     }
     branch.commit();
     return { code: 0, codespace: '', log: '', gasWanted: ante.value.gasWanted, gasUsed: ante.value.gasUsed, events: [], hash };
+  }
+
+  /** Account number and next sequence for signing a new tx (the mempool's check state). */
+  signingAccount(address: Address): { accountNumber: bigint; sequence: bigint } | null {
+    const acc = getAccount(this.checkState, address);
+    return acc ? { accountNumber: acc.accountNumber, sequence: acc.sequence } : null;
+  }
+
+  /** Start a fresh check state from the committed state (after a block, to re-check the mempool). */
+  resetCheckState(): void {
+    this.checkState = this.store.branch();
   }
 
   /** This validator's votes on the side txs of the last committed block. */

@@ -7,7 +7,7 @@
 import { type Address } from '../../core/address';
 import { type ResultError, SdkErrors, err } from '../../core/errors';
 import { fromHex, toHex } from '../../core/bytes';
-import { recoverCached } from '../../core/secp256k1';
+import { type SignatureScheme, realScheme } from '../../core/signatureScheme';
 import { type KVStore } from '../../store/kvStore';
 import { getAccount, setAccount } from './accounts';
 import { getAuthParams, FEE_DENOM, CHECKPOINT_TX_GAS } from './params';
@@ -29,7 +29,7 @@ export function isCheckpointTx(tx: StdTx): boolean {
   return tx.def.route === 'checkpoint' && tx.def.msgType === 'checkpoint';
 }
 
-export function anteHandler(store: KVStore, tx: StdTx, txBytesLength: number, chainId: string): AnteResult {
+export function anteHandler(store: KVStore, tx: StdTx, txBytesLength: number, chainId: string, scheme: SignatureScheme = realScheme): AnteResult {
   const params = getAuthParams(store);
   const fail = (error: ResultError, gasUsed = 0n): AnteResult => ({ ok: false, error, gasUsed });
 
@@ -64,7 +64,7 @@ export function anteHandler(store: KVStore, tx: StdTx, txBytesLength: number, ch
   if (gasUsed > gasWanted) return fail(outOfGas('ante verify: secp256k1', gasWanted, gasUsed), gasUsed);
 
   const digest = signDigestOf(tx.def, tx.msg, { chainId, accountNumber: account.accountNumber, sequence: account.sequence, memo: tx.memo });
-  const recovered = recoverCached(digest, fromHex(tx.signature, 'signature'));
+  const recovered = scheme.recover(digest, fromHex(tx.signature, 'signature'));
   if (recovered?.address !== signer) {
     return fail(err(SdkErrors.Unauthorized, 'signature verification failed; verify correct account sequence and chain-id'), gasUsed);
   }

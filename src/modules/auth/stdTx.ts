@@ -10,6 +10,7 @@ import { canonicalJson, canonicalJsonBytes } from '../../core/canonicalJson';
 import { type Hex, toHex, fromHex, utf8 } from '../../core/bytes';
 import { keccak256Bytes, sha256Bytes } from '../../core/hash';
 import { signDigestBytes } from '../../core/secp256k1';
+import { type SignatureScheme } from '../../core/signatureScheme';
 import { InputError } from '../../core/errors';
 import { type MsgDef } from '../types';
 import { asObject, str } from '../decode';
@@ -47,8 +48,9 @@ export function signDigestOf<M>(def: MsgDef<M>, msg: M, doc: SignDocFields): Uin
 }
 
 /** Build and sign a tx (for clients, tests, the bridge and the workload generator). */
-export function signTx<M>(def: MsgDef<M>, msg: M, doc: SignDocFields, privateKey: Uint8Array | string): StdTx<M> {
-  return { def, msg, memo: doc.memo, signature: toHex(signDigestBytes(signDigestOf(def, msg, doc), privateKey)) };
+export function signTx<M>(def: MsgDef<M>, msg: M, doc: SignDocFields, privateKey: Uint8Array | string, scheme?: SignatureScheme): StdTx<M> {
+  const digest = signDigestOf(def, msg, doc);
+  return { def, msg, memo: doc.memo, signature: toHex(scheme ? scheme.sign(digest, privateKey) : signDigestBytes(digest, privateKey)) };
 }
 
 export function txJson(tx: StdTx): { msg: unknown; signature: string; memo: string } {

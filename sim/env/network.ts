@@ -1,0 +1,155 @@
+/**
+ * The simulated network: every message between nodes is an engine event delivered after a latency
+ * drawn from the link's model, unless the link drops it. Links can lose, duplicate and reorder
+ * (extra random delay) messages; partitions block them, symmetric or one way. Each link draws from
+ * its own seeded stream, so traffic on one link never changes the fate of messages on another.
+ */
+import { type Engine } from '../engine/engine';
+import { type Rng } from './rng';
+import { assert } from '../../src/core/errors';
+
+export interface LinkModel {
+  /** Latency is uniform in [minMs, maxMs]. */
+  latencyMinMs: number;
+  latencyMaxMs: number;
+  /** Probability a message is lost. */
+  loss: number;
+  /** Probability a message is delivered twice. */
+  duplicate: number;
+  /** Probability a message gets extra delay (reordering), uniform in [0, reorderMaxMs]. */
+  reorder: number;
+  reorderMaxMs: number;
+}
+
+export const DEFAULT_LINK: LinkModel = { latencyMinMs: 20, latencyMaxMs: 80, loss: 0, duplicate: 0, reorder: 0, reorderMaxMs: 0 };
+
+export interface Envelope<M = unknown> {
+  from: string;
+  to: string;
+  msg: M;
+  /** Per-sender sequence, for canonical ordering at domain barriers. */
+  seq: number;
+}
+
+export const NET_DELIVER = 'net.deliver';
+
+export interface NetworkStats {
+  sent: number;
+  delivered: number;
+  dropped: number;
+  blocked: number;
+  duplicated: number;
+}
+
+export class Network {
+  private readonly links = new Map<string, LinkModel>();
+  private readonly streams = new Map<string, Rng>();
+  /** Blocked directed pairs `from>to`. */
+  private readonly blocked = new Set<string>();
+  private readonly nodeLink = new Map<string, Partial<LinkModel>>();
+  private readonly seqs = new Map<string, number>();
+  readonly stats: NetworkStats = { sent: 0, delivered: 0, dropped: 0, blocked: 0, duplicated: 0 };
+
+  constructor(
+    private readonly engine: Engine,
+    private readonly rng: Rng,
+    private defaults: LinkModel = DEFAULT_LINK,
+  ) {
+    validateLink(defaults, 'network');
+  }
+
+  setDefaults(model: LinkModel): void {
+    validateLink(model, 'network');
+    this.defaults = model;
+  }
+
+  /** Override the model of the directed link from -> to. */
+  setLink(from: string, to: string, model: Partial<LinkModel>): void {
+    const m = { ...this.modelOf(from, to), ...model };
+    validateLink(m, `link ${from}->${to}`);
+    this.links.set(`${from}>${to}`, m);
+  }
+
+  /** Degrade every link touching `node` (a slow or lossy node). */
+  setNodeLink(node: string, model: Partial<LinkModel> | null): void {
+    if (model === null) this.nodeLink.delete(node);
+    else this.nodeLink.set(node, model);
+  }
+
+  modelOf(from: string, to: string): LinkModel {
+    const base = this.links.get(`${from}>${to}`) ?? this.defaults;
+    const a = this.nodeLink.get(from);
+    const b = this.nodeLink.get(to);
+    return a || b ? { ...base, ...a, ...b } : base;
+  }
+
+  /** Block traffic between the groups (both ways), or only from `a` to `b` when oneWay. */
+  partition(a: readonly string[], b: readonly string[], oneWay = false): void {
+    for (const x of a) for (const y of b) {
+      this.blocked.add(`${x}>${y}`);
+      if (!oneWay) this.blocked.add(`${y}>${x}`);
+    }
+  }
+
+  unpartition(a: readonly string[], b: readonly string[], oneWay = false): void {
+    for (const x of a) for (const y of b) {
+      this.blocked.delete(`${x}>${y}`);
+      if (!oneWay) this.blocked.delete(`${y}>${x}`);
+    }
+  }
+
+  healAll(): void {
+    this.blocked.clear();
+  }
+
+  isBlocked(from: string, to: string): boolean {
+    return this.blocked.has(`${from}>${to}`);
+  }
+
+  private stream(from: string, to: string): Rng {
+    const key = `${from}>${to}`;
+    let s = this.streams.get(key);
+    if (!s) {
+      s = this.rng.fork(`link:${from}->${to}`);
+      this.streams.set(key, s);
+    }
+    return s;
+  }
+
+  /** Send a message; its fate (drop, delay, duplicate) is decided now, from the link's stream. */
+  send<M>(from: string, to: string, msg: M): void {
+    this.stats.sent++;
+    const seq = (this.seqs.get(from) ?? 0) + 1;
+    this.seqs.set(from, seq);
+    if (this.isBlocked(from, to)) {
+      this.stats.blocked++;
+      return;
+    }
+    const m = this.modelOf(from, to);
+    const s = this.stream(from, to);
+    if (m.loss > 0 && s.bool(m.loss)) {
+      this.stats.dropped++;
+      return;
+    }
+    const copies = m.duplicate > 0 && s.bool(m.duplicate) ? 2 : 1;
+    if (copies === 2) this.stats.duplicated++;
+    for (let c = 0; c < copies; c++) {
+      let delay = s.int(m.latencyMinMs, m.latencyMaxMs);
+      if (m.reorder > 0 && s.bool(m.reorder)) delay += s.int(0, m.reorderMaxMs);
+      const env: Envelope<M> = { from, to, msg, seq };
+      this.engine.after(delay, NET_DELIVER, to, env);
+    }
+  }
+
+  /** Count a delivery (the cluster calls it when a delivered message reaches a live node). */
+  noteDelivered(): void {
+    this.stats.delivered++;
+  }
+}
+
+export function validateLink(m: LinkModel, where: string): void {
+  const p = (x: number) => x >= 0 && x <= 1;
+  assert(Number.isSafeInteger(m.latencyMinMs) && Number.isSafeInteger(m.latencyMaxMs) && 0 <= m.latencyMinMs && m.latencyMinMs <= m.latencyMaxMs, `${where}: latency bounds`, { ...m });
+  assert(p(m.loss) && p(m.duplicate) && p(m.reorder), `${where}: probabilities in [0, 1]`, { ...m });
+  assert(Number.isSafeInteger(m.reorderMaxMs) && m.reorderMaxMs >= 0, `${where}: reorderMaxMs`, { ...m });
+}

@@ -1,0 +1,85 @@
+/**
+ * Every message nodes exchange. Service nodes gossip consensus messages and transactions among
+ * themselves, call their parent-chain RPC and their local sidechain node's RPC; sidechain nodes
+ * gossip blocks and call their service node's REST API (spans, state syncs, checkpoints).
+ */
+import { type Hex } from '../core/bytes';
+import { type CommittedBlock, type Proposal, type Vote } from '../consensus/types';
+import { type ParentCall } from '../parent/parentChain';
+import { type ParentSyncResult } from '../bridge/parentView';
+import { type HeaderSummary } from '../bridge/sidechainView';
+import { type SidechainBlock } from '../sidechain/block';
+import { type CommittedSpan, type StateSyncRecord } from '../sidechain/systemState';
+
+export type NodeMessage =
+  // service <-> service
+  | { kind: 'c.proposal'; proposal: Proposal }
+  | { kind: 'c.vote'; vote: Vote }
+  | { kind: 'c.tx'; tx: Hex }
+  | { kind: 'c.syncReq'; fromHeight: bigint }
+  | { kind: 'c.syncRes'; blocks: CommittedBlock[] }
+  // anyone -> service: a client submitting a signed transaction
+  | { kind: 'client.tx'; tx: Hex }
+  // service -> parent chain RPC, and answers
+  | { kind: 'p.sync'; fromBlock: bigint; fromHeaderBlock: bigint }
+  | { kind: 'p.syncRes'; result: ParentSyncResult }
+  | { kind: 'p.submit'; call: ParentCall }
+  // service -> its sidechain node RPC, and answers
+  | { kind: 'sc.getHeaders'; from: bigint }
+  | { kind: 'sc.headers'; anchor: { number: bigint; hash: Hex } | null; headers: HeaderSummary[]; head: bigint }
+  // sidechain <-> sidechain
+  | { kind: 'sc.block'; block: SidechainBlock }
+  | { kind: 'sc.getBlock'; hash: Hex }
+  | { kind: 'sc.status'; head: Hex; number: bigint; td: bigint }
+  // sidechain -> service REST, and answers
+  | { kind: 'svc.getSpan'; id: bigint }
+  | { kind: 'svc.span'; id: bigint; span: CommittedSpan | null }
+  | { kind: 'svc.getStateSyncs'; fromId: bigint }
+  | { kind: 'svc.stateSyncs'; records: StateSyncRecord[] }
+  | { kind: 'svc.getCheckpoint' }
+  | { kind: 'svc.checkpoint'; endBlock: bigint | null };
+
+/** A short, deterministic description of a message for the trace (never whole blocks). */
+export function describeMessage(m: NodeMessage): string {
+  switch (m.kind) {
+    case 'c.proposal':
+      return `{"k":"c.proposal","h":${m.proposal.height},"r":${m.proposal.round},"b":"${m.proposal.blockHash.slice(0, 10)}"}`;
+    case 'c.vote':
+      return `{"k":"c.vote","t":"${m.vote.type}","h":${m.vote.height},"r":${m.vote.round},"v":"${m.vote.validator.slice(0, 8)}","b":${m.vote.blockHash ? `"${m.vote.blockHash.slice(0, 10)}"` : 'null'}}`;
+    case 'c.tx':
+    case 'client.tx':
+      return `{"k":"${m.kind}","len":${(m.tx.length - 2) / 2}}`;
+    case 'c.syncReq':
+      return `{"k":"c.syncReq","from":${m.fromHeight}}`;
+    case 'c.syncRes':
+      return `{"k":"c.syncRes","n":${m.blocks.length}}`;
+    case 'p.sync':
+      return `{"k":"p.sync","from":${m.fromBlock}}`;
+    case 'p.syncRes':
+      return `{"k":"p.syncRes","n":${m.result.blocks.length},"head":${m.result.head}}`;
+    case 'p.submit':
+      return `{"k":"p.submit","m":"${m.call.method}"}`;
+    case 'sc.getHeaders':
+      return `{"k":"sc.getHeaders","from":${m.from}}`;
+    case 'sc.headers':
+      return `{"k":"sc.headers","n":${m.headers.length},"head":${m.head}}`;
+    case 'sc.block':
+      return `{"k":"sc.block","n":${m.block.header.number},"h":"${m.block.hash.slice(0, 10)}"}`;
+    case 'sc.getBlock':
+      return `{"k":"sc.getBlock","h":"${m.hash.slice(0, 10)}"}`;
+    case 'sc.status':
+      return `{"k":"sc.status","n":${m.number},"td":${m.td}}`;
+    case 'svc.getSpan':
+      return `{"k":"svc.getSpan","id":${m.id}}`;
+    case 'svc.span':
+      return `{"k":"svc.span","id":${m.id},"found":${m.span !== null}}`;
+    case 'svc.getStateSyncs':
+      return `{"k":"svc.getStateSyncs","from":${m.fromId}}`;
+    case 'svc.stateSyncs':
+      return `{"k":"svc.stateSyncs","n":${m.records.length}}`;
+    case 'svc.getCheckpoint':
+      return `{"k":"svc.getCheckpoint"}`;
+    case 'svc.checkpoint':
+      return `{"k":"svc.checkpoint","end":${m.endBlock ?? 'null'}}`;
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * The parent-chain node: one block producer mining at a fixed interval, answering the service
+ * nodes' RPC (blocks with receipts, the root chain's header blocks) and accepting their calls.
+ * It has no consensus of its own: an outage is modelled by pausing the node.
+ */
+import { type ParentChain } from '../parent/parentChain';
+import { type NodeContext, type SimNode } from './ports';
+import { type NodeMessage } from './messages';
+
+export type ParentTimer = { kind: 'mine' };
+
+export const MAX_SYNC_BLOCKS = 64n;
+
+export class ParentChainNode implements SimNode<NodeMessage, ParentTimer> {
+  private alive = true;
+
+  constructor(
+    readonly id: string,
+    readonly chain: ParentChain,
+  ) {}
+
+  start(ctx: NodeContext<NodeMessage, ParentTimer>): void {
+    this.alive = true;
+    const next = this.chain.nextBlockTimeMs();
+    ctx.setTimer(Math.max(0, next - ctx.nowMs()), { kind: 'mine' });
+  }
+
+  onTimer(_tag: ParentTimer, ctx: NodeContext<NodeMessage, ParentTimer>): void {
+    if (!this.alive) return;
+    const now = ctx.nowMs();
+    const next = this.chain.nextBlockTimeMs();
+    if (now >= next) {
+      const b = this.chain.mineBlock(Math.max(next, now));
+      ctx.record('parent.block', { number: String(b.number), txs: b.receipts.length, failed: b.receipts.filter((r) => r.status === 0).length });
+      for (const r of b.receipts) if (r.status === 0) ctx.record('parent.callFailed', { txHash: r.txHash, error: r.error ?? '' });
+    }
+    ctx.setTimer(Math.max(1, this.chain.nextBlockTimeMs() - now), { kind: 'mine' });
+  }
+
+  onMessage(from: string, msg: NodeMessage, ctx: NodeContext<NodeMessage, ParentTimer>): void {
+    if (!this.alive) return;
+    if (msg.kind === 'p.sync') {
+      const head = this.chain.head().number;
+      const blocks = [];
+      for (let n = msg.fromBlock; n <= head && n < msg.fromBlock + MAX_SYNC_BLOCKS; n++) blocks.push(this.chain.block(n)!);
+      const headerBlocks = [];
+      for (let n = msg.fromHeaderBlock; ; n++) {
+        const h = this.chain.headerBlock(n);
+        if (!h) break;
+        headerBlocks.push(h);
+      }
+      ctx.send(from, { kind: 'p.syncRes', result: { blocks, head, headerBlocks } });
+    } else if (msg.kind === 'p.submit') {
+      this.chain.submit(msg.call);
+    }
+  }
+
+  /** The chain's state lives on: an outage pauses mining and answers, it loses nothing. */
+  crash(): void {
+    this.alive = false;
+  }
+
+  restart(ctx: NodeContext<NodeMessage, ParentTimer>): void {
+    this.start(ctx);
+  }
+}

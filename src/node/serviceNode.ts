@@ -1,0 +1,605 @@
+/**
+ * A service validator node: the service app + Tendermint consensus + mempool + bridge, with views
+ * of the parent chain and of its local sidechain node kept fresh by polling their RPC. Its only
+ * durable state is its disk of committed blocks: a crash loses everything else, and a restart
+ * replays the disk into a fresh app and rejoins consensus.
+ */
+import { type Address } from '../core/address';
+import { type Hex, fromHex, toHex } from '../core/bytes';
+import { assert } from '../core/errors';
+import { ValidatorSet } from '../core/validatorSet';
+import { type SignatureScheme } from '../core/signatureScheme';
+import { ServiceApp, BLOCK_MAX_BYTES, BLOCK_MAX_GAS, type EndBlockResponse } from '../app/serviceApp';
+import { type SideTxVotes } from '../app/sideTx';
+import { MSG_REGISTRY } from '../app/registry';
+import { decodeTx, encodeTx, signTx, txHash as hashTx } from '../modules/auth/stdTx';
+import { isCheckpointTx } from '../modules/auth/ante';
+import { type MsgDef, type SideVote } from '../modules/types';
+import { getChainParams } from '../modules/chainParams';
+import { getBuffer, getLastCheckpoint } from '../modules/checkpoint/keeper';
+import { getSpan } from '../modules/sidechain/keeper';
+import { listRecords } from '../modules/clerk/keeper';
+import { Tendermint, type ConsensusOutput, type TimeoutConfig, type TimeoutInput, DEFAULT_TIMEOUTS } from '../consensus/tendermint';
+import { type CommittedBlock, type Proposal, type ServiceBlock, type SideVoteEntry, type Vote, blockHash, proposalDigest, voteDigest } from '../consensus/types';
+import { checkpointSignDigest } from '../parent/contracts/checkpointSignDigest';
+import { Bridge, type BridgeAction, type BridgeConfig, DEFAULT_BRIDGE_CONFIG } from '../bridge/bridge';
+import { type NodeContext, type SimNode } from './ports';
+import { type NodeMessage } from './messages';
+import { ParentView } from '../bridge/parentView';
+import { SidechainView } from '../bridge/sidechainView';
+import { type MsgCheckpoint } from '../modules/checkpoint/msgs';
+import { type CommittedSpan, type StateSyncRecord } from '../sidechain/systemState';
+
+export type ServiceTimer =
+  | { kind: 'consensus'; timeout: TimeoutInput }
+  | { kind: 'nextHeight'; height: bigint }
+  | { kind: 'pollParent' }
+  | { kind: 'pollSidechain' }
+  | { kind: 'bridge' }
+  | { kind: 'gossip'; height: bigint };
+
+export interface ServiceNodeConfig {
+  timeouts: TimeoutConfig;
+  /** Pause after a commit before the next height (Tendermint's timeout_commit). */
+  commitTimeoutMs: number;
+  parentPollMs: number;
+  sidechainPollMs: number;
+  bridgeTickMs: number;
+  /** Re-send this height's votes and proposal to lagging peers this often. */
+  gossipMs: number;
+  /** A proposal more than this far ahead of the node's clock is invalid. */
+  maxClockDriftMs: number;
+  maxSyncBlocks: number;
+  bridge: BridgeConfig;
+}
+
+export const DEFAULT_SERVICE_NODE_CONFIG: ServiceNodeConfig = {
+  timeouts: DEFAULT_TIMEOUTS,
+  commitTimeoutMs: 2_000,
+  parentPollMs: 6_000,
+  sidechainPollMs: 2_000,
+  bridgeTickMs: 2_000,
+  gossipMs: 3_000,
+  maxClockDriftMs: 10_000,
+  maxSyncBlocks: 20,
+  bridge: DEFAULT_BRIDGE_CONFIG,
+};
+
+export interface ServiceNodeIdentity {
+  id: string;
+  address: Address;
+  privateKey: Hex;
+  /** Other service nodes (gossip peers). */
+  peers: string[];
+  parentNode: string;
+  sidechainNode: string;
+}
+
+/** Hooks for the simulator: oracles and Byzantine wrappers observe or bend behaviour here. */
+export interface ServiceNodeHooks {
+  /** Called with each signed vote before it is broadcast; may return extra votes to send (equivocation). */
+  onOwnVote?(vote: Vote, sign: (v: Omit<Vote, 'signature'>) => Vote): Vote[];
+  onCommit?(node: ServiceNode, block: CommittedBlock, end: EndBlockResponse): void;
+}
+
+interface MempoolEntry {
+  tx: Hex;
+  key: string | null;
+}
+
+export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
+  readonly id: string;
+  /** Durable: survives crashes. */
+  readonly disk: CommittedBlock[] = [];
+  app!: ServiceApp;
+  private consensus: Tendermint | null = null;
+  private consensusSet!: ValidatorSet;
+  private previousSet: ValidatorSet | null = null;
+  private mempool = new Map<Hex, MempoolEntry>();
+  private parentView = new ParentView();
+  private sidechainView = new SidechainView();
+  private bridge!: Bridge;
+  private mySideVotes: SideVoteEntry[] = [];
+  private lastCommit: Vote[] = [];
+  private futureInputs = new Map<bigint, NodeMessage[]>();
+  private lastSyncRequestMs = -Infinity;
+  private sidechainFrom: bigint | null = null;
+  private alive = true;
+
+  constructor(
+    readonly identity: ServiceNodeIdentity,
+    private readonly genesis: unknown,
+    readonly scheme: SignatureScheme,
+    readonly cfg: ServiceNodeConfig = DEFAULT_SERVICE_NODE_CONFIG,
+    readonly hooks: ServiceNodeHooks = {},
+  ) {
+    this.id = identity.id;
+    this.reset();
+  }
+
+  get address(): Address {
+    return this.identity.address;
+  }
+
+  get height(): bigint {
+    return this.app.height;
+  }
+
+  get isAlive(): boolean {
+    return this.alive;
+  }
+
+  /** Fresh volatile state from genesis (constructor and restart). */
+  private reset(): void {
+    this.app = new ServiceApp(this.genesis, this.scheme);
+    this.consensusSet = new ValidatorSet(this.app.genesis.staking.validators.filter((v) => v.startEpoch <= 1n).map((v) => ({ address: v.signer, power: v.power })));
+    this.previousSet = null;
+    this.consensus = null;
+    this.mempool = new Map();
+    this.parentView = new ParentView();
+    this.sidechainView = new SidechainView();
+    this.bridge = new Bridge(this.cfg.bridge, getChainParams(this.app.store).sidechainChainId);
+    this.mySideVotes = [];
+    this.lastCommit = [];
+    this.futureInputs = new Map();
+    this.sidechainFrom = null;
+  }
+
+  start(ctx: NodeContext<NodeMessage, ServiceTimer>): void {
+    this.alive = true;
+    ctx.setTimer(0, { kind: 'pollParent' });
+    ctx.setTimer(0, { kind: 'pollSidechain' });
+    ctx.setTimer(this.cfg.bridgeTickMs, { kind: 'bridge' });
+    this.startHeight(ctx, this.app.height + 1n);
+  }
+
+  crash(): void {
+    this.alive = false;
+    this.reset();
+  }
+
+  restart(ctx: NodeContext<NodeMessage, ServiceTimer>): void {
+    this.reset();
+    // Replay the disk: the same blocks and commits give the same state.
+    for (const cb of this.disk) this.applyBlock(cb, null, ctx, false);
+    this.start(ctx);
+  }
+
+  // --- consensus driving ---------------------------------------------------------------------
+
+  private startHeight(ctx: NodeContext<NodeMessage, ServiceTimer>, height: bigint): void {
+    const isValidator = this.consensusSet.hasAddress(this.address);
+    this.consensus = new Tendermint(isValidator ? this.address : null, height, this.consensusSet.copy(), { validBlock: (b, h) => this.validBlock(b, h, ctx) }, this.cfg.timeouts);
+    this.process(ctx, this.consensus.start());
+    ctx.setTimer(this.cfg.gossipMs, { kind: 'gossip', height });
+    const queued = this.futureInputs.get(height) ?? [];
+    this.futureInputs.delete(height);
+    for (const m of queued) this.onMessage('', m, ctx);
+    for (const h of [...this.futureInputs.keys()]) if (h < height) this.futureInputs.delete(h);
+  }
+
+  private process(ctx: NodeContext<NodeMessage, ServiceTimer>, outs: ConsensusOutput[]): void {
+    for (const o of outs) {
+      if (!this.consensus || o.kind !== 'decide' && this.consensus.height !== this.app.height + 1n) return;
+      switch (o.kind) {
+        case 'propose': {
+          const block = o.reuse ?? this.buildBlock(ctx, o.height);
+          const hash = blockHash(block);
+          const unsigned = { height: o.height, round: o.round, blockHash: hash, polRound: o.polRound, proposer: this.address };
+          const proposal: Proposal = { ...unsigned, block, signature: toHex(this.scheme.sign(proposalDigest(unsigned, this.app.chainId), this.identity.privateKey)) };
+          this.broadcast(ctx, { kind: 'c.proposal', proposal });
+          this.process(ctx, this.consensus.handle({ kind: 'proposal', proposal }));
+          break;
+        }
+        case 'vote': {
+          const vote = this.signVote({
+            type: o.type,
+            height: o.height,
+            round: o.round,
+            blockHash: o.blockHash,
+            validator: this.address,
+            ...(o.type === 'precommit' && o.blockHash !== null ? { sideTxVotes: this.mySideVotes } : {}),
+          });
+          const extra = this.hooks.onOwnVote?.(vote, (v) => this.signVote(v)) ?? [];
+          this.broadcast(ctx, { kind: 'c.vote', vote });
+          for (const e of extra) this.broadcastSome(ctx, { kind: 'c.vote', vote: e });
+          this.process(ctx, this.consensus.handle({ kind: 'vote', vote }));
+          break;
+        }
+        case 'timer':
+          ctx.setTimer(o.afterMs, { kind: 'consensus', timeout: o.timeout });
+          break;
+        case 'decide':
+          this.onDecide(ctx, { block: o.block, blockHash: o.blockHash, commit: o.commit });
+          return;
+        case 'evidence':
+          ctx.record('consensus.evidence', { validator: o.votes[0].validator, height: String(o.votes[0].height), round: o.votes[0].round, type: o.votes[0].type });
+          break;
+      }
+    }
+  }
+
+  private signVote(v: Omit<Vote, 'signature'>): Vote {
+    return { ...v, signature: toHex(this.scheme.sign(voteDigest(v, this.app.chainId), this.identity.privateKey)) };
+  }
+
+  /** The proposer's block: mempool txs within the gas and byte limits; a checkpoint tx goes alone. */
+  private buildBlock(ctx: NodeContext<NodeMessage, ServiceTimer>, height: bigint): ServiceBlock {
+    const txs: Hex[] = [];
+    let bytes = 0;
+    let gas = 0n;
+    for (const { tx } of this.mempool.values()) {
+      const raw = fromHex(tx);
+      let decoded;
+      try {
+        decoded = decodeTx(raw, MSG_REGISTRY);
+      } catch {
+        continue;
+      }
+      if (isCheckpointTx(decoded)) {
+        if (txs.length === 0) {
+          txs.push(tx);
+          break;
+        }
+        continue;
+      }
+      const txGas = BigInt(raw.length) * 10n + 1000n;
+      if (bytes + raw.length > BLOCK_MAX_BYTES || gas + txGas > BLOCK_MAX_GAS) break;
+      txs.push(tx);
+      bytes += raw.length;
+      gas += txGas;
+    }
+    const last = this.disk[this.disk.length - 1];
+    const timeMs = Math.max(ctx.nowMs(), this.app.lastBlockTimeMs + 1);
+    return {
+      height,
+      timeMs,
+      proposer: this.address,
+      lastBlockHash: last?.blockHash ?? (toHex(new Uint8Array(32)) as Hex),
+      lastAppHash: this.app.appHash,
+      lastCommit: this.lastCommit,
+      txs,
+    };
+  }
+
+  private validBlock(b: ServiceBlock, hash: Hex, ctx: NodeContext<NodeMessage, ServiceTimer>): boolean {
+    const last = this.disk[this.disk.length - 1];
+    if (blockHash(b) !== hash) return false;
+    if (b.height !== this.app.height + 1n) return false;
+    if (b.lastBlockHash !== (last?.blockHash ?? toHex(new Uint8Array(32)))) return false;
+    if (b.lastAppHash !== this.app.appHash) return false;
+    if (!(b.timeMs > this.app.lastBlockTimeMs) || b.timeMs > ctx.nowMs() + this.cfg.maxClockDriftMs) return false;
+    let bytes = 0;
+    for (const t of b.txs) bytes += (t.length - 2) / 2;
+    if (bytes > BLOCK_MAX_BYTES) return false;
+    return last === undefined ? b.lastCommit.length === 0 : this.validCommit(b.lastCommit, b.height - 1n, last.blockHash, this.previousSet ?? this.consensusSet);
+  }
+
+  /** +2/3 of `set`'s power in valid precommits for `hash` at `height`. */
+  private validCommit(votes: readonly Vote[], height: bigint, hash: Hex, set: ValidatorSet): boolean {
+    const seen = new Set<Address>();
+    let power = 0n;
+    for (const v of votes) {
+      if (v.type !== 'precommit' || v.height !== height || v.blockHash !== hash || seen.has(v.validator)) return false;
+      const member = set.getByAddress(v.validator);
+      if (!member || !this.verifyVote(v)) return false;
+      seen.add(v.validator);
+      power += member.power;
+    }
+    return power * 3n > set.totalVotingPower() * 2n;
+  }
+
+  private verifyVote(v: Vote): boolean {
+    const { signature, ...unsigned } = v;
+    return this.scheme.recover(voteDigest(unsigned, this.app.chainId), fromHex(signature))?.address === v.validator;
+  }
+
+  private onDecide(ctx: NodeContext<NodeMessage, ServiceTimer>, cb: CommittedBlock): void {
+    this.applyBlock(cb, ctx.nowMs(), ctx, true);
+    ctx.setTimer(this.cfg.commitTimeoutMs, { kind: 'nextHeight', height: this.app.height + 1n });
+  }
+
+  /**
+   * Apply a committed block to the app and the consensus set; `live` is false while replaying the
+   * disk after a restart (no votes, no bridge, no records).
+   */
+  private applyBlock(cb: CommittedBlock, _nowMs: number | null, ctx: NodeContext<NodeMessage, ServiceTimer>, live: boolean): void {
+    const b = cb.block;
+    assert(b.height === this.app.height + 1n, 'blocks apply in order', { node: this.id, height: b.height, app: this.app.height });
+    const sideTxVotes = sideVotesOf(b.lastCommit);
+    this.app.beginBlock({ timeMs: b.timeMs, proposer: b.proposer, sideTxVotes });
+    const results = b.txs.map((t) => this.app.deliverTx(fromHex(t)));
+    const end = this.app.endBlock();
+    const commit = this.app.commit();
+    if (live) this.disk.push(cb);
+    this.lastCommit = cb.commit;
+    this.previousSet = this.consensusSet;
+    const next = this.consensusSet.copy();
+    if (end.validatorUpdates.length) next.updateWithChangeSet(end.validatorUpdates.map((u) => ({ address: u.address, power: u.power })));
+    next.incrementProposerPriority(1);
+    this.consensusSet = next;
+    this.consensus = null;
+    // Mempool: drop what the block carried, re-check the rest against the new state.
+    for (const t of b.txs) this.mempool.delete(hashTx(fromHex(t)));
+    this.app.resetCheckState();
+    for (const [h, e] of [...this.mempool]) if (this.app.checkTx(fromHex(e.tx)).code !== 0) this.mempool.delete(h);
+    if (!live) return;
+    ctx.record('service.commit', { height: String(commit.height), appHash: commit.appHash, txs: b.txs.length, failed: results.filter((r) => r.code !== 0).length, proposer: b.proposer });
+    for (const r of end.sideTxResults) ctx.record('service.sideTx', { height: String(commit.height), type: r.msgType, result: r.tally.result, code: r.code });
+    this.hooks.onCommit?.(this, cb, end);
+    this.computeSideVotes();
+    this.afterCommitBridge(ctx, cb, end, sideTxVotes);
+  }
+
+  /** Vote on the side txs of the block just committed (carried by our next precommit). */
+  private computeSideVotes(): void {
+    const observers = { parent: this.parentView, sidechain: this.sidechainView };
+    const sidechainChainId = getChainParams(this.app.store).sidechainChainId;
+    this.mySideVotes = this.app.sideTxVotes(observers).map(({ txHash, vote }) => {
+      const entry: SideVoteEntry = { txHash, vote };
+      const cp = this.pendingCheckpointMsg(txHash);
+      if (vote.result === 'yes' && cp) {
+        entry.signature = toHex(this.scheme.sign(checkpointSignDigest({ ...cp, sidechainChainId }), this.identity.privateKey));
+      }
+      return entry;
+    });
+  }
+
+  private pendingCheckpointMsg(txHash: Hex): MsgCheckpoint | null {
+    const last = this.disk[this.disk.length - 1];
+    if (!last) return null;
+    for (const t of last.block.txs) {
+      const raw = fromHex(t);
+      if (hashTx(raw) !== txHash) continue;
+      const tx = decodeTx(raw, MSG_REGISTRY);
+      return isCheckpointTx(tx) ? (tx.msg as MsgCheckpoint) : null;
+    }
+    return null;
+  }
+
+  private afterCommitBridge(ctx: NodeContext<NodeMessage, ServiceTimer>, cb: CommittedBlock, end: EndBlockResponse, votes: SideTxVotes[]): void {
+    for (const r of end.sideTxResults) {
+      if (r.msgType !== 'checkpoint/MsgCheckpoint' || r.code !== 0) continue;
+      const buf = getBuffer(this.app.store);
+      if (!buf) continue;
+      const sigs = (votes.find((v) => v.txHash === r.txHash)?.votes ?? []).filter((v) => v.vote.result === 'yes').map((v) => (v as { signature?: Hex }).signature).filter((s): s is Hex => typeof s === 'string');
+      const action = this.bridge.onCheckpointBuffered(this.bridgeInputs(ctx), buf, sigs);
+      if (action) this.act(ctx, action);
+    }
+    void cb;
+  }
+
+  // --- messages and timers -------------------------------------------------------------------
+
+  onMessage(from: string, msg: NodeMessage, ctx: NodeContext<NodeMessage, ServiceTimer>): void {
+    if (!this.alive) return;
+    switch (msg.kind) {
+      case 'c.proposal': {
+        const p = msg.proposal;
+        if (this.aheadOf(from, p.height, msg, ctx)) return;
+        if (!this.consensus || p.height !== this.consensus.height) return;
+        const { signature, block: _block, ...unsigned } = p;
+        if (this.scheme.recover(proposalDigest(unsigned, this.app.chainId), fromHex(signature))?.address !== p.proposer) return;
+        this.process(ctx, this.consensus.handle({ kind: 'proposal', proposal: p }));
+        return;
+      }
+      case 'c.vote': {
+        const v = msg.vote;
+        if (this.aheadOf(from, v.height, msg, ctx)) return;
+        if (!this.consensus || v.height !== this.consensus.height || !this.verifyVote(v)) return;
+        this.process(ctx, this.consensus.handle({ kind: 'vote', vote: v }));
+        return;
+      }
+      case 'c.tx':
+      case 'client.tx':
+        this.addTx(ctx, msg.tx, null, msg.kind === 'client.tx');
+        return;
+      case 'c.syncReq': {
+        const from0 = msg.fromHeight;
+        const blocks = this.disk.filter((cb) => cb.block.height >= from0).slice(0, this.cfg.maxSyncBlocks);
+        if (blocks.length) ctx.send(from, { kind: 'c.syncRes', blocks });
+        return;
+      }
+      case 'c.syncRes':
+        this.onSync(ctx, msg.blocks);
+        return;
+      case 'p.syncRes':
+        this.parentView.update(msg.result);
+        return;
+      case 'sc.headers': {
+        const ok = this.sidechainView.update(msg.anchor, msg.headers, msg.head);
+        this.sidechainFrom = ok ? null : (msg.anchor && msg.anchor.number > 256n ? msg.anchor.number - 256n : 0n);
+        return;
+      }
+      case 'svc.getSpan':
+        ctx.send(from, { kind: 'svc.span', id: msg.id, span: this.spanFor(msg.id) });
+        return;
+      case 'svc.getStateSyncs':
+        ctx.send(from, { kind: 'svc.stateSyncs', records: this.stateSyncsFrom(msg.fromId) });
+        return;
+      case 'svc.getCheckpoint': {
+        const last = getLastCheckpoint(this.app.store);
+        ctx.send(from, { kind: 'svc.checkpoint', endBlock: last?.checkpoint.endBlock ?? null });
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  /** A message from a later height: keep it for when we get there, and ask for the blocks we miss. */
+  private aheadOf(from: string, height: bigint, msg: NodeMessage, ctx: NodeContext<NodeMessage, ServiceTimer>): boolean {
+    const mine = this.consensus?.height ?? this.app.height + 1n;
+    if (height <= mine) return false;
+    if (height <= mine + 2n) {
+      const q = this.futureInputs.get(height) ?? [];
+      if (q.length < 500) q.push(msg);
+      this.futureInputs.set(height, q);
+    }
+    if (height > mine && from !== '' && ctx.nowMs() - this.lastSyncRequestMs > 2_000) {
+      this.lastSyncRequestMs = ctx.nowMs();
+      ctx.send(from, { kind: 'c.syncReq', fromHeight: this.app.height + 1n });
+    }
+    return true;
+  }
+
+  private onSync(ctx: NodeContext<NodeMessage, ServiceTimer>, blocks: CommittedBlock[]): void {
+    let applied = false;
+    for (const cb of blocks) {
+      if (cb.block.height !== this.app.height + 1n) continue;
+      if (blockHash(cb.block) !== cb.blockHash || !this.validCommit(cb.commit, cb.block.height, cb.blockHash, this.consensusSet)) break;
+      const last = this.disk[this.disk.length - 1];
+      if (cb.block.lastBlockHash !== (last?.blockHash ?? toHex(new Uint8Array(32))) || cb.block.lastAppHash !== this.app.appHash) break;
+      this.applyBlock(cb, ctx.nowMs(), ctx, true);
+      applied = true;
+    }
+    if (applied) {
+      ctx.record('service.synced', { height: String(this.app.height) });
+      this.startHeight(ctx, this.app.height + 1n);
+    }
+  }
+
+  onTimer(tag: ServiceTimer, ctx: NodeContext<NodeMessage, ServiceTimer>): void {
+    if (!this.alive) return;
+    switch (tag.kind) {
+      case 'consensus':
+        if (this.consensus && tag.timeout.height === this.consensus.height) this.process(ctx, this.consensus.handle(tag.timeout));
+        return;
+      case 'nextHeight':
+        if (tag.height === this.app.height + 1n && (!this.consensus || this.consensus.hasDecided)) this.startHeight(ctx, tag.height);
+        return;
+      case 'gossip':
+        if (this.consensus && this.consensus.height === tag.height && !this.consensus.hasDecided) {
+          for (const p of this.consensus.knownProposals()) this.broadcast(ctx, { kind: 'c.proposal', proposal: p });
+          for (const v of this.consensus.knownVotes()) if (v.validator === this.address) this.broadcast(ctx, { kind: 'c.vote', vote: v });
+          ctx.setTimer(this.cfg.gossipMs, { kind: 'gossip', height: tag.height });
+        }
+        return;
+      case 'pollParent':
+        ctx.send(this.identity.parentNode, { kind: 'p.sync', fromBlock: this.parentView.nextFrom(), fromHeaderBlock: this.parentView.lastHeaderBlock() + 1n });
+        ctx.setTimer(this.cfg.parentPollMs, { kind: 'pollParent' });
+        return;
+      case 'pollSidechain':
+        ctx.send(this.identity.sidechainNode, { kind: 'sc.getHeaders', from: this.sidechainFrom ?? this.sidechainView.nextFrom() });
+        ctx.setTimer(this.cfg.sidechainPollMs, { kind: 'pollSidechain' });
+        return;
+      case 'bridge':
+        for (const a of this.bridge.tick(this.bridgeInputs(ctx))) this.act(ctx, a);
+        ctx.setTimer(this.cfg.bridgeTickMs, { kind: 'bridge' });
+        return;
+    }
+  }
+
+  // --- bridge actions, mempool ---------------------------------------------------------------
+
+  private bridgeInputs(ctx: NodeContext<NodeMessage, ServiceTimer>) {
+    return {
+      me: this.address,
+      nowMs: ctx.nowMs(),
+      state: this.app.store,
+      parent: this.parentView,
+      sidechain: this.sidechainView,
+      inMempool: (key: string) => [...this.mempool.values()].some((e) => e.key === key),
+    };
+  }
+
+  private act(ctx: NodeContext<NodeMessage, ServiceTimer>, a: BridgeAction): void {
+    if (a.kind === 'parentCall') {
+      ctx.send(this.identity.parentNode, { kind: 'p.submit', call: a.call });
+      ctx.record('bridge.parentCall', { method: a.call.method, key: a.key });
+      return;
+    }
+    const tx = this.signOwnTx(a.def, a.msg);
+    if (tx === null) return;
+    ctx.record('bridge.tx', { type: a.def.type, key: a.key });
+    this.addTx(ctx, tx, a.key, true);
+  }
+
+  /** Sign a message with this node's key at the check state's sequence. */
+  signOwnTx(def: MsgDef, msg: unknown): Hex | null {
+    const acc = this.app.signingAccount(this.address);
+    if (!acc) return null;
+    return toHex(encodeTx(signTx(def, msg, { chainId: this.app.chainId, accountNumber: acc.accountNumber, sequence: acc.sequence, memo: '' }, this.identity.privateKey, this.scheme)));
+  }
+
+  private addTx(ctx: NodeContext<NodeMessage, ServiceTimer>, tx: Hex, key: string | null, gossip: boolean): void {
+    let raw: Uint8Array;
+    try {
+      raw = fromHex(tx);
+    } catch {
+      return;
+    }
+    const h = hashTx(raw);
+    if (this.mempool.has(h) || this.mempool.size >= 5_000) return;
+    if (this.app.checkTx(raw).code !== 0) return;
+    this.mempool.set(h, { tx, key: key ?? mempoolKeyOf(raw) });
+    if (gossip) this.broadcast(ctx, { kind: 'c.tx', tx });
+  }
+
+  get mempoolSize(): number {
+    return this.mempool.size;
+  }
+
+  private broadcast(ctx: NodeContext<NodeMessage, ServiceTimer>, msg: NodeMessage): void {
+    for (const p of this.identity.peers) ctx.send(p, msg);
+  }
+
+  /** Send to half of the peers (a Byzantine double-signer splits its votes). */
+  private broadcastSome(ctx: NodeContext<NodeMessage, ServiceTimer>, msg: NodeMessage): void {
+    this.identity.peers.forEach((p, i) => {
+      if (i % 2 === 1) ctx.send(p, msg);
+    });
+  }
+
+  // --- REST answers for the sidechain node ---------------------------------------------------
+
+  private spanFor(id: bigint): CommittedSpan | null {
+    const s = getSpan(this.app.store, id);
+    if (!s) return null;
+    return { id: s.id, startBlock: s.startBlock, endBlock: s.endBlock, producers: s.selectedProducers.map((p) => ({ id: p.id, address: p.signer, power: p.power })) };
+  }
+
+  private stateSyncsFrom(fromId: bigint): StateSyncRecord[] {
+    return listRecords(this.app.store, { fromId, toTimeMs: Number.MAX_SAFE_INTEGER, limit: 50 }).map((r) => ({
+      id: r.id,
+      contract: r.contract,
+      data: r.data,
+      txHash: r.txHash,
+      logIndex: r.logIndex,
+      chainId: r.sidechainChainId,
+      timeS: BigInt(Math.floor(r.recordTimeMs / 1000)),
+    }));
+  }
+
+  /** Views, for oracles and reports. */
+  get views(): { parent: ParentView; sidechain: SidechainView } {
+    return { parent: this.parentView, sidechain: this.sidechainView };
+  }
+}
+
+/** Group the side-tx votes carried by a commit's precommits by tx. */
+export function sideVotesOf(commit: readonly Vote[]): SideTxVotes[] {
+  const byTx = new Map<Hex, SideTxVotes['votes']>();
+  for (const v of commit) {
+    for (const e of v.sideTxVotes ?? []) {
+      const list = byTx.get(e.txHash) ?? [];
+      list.push({ validator: v.validator, vote: e.vote as SideVote, ...(e.signature ? { signature: e.signature } : {}) } as SideTxVotes['votes'][number]);
+      byTx.set(e.txHash, list);
+    }
+  }
+  return [...byTx.entries()].map(([txHash, votes]) => ({ txHash, votes }));
+}
+
+/** The bridge key of a tx in the mempool: the same event or proposal gives the same key. */
+export function mempoolKeyOf(raw: Uint8Array): string | null {
+  try {
+    const tx = decodeTx(raw, MSG_REGISTRY);
+    const m = tx.msg as Record<string, unknown>;
+    if (typeof m.txHash === 'string' && typeof m.logIndex === 'bigint') return `${m.txHash}/${m.logIndex}`;
+    if (tx.def.type === 'sidechain/MsgProposeSpan') return `span/${m.spanId}`;
+    if (tx.def.type === 'checkpoint/MsgCheckpoint') return `checkpoint/${m.startBlock}/${m.endBlock}/${m.rootHash}`;
+    return null;
+  } catch {
+    return null;
+  }
+}

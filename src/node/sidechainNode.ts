@@ -1,0 +1,273 @@
+/**
+ * A sidechain node (Bor): its view of the chain, block production when it is a producer, block
+ * gossip with its peers, and the calls to its service node for spans, state-sync records and the
+ * last checkpoint (the finality floor). It also answers its service node's header polls.
+ *
+ * Durable state is the set of blocks it imported (a crash keeps the chain database); the in-memory
+ * caches of spans and records are lost and fetched again.
+ */
+import { type Address } from '../core/address';
+import { type Hex } from '../core/bytes';
+import { type SignatureScheme } from '../core/signatureScheme';
+import { type SidechainConfig } from '../sidechain/config';
+import { SidechainChain, type ImportResult } from '../sidechain/chain';
+import { type SidechainBlock, type SidechainTx } from '../sidechain/block';
+import { buildBlock, jitterBoundMs, planProduction, type ProductionPlan } from '../sidechain/producer';
+import { type CommittedSpan, type SpanProducer, type StateSyncRecord, currentSpan } from '../sidechain/systemState';
+import { type NodeContext, type SimNode } from './ports';
+import { type NodeMessage } from './messages';
+import { type HeaderSummary } from '../bridge/sidechainView';
+
+export type SidechainTimer =
+  | { kind: 'produce'; parentHash: Hex; number: bigint }
+  | { kind: 'retry'; block: SidechainBlock; from: string }
+  | { kind: 'status' }
+  | { kind: 'pollService' };
+
+export interface SidechainNodeConfig {
+  statusMs: number;
+  servicePollMs: number;
+  maxHeadersPerAnswer: number;
+  /** Clique-style random delay for out-of-turn producers (off by default, as in Bor). */
+  jitter: boolean;
+}
+
+export const DEFAULT_SIDECHAIN_NODE_CONFIG: SidechainNodeConfig = { statusMs: 4_000, servicePollMs: 4_000, maxHeadersPerAnswer: 256, jitter: false };
+
+export interface SidechainIdentity {
+  id: string;
+  /** Producers have a key; followers do not. */
+  producer: { address: Address; privateKey: Hex } | null;
+  peers: string[];
+  /** The service node this node asks for spans and records (its local Heimdall). */
+  serviceNode: string;
+}
+
+/** Hooks for faults and oracles. */
+export interface SidechainHooks {
+  /** Offline or slow producer: return null to skip, or extra seconds to wait. */
+  productionDelayS?(node: SidechainNode, plan: ProductionPlan): number | null;
+  /** Equivocation: return a second block to send to some peers. */
+  equivocate?(node: SidechainNode, block: SidechainBlock): SidechainBlock | null;
+  /** Early seal: a backup seals as if it were in turn (its block must be refused). */
+  sealEarly?(node: SidechainNode, plan: ProductionPlan): boolean;
+  onImport?(node: SidechainNode, block: SidechainBlock, result: ImportResult, nowMs: number): void;
+}
+
+export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
+  readonly id: string;
+  readonly chain: SidechainChain;
+  private spans = new Map<bigint, CommittedSpan>();
+  private records = new Map<bigint, StateSyncRecord>();
+  private orphans = new Map<Hex, Array<{ block: SidechainBlock; from: string }>>();
+  private alive = true;
+  /** Pending user transactions (the workload's sidechain traffic). */
+  txpool: SidechainTx[] = [];
+
+  constructor(
+    readonly identity: SidechainIdentity,
+    cfg: SidechainConfig,
+    genesis: { timeS: bigint; producers: SpanProducer[] },
+    scheme: SignatureScheme,
+    readonly nodeCfg: SidechainNodeConfig = DEFAULT_SIDECHAIN_NODE_CONFIG,
+    readonly hooks: SidechainHooks = {},
+  ) {
+    this.id = identity.id;
+    this.chain = new SidechainChain(cfg, genesis, scheme);
+  }
+
+  get isAlive(): boolean {
+    return this.alive;
+  }
+
+  start(ctx: NodeContext<NodeMessage, SidechainTimer>): void {
+    this.alive = true;
+    ctx.setTimer(0, { kind: 'pollService' });
+    ctx.setTimer(this.nodeCfg.statusMs, { kind: 'status' });
+    this.scheduleProduction(ctx);
+  }
+
+  crash(): void {
+    this.alive = false;
+    this.spans = new Map();
+    this.records = new Map();
+    this.orphans = new Map();
+    this.txpool = [];
+  }
+
+  restart(ctx: NodeContext<NodeMessage, SidechainTimer>): void {
+    this.start(ctx);
+  }
+
+  private nowS(ctx: NodeContext<NodeMessage, SidechainTimer>): bigint {
+    return BigInt(Math.floor(ctx.nowMs() / 1000));
+  }
+
+  /** Plan this producer's block on the current head. */
+  private scheduleProduction(ctx: NodeContext<NodeMessage, SidechainTimer>): void {
+    const me = this.identity.producer;
+    if (!me || !this.alive) return;
+    const head = this.chain.head();
+    const plan = planProduction(this.chain.cfg, head, me.address);
+    if (!plan) return;
+    const extra = this.hooks.productionDelayS ? this.hooks.productionDelayS(this, plan) : 0;
+    if (extra === null) return;
+    const early = this.hooks.sealEarly?.(this, plan) ?? false;
+    const timeS = early ? head.block.header.time + BigInt(this.chain.cfg.periodS) : plan.timeS + BigInt(extra);
+    let releaseMs = Number(timeS) * 1000;
+    if (this.nodeCfg.jitter && plan.succession > 0) releaseMs += Math.floor(ctx.random() * jitterBoundMs(head.snapshot.validatorSet.size));
+    ctx.setTimer(Math.max(0, releaseMs - ctx.nowMs()), { kind: 'produce', parentHash: plan.parentHash, number: plan.number });
+    this.planned = { ...plan, timeS };
+  }
+
+  private planned: ProductionPlan | null = null;
+
+  private produce(ctx: NodeContext<NodeMessage, SidechainTimer>, parentHash: Hex): void {
+    const me = this.identity.producer;
+    const plan = this.planned;
+    if (!me || !plan || plan.parentHash !== parentHash || this.chain.head().block.hash !== parentHash) return;
+    const txs = this.txpool.splice(0, 50);
+    const block = buildBlock(
+      this.chain,
+      plan,
+      me.privateKey,
+      me.address,
+      {
+        span: (id) => this.spans.get(id) ?? null,
+        stateSyncs: (fromId, toTimeS) => {
+          const out: StateSyncRecord[] = [];
+          for (let id = fromId; ; id++) {
+            const r = this.records.get(id);
+            if (!r || !(r.timeS < toTimeS)) break;
+            out.push(r);
+          }
+          return out;
+        },
+        txs,
+      },
+      plan.timeS,
+    );
+    ctx.record('sidechain.produced', { number: String(block.header.number), hash: block.hash, signer: me.address, difficulty: String(block.header.difficulty), succession: plan.succession });
+    const result = this.chain.import(block, this.nowS(ctx) + 1_000_000n, ctx.nowMs());
+    this.afterImport(ctx, block, result, '');
+    const twin = this.hooks.equivocate?.(this, block) ?? null;
+    if (twin) {
+      ctx.record('fault.equivocation', { number: String(block.header.number), a: block.hash, b: twin.hash });
+      this.identity.peers.forEach((p, i) => ctx.send(p, { kind: 'sc.block', block: i % 2 === 0 ? block : twin }));
+    } else {
+      for (const p of this.identity.peers) ctx.send(p, { kind: 'sc.block', block });
+    }
+  }
+
+  private importBlock(ctx: NodeContext<NodeMessage, SidechainTimer>, block: SidechainBlock, from: string): void {
+    const result = this.chain.import(block, this.nowS(ctx), ctx.nowMs());
+    this.afterImport(ctx, block, result, from);
+  }
+
+  private afterImport(ctx: NodeContext<NodeMessage, SidechainTimer>, block: SidechainBlock, result: ImportResult, from: string): void {
+    this.hooks.onImport?.(this, block, result, ctx.nowMs());
+    switch (result.status) {
+      case 'imported': {
+        if (from !== '') for (const p of this.identity.peers) if (p !== from) ctx.send(p, { kind: 'sc.block', block });
+        if (result.reorg) ctx.record('sidechain.reorg', { depth: result.reorg.depth, oldHead: result.reorg.oldHead, newHead: result.reorg.newHead, ancestor: String(result.reorg.commonAncestor) });
+        if (result.newHead) this.scheduleProduction(ctx);
+        const waiting = this.orphans.get(block.hash);
+        if (waiting) {
+          this.orphans.delete(block.hash);
+          for (const o of waiting) this.importBlock(ctx, o.block, o.from);
+        }
+        return;
+      }
+      case 'orphan': {
+        const list = this.orphans.get(result.parentHash) ?? [];
+        if (list.length < 64 && !list.some((o) => o.block.hash === block.hash)) list.push({ block, from });
+        this.orphans.set(result.parentHash, list);
+        if (from !== '') ctx.send(from, { kind: 'sc.getBlock', hash: result.parentHash });
+        return;
+      }
+      case 'future':
+        ctx.setTimer(Math.max(1, Number(result.retryAtS) * 1000 - ctx.nowMs()), { kind: 'retry', block, from });
+        return;
+      case 'rejected':
+        ctx.record('sidechain.rejected', { number: String(block.header.number), hash: block.hash, reason: result.reason });
+        return;
+      case 'known':
+        return;
+    }
+  }
+
+  onMessage(from: string, msg: NodeMessage, ctx: NodeContext<NodeMessage, SidechainTimer>): void {
+    if (!this.alive) return;
+    switch (msg.kind) {
+      case 'sc.block':
+        this.importBlock(ctx, msg.block, from);
+        return;
+      case 'sc.getBlock': {
+        const b = this.chain.get(msg.hash);
+        if (b) ctx.send(from, { kind: 'sc.block', block: b.block });
+        return;
+      }
+      case 'sc.status': {
+        const head = this.chain.head();
+        if (msg.td > head.td && !this.chain.has(msg.head)) ctx.send(from, { kind: 'sc.getBlock', hash: msg.head });
+        return;
+      }
+      case 'sc.getHeaders': {
+        ctx.send(from, this.headersFrom(msg.from));
+        return;
+      }
+      case 'svc.span':
+        if (msg.span) this.spans.set(msg.id, msg.span);
+        return;
+      case 'svc.stateSyncs':
+        for (const r of msg.records) this.records.set(r.id, r);
+        return;
+      case 'svc.checkpoint':
+        if (msg.endBlock !== null) this.chain.setFinalized(msg.endBlock);
+        return;
+      default:
+        return;
+    }
+  }
+
+  private headersFrom(from: bigint): NodeMessage {
+    const head = this.chain.head().block.header.number;
+    const start = from > head ? head : from;
+    const headers: HeaderSummary[] = [];
+    for (let n = start; n <= head && headers.length < this.nodeCfg.maxHeadersPerAnswer; n++) {
+      const b = this.chain.byNumber(n)!;
+      const h = b.block.header;
+      headers.push({ number: n, hash: b.block.hash, time: h.time, txHash: h.txHash, receiptHash: h.receiptHash });
+    }
+    const anchorBlock = start > 0n ? this.chain.byNumber(start - 1n) : undefined;
+    const reported = headers.length ? headers[headers.length - 1]!.number : head;
+    return { kind: 'sc.headers', anchor: anchorBlock ? { number: start - 1n, hash: anchorBlock.block.hash } : null, headers, head: reported };
+  }
+
+  onTimer(tag: SidechainTimer, ctx: NodeContext<NodeMessage, SidechainTimer>): void {
+    if (!this.alive) return;
+    switch (tag.kind) {
+      case 'produce':
+        this.produce(ctx, tag.parentHash);
+        return;
+      case 'retry':
+        this.importBlock(ctx, tag.block, tag.from);
+        return;
+      case 'status': {
+        const head = this.chain.head();
+        for (const p of this.identity.peers) ctx.send(p, { kind: 'sc.status', head: head.block.hash, number: head.block.header.number, td: head.td });
+        ctx.setTimer(this.nodeCfg.statusMs, { kind: 'status' });
+        return;
+      }
+      case 'pollService': {
+        const state = this.chain.head().state;
+        const next = currentSpan(state).id + 1n;
+        if (!this.spans.has(next)) ctx.send(this.identity.serviceNode, { kind: 'svc.getSpan', id: next });
+        ctx.send(this.identity.serviceNode, { kind: 'svc.getStateSyncs', fromId: state.lastStateId + 1n });
+        ctx.send(this.identity.serviceNode, { kind: 'svc.getCheckpoint' });
+        ctx.setTimer(this.nodeCfg.servicePollMs, { kind: 'pollService' });
+        return;
+      }
+    }
+  }
+}
