@@ -70,6 +70,10 @@ export class Network {
     this.links.set(`${from}>${to}`, m);
   }
 
+  clearLink(from: string, to: string): void {
+    this.links.delete(`${from}>${to}`);
+  }
+
   /** Degrade every link touching `node` (a slow or lossy node). */
   setNodeLink(node: string, model: Partial<LinkModel> | null): void {
     if (model === null) this.nodeLink.delete(node);

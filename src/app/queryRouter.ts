@@ -276,12 +276,15 @@ function isOld(q: QueryCtx, seen: (s: KVReader, txHash: string, logIndex: bigint
 function prepareCheckpoint(q: QueryCtx): QueryResponse {
   const start = q.params.get('start');
   const end = q.params.get('end');
-  if (start === null || end === null) return error(400, '`start` and `end` query params required');
+  // Reference (checkpoint/client/rest/query.go): an empty value counts as missing; a parse error is a
+  // plain 500 (not a querier error); GetRootHash refuses more than MaxCheckpointLength blocks (400).
+  if (!start || !end) return error(400, '`start` and `end` query params required');
   const s = uintArg(start);
   const e = uintArg(end);
-  if (s === null) return querierError(500, `'${start}' is not a valid uint64`);
-  if (e === null) return querierError(500, `'${end}' is not a valid uint64`);
+  if (s === null) return error(500, `'${start}' is not a valid uint64`);
+  if (e === null) return error(500, `'${end}' is not a valid uint64`);
   if (s > e) return error(400, `Invalid parameters start: ${s} and end block: ${e} params`);
+  if (e - s + 1n > getCheckpointParams(q.store).maxCheckpointLength) return error(400, 'number of headers requested exceeds');
   if (!q.observers) return error(400, 'sidechain not reachable from this query');
   const root = q.observers.sidechain.rootHash(s, e, 0n);
   if (root === null) return error(400, 'could not get root hash: blocks not available');

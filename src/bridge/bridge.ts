@@ -64,6 +64,8 @@ export interface BridgeInputs {
   sidechain: SidechainView;
   /** Is an equivalent message already waiting in this node's mempool? */
   inMempool(key: string): boolean;
+  /** The service's genesis time: before the first checkpoint, silence is counted from here. */
+  genesisTimeMs: number;
 }
 
 interface Task {
@@ -211,8 +213,12 @@ export class Bridge {
     const s = x.state;
     const bufferMs = getCheckpointParams(s).checkpointBufferTimeMs;
     const now = BigInt(x.nowMs);
+    // The app allows a no-ack at once when there was never a checkpoint (the reference counts from
+    // time 0); a bridge that did so would time out the first proposer at start-up, so it counts
+    // from genesis instead.
     const lastMs = (getLastCheckpoint(s)?.checkpoint.timestamp ?? 0n) * 1000n;
-    if (now - lastMs < bufferMs || now - getLastNoAck(s) * 1000n < bufferMs) return null;
+    const since = lastMs > BigInt(x.genesisTimeMs) ? lastMs : BigInt(x.genesisTimeMs);
+    if (now - since < bufferMs || now - getLastNoAck(s) * 1000n < bufferMs) return null;
     const count = (now - lastMs) / bufferMs;
     const set = getValidatorSet(s).copy();
     if (!set.hasAddress(x.me)) return null;

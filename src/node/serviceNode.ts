@@ -9,7 +9,7 @@ import { type Hex, fromHex, toHex } from '../core/bytes';
 import { assert } from '../core/errors';
 import { ValidatorSet } from '../core/validatorSet';
 import { type SignatureScheme } from '../core/signatureScheme';
-import { ServiceApp, BLOCK_MAX_BYTES, BLOCK_MAX_GAS, type EndBlockResponse } from '../app/serviceApp';
+import { ServiceApp, BLOCK_MAX_BYTES, BLOCK_MAX_GAS, type EndBlockResponse, type TxResult } from '../app/serviceApp';
 import { type SideTxVotes } from '../app/sideTx';
 import { MSG_REGISTRY } from '../app/registry';
 import { decodeTx, encodeTx, signTx, txHash as hashTx } from '../modules/auth/stdTx';
@@ -79,7 +79,7 @@ export interface ServiceNodeIdentity {
 export interface ServiceNodeHooks {
   /** Called with each signed vote before it is broadcast; may return extra votes to send (equivocation). */
   onOwnVote?(vote: Vote, sign: (v: Omit<Vote, 'signature'>) => Vote): Vote[];
-  onCommit?(node: ServiceNode, block: CommittedBlock, end: EndBlockResponse): void;
+  onCommit?(node: ServiceNode, block: CommittedBlock, end: EndBlockResponse, results: TxResult[]): void;
 }
 
 interface MempoolEntry {
@@ -326,7 +326,7 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
     if (!live) return;
     ctx.record('service.commit', { height: String(commit.height), appHash: commit.appHash, txs: b.txs.length, failed: results.filter((r) => r.code !== 0).length, proposer: b.proposer });
     for (const r of end.sideTxResults) ctx.record('service.sideTx', { height: String(commit.height), type: r.msgType, result: r.tally.result, code: r.code });
-    this.hooks.onCommit?.(this, cb, end);
+    this.hooks.onCommit?.(this, cb, end, results);
     this.computeSideVotes();
     this.afterCommitBridge(ctx, cb, end, sideTxVotes);
   }
@@ -500,6 +500,7 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
       parent: this.parentView,
       sidechain: this.sidechainView,
       inMempool: (key: string) => [...this.mempool.values()].some((e) => e.key === key),
+      genesisTimeMs: this.app.genesis.genesisTimeMs,
     };
   }
 

@@ -47,8 +47,8 @@ export interface SidechainIdentity {
 export interface SidechainHooks {
   /** Offline or slow producer: return null to skip, or extra seconds to wait. */
   productionDelayS?(node: SidechainNode, plan: ProductionPlan): number | null;
-  /** Equivocation: return a second block to send to some peers. */
-  equivocate?(node: SidechainNode, block: SidechainBlock): SidechainBlock | null;
+  /** Equivocation: seal a second, different block at the same height for half of the peers. */
+  shouldEquivocate?(node: SidechainNode, block: SidechainBlock): boolean;
   /** Early seal: a backup seals as if it were in turn (its block must be refused). */
   sealEarly?(node: SidechainNode, plan: ProductionPlan): boolean;
   onImport?(node: SidechainNode, block: SidechainBlock, result: ImportResult, nowMs: number): void;
@@ -150,7 +150,9 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
     ctx.record('sidechain.produced', { number: String(block.header.number), hash: block.hash, signer: me.address, difficulty: String(block.header.difficulty), succession: plan.succession });
     const result = this.chain.import(block, this.nowS(ctx) + 1_000_000n, ctx.nowMs());
     this.afterImport(ctx, block, result, '');
-    const twin = this.hooks.equivocate?.(this, block) ?? null;
+    const twin = this.hooks.shouldEquivocate?.(this, block)
+      ? buildBlock(this.chain, plan, me.privateKey, me.address, { span: () => block.body.spanCommit, stateSyncs: () => block.body.stateSyncs, txs: [...txs, { from: me.address, to: me.address, value: 0n, nonce: block.header.number }] }, plan.timeS)
+      : null;
     if (twin) {
       ctx.record('fault.equivocation', { number: String(block.header.number), a: block.hash, b: twin.hash });
       this.identity.peers.forEach((p, i) => ctx.send(p, { kind: 'sc.block', block: i % 2 === 0 ? block : twin }));

@@ -1,0 +1,438 @@
+/**
+ * The scenario format: validators and stakes, parameters, the network model, a fault schedule, a
+ * workload, run bounds and expectations. `decodeScenario` is the schema: it fills defaults and
+ * rejects a bad file with an error naming the field (`faults[2].node: …`).
+ * `scenarios/scenario.schema.json` describes the same format for editors.
+ */
+import { InputError } from '../../src/core/errors';
+import { parseDurationMs } from '../../src/core/duration';
+import { parseUint } from '../../src/core/amount';
+import { type LinkModel, DEFAULT_LINK } from '../env/network';
+import { type CryptoMode } from '../../src/core/signatureScheme';
+
+export type Verdict = 'pass' | 'safety' | 'liveness' | 'crash';
+
+export interface ScenarioParams {
+  producerCount: number;
+  sprint: number;
+  spanDuration: number;
+  firstSpanDuration: number;
+  checkpointBufferTimeMs: number;
+  checkpointLength: number;
+  sidechainConfirmations: number;
+  parentConfirmations: number;
+  parentBlockTimeMs: number;
+  periodS: number;
+  producerDelayS: number;
+  backupMultiplierS: number;
+  stateSyncDelayS: number;
+  commitTimeoutMs: number;
+  relayDelayPerRankMs: number;
+  validatorSlots: number;
+  /** Clique-style random delay for backups (off by default). */
+  jitter: boolean;
+}
+
+export const DEFAULT_PARAMS: ScenarioParams = {
+  producerCount: 4,
+  sprint: 16,
+  spanDuration: 1600,
+  firstSpanDuration: 256,
+  checkpointBufferTimeMs: 1_000_000,
+  checkpointLength: 256,
+  sidechainConfirmations: 10,
+  parentConfirmations: 6,
+  parentBlockTimeMs: 12_000,
+  periodS: 2,
+  producerDelayS: 4,
+  backupMultiplierS: 2,
+  stateSyncDelayS: 128,
+  commitTimeoutMs: 2_000,
+  relayDelayPerRankMs: 2_000,
+  validatorSlots: 32,
+  jitter: false,
+};
+
+export type FaultKind =
+  | 'crash'
+  | 'pause'
+  | 'partition'
+  | 'oneWayPartition'
+  | 'link'
+  | 'clockSkew'
+  | 'offlineProducer'
+  | 'slowProducer'
+  | 'offlineCheckpointProposer'
+  | 'equivocatingProducer'
+  | 'doubleSign'
+  | 'earlySeal';
+
+export const FAULT_KINDS: readonly FaultKind[] = [
+  'crash',
+  'pause',
+  'partition',
+  'oneWayPartition',
+  'link',
+  'clockSkew',
+  'offlineProducer',
+  'slowProducer',
+  'offlineCheckpointProposer',
+  'equivocatingProducer',
+  'doubleSign',
+  'earlySeal',
+];
+
+export interface FaultSpec {
+  kind: FaultKind;
+  atMs: number;
+  /** How long the fault lasts; undefined = until the end of the run. */
+  forMs?: number;
+  /** A node id (`svc-3`, `sc-2`, `parent`) for crash / pause / clockSkew. */
+  node?: string;
+  /** 1-based validator index for producer and validator faults. */
+  validator?: number;
+  groups?: string[][];
+  from?: string[];
+  to?: string[];
+  link?: Partial<LinkModel>;
+  skewMs?: number;
+  delayS?: number;
+}
+
+export interface WorkloadSpec {
+  transfers: { everyMs: number; amountWei: bigint } | null;
+  topups: Array<{ atMs: number; validator: number; amountTokens: bigint; repeat: number }>;
+  stateSyncs: Array<{ atMs: number; count: number }>;
+  stakeUpdates: Array<{ atMs: number; validator: number; amountTokens: bigint }>;
+  joins: Array<{ atMs: number; stakeTokens: bigint }>;
+  exits: Array<{ atMs: number; validator: number }>;
+  signerChanges: Array<{ atMs: number; validator: number }>;
+  sidechainTxs: { everyMs: number } | null;
+}
+
+export interface Counts {
+  serviceBlocks: number;
+  sidechainBlocks: number;
+  spans: number;
+  checkpointsAcked: number;
+  noAcks: number;
+  reorgs: number;
+}
+
+export interface Expectations {
+  verdict: Verdict;
+  /** The first violation must come from this oracle (for failing scenarios). */
+  oracle?: string;
+  min: Partial<Counts & { backupBlocks: number }>;
+  max: Partial<Counts & { reorgDepth: number }>;
+}
+
+export interface Scenario {
+  name: string;
+  description: string;
+  crypto: CryptoMode;
+  durationMs: number;
+  maxEvents: number;
+  /** Unix-epoch ms the virtual clock starts at (block times read like real dates). */
+  epochMs: number;
+  validators: Array<{ stakeTokens: bigint; balanceTokens: bigint }>;
+  params: ScenarioParams;
+  network: LinkModel;
+  faults: FaultSpec[];
+  workload: WorkloadSpec;
+  expect: Expectations;
+}
+
+type Obj = Record<string, unknown>;
+
+class Reader {
+  constructor(readonly path: string) {}
+  private at(k: string | number): string {
+    return typeof k === 'number' ? `${this.path}[${k}]` : this.path ? `${this.path}.${k}` : k;
+  }
+  obj(v: unknown): Obj {
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new InputError(this.path || 'scenario', `expected an object, got ${describeValue(v)}`);
+    return v as Obj;
+  }
+  child(k: string | number): Reader {
+    return new Reader(this.at(k));
+  }
+  noExtra(o: Obj, allowed: readonly string[]): void {
+    for (const k of Object.keys(o)) if (!allowed.includes(k)) throw new InputError(this.at(k), `unknown field (allowed: ${allowed.join(', ')})`);
+  }
+  str(o: Obj, k: string, d?: string): string {
+    const v = o[k];
+    if (v === undefined && d !== undefined) return d;
+    if (typeof v !== 'string') throw new InputError(this.at(k), v === undefined ? 'is required' : `expected a string, got ${describeValue(v)}`);
+    return v;
+  }
+  int(o: Obj, k: string, d: number | undefined, min = 0, max = Number.MAX_SAFE_INTEGER): number {
+    const v = o[k];
+    if (v === undefined) {
+      if (d === undefined) throw new InputError(this.at(k), 'is required');
+      return d;
+    }
+    if (typeof v !== 'number' || !Number.isSafeInteger(v)) throw new InputError(this.at(k), `expected an integer, got ${describeValue(v)}`);
+    if (v < min || v > max) throw new InputError(this.at(k), `must be between ${min} and ${max}, got ${v}`);
+    return v;
+  }
+  prob(o: Obj, k: string, d: number): number {
+    const v = o[k];
+    if (v === undefined) return d;
+    if (typeof v !== 'number' || !(v >= 0 && v <= 1)) throw new InputError(this.at(k), `expected a probability in [0, 1], got ${describeValue(v)}`);
+    return v;
+  }
+  bool(o: Obj, k: string, d: boolean): boolean {
+    const v = o[k];
+    if (v === undefined) return d;
+    if (typeof v !== 'boolean') throw new InputError(this.at(k), `expected true or false, got ${describeValue(v)}`);
+    return v;
+  }
+  duration(o: Obj, k: string, d?: number): number {
+    const v = o[k];
+    if (v === undefined) {
+      if (d === undefined) throw new InputError(this.at(k), 'is required');
+      return d;
+    }
+    return parseDurationMs(v, this.at(k));
+  }
+  big(o: Obj, k: string, d?: bigint): bigint {
+    const v = o[k];
+    if (v === undefined) {
+      if (d === undefined) throw new InputError(this.at(k), 'is required');
+      return d;
+    }
+    return parseUint(v, this.at(k));
+  }
+  arr(o: Obj, k: string): unknown[] {
+    const v = o[k];
+    if (v === undefined) return [];
+    if (!Array.isArray(v)) throw new InputError(this.at(k), `expected an array, got ${describeValue(v)}`);
+    return v;
+  }
+}
+
+function describeValue(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'string') return JSON.stringify(v.length > 60 ? `${v.slice(0, 57)}...` : v);
+  return typeof v === 'object' ? 'an object' : String(v);
+}
+
+const TOP_KEYS = ['$schema', 'name', 'description', 'crypto', 'duration', 'maxEvents', 'epoch', 'validators', 'params', 'network', 'faults', 'workload', 'expect'];
+
+export function decodeScenario(value: unknown): Scenario {
+  const r = new Reader('');
+  const o = r.obj(value);
+  r.noExtra(o, TOP_KEYS);
+  const name = r.str(o, 'name');
+  if (!/^[a-z0-9][a-z0-9._-]*$/.test(name)) throw new InputError('name', `use lower-case letters, digits, '.', '_' or '-', got ${describeValue(name)}`);
+  const crypto = r.str(o, 'crypto', 'fast');
+  if (crypto !== 'real' && crypto !== 'fast') throw new InputError('crypto', `expected "real" or "fast", got ${describeValue(crypto)}`);
+
+  const vr = r.child('validators');
+  const vlist = r.arr(o, 'validators');
+  if (vlist.length < 1 || vlist.length > 64) throw new InputError('validators', `expected 1 to 64 validators, got ${vlist.length}`);
+  const validators = vlist.map((item, i) => {
+    const c = vr.child(i);
+    const v = c.obj(item);
+    c.noExtra(v, ['stake', 'balance']);
+    const stakeTokens = c.big(v, 'stake');
+    if (stakeTokens === 0n) throw new InputError(`validators[${i}].stake`, 'must be at least 1 token');
+    return { stakeTokens, balanceTokens: c.big(v, 'balance', 1000n) };
+  });
+
+  const pr = r.child('params');
+  const po = o.params === undefined ? {} : pr.obj(o.params);
+  pr.noExtra(po, [...Object.keys(DEFAULT_PARAMS).filter((k) => !k.endsWith('Ms')), 'checkpointBufferTime', 'parentBlockTime', 'commitTimeout', 'relayDelayPerRank']);
+  const D = DEFAULT_PARAMS;
+  const params: ScenarioParams = {
+    producerCount: pr.int(po, 'producerCount', D.producerCount, 1, 64),
+    sprint: pr.int(po, 'sprint', D.sprint, 1, 4096),
+    spanDuration: pr.int(po, 'spanDuration', D.spanDuration, 1),
+    firstSpanDuration: pr.int(po, 'firstSpanDuration', D.firstSpanDuration, 1),
+    checkpointBufferTimeMs: pr.duration(po, 'checkpointBufferTime', D.checkpointBufferTimeMs),
+    checkpointLength: pr.int(po, 'checkpointLength', D.checkpointLength, 2, 1024),
+    sidechainConfirmations: pr.int(po, 'sidechainConfirmations', D.sidechainConfirmations, 0, 1000),
+    parentConfirmations: pr.int(po, 'parentConfirmations', D.parentConfirmations, 0, 1000),
+    parentBlockTimeMs: pr.duration(po, 'parentBlockTime', D.parentBlockTimeMs),
+    periodS: pr.int(po, 'periodS', D.periodS, 1, 3600),
+    producerDelayS: pr.int(po, 'producerDelayS', D.producerDelayS, 0, 3600),
+    backupMultiplierS: pr.int(po, 'backupMultiplierS', D.backupMultiplierS, 0, 3600),
+    stateSyncDelayS: pr.int(po, 'stateSyncDelayS', D.stateSyncDelayS, 0, 86400),
+    commitTimeoutMs: pr.duration(po, 'commitTimeout', D.commitTimeoutMs),
+    relayDelayPerRankMs: pr.duration(po, 'relayDelayPerRank', D.relayDelayPerRankMs),
+    validatorSlots: pr.int(po, 'validatorSlots', D.validatorSlots, 1, 1000),
+    jitter: pr.bool(po, 'jitter', D.jitter),
+  };
+  if (params.spanDuration % params.sprint !== 0) throw new InputError('params.spanDuration', `must be a multiple of params.sprint (${params.sprint})`);
+  if (params.firstSpanDuration % params.sprint !== 0) throw new InputError('params.firstSpanDuration', `must be a multiple of params.sprint (${params.sprint})`);
+  if (params.checkpointBufferTimeMs < 1000) throw new InputError('params.checkpointBufferTime', 'must be at least 1s');
+  if (params.parentBlockTimeMs < 1) throw new InputError('params.parentBlockTime', 'must be positive');
+
+  const network = decodeLink(r.child('network'), o.network, DEFAULT_LINK) as LinkModel;
+  const nodeIds = new Set<string>(['parent', ...validators.flatMap((_, i) => [`svc-${i + 1}`, `sc-${i + 1}`])]);
+
+  const fr = r.child('faults');
+  const faults = r.arr(o, 'faults').map((item, i) => decodeFault(fr.child(i), item, validators.length, nodeIds));
+
+  const wr = r.child('workload');
+  const wo = o.workload === undefined ? {} : wr.obj(o.workload);
+  wr.noExtra(wo, ['transfers', 'topups', 'stateSyncs', 'stakeUpdates', 'joins', 'exits', 'signerChanges', 'sidechainTxs']);
+  const vIndex = (c: Reader, x: Obj) => c.int(x, 'validator', undefined, 1, validators.length);
+  const list = <T>(k: string, f: (c: Reader, x: Obj) => T, allowed: string[]): T[] =>
+    wr.arr(wo, k).map((item, i) => {
+      const c = wr.child(k).child(i);
+      const x = c.obj(item);
+      c.noExtra(x, allowed);
+      return f(c, x);
+    });
+  const transfersObj = wo.transfers === undefined ? null : wr.child('transfers').obj(wo.transfers);
+  const scTxObj = wo.sidechainTxs === undefined ? null : wr.child('sidechainTxs').obj(wo.sidechainTxs);
+  const workload: WorkloadSpec = {
+    transfers: transfersObj ? { everyMs: wr.child('transfers').duration(transfersObj, 'every'), amountWei: wr.child('transfers').big(transfersObj, 'amountWei', 10n ** 15n) } : null,
+    topups: list('topups', (c, x) => ({ atMs: c.duration(x, 'at'), validator: vIndex(c, x), amountTokens: c.big(x, 'amount', 10n), repeat: c.int(x, 'repeat', 1, 1, 100) }), ['at', 'validator', 'amount', 'repeat']),
+    stateSyncs: list('stateSyncs', (c, x) => ({ atMs: c.duration(x, 'at'), count: c.int(x, 'count', 1, 1, 1000) }), ['at', 'count']),
+    stakeUpdates: list('stakeUpdates', (c, x) => ({ atMs: c.duration(x, 'at'), validator: vIndex(c, x), amountTokens: c.big(x, 'amount') }), ['at', 'validator', 'amount']),
+    joins: list('joins', (c, x) => ({ atMs: c.duration(x, 'at'), stakeTokens: c.big(x, 'stake') }), ['at', 'stake']),
+    exits: list('exits', (c, x) => ({ atMs: c.duration(x, 'at'), validator: vIndex(c, x) }), ['at', 'validator']),
+    signerChanges: list('signerChanges', (c, x) => ({ atMs: c.duration(x, 'at'), validator: vIndex(c, x) }), ['at', 'validator']),
+    sidechainTxs: scTxObj ? { everyMs: wr.child('sidechainTxs').duration(scTxObj, 'every') } : null,
+  };
+
+  const er = r.child('expect');
+  const eo = o.expect === undefined ? {} : er.obj(o.expect);
+  er.noExtra(eo, ['verdict', 'oracle', 'min', 'max']);
+  const verdict = er.str(eo, 'verdict', 'pass');
+  if (!['pass', 'safety', 'liveness', 'crash'].includes(verdict)) throw new InputError('expect.verdict', `expected pass, safety, liveness or crash, got ${describeValue(verdict)}`);
+  const countKeys = ['serviceBlocks', 'sidechainBlocks', 'spans', 'checkpointsAcked', 'noAcks', 'reorgs'];
+  const bounds = (k: 'min' | 'max', extra: string[]) => {
+    const c = er.child(k);
+    const b = eo[k] === undefined ? {} : c.obj(eo[k]);
+    c.noExtra(b, [...countKeys, ...extra]);
+    const out: Record<string, number> = {};
+    for (const key of Object.keys(b)) out[key] = c.int(b, key, undefined, 0);
+    return out;
+  };
+  const expect: Expectations = {
+    verdict: verdict as Verdict,
+    ...(eo.oracle !== undefined ? { oracle: er.str(eo, 'oracle') } : {}),
+    min: bounds('min', ['backupBlocks']),
+    max: bounds('max', ['reorgDepth']),
+  };
+
+  return {
+    name,
+    description: r.str(o, 'description', ''),
+    crypto,
+    durationMs: r.duration(o, 'duration', 600_000),
+    maxEvents: r.int(o, 'maxEvents', 20_000_000, 1),
+    epochMs: r.int(o, 'epoch', 1_700_000_000_000, 0),
+    validators,
+    params,
+    network,
+    faults,
+    workload,
+    expect,
+  };
+}
+
+function decodeLink(r: Reader, value: unknown, base: Partial<LinkModel> | null): Partial<LinkModel> {
+  if (value === undefined) return base ?? {};
+  const o = r.obj(value);
+  r.noExtra(o, ['latency', 'loss', 'duplicate', 'reorder', 'reorderMax']);
+  const out: Partial<LinkModel> = { ...(base ?? {}) };
+  if (o.latency !== undefined) {
+    const lat = o.latency;
+    if (!Array.isArray(lat) || lat.length !== 2) throw new InputError(`${r.path}.latency`, 'expected [min, max] durations, e.g. ["20ms", "80ms"]');
+    out.latencyMinMs = parseDurationMs(lat[0], `${r.path}.latency[0]`);
+    out.latencyMaxMs = parseDurationMs(lat[1], `${r.path}.latency[1]`);
+    if (out.latencyMinMs > out.latencyMaxMs) throw new InputError(`${r.path}.latency`, 'min must not exceed max');
+  }
+  if (o.loss !== undefined) out.loss = r.prob(o, 'loss', 0);
+  if (o.duplicate !== undefined) out.duplicate = r.prob(o, 'duplicate', 0);
+  if (o.reorder !== undefined) out.reorder = r.prob(o, 'reorder', 0);
+  if (o.reorderMax !== undefined) out.reorderMaxMs = r.duration(o, 'reorderMax');
+  return out;
+}
+
+function decodeFault(r: Reader, value: unknown, validatorCount: number, nodes: Set<string>): FaultSpec {
+  const o = r.obj(value);
+  const kind = r.str(o, 'kind');
+  if (!(FAULT_KINDS as readonly string[]).includes(kind)) throw new InputError(`${r.path}.kind`, `unknown fault kind ${describeValue(kind)}; kinds: ${FAULT_KINDS.join(', ')}`);
+  const allowed: Record<FaultKind, string[]> = {
+    crash: ['node'],
+    pause: ['node'],
+    partition: ['groups'],
+    oneWayPartition: ['from', 'to'],
+    link: ['from', 'to', 'link'],
+    clockSkew: ['node', 'skew'],
+    offlineProducer: ['validator'],
+    slowProducer: ['validator', 'delayS'],
+    offlineCheckpointProposer: [],
+    equivocatingProducer: ['validator'],
+    doubleSign: ['validator'],
+    earlySeal: ['validator'],
+  };
+  r.noExtra(o, ['kind', 'at', 'for', ...allowed[kind as FaultKind]]);
+  const f: FaultSpec = { kind: kind as FaultKind, atMs: r.duration(o, 'at', 0) };
+  if (o.for !== undefined) f.forMs = r.duration(o, 'for');
+  const node = (k: string): string => {
+    const id = r.str(o, k);
+    if (!nodes.has(id)) throw new InputError(`${r.path}.${k}`, `unknown node ${describeValue(id)}; nodes are parent, svc-1..svc-${validatorCount}, sc-1..sc-${validatorCount}`);
+    return id;
+  };
+  const nodeList = (k: string): string[] =>
+    r.arr(o, k).map((x, i) => {
+      if (typeof x !== 'string' || !nodes.has(x)) throw new InputError(`${r.path}.${k}[${i}]`, `unknown node ${describeValue(x)}`);
+      return x;
+    });
+  switch (f.kind) {
+    case 'crash':
+    case 'pause':
+      f.node = node('node');
+      break;
+    case 'clockSkew':
+      f.node = node('node');
+      f.skewMs = (() => {
+        const v = o.skew;
+        if (typeof v === 'string' && v.startsWith('-')) return -parseDurationMs(v.slice(1), `${r.path}.skew`);
+        return parseDurationMs(v, `${r.path}.skew`);
+      })();
+      break;
+    case 'partition': {
+      const groups = r.arr(o, 'groups');
+      if (groups.length < 2) throw new InputError(`${r.path}.groups`, 'expected at least two groups of nodes');
+      f.groups = groups.map((g, gi) => {
+        if (!Array.isArray(g) || g.length === 0) throw new InputError(`${r.path}.groups[${gi}]`, 'expected a non-empty array of node ids');
+        return g.map((x, i) => {
+          if (typeof x !== 'string' || !nodes.has(x)) throw new InputError(`${r.path}.groups[${gi}][${i}]`, `unknown node ${describeValue(x)}`);
+          return x;
+        });
+      });
+      break;
+    }
+    case 'oneWayPartition':
+      f.from = nodeList('from');
+      f.to = nodeList('to');
+      break;
+    case 'link':
+      f.from = nodeList('from');
+      f.to = nodeList('to');
+      f.link = decodeLink(r.child('link'), o.link, null);
+      break;
+    case 'offlineProducer':
+    case 'equivocatingProducer':
+    case 'doubleSign':
+    case 'earlySeal':
+      f.validator = r.int(o, 'validator', undefined, 1, validatorCount);
+      break;
+    case 'slowProducer':
+      f.validator = r.int(o, 'validator', undefined, 1, validatorCount);
+      f.delayS = r.int(o, 'delayS', 4, 1, 3600);
+      break;
+    case 'offlineCheckpointProposer':
+      break;
+  }
+  return f;
+}
