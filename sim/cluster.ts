@@ -316,13 +316,21 @@ export class Cluster {
         s.node.restart(s.ctx);
       }
     };
+    // 'inTurn' resolves, when the fault starts, to the producer in turn on the best sidechain head.
+    const target = (): number => {
+      if (typeof f.validator === 'number') return f.validator;
+      if (start) this.resolvedTargets.set(index, this.inTurnValidator());
+      return this.resolvedTargets.get(index)!;
+    };
     const producer = (flag: 'offline' | 'slow' | 'equivocate' | 'earlySeal') => {
-      const set = this.producerFaults.get(f.validator!) ?? new Set();
+      const v = target();
+      const set = this.producerFaults.get(v) ?? new Set();
       if (start) set.add(flag);
       else set.delete(flag);
-      this.producerFaults.set(f.validator!, set);
+      this.producerFaults.set(v, set);
+      if (flag === 'slow') this.slowProducerDelayS.set(v, f.delayS!);
       // Re-plan so an offline producer stops now and a healed one resumes at once.
-      const sc = this.sidechainNodes[f.validator! - 1]!;
+      const sc = this.sidechainNodes[v - 1]!;
       const s = this.slot(sc.id);
       if (s.alive) {
         s.incarnation++;
@@ -363,24 +371,32 @@ export class Cluster {
         return;
       case 'offlineProducer':
         producer('offline');
-        note(`validator ${f.validator}`);
+        note(`validator ${this.resolvedTargets.get(index) ?? f.validator}`);
         return;
       case 'slowProducer':
-        this.slowProducerDelayS.set(f.validator!, f.delayS!);
         producer('slow');
-        note(`validator ${f.validator} +${f.delayS}s`);
+        note(`validator ${this.resolvedTargets.get(index) ?? f.validator} +${f.delayS}s`);
         return;
       case 'equivocatingProducer':
         producer('equivocate');
-        note(`validator ${f.validator}`);
+        note(`validator ${this.resolvedTargets.get(index) ?? f.validator}`);
         return;
       case 'earlySeal':
         producer('earlySeal');
-        note(`validator ${f.validator}`);
+        note(`validator ${this.resolvedTargets.get(index) ?? f.validator}`);
         return;
+      case 'isolateProducer': {
+        const v = target();
+        const me = [`sc-${v}`];
+        const others = this.sidechainNodes.map((n) => n.id).filter((id) => id !== me[0]);
+        if (start) this.network.partition(me, others);
+        else this.network.unpartition(me, others);
+        note(`validator ${v}`);
+        return;
+      }
       case 'doubleSign':
-        if (start) this.doubleSigners.add(f.validator!);
-        else this.doubleSigners.delete(f.validator!);
+        if (start) this.doubleSigners.add(target());
+        else this.doubleSigners.delete(target());
         note(`validator ${f.validator}`);
         return;
       case 'offlineCheckpointProposer': {
@@ -399,6 +415,15 @@ export class Cluster {
   }
 
   private readonly offlineProposerNode = new Map<number, string>();
+  private readonly resolvedTargets = new Map<number, number>();
+
+  /** The validator in turn for the next block on the best sidechain head. */
+  inTurnValidator(): number {
+    let best = this.sidechainNodes[0]!;
+    for (const n of this.sidechainNodes) if (n.chain.head().td > best.chain.head().td) best = n;
+    const proposer = best.chain.head().snapshot.validatorSet.proposer.address;
+    return this.keys.find((k) => k.signer === proposer)!.index;
+  }
 
   /** A live service node with the highest committed height (for reading the network's state). */
   referenceServiceNode(): ServiceNode {

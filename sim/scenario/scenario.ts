@@ -65,7 +65,8 @@ export type FaultKind =
   | 'offlineCheckpointProposer'
   | 'equivocatingProducer'
   | 'doubleSign'
-  | 'earlySeal';
+  | 'earlySeal'
+  | 'isolateProducer';
 
 export const FAULT_KINDS: readonly FaultKind[] = [
   'crash',
@@ -80,6 +81,7 @@ export const FAULT_KINDS: readonly FaultKind[] = [
   'equivocatingProducer',
   'doubleSign',
   'earlySeal',
+  'isolateProducer',
 ];
 
 export interface FaultSpec {
@@ -89,8 +91,8 @@ export interface FaultSpec {
   forMs?: number;
   /** A node id (`svc-3`, `sc-2`, `parent`) for crash / pause / clockSkew. */
   node?: string;
-  /** 1-based validator index for producer and validator faults. */
-  validator?: number;
+  /** 1-based validator index for producer and validator faults; 'inTurn' = whoever is in turn when it fires. */
+  validator?: number | 'inTurn';
   groups?: string[][];
   from?: string[];
   to?: string[];
@@ -373,6 +375,7 @@ function decodeFault(r: Reader, value: unknown, validatorCount: number, nodes: S
     equivocatingProducer: ['validator'],
     doubleSign: ['validator'],
     earlySeal: ['validator'],
+    isolateProducer: ['validator'],
   };
   r.noExtra(o, ['kind', 'at', 'for', ...allowed[kind as FaultKind]]);
   const f: FaultSpec = { kind: kind as FaultKind, atMs: r.duration(o, 'at', 0) };
@@ -423,12 +426,15 @@ function decodeFault(r: Reader, value: unknown, validatorCount: number, nodes: S
       break;
     case 'offlineProducer':
     case 'equivocatingProducer':
-    case 'doubleSign':
     case 'earlySeal':
+    case 'isolateProducer':
+      f.validator = o.validator === 'inTurn' ? 'inTurn' : r.int(o, 'validator', undefined, 1, validatorCount);
+      break;
+    case 'doubleSign':
       f.validator = r.int(o, 'validator', undefined, 1, validatorCount);
       break;
     case 'slowProducer':
-      f.validator = r.int(o, 'validator', undefined, 1, validatorCount);
+      f.validator = o.validator === 'inTurn' ? 'inTurn' : r.int(o, 'validator', undefined, 1, validatorCount);
       f.delayS = r.int(o, 'delayS', 4, 1, 3600);
       break;
     case 'offlineCheckpointProposer':

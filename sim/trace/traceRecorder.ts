@@ -2,10 +2,10 @@
  * The trace: every delivered event, in delivery order, folded into a rolling keccak hash and
  * optionally written as JSON lines.
  *
- * Each event becomes one JSON line `{"t":…,"seq":…,"kind":…,"target":…,"data":…}`. Lines are
- * buffered and folded in fixed-size chunks: `hash = keccak(hash ‖ chunk)`. The chunking depends
- * only on the lines, so the hash is a pure function of the event sequence, and hashing per chunk
- * rather than per event keeps tracing cheap.
+ * Each event is folded as a compact record `t|seq|kind|target|data\n` (the JSONL sink gets the
+ * same fields as a JSON object). Records are buffered and folded in fixed-size chunks:
+ * `hash = keccak(hash ‖ chunk)`. The chunking depends only on the records, so the hash is a pure
+ * function of the event sequence, and hashing per chunk rather than per event keeps tracing cheap.
  */
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { toHex, type Hex } from '../../src/core/bytes';
@@ -40,14 +40,16 @@ export class TraceRecorder {
   }
 
   record(e: TraceEntry): void {
-    const line =
-      e.data === undefined
-        ? `{"t":${e.timeMs},"seq":${e.seq},"kind":${JSON.stringify(e.kind)},"target":${JSON.stringify(e.target)}}`
-        : `{"t":${e.timeMs},"seq":${e.seq},"kind":${JSON.stringify(e.kind)},"target":${JSON.stringify(e.target)},"data":${e.data}}`;
     this.count++;
-    this.buffer += line + '\n';
+    this.buffer += `${e.timeMs}|${e.seq}|${e.kind}|${e.target}|${e.data ?? ''}\n`;
     if (this.buffer.length >= CHUNK_CHARS) this.fold();
-    for (const sink of this.sinks) sink(line);
+    if (this.sinks.length) {
+      const line =
+        e.data === undefined
+          ? `{"t":${e.timeMs},"seq":${e.seq},"kind":${JSON.stringify(e.kind)},"target":${JSON.stringify(e.target)}}`
+          : `{"t":${e.timeMs},"seq":${e.seq},"kind":${JSON.stringify(e.kind)},"target":${JSON.stringify(e.target)},"data":${e.data}}`;
+      for (const sink of this.sinks) sink(line);
+    }
   }
 
   /** Record a non-event fact (a fault firing, a verdict) in the same stream. */

@@ -63,7 +63,20 @@ export interface CommittedBlock {
   commit: Vote[];
 }
 
+// Blocks and votes are immutable values shared by every node of a simulation: their hashes are
+// cached by object identity.
+const blockHashCache = new WeakMap<ServiceBlock, Hex>();
+const voteDigestCache = new WeakMap<object, { chainId: string; digest: Uint8Array }>();
+
 export function blockHash(b: ServiceBlock): Hex {
+  const hit = blockHashCache.get(b);
+  if (hit) return hit;
+  const h = computeBlockHash(b);
+  blockHashCache.set(b, h);
+  return h;
+}
+
+function computeBlockHash(b: ServiceBlock): Hex {
   // The commit of the previous block is hashed by its votes' signatures, which bind their content.
   return toHex(
     keccak256Bytes(
@@ -84,6 +97,14 @@ export function blockHash(b: ServiceBlock): Hex {
 
 /** What a vote's signature covers. */
 export function voteDigest(v: Omit<Vote, 'signature'>, chainId: string): Uint8Array {
+  const hit = voteDigestCache.get(v);
+  if (hit && hit.chainId === chainId) return hit.digest;
+  const digest = computeVoteDigest(v, chainId);
+  voteDigestCache.set(v, { chainId, digest });
+  return digest;
+}
+
+function computeVoteDigest(v: Omit<Vote, 'signature'>, chainId: string): Uint8Array {
   return keccak256Bytes(
     utf8(
       canonicalJson({

@@ -290,8 +290,12 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
   }
 
   private verifyVote(v: Vote): boolean {
+    const hit = verifiedVotes.get(v);
+    if (hit !== undefined) return hit;
     const { signature, ...unsigned } = v;
-    return this.scheme.recover(voteDigest(unsigned, this.app.chainId), fromHex(signature))?.address === v.validator;
+    const ok = this.scheme.recover(voteDigest(unsigned, this.app.chainId), fromHex(signature))?.address === v.validator;
+    verifiedVotes.set(v, ok);
+    return ok;
   }
 
   private onDecide(ctx: NodeContext<NodeMessage, ServiceTimer>, cb: CommittedBlock): void {
@@ -436,7 +440,9 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
       if (q.length < 500) q.push(msg);
       this.futureInputs.set(height, q);
     }
-    if (height > mine && from !== '' && ctx.nowMs() - this.lastSyncRequestMs > 2_000) {
+    // Only a message beyond the next height means a whole block is missing: ask for it. A message
+    // for the next height just arrived before our commit timeout ran out.
+    if (height > this.app.height + 1n && from !== '' && ctx.nowMs() - this.lastSyncRequestMs > 2_000) {
       this.lastSyncRequestMs = ctx.nowMs();
       ctx.send(from, { kind: 'c.syncReq', fromHeight: this.app.height + 1n });
     }
@@ -577,6 +583,12 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
     return { parent: this.parentView, sidechain: this.sidechainView };
   }
 }
+
+/**
+ * Votes are immutable objects shared by the nodes of one process; a vote's signature is checked
+ * once (whether it recovers to its validator does not depend on who asks).
+ */
+const verifiedVotes = new WeakMap<Vote, boolean>();
 
 /** Group the side-tx votes carried by a commit's precommits by tx. */
 export function sideVotesOf(commit: readonly Vote[]): SideTxVotes[] {

@@ -88,7 +88,20 @@ export function makeHeader(fields: Partial<SidechainHeader> & Pick<SidechainHead
 // --- hashes -------------------------------------------------------------------------------------
 
 /** The digest the producer signs: extra without its last 65 bytes (Clique/Bor `SealHash`). */
+// Headers are immutable values, and in a simulation every node imports the same header object:
+// hashes are cached by object identity so each header is hashed once per process.
+const sealHashCache = new WeakMap<SidechainHeader, Bytes>();
+const headerHashCache = new WeakMap<SidechainHeader, Bytes>();
+
 export function sealHashBytes(header: SidechainHeader): Bytes {
+  const hit = sealHashCache.get(header);
+  if (hit) return hit;
+  const h = computeSealHash(header);
+  sealHashCache.set(header, h);
+  return h;
+}
+
+function computeSealHash(header: SidechainHeader): Bytes {
   const extra = toBytes(header.extraData, 'header.extraData');
   if (extra.length < EXTRA_SEAL_LENGTH) {
     throw new InputError('header.extraData', `shorter than the ${EXTRA_SEAL_LENGTH}-byte seal: ${extra.length} bytes`);
@@ -102,7 +115,11 @@ export function sealHash(header: SidechainHeader): Hex {
 
 /** The block hash: every field, the seal included. */
 export function headerHashBytes(header: SidechainHeader): Bytes {
-  return keccak256Bytes(fromHex(encodeRlp(headerRlpFields(header, toBytes(header.extraData, 'header.extraData')))));
+  const hit = headerHashCache.get(header);
+  if (hit) return hit;
+  const h = keccak256Bytes(fromHex(encodeRlp(headerRlpFields(header, toBytes(header.extraData, 'header.extraData')))));
+  headerHashCache.set(header, h);
+  return h;
 }
 
 export function headerHash(header: SidechainHeader): Hex {

@@ -6,8 +6,11 @@
  * branch, and the branch is committed into its parent only when the handler succeeds, so a failed
  * transaction leaves no partial writes. Iteration is in key order (code units; keys are ASCII).
  *
- * The app hash is a keccak over every (key, value) in key order; values are hashed once and the
- * per-key digest is cached until the key is written again.
+ * The app hash is canonical and incremental: keys fall into 256 buckets (FNV-1a of the key), a
+ * bucket's hash is keccak over its (key, keccak(canonical value)) pairs in key order, 16 groups of
+ * 16 buckets are hashed over their bucket hashes, and the app hash is keccak over the 16 group
+ * hashes. A commit re-hashes only the buckets and groups it touched (keccak in JavaScript runs at
+ * some 12 MB/s, so hashing 8 KiB of bucket hashes at every commit would dominate a run).
  */
 import { keccak_256 } from '@noble/hashes/sha3.js';
 import { canonicalJson } from '../core/canonicalJson';
@@ -42,10 +45,28 @@ export interface Branch extends KVStore {
 }
 
 /** The root store: the committed state of one node. */
+const BUCKETS = 256;
+const GROUP = 16;
+const EMPTY_BUCKET = new Uint8Array(32);
+
+/** FNV-1a over the key's UTF-16 code units, folded to a bucket index. */
+function bucketOf(key: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) {
+    h ^= key.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h ^ (h >>> 8) ^ (h >>> 16) ^ (h >>> 24)) & (BUCKETS - 1);
+}
+
 export class MemoryStore implements KVStore {
   private readonly data = new Map<string, StoreValue>();
   private sortedKeys: string[] | null = [];
   private readonly digests = new Map<string, Uint8Array>();
+  private readonly buckets: Array<Set<string>> = Array.from({ length: BUCKETS }, () => new Set());
+  private readonly bucketHashes: Uint8Array[] = Array.from({ length: BUCKETS }, () => EMPTY_BUCKET);
+  private readonly dirty = new Set<number>();
+  private readonly groupHashes: Uint8Array[] = Array.from({ length: BUCKETS / GROUP }, () => EMPTY_BUCKET);
 
   get<T = StoreValue>(key: string): T | undefined {
     return this.data.get(key) as T | undefined;
@@ -57,13 +78,23 @@ export class MemoryStore implements KVStore {
 
   set(key: string, value: StoreValue): void {
     assert(value !== undefined, 'store values are never undefined; use delete', { key });
-    if (!this.data.has(key)) this.sortedKeys = null;
+    const b = bucketOf(key);
+    if (!this.data.has(key)) {
+      this.sortedKeys = null;
+      this.buckets[b]!.add(key);
+    }
     this.data.set(key, value);
     this.digests.delete(key);
+    this.dirty.add(b);
   }
 
   delete(key: string): void {
-    if (this.data.delete(key)) this.sortedKeys = null;
+    if (this.data.delete(key)) {
+      this.sortedKeys = null;
+      const b = bucketOf(key);
+      this.buckets[b]!.delete(key);
+      this.dirty.add(b);
+    }
     this.digests.delete(key);
   }
 
@@ -91,22 +122,46 @@ export class MemoryStore implements KVStore {
     return this.data.size;
   }
 
-  /** keccak over `key ‖ 0x00 ‖ keccak(canonicalJson(value))` for every key in order. */
+  /** The app hash: keccak over the group hashes; only buckets and groups written since the last call are re-hashed. */
   hash(): Hex {
-    const h = keccak_256.create();
+    const dirtyGroups = new Set<number>();
     const enc = new TextEncoder();
     const sep = new Uint8Array([0]);
-    for (const k of this.keys()) {
-      let d = this.digests.get(k);
-      if (d === undefined) {
-        d = keccak_256(enc.encode(canonicalJson(this.data.get(k))));
-        this.digests.set(k, d);
+    for (const b of this.dirty) {
+      const keys = [...this.buckets[b]!].sort(compareStrings);
+      dirtyGroups.add(Math.floor(b / GROUP));
+      if (keys.length === 0) {
+        this.bucketHashes[b] = EMPTY_BUCKET;
+        continue;
       }
-      h.update(enc.encode(k));
-      h.update(sep);
-      h.update(d);
+      const h = keccak_256.create();
+      for (const k of keys) {
+        let d = this.digests.get(k);
+        if (d === undefined) {
+          d = keccak_256(enc.encode(canonicalJson(this.data.get(k))));
+          this.digests.set(k, d);
+        }
+        h.update(enc.encode(k));
+        h.update(sep);
+        h.update(d);
+      }
+      this.bucketHashes[b] = h.digest();
     }
-    return toHex(h.digest());
+    this.dirty.clear();
+    for (const g of dirtyGroups) {
+      const buf = new Uint8Array(32 * GROUP);
+      let empty = true;
+      for (let i = 0; i < GROUP; i++) {
+        const bh = this.bucketHashes[g * GROUP + i]!;
+        if (bh !== EMPTY_BUCKET) empty = false;
+        buf.set(bh, 32 * i);
+      }
+      // A group emptied by deletes must hash like one never written.
+      this.groupHashes[g] = empty ? EMPTY_BUCKET : keccak_256(buf);
+    }
+    const top = new Uint8Array(32 * this.groupHashes.length);
+    this.groupHashes.forEach((d, i) => top.set(d, 32 * i));
+    return toHex(keccak_256(top));
   }
 
   /** Every entry in key order (for exports and snapshots). */
