@@ -79,3 +79,19 @@ describe('library surface (a public contract: names stay stable)', () => {
     expect(() => lib.createServiceApp({ app_state: { staking: { validators } } })).toThrow(/genesis\.chain_id: is required/);
   });
 });
+
+describe('library surface: sidechain', () => {
+  it('calcProducerDelay, sidechainDifficulty, stateSyncTxHash, sidechainRootHash (reference §7 vectors)', () => {
+    const p = { period: 2, producerDelay: 4, sprint: 16, wiggle: 2 };
+    expect([lib.calcProducerDelay(32, 0, p), lib.calcProducerDelay(32, 2, p), lib.calcProducerDelay(33, 0, p), lib.calcProducerDelay(33, 1, p)]).toEqual([4, 8, 2, 4]);
+    const A = '0x0000000000000000000000000000000000000001';
+    const B = '0x0000000000000000000000000000000000000002';
+    const C = '0x0000000000000000000000000000000000000003';
+    expect(lib.sidechainDifficulty([C, A, B], B, B)).toBe(3n);
+    expect(lib.sidechainDifficulty([C, A, B], B, C)).toBe(2n);
+    expect(lib.sidechainDifficulty([C, A, B], B, A)).toBe(1n);
+    expect(lib.stateSyncTxHash(16, '0x' + '11'.repeat(32))).toBe('0xb1317de0d984956dd24a4c3fd47292d817373e6e69a7dab753c8fe3af87e2af6');
+    const empty = '0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421';
+    expect(lib.sidechainRootHash([{ number: 1, time: 1000, txHash: empty, receiptHash: empty }])).toBe('13a4e96a35ad3c7f1956711bfd7c37c51ab24aca05e84ddbff02ddba7dc034e0');
+  });
+});

@@ -103,3 +103,7 @@ export function selectNextProducers<Id extends number | bigint>(
   const byId = new Map(validators.map((v) => [BigInt(v.id), v.id]));
   return selectNextProducersImpl(blockHash, validators, producerCount).map((id) => byId.get(id)!);
 }
+
+// --- the sidechain (issue: parent chain, bridge, sidechain) -----------------------------------
+
+export { calcProducerDelay, sidechainDifficulty, stateSyncTxHash, sidechainRootHash } from './sidechain/index';

@@ -13,7 +13,6 @@ import { type Address, ZERO_ADDRESS } from '../core/address';
 import { type Hex } from '../core/bytes';
 import { assert } from '../core/errors';
 import { type SignatureScheme, realScheme } from '../core/signatureScheme';
-import { checkpointRootHashBytes } from '../core/hashRules';
 import { toBareHex, toHex, fromHex, concatBytes } from '../core/bytes';
 import { type SidechainConfig, calcProducerDelay, producerDelayParams } from './config';
 import {
@@ -33,6 +32,7 @@ import {
 import { type Snapshot, applyHeader, genesisSnapshot, snapshotSuccession } from './snapshot';
 import { isSprintEnd, isSprintStart } from './sprint';
 import { compareHeads, isValidReorg } from './forkChoice';
+import { rootHashOf } from './rootHash';
 import { type SidechainBlock, EMPTY_BODY, EMPTY_ROOT, receiptRoot, txRoot } from './block';
 import {
   type SpanProducer,
@@ -280,15 +280,10 @@ export class SidechainChain {
     return reorg;
   }
 
-  /** `sidechain_getRootHash(start, end)` over the canonical chain (hex without 0x), or an error. */
+  /** `sidechain_getRootHash(start, end)` over the canonical chain (hex without 0x), with Bor's errors. */
   rootHash(start: bigint, end: bigint): { ok: true; root: string } | { ok: false; error: string } {
-    const length = end - start + 1n;
-    if (length > 32768n) return { ok: false, error: `Start: ${start} and end block: ${end} exceed max allowed checkpoint length: 32768` };
-    const head = this.head().block.header.number;
-    if (start > end || end > head) return { ok: false, error: `Invalid parameters start: ${start} and end block: ${end} params` };
-    const headers = [];
-    for (let k = start; k <= end; k++) headers.push(this.byNumber(k)!.block.header);
-    return { ok: true, root: toBareHex(checkpointRootHashBytes(headers)) };
+    const r = rootHashOf({ headNumber: () => this.head().block.header.number, headerByNumber: (n) => this.byNumber(n)?.block.header }, start, end);
+    return r.ok ? { ok: true, root: r.value } : { ok: false, error: r.error.message };
   }
 
   /** Walk back from the head: the canonical blocks from `from` to the head. */

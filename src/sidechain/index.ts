@@ -56,3 +56,5 @@ export {
 export { borReceiptKey, stateSyncTxHash, stateSyncTxHashBytes } from './stateSync';
 export { type RootHashChainView, MAX_CHECKPOINT_LENGTH, ROOT_HASH_ERROR_CODE, sidechainRootHash, rootHashOf } from './rootHash';
 export { type HeadRef, type FinalityFloor, compareHeads, reorgNeeded, preferredHead, reorgAllowed, isValidReorg } from './forkChoice';
+
+export { callRpc, evalConsole, formatBlock, type RpcView, type RpcResult } from './rpc';
