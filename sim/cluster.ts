@@ -21,6 +21,7 @@ import { type NodeMessage, describeMessage } from '../src/node/messages';
 import { MsgSendDef } from '../src/modules/bank/msgs';
 import { encodeTx, signTx } from '../src/modules/auth/stdTx';
 import { getValidatorSet } from '../src/modules/staking/keeper';
+import { getBuffer, getLastCheckpoint } from '../src/modules/checkpoint/keeper';
 import { decodeTx } from '../src/modules/auth/stdTx';
 import { MSG_REGISTRY } from '../src/app/registry';
 import { fromHex } from '../src/core/bytes';
@@ -84,6 +85,8 @@ export class Cluster {
   readonly doubleSigners = new Set<number>();
   /** Heights at which a no-ack was applied (counted once across nodes). */
   readonly noAckHeights = new Set<string>();
+  /** When each checkpoint (by start block) was first buffered and first acked, virtual ms. */
+  readonly checkpointTimes = new Map<string, { bufferedMs?: number; ackedMs?: number }>();
   readonly genesis: unknown;
 
   constructor(
@@ -167,7 +170,19 @@ export class Cluster {
         serviceCfg,
         {
           onOwnVote: (vote, sign) => (this.doubleSigners.has(k.index) && vote.blockHash !== null ? [sign({ ...vote, blockHash: toHex(keccak256Bytes(fromHex(vote.blockHash))) })] : []),
-          onCommit: (_node, block, _end, results) => {
+          onCommit: (node, block, end, results) => {
+            for (const r of end.sideTxResults) {
+              if (r.code !== 0) continue;
+              if (r.msgType === 'checkpoint/MsgCheckpoint' || r.msgType === 'checkpoint/MsgCheckpointACK') {
+                const last = r.msgType === 'checkpoint/MsgCheckpoint' ? getBuffer(node.app.store) : getLastCheckpoint(node.app.store)?.checkpoint;
+                if (!last) continue;
+                const key = last.startBlock.toString();
+                const e = this.checkpointTimes.get(key) ?? {};
+                if (r.msgType === 'checkpoint/MsgCheckpoint') e.bufferedMs ??= this.engine.nowMs();
+                else e.ackedMs ??= this.engine.nowMs();
+                this.checkpointTimes.set(key, e);
+              }
+            }
             block.block.txs.forEach((t, ti) => {
               if (results[ti]?.code !== 0) return;
               try {
@@ -503,6 +518,12 @@ export class Cluster {
         return;
       }
     }
+  }
+
+  checkpointLatencyMs(): number[] {
+    const out: number[] = [];
+    for (const e of this.checkpointTimes.values()) if (e.bufferedMs !== undefined && e.ackedMs !== undefined) out.push(e.ackedMs - e.bufferedMs);
+    return out;
   }
 
   /** A deterministic digest of every node's durable state (for debugging divergent runs). */

@@ -15,9 +15,19 @@ export interface RunOptions {
   seed: number;
   untilMs?: number;
   trace?: TraceRecorder;
-  /** Called every `progressEveryMs` of simulated time (for progress bars). */
-  onProgress?: (simulatedMs: number, totalMs: number) => void;
+  /** Called every `progressEveryMs` of simulated time (for progress bars); return 'stop' to end early. */
+  onProgress?: (simulatedMs: number, totalMs: number) => void | 'stop';
   progressEveryMs?: number;
+  /** Samples for plots are taken this often (default: 120 samples over the run). */
+  sampleEveryMs?: number;
+}
+
+/** What the plots show, sampled over the run. */
+export interface Samples {
+  timeMs: number[];
+  serviceHeight: number[];
+  /** Sidechain head per node, by node id. */
+  sidechainHeight: Record<string, number[]>;
 }
 
 export interface RunResult {
@@ -36,36 +46,94 @@ export interface RunResult {
   network: { sent: number; delivered: number; dropped: number; blocked: number; duplicated: number };
   cluster: Cluster;
   engine: RunVerdict;
+  samples: Samples;
+  /** Milliseconds from buffering to ack, per acked checkpoint. */
+  checkpointLatencyMs: number[];
+  interrupted: boolean;
 }
 
 export function runScenario(scenario: Scenario, opts: RunOptions): RunResult {
+  const run = prepareRun(scenario, opts);
+  while (run.step() === 'more');
+  return run.finish();
+}
+
+/** A run in steps, so that a caller with a real event loop can yield between them (Ctrl-C, progress). */
+export function prepareRun(scenario: Scenario, opts: RunOptions): { step(): 'more' | 'done'; finish(): RunResult } {
   const cluster = new Cluster(scenario, opts.seed, opts.trace ? { trace: opts.trace } : {});
   const untilMs = opts.untilMs ?? scenario.durationMs;
   let verdict: Verdict = 'pass';
   let message = 'completed';
+  let interrupted = false;
   let engineVerdict: RunVerdict = { reason: 'until', events: 0, nowMs: 0, runaway: false, message: '' };
+  const sampleEvery = Math.max(1000, opts.sampleEveryMs ?? Math.floor(untilMs / 120));
+  const step = Math.max(sampleEvery, opts.progressEveryMs ?? sampleEvery);
+  const samples: Samples = { timeMs: [], serviceHeight: [], sidechainHeight: Object.fromEntries(cluster.sidechainNodes.map((n) => [n.id, []])) };
+  const sample = () => {
+    samples.timeMs.push(cluster.engine.nowMs());
+    samples.serviceHeight.push(Math.max(...cluster.serviceNodes.map((n) => Number(n.app.height))));
+    for (const n of cluster.sidechainNodes) samples.sidechainHeight[n.id]!.push(Number(n.chain.head().block.header.number));
+  };
+  let events = 0;
+  let t = 0;
+  let done = false;
   try {
     cluster.start();
-    const step = opts.progressEveryMs ?? untilMs;
-    let events = 0;
-    for (let t = Math.min(step, untilMs); ; t = Math.min(t + step, untilMs)) {
-      const v = cluster.engine.run({ untilMs: t, maxEvents: scenario.maxEvents - events });
-      events += v.events;
-      engineVerdict = { ...v, events };
-      opts.onProgress?.(cluster.engine.nowMs(), untilMs);
-      if (v.runaway) {
-        verdict = 'crash';
-        message = v.message;
-        break;
-      }
-      if (t >= untilMs || v.reason === 'stopped') break;
-    }
+    sample();
   } catch (e) {
     if (!(e instanceof InvariantError)) throw e;
     verdict = 'crash';
     message = `${e.message} [scenario ${scenario.name}, seed ${opts.seed}]`;
+    done = true;
   }
-  return { ...summarise(cluster), scenario: scenario.name, seed: opts.seed, crypto: scenario.crypto, verdict, message, events: engineVerdict.events, engine: engineVerdict, cluster };
+  let nextProgress = step;
+  return {
+    step() {
+      if (done) return 'done';
+      t = Math.min(t + sampleEvery, untilMs);
+      try {
+        const v = cluster.engine.run({ untilMs: t, maxEvents: scenario.maxEvents - events });
+        events += v.events;
+        engineVerdict = { ...v, events };
+        sample();
+        if (v.runaway) {
+          verdict = 'crash';
+          message = v.message;
+          done = true;
+        } else if (t >= untilMs || v.reason === 'stopped') done = true;
+      } catch (e) {
+        if (!(e instanceof InvariantError)) throw e;
+        verdict = 'crash';
+        message = `${e.message} [scenario ${scenario.name}, seed ${opts.seed}, at ${cluster.engine.nowMs()} ms]`;
+        done = true;
+      }
+      if (cluster.engine.nowMs() >= nextProgress || done) {
+        nextProgress += step;
+        if (opts.onProgress?.(cluster.engine.nowMs(), untilMs) === 'stop' && !done) {
+          interrupted = true;
+          message = `interrupted at ${cluster.engine.nowMs()} ms`;
+          done = true;
+        }
+      }
+      return done ? 'done' : 'more';
+    },
+    finish(): RunResult {
+      return {
+        ...summarise(cluster),
+        scenario: scenario.name,
+        seed: opts.seed,
+        crypto: scenario.crypto,
+        verdict,
+        message,
+        events: engineVerdict.events,
+        engine: engineVerdict,
+        cluster,
+        samples,
+        checkpointLatencyMs: cluster.checkpointLatencyMs(),
+        interrupted,
+      };
+    },
+  };
 }
 
 function summarise(c: Cluster) {

@@ -219,7 +219,7 @@ export class Bridge {
     const lastMs = (getLastCheckpoint(s)?.checkpoint.timestamp ?? 0n) * 1000n;
     const since = lastMs > BigInt(x.genesisTimeMs) ? lastMs : BigInt(x.genesisTimeMs);
     if (now - since < bufferMs || now - getLastNoAck(s) * 1000n < bufferMs) return null;
-    const count = (now - lastMs) / bufferMs;
+    const count = (now - since) / bufferMs;
     const set = getValidatorSet(s).copy();
     if (!set.hasAddress(x.me)) return null;
     set.incrementProposerPriority(1);

@@ -1,40 +1,101 @@
-/** `lockstep run`: run a scenario, print progress and a summary (or one JSON object). */
-import { runGossipDemo } from '../../sim/demo/gossipDemo';
+/**
+ * `lockstep run`: run a scenario on virtual time, show progress, print a readable summary with
+ * plots (or one JSON object), and write the run's report folder. Ctrl-C stops the run at the next
+ * step and still writes what finished.
+ */
+import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { parseDurationMs } from '../core/duration';
 import { InputError } from '../core/errors';
+import { loadScenario } from '../../sim/scenario/load';
+import { prepareRun } from '../../sim/run';
+import { TraceRecorder } from '../../sim/trace/traceRecorder';
+import { summaryJson, summaryMarkdown, checkExpectations } from '../../sim/report/summary';
+import { terminalSummary } from '../../sim/report/terminal';
 import { EXIT } from './exitCodes';
 
-export interface RunOptions {
+export interface RunCliOptions {
   scenario: string;
   seed: number;
   until?: string;
+  placement: string;
+  crypto?: string;
   json: boolean;
+  out?: string;
+  trace: boolean;
 }
 
-export async function runCommand(opts: RunOptions): Promise<number> {
-  if (!Number.isSafeInteger(opts.seed) || opts.seed < 0) throw new InputError('--seed', `expected a non-negative integer, got ${opts.seed}`);
-  const untilMs = opts.until === undefined ? 60_000 : parseDurationMs(opts.until, '--until');
-  if (opts.scenario !== 'demo') throw new InputError('--scenario', `unknown scenario ${JSON.stringify(opts.scenario)}; available: demo`);
+export const VERDICT_EXIT: Record<string, number> = { pass: EXIT.pass, safety: EXIT.safety, liveness: EXIT.liveness, crash: EXIT.crash };
 
+export async function runCommand(opts: RunCliOptions): Promise<number> {
+  if (!Number.isSafeInteger(opts.seed) || opts.seed < 0) throw new InputError('--seed', `expected a non-negative integer, got ${opts.seed}`);
+  if (opts.placement !== 'inline' && opts.placement !== 'worker') throw new InputError('--placement', `expected inline or worker, got ${JSON.stringify(opts.placement)}`);
+  if (opts.crypto !== undefined && opts.crypto !== 'real' && opts.crypto !== 'fast') throw new InputError('--crypto', `expected real or fast, got ${JSON.stringify(opts.crypto)}`);
+  const { scenario: loaded } = loadScenario(opts.scenario);
+  const scenario = opts.crypto ? { ...loaded, crypto: opts.crypto as 'real' | 'fast' } : loaded;
+  const untilMs = opts.until === undefined ? scenario.durationMs : parseDurationMs(opts.until, '--until');
+  if (untilMs <= 0) throw new InputError('--until', 'must be positive');
+
+  const outDir = resolve(opts.out ?? join('reports', 'runs', `${scenario.name}-${opts.seed}`));
+  mkdirSync(outDir, { recursive: true });
+  const trace = new TraceRecorder();
+  const traceFile = opts.trace ? createWriteStream(join(outDir, 'trace.jsonl')) : null;
+  if (traceFile) trace.addSink((line) => void traceFile.write(line + '\n'));
+
+  let interrupted = false;
+  const onSigint = () => {
+    interrupted = true;
+  };
+  process.once('SIGINT', onSigint);
+  const showProgress = !opts.json && process.stderr.isTTY;
   const wallStart = Date.now();
-  const r = runGossipDemo({ seed: opts.seed, untilMs });
+  const run = prepareRun(scenario, {
+    seed: opts.seed,
+    untilMs,
+    trace,
+    onProgress: (simMs, totalMs) => {
+      if (showProgress) {
+        const frac = simMs / totalMs;
+        const bar = '='.repeat(Math.floor(frac * 30)).padEnd(30, ' ');
+        process.stderr.write(`\r[${bar}] ${(frac * 100).toFixed(0).padStart(3)}%  ${(simMs / 1000).toFixed(0)} s simulated, ${((Date.now() - wallStart) / 1000).toFixed(1)} s wall `);
+      }
+      return interrupted ? 'stop' : undefined;
+    },
+  });
+  // Yield to the event loop between steps so Ctrl-C and output get through.
+  while (run.step() === 'more') await new Promise((r) => setImmediate(r));
+  const result = run.finish();
   const wallMs = Date.now() - wallStart;
-  const verdict = r.verdict.runaway ? 'crash' : 'pass';
+  process.removeListener('SIGINT', onSigint);
+  if (showProgress) process.stderr.write('\n');
+
+  writeFileSync(join(outDir, 'summary.json'), summaryJson(scenario, result));
+  writeFileSync(join(outDir, 'summary.md'), summaryMarkdown(scenario, result));
+  if (traceFile) await new Promise<void>((r) => traceFile.end(r));
+
   if (opts.json) {
     process.stdout.write(
-      JSON.stringify({ scenario: opts.scenario, seed: opts.seed, simulatedMs: r.verdict.nowMs, wallMs, traceHash: r.traceHash, verdict, events: r.verdict.events }) + '\n',
+      JSON.stringify({
+        scenario: result.scenario,
+        seed: result.seed,
+        crypto: result.crypto,
+        placement: opts.placement,
+        simulatedMs: result.simulatedMs,
+        wallMs,
+        traceHash: result.traceHash,
+        verdict: result.verdict,
+        message: result.message,
+        counts: result.counts,
+        maxReorgDepth: result.maxReorgDepth,
+        backupBlocks: result.backupBlocks,
+        expectationsMet: checkExpectations(scenario, result).every((c) => c.ok),
+        report: outDir,
+      }) + '\n',
     );
   } else {
-    const lines = [
-      `scenario   ${opts.scenario} (engine demo: tokens gossiped between 5 nodes)`,
-      `seed       ${opts.seed}`,
-      `simulated  ${r.verdict.nowMs} ms in ${wallMs} ms of wall time`,
-      `events     ${r.verdict.events} (${r.verdict.message})`,
-      `per node   ${r.delivered.join(' ')}`,
-      `trace      ${r.traceHash}`,
-      `verdict    ${verdict}`,
-    ];
-    process.stdout.write(lines.join('\n') + '\n');
+    process.stdout.write(terminalSummary(scenario, result, wallMs));
+    process.stdout.write(`report      ${outDir}\n`);
   }
-  return verdict === 'pass' ? EXIT.pass : EXIT.crash;
+  if (result.interrupted) return EXIT.badInput;
+  return VERDICT_EXIT[result.verdict] ?? EXIT.crash;
 }

@@ -1,0 +1,33 @@
+/**
+ * Find and decode a scenario: a name under scenarios/ (`default`) or a path to a JSON file. Every
+ * error names the file and, for a bad field, the field.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { InputError } from '../../src/core/errors';
+import { decodeScenario, type Scenario } from './scenario';
+
+export const SCENARIOS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'scenarios');
+
+export function resolveScenarioPath(nameOrFile: string): string {
+  if (nameOrFile.endsWith('.json') || nameOrFile.includes('/')) return resolve(nameOrFile);
+  return join(SCENARIOS_DIR, `${nameOrFile}.json`);
+}
+
+export function loadScenario(nameOrFile: string): { scenario: Scenario; file: string } {
+  const file = resolveScenarioPath(nameOrFile);
+  if (!existsSync(file)) throw new InputError('--scenario', `no scenario ${JSON.stringify(nameOrFile)} (looked for ${file})`);
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new InputError(file, `not valid JSON: ${(e as Error).message}`);
+  }
+  try {
+    return { scenario: decodeScenario(json), file };
+  } catch (e) {
+    if (e instanceof InputError) throw new InputError(`${file}: ${e.field}`, e.message.slice(e.field.length + 2));
+    throw e;
+  }
+}
