@@ -7,11 +7,13 @@ import { formatResult, type BenchResult } from './harness';
 import { engineBenches } from './engine.bench';
 import { cryptoBenches } from './crypto.bench';
 import { appBenches } from './app.bench';
+import { sidechainBenches } from './sidechain.bench';
 
 const groups: Record<string, () => BenchResult[] | Promise<BenchResult[]>> = {
   engine: engineBenches,
   crypto: cryptoBenches,
   app: appBenches,
+  sidechain: sidechainBenches,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
