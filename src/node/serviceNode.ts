@@ -16,8 +16,13 @@ import { decodeTx, encodeTx, signTx, txHash as hashTx } from '../modules/auth/st
 import { isCheckpointTx } from '../modules/auth/ante';
 import { type MsgDef, type SideVote } from '../modules/types';
 import { getChainParams } from '../modules/chainParams';
-import { getBuffer, getLastCheckpoint } from '../modules/checkpoint/keeper';
-import { getSpan } from '../modules/sidechain/keeper';
+import { getBuffer, getCheckpointParams, getLastCheckpoint } from '../modules/checkpoint/keeper';
+import { getLastSpan, getSpan } from '../modules/sidechain/keeper';
+import { getSidechainParams } from '../modules/sidechain/params';
+import { getValidatorSet } from '../modules/staking/keeper';
+import { allAccounts } from '../modules/auth/accounts';
+import { allDividendAccounts } from '../modules/topup/keeper';
+import { type MsgProposeSpan } from '../modules/sidechain/msgs';
 import { listRecords } from '../modules/clerk/keeper';
 import { Tendermint, type ConsensusOutput, type TimeoutConfig, type TimeoutInput, DEFAULT_TIMEOUTS } from '../consensus/tendermint';
 import { type CommittedBlock, type Proposal, type ServiceBlock, type SideVoteEntry, type Vote, blockHash, proposalDigest, voteDigest } from '../consensus/types';
@@ -105,6 +110,9 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
   private lastSyncRequestMs = -Infinity;
   private sidechainFrom: bigint | null = null;
   private alive = true;
+  /** Top-up amounts minted so far (this node's view; the supply oracle compares against it). */
+  private minted = 0n;
+  private ctxForRecords: NodeContext<NodeMessage, ServiceTimer> | null = null;
 
   constructor(
     readonly identity: ServiceNodeIdentity,
@@ -143,10 +151,12 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
     this.lastCommit = [];
     this.futureInputs = new Map();
     this.sidechainFrom = null;
+    this.minted = 0n;
   }
 
   start(ctx: NodeContext<NodeMessage, ServiceTimer>): void {
     this.alive = true;
+    if (this.app.height === 0n) ctx.record('service.genesis', { supply: supplyOf(this.app).toString() });
     ctx.setTimer(0, { kind: 'pollParent' });
     ctx.setTimer(0, { kind: 'pollSidechain' });
     ctx.setTimer(this.cfg.bridgeTickMs, { kind: 'bridge' });
@@ -311,6 +321,7 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
     const b = cb.block;
     assert(b.height === this.app.height + 1n, 'blocks apply in order', { node: this.id, height: b.height, app: this.app.height });
     const sideTxVotes = sideVotesOf(b.lastCommit);
+    const before = live ? { set: getValidatorSet(this.app.store), lastCheckpoint: getLastCheckpoint(this.app.store), lastSpan: getLastSpan(this.app.store) } : null;
     this.app.beginBlock({ timeMs: b.timeMs, proposer: b.proposer, sideTxVotes });
     const results = b.txs.map((t) => this.app.deliverTx(fromHex(t)));
     const end = this.app.endBlock();
@@ -327,12 +338,75 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
     for (const t of b.txs) this.mempool.delete(hashTx(fromHex(t)));
     this.app.resetCheckState();
     for (const [h, e] of [...this.mempool]) if (this.app.checkTx(fromHex(e.tx)).code !== 0) this.mempool.delete(h);
-    if (!live) return;
-    ctx.record('service.commit', { height: String(commit.height), appHash: commit.appHash, txs: b.txs.length, failed: results.filter((r) => r.code !== 0).length, proposer: b.proposer });
-    for (const r of end.sideTxResults) ctx.record('service.sideTx', { height: String(commit.height), type: r.msgType, result: r.tally.result, code: r.code });
+    for (const r of end.sideTxResults) for (const ev of r.events) if (ev.type === 'topup' && r.code === 0) this.minted += BigInt(ev.attributes['topup-amount'] ?? '0');
+    if (!live || !before) return;
+    ctx.record('service.commit', {
+      height: String(commit.height),
+      blockHash: cb.blockHash,
+      appHash: commit.appHash,
+      txs: b.txs.length,
+      failed: results.filter((r) => r.code !== 0).length,
+      proposer: b.proposer,
+      supply: supplyOf(this.app).toString(),
+      minted: this.minted.toString(),
+    });
+    for (const r of end.sideTxResults) {
+      ctx.record('service.sideTx', { height: String(commit.height), type: r.msgType, result: r.tally.result, code: r.code });
+      for (const ev of r.events) if (ev.type === 'topup' && r.code === 0) ctx.record('service.topupMinted', { txHash: ev.attributes['tx-hash'] ?? '', logIndex: ev.attributes['log-index'] ?? '', height: String(commit.height) });
+    }
+    this.recordCheckpointEvents(ctx, b, results, end, before);
     this.hooks.onCommit?.(this, cb, end, results);
+    this.ctxForRecords = ctx;
     this.computeSideVotes();
     this.afterCommitBridge(ctx, cb, end, sideTxVotes);
+  }
+
+  /** What the checkpoint and span oracles look at: no-acks, rotations, acks, new spans. */
+  private recordCheckpointEvents(
+    ctx: NodeContext<NodeMessage, ServiceTimer>,
+    b: ServiceBlock,
+    results: TxResult[],
+    end: EndBlockResponse,
+    before: { set: ValidatorSet; lastCheckpoint: ReturnType<typeof getLastCheckpoint>; lastSpan: ReturnType<typeof getLastSpan> },
+  ): void {
+    const store = this.app.store;
+    const acks = end.sideTxResults.filter((r) => r.msgType === 'checkpoint/MsgCheckpointACK' && r.code === 0).length;
+    let noAcks = 0;
+    b.txs.forEach((t, i) => {
+      if (results[i]?.code !== 0) return;
+      try {
+        if (decodeTx(fromHex(t), MSG_REGISTRY).def.type !== 'checkpoint/MsgCheckpointNoACK') return;
+      } catch {
+        return;
+      }
+      noAcks++;
+      ctx.record('checkpoint.noack', {
+        blockTimeMs: String(b.timeMs),
+        lastCheckpointS: String(before.lastCheckpoint?.checkpoint.timestamp ?? 0n),
+        bufferMs: String(getCheckpointParams(store).checkpointBufferTimeMs),
+        height: String(b.height),
+      });
+    });
+    if (acks + noAcks > 0) {
+      const expected = before.set.copy();
+      expected.incrementProposerPriority(acks + noAcks);
+      ctx.record('checkpoint.rotation', { event: acks ? 'ack' : 'no-ack', steps: acks + noAcks, expected: expected.proposer.address, actual: getValidatorSet(store).proposer.address, height: String(b.height) });
+    }
+    const last = getLastCheckpoint(store);
+    if (acks > 0 && last) {
+      ctx.record('checkpoint.acked', { number: String(last.number), start: String(last.checkpoint.startBlock), end: String(last.checkpoint.endBlock), root: last.checkpoint.rootHash, height: String(b.height) });
+    }
+    const span = getLastSpan(store);
+    if (span && before.lastSpan && span.id !== before.lastSpan.id) {
+      ctx.record('service.span', {
+        id: String(span.id),
+        start: String(span.startBlock),
+        end: String(span.endBlock),
+        prevId: String(before.lastSpan.id),
+        prevEnd: String(before.lastSpan.endBlock),
+        spanDuration: String(getSidechainParams(store).spanDuration),
+      });
+    }
   }
 
   /** Vote on the side txs of the block just committed (carried by our next precommit). */
@@ -341,12 +415,36 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
     const sidechainChainId = getChainParams(this.app.store).sidechainChainId;
     this.mySideVotes = this.app.sideTxVotes(observers).map(({ txHash, vote }) => {
       const entry: SideVoteEntry = { txHash, vote };
+      const span = this.pendingSpanMsg(txHash);
+      if (span && this.ctxForRecords) {
+        const current = getLastSpan(this.app.store);
+        this.ctxForRecords.record('side.vote', {
+          type: 'sidechain/MsgProposeSpan',
+          result: vote.result,
+          spanId: String(span.spanId),
+          head: String(this.sidechainView.headNumber() ?? -1n),
+          currentStart: String(current?.startBlock ?? 0n),
+          currentEnd: String(current?.endBlock ?? 0n),
+        });
+      }
       const cp = this.pendingCheckpointMsg(txHash);
       if (vote.result === 'yes' && cp) {
         entry.signature = toHex(this.scheme.sign(checkpointSignDigest({ ...cp, sidechainChainId }), this.identity.privateKey));
       }
       return entry;
     });
+  }
+
+  private pendingSpanMsg(txHash: Hex): MsgProposeSpan | null {
+    const last = this.disk[this.disk.length - 1];
+    if (!last) return null;
+    for (const t of last.block.txs) {
+      const raw = fromHex(t);
+      if (hashTx(raw) !== txHash) continue;
+      const tx = decodeTx(raw, MSG_REGISTRY);
+      return tx.def.type === 'sidechain/MsgProposeSpan' ? (tx.msg as MsgProposeSpan) : null;
+    }
+    return null;
   }
 
   private pendingCheckpointMsg(txHash: Hex): MsgCheckpoint | null {
@@ -589,6 +687,14 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
  * once (whether it recovers to its validator does not depend on who asks).
  */
 const verifiedVotes = new WeakMap<Vote, boolean>();
+
+/** Balances plus withdrawn dividends: what only top-ups may change. */
+export function supplyOf(app: ServiceApp): bigint {
+  let s = 0n;
+  for (const a of allAccounts(app.store)) for (const v of Object.values(a.coins)) s += v;
+  for (const d of allDividendAccounts(app.store)) s += d.feeAmount;
+  return s;
+}
 
 /** Group the side-tx votes carried by a commit's precommits by tx. */
 export function sideVotesOf(commit: readonly Vote[]): SideTxVotes[] {

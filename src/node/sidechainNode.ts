@@ -10,7 +10,8 @@ import { type Address } from '../core/address';
 import { type Hex } from '../core/bytes';
 import { type SignatureScheme } from '../core/signatureScheme';
 import { type SidechainConfig } from '../sidechain/config';
-import { SidechainChain, type ImportResult } from '../sidechain/chain';
+import { SidechainChain, type ImportResult, type StoredBlock, prefer } from '../sidechain/chain';
+import { snapshotSuccession } from '../sidechain/snapshot';
 import { type SidechainBlock, type SidechainTx } from '../sidechain/block';
 import { buildBlock, jitterBoundMs, planProduction, type ProductionPlan } from '../sidechain/producer';
 import { type CommittedSpan, type SpanProducer, type StateSyncRecord, currentSpan } from '../sidechain/systemState';
@@ -121,6 +122,24 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
   }
 
   private planned: ProductionPlan | null = null;
+  private statusRounds = 0;
+
+  /** The best block this node knows by Bor's rule, respecting its finality floor (an independent scan). */
+  heaviestKnown(): Hex {
+    let best = this.chain.genesis;
+    const floor = this.chain.finalityFloor();
+    for (const b of this.chain.allBlocks()) {
+      if (floor && !this.descendsFrom(b, floor.number, floor.hash)) continue;
+      if (prefer(b, best)) best = b;
+    }
+    return best.block.hash;
+  }
+
+  private descendsFrom(b: StoredBlock, number: bigint, hash: Hex): boolean {
+    let cur: StoredBlock | undefined = b;
+    while (cur && cur.block.header.number > number) cur = this.chain.get(cur.block.header.parentHash);
+    return cur?.block.hash === hash;
+  }
 
   private produce(ctx: NodeContext<NodeMessage, SidechainTimer>, parentHash: Hex): void {
     const me = this.identity.producer;
@@ -170,6 +189,19 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
     this.hooks.onImport?.(this, block, result, ctx.nowMs());
     switch (result.status) {
       case 'imported': {
+        const parent = this.chain.get(block.header.parentHash)!;
+        ctx.record('sidechain.imported', {
+          number: String(block.header.number),
+          hash: block.hash,
+          time: String(block.header.time),
+          parentTime: String(parent.block.header.time),
+          succession: snapshotSuccession(parent.snapshot, block.signer),
+          producers: parent.snapshot.validatorSet.size,
+          difficulty: String(block.header.difficulty),
+        });
+        if (block.body.stateSyncs.length) {
+          ctx.record('sidechain.stateSyncs', { number: String(block.header.number), lastStateIdBefore: String(parent.state.lastStateId), ids: block.body.stateSyncs.map((r) => String(r.id)) });
+        }
         if (from !== '') for (const p of this.identity.peers) if (p !== from) ctx.send(p, { kind: 'sc.block', block });
         if (result.reorg) ctx.record('sidechain.reorg', { depth: result.reorg.depth, oldHead: result.reorg.oldHead, newHead: result.reorg.newHead, ancestor: String(result.reorg.commonAncestor) });
         if (result.newHead) this.scheduleProduction(ctx);
@@ -258,6 +290,8 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
       case 'status': {
         const head = this.chain.head();
         for (const p of this.identity.peers) ctx.send(p, { kind: 'sc.status', head: head.block.hash, number: head.block.header.number, td: head.td });
+        // Every few status rounds, let the fork-choice oracle compare the head with the heaviest block known.
+        if (++this.statusRounds % 8 === 0) ctx.record('sidechain.headCheck', { head: head.block.hash, heaviest: this.heaviestKnown(), number: String(head.block.header.number) });
         ctx.setTimer(this.nodeCfg.statusMs, { kind: 'status' });
         return;
       }
