@@ -80,11 +80,27 @@ export interface ServiceNodeIdentity {
   sidechainNode: string;
 }
 
+/** Where a Byzantine node sends each version of a message. */
+export type ByzantineRoutes = Array<{ to: string[]; msg: NodeMessage }>;
+
 /** Hooks for the simulator: oracles and Byzantine wrappers observe or bend behaviour here. */
 export interface ServiceNodeHooks {
   /** Called with each signed vote before it is broadcast; may return extra votes to send (equivocation). */
   onOwnVote?(vote: Vote, sign: (v: Omit<Vote, 'signature'>) => Vote): Vote[];
+  /**
+   * A Byzantine wrapper may route this node's own proposal or vote itself: the equivocating
+   * proposer sends two blocks to two halves of the network, its accomplices vote for each block
+   * in the half that saw it. Null = broadcast normally.
+   */
+  byzantineRoutes?(node: ServiceNode, msg: NodeMessage, tools: ByzantineTools): ByzantineRoutes | null;
   onCommit?(node: ServiceNode, block: CommittedBlock, end: EndBlockResponse, results: TxResult[]): void;
+}
+
+/** What a Byzantine wrapper may do with this node's key: sign other versions of its messages. */
+export interface ByzantineTools {
+  signVote(v: Omit<Vote, 'signature'>): Vote;
+  signProposal(p: Omit<Proposal, 'signature'>): Proposal;
+  peers: readonly string[];
 }
 
 interface MempoolEntry {
@@ -196,8 +212,8 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
           const block = o.reuse ?? this.buildBlock(ctx, o.height);
           const hash = blockHash(block);
           const unsigned = { height: o.height, round: o.round, blockHash: hash, polRound: o.polRound, proposer: this.address };
-          const proposal: Proposal = { ...unsigned, block, signature: toHex(this.scheme.sign(proposalDigest(unsigned, this.app.chainId), this.identity.privateKey)) };
-          this.broadcast(ctx, { kind: 'c.proposal', proposal });
+          const proposal = this.signProposal({ ...unsigned, block });
+          this.broadcastOwn(ctx, { kind: 'c.proposal', proposal });
           this.process(ctx, this.consensus.handle({ kind: 'proposal', proposal }));
           break;
         }
@@ -211,7 +227,7 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
             ...(o.type === 'precommit' && o.blockHash !== null ? { sideTxVotes: this.mySideVotes } : {}),
           });
           const extra = this.hooks.onOwnVote?.(vote, (v) => this.signVote(v)) ?? [];
-          this.broadcast(ctx, { kind: 'c.vote', vote });
+          this.broadcastOwn(ctx, { kind: 'c.vote', vote });
           for (const e of extra) this.broadcastSome(ctx, { kind: 'c.vote', vote: e });
           this.process(ctx, this.consensus.handle({ kind: 'vote', vote }));
           break;
@@ -227,6 +243,18 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
           break;
       }
     }
+  }
+
+  private signProposal(p: Omit<Proposal, 'signature'>): Proposal {
+    const { block: _b, ...unsigned } = p;
+    return { ...p, signature: toHex(this.scheme.sign(proposalDigest(unsigned, this.app.chainId), this.identity.privateKey)) };
+  }
+
+  /** Broadcast this node's own proposal or vote, unless a Byzantine wrapper routes it. */
+  private broadcastOwn(ctx: NodeContext<NodeMessage, ServiceTimer>, msg: NodeMessage): void {
+    const routes = this.hooks.byzantineRoutes?.(this, msg, { signVote: (v) => this.signVote(v), signProposal: (p) => this.signProposal(p), peers: this.identity.peers });
+    if (!routes) return this.broadcast(ctx, msg);
+    for (const r of routes) for (const to of r.to) ctx.send(to, r.msg);
   }
 
   private signVote(v: Omit<Vote, 'signature'>): Vote {
