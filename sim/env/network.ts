@@ -3,6 +3,12 @@
  * drawn from the link's model, unless the link drops it. Links can lose, duplicate and reorder
  * (extra random delay) messages; partitions block them, symmetric or one way. Each link draws from
  * its own seeded stream, so traffic on one link never changes the fate of messages on another.
+ *
+ * A run has domains (see sim/domain/): each domain has its own Network. A message to a node of
+ * another domain is not scheduled here: its fate is decided exactly as for a local message (same
+ * link stream, same draws), and it goes to the domain boundary with its delivery time, to be
+ * exchanged at the next barrier. A cross-domain latency below the boundary's minimum L is raised
+ * to L (the conservative windows are only safe if no cross-domain message is faster than L).
  */
 import { type Engine } from '../engine/engine';
 import { type Rng } from './rng';
@@ -33,6 +39,29 @@ export interface Envelope<M = unknown> {
 
 export const NET_DELIVER = 'net.deliver';
 
+/** A message to another domain, held for the barrier. */
+export interface CrossDomainMessage<M = unknown> {
+  /** Virtual ms at which the receiving domain delivers it. */
+  deliverAt: number;
+  from: string;
+  to: string;
+  /** The sender's per-sender sequence (as in Envelope). */
+  seq: number;
+  /** 0, or 1 for the second copy of a duplicated message. */
+  copy: number;
+  msg: M;
+}
+
+/** Where a domain's network hands over messages for nodes it does not hold. */
+export interface DomainBoundary {
+  /** True when `node` lives in this network's domain. */
+  isLocal(node: string): boolean;
+  /** L: the minimum cross-domain latency (ms, >= 1); shorter draws are raised to it. */
+  readonly minLatencyMs: number;
+  /** Called before a cross-domain message is posted (the domain checks its send promise here). */
+  post(m: CrossDomainMessage): void;
+}
+
 export interface NetworkStats {
   sent: number;
   delivered: number;
@@ -54,8 +83,12 @@ export class Network {
     private readonly engine: Engine,
     private readonly rng: Rng,
     private defaults: LinkModel = DEFAULT_LINK,
+    private readonly boundary: DomainBoundary | null = null,
   ) {
     validateLink(defaults, 'network');
+    assert(boundary === null || (Number.isSafeInteger(boundary.minLatencyMs) && boundary.minLatencyMs >= 1), 'cross-domain latency L is an integer >= 1 ms', {
+      L: boundary?.minLatencyMs,
+    });
   }
 
   setDefaults(model: LinkModel): void {
@@ -137,9 +170,15 @@ export class Network {
     }
     const copies = m.duplicate > 0 && s.bool(m.duplicate) ? 2 : 1;
     if (copies === 2) this.stats.duplicated++;
+    const remote = this.boundary !== null && !this.boundary.isLocal(to);
     for (let c = 0; c < copies; c++) {
       let delay = s.int(m.latencyMinMs, m.latencyMaxMs);
       if (m.reorder > 0 && s.bool(m.reorder)) delay += s.int(0, m.reorderMaxMs);
+      if (remote) {
+        // Same draws as a local message; only the floor differs (L, see the header comment).
+        this.boundary!.post({ deliverAt: this.engine.nowMs() + Math.max(delay, this.boundary!.minLatencyMs), from, to, seq, copy: c, msg });
+        continue;
+      }
       const env: Envelope<M> = { from, to, msg, seq };
       this.engine.after(delay, NET_DELIVER, to, env);
     }

@@ -40,7 +40,7 @@ export function terminalSummary(s: Scenario, r: RunResult, wallMs: number): stri
     let d = 0;
     // Reorgs are stamped with the node's clock (epoch-based); samples use engine time.
     const epoch = s.epochMs;
-    for (const n of r.cluster.sidechainNodes) for (const x of n.chain.reorgs) if (x.atMs - epoch > prev && x.atMs - epoch <= t) d = Math.max(d, x.depth);
+    for (const x of r.reorgs) if (x.atMs - epoch > prev && x.atMs - epoch <= t) d = Math.max(d, x.depth);
     return d;
   });
   out.push(plot('reorg depth over time (deepest per interval)', [reorgSeries], 4));

@@ -8,8 +8,7 @@ import { join, resolve } from 'node:path';
 import { parseDurationMs } from '../core/duration';
 import { InputError } from '../core/errors';
 import { loadScenario } from '../../sim/scenario/load';
-import { prepareRun } from '../../sim/run';
-import { TraceRecorder } from '../../sim/trace/traceRecorder';
+import { prepareRunAsync } from '../../sim/run';
 import { summaryJson, summaryMarkdown, checkExpectations } from '../../sim/report/summary';
 import { terminalSummary } from '../../sim/report/terminal';
 import { EXIT } from './exitCodes';
@@ -38,9 +37,7 @@ export async function runCommand(opts: RunCliOptions): Promise<number> {
 
   const outDir = resolve(opts.out ?? join('reports', 'runs', `${scenario.name}-${opts.seed}`));
   mkdirSync(outDir, { recursive: true });
-  const trace = new TraceRecorder();
   const traceFile = opts.trace ? createWriteStream(join(outDir, 'trace.jsonl')) : null;
-  if (traceFile) trace.addSink((line) => void traceFile.write(line + '\n'));
 
   let interrupted = false;
   const onSigint = () => {
@@ -49,10 +46,11 @@ export async function runCommand(opts: RunCliOptions): Promise<number> {
   process.once('SIGINT', onSigint);
   const showProgress = !opts.json && process.stderr.isTTY;
   const wallStart = Date.now();
-  const run = prepareRun(scenario, {
+  const run = await prepareRunAsync(scenario, {
     seed: opts.seed,
     untilMs,
-    trace,
+    placement: opts.placement,
+    ...(traceFile ? { traceSink: (line: string) => void traceFile.write(line + '\n') } : {}),
     onProgress: (simMs, totalMs) => {
       if (showProgress) {
         const frac = simMs / totalMs;
@@ -62,9 +60,14 @@ export async function runCommand(opts: RunCliOptions): Promise<number> {
       return interrupted ? 'stop' : undefined;
     },
   });
-  // Yield to the event loop between steps so Ctrl-C and output get through.
-  while (run.step() === 'more') await new Promise((r) => setImmediate(r));
-  const result = run.finish();
+  let result;
+  try {
+    // Yield to the event loop between steps so Ctrl-C and output get through.
+    while ((await run.step()) === 'more') await new Promise((r) => setImmediate(r));
+    result = await run.finish();
+  } finally {
+    await run.close();
+  }
   const wallMs = Date.now() - wallStart;
   process.removeListener('SIGINT', onSigint);
   if (showProgress) process.stderr.write('\n');
@@ -88,6 +91,7 @@ export async function runCommand(opts: RunCliOptions): Promise<number> {
         counts: result.counts,
         maxReorgDepth: result.maxReorgDepth,
         backupBlocks: result.backupBlocks,
+        windows: result.windows,
         expectationsMet: checkExpectations(scenario, result).every((c) => c.ok),
         report: outDir,
       }) + '\n',

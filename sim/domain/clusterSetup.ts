@@ -1,0 +1,137 @@
+/**
+ * What every domain of a run derives from the scenario and the seed alone: the validators' keys,
+ * the client's users, the service genesis, the sidechain's genesis producers and config, the node
+ * ids and which domain holds each node. Each domain computes it for itself (in its own thread in
+ * the worker placement), so nothing here is shared by reference between domains.
+ */
+import { type Address, compareAddresses } from '../../src/core/address';
+import { type Hex, toHex } from '../../src/core/bytes';
+import { addressOfPublicKey, publicKeyBytesFromPrivateKey } from '../../src/core/secp256k1';
+import { type SignatureScheme, registerFastKey, schemeFor } from '../../src/core/signatureScheme';
+import { ONE_TOKEN } from '../../src/core/amount';
+import { type SidechainConfig, sidechainConfig } from '../../src/sidechain/config';
+import { type SpanProducer } from '../../src/sidechain/systemState';
+import { Rng } from '../env/rng';
+import { type Scenario } from '../scenario/scenario';
+
+export interface ValidatorKeys {
+  index: number;
+  signerKey: Hex;
+  signer: Address;
+  pubKey: Hex;
+  ownerKey: Hex;
+  owner: Address;
+}
+
+export type DomainName = 'main' | 'sidechain';
+
+/** The fixed order of domains: traces, fault records and barrier merges follow it. */
+export const DOMAINS: readonly DomainName[] = ['main', 'sidechain'];
+
+/** Sidechain nodes (`sc-*`) live in the sidechain domain; everything else (svc-*, parent, client) in main. */
+export function domainOf(node: string): DomainName {
+  return node.startsWith('sc-') ? 'sidechain' : 'main';
+}
+
+/**
+ * L, the minimum cross-domain message latency: the scenario's minimum link latency, but at least
+ * 1 ms (a window must have a width). A cross-domain draw below L (a zero-latency network, or a
+ * `link` fault that speeds a cross-domain link up) is raised to L.
+ */
+export function crossDomainLatencyMs(s: Scenario): number {
+  return Math.max(1, s.network.latencyMinMs);
+}
+
+export interface ClusterSetup {
+  rng: Rng;
+  scheme: SignatureScheme;
+  keys: ValidatorKeys[];
+  users: Array<{ key: Hex; address: Address }>;
+  genesis: unknown;
+  sidechainChainId: string;
+  svcIds: string[];
+  scIds: string[];
+  /** Span 0's producers: the first producerCount validators by signer address, full power. */
+  producers: SpanProducer[];
+  scCfg: SidechainConfig;
+  crossLatencyMs: number;
+}
+
+export function clusterSetup(scenario: Scenario, seed: number): ClusterSetup {
+  const rng = Rng.forSeed(`${scenario.name}/${seed}`);
+  const scheme = schemeFor(scenario.crypto);
+  const p = scenario.params;
+
+  // Keys: drawn from the run seed, so seeds also vary who is in turn when.
+  const keyRng = rng.fork('keys');
+  const newKey = (): Hex => {
+    for (;;) {
+      const k = toHex(keyRng.bytes(32));
+      if (BigInt(k) > 0n && BigInt(k) < 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n) return k;
+    }
+  };
+  const keys: ValidatorKeys[] = [];
+  scenario.validators.forEach((_, i) => {
+    const signerKey = newKey();
+    const ownerKey = newKey();
+    const pubKey = toHex(publicKeyBytesFromPrivateKey(signerKey));
+    keys.push({ index: i + 1, signerKey, signer: addressOfPublicKey(pubKey), pubKey, ownerKey, owner: addressOfPublicKey(publicKeyBytesFromPrivateKey(ownerKey)) });
+  });
+  const users: Array<{ key: Hex; address: Address }> = [];
+  for (let j = 0; j < 4; j++) {
+    const key = newKey();
+    users.push({ key, address: addressOfPublicKey(publicKeyBytesFromPrivateKey(key)) });
+  }
+  // The fast scheme verifies against a per-thread registry: every domain registers the keys it may see.
+  if (scenario.crypto === 'fast') {
+    for (const k of keys) {
+      registerFastKey(k.signerKey);
+      registerFastKey(k.ownerKey);
+    }
+    for (const u of users) registerFastKey(u.key);
+  }
+
+  const sidechainChainId = '15001';
+  const genesis = {
+    chain_id: 'lockstep-1',
+    genesis_time_ms: scenario.epochMs,
+    app_state: {
+      chain: { parent_chain_tx_confirmations: p.parentConfirmations, sidechain_tx_confirmations: p.sidechainConfirmations, sidechain_chain_id: sidechainChainId },
+      auth: {
+        accounts: [
+          ...keys.map((k, i) => ({ address: k.signer, coins: [{ denom: 'matic', amount: { i: (scenario.validators[i]!.balanceTokens * ONE_TOKEN).toString() } }] })),
+          ...users.map((u) => ({ address: u.address, coins: [{ denom: 'matic', amount: { i: (1000n * ONE_TOKEN).toString() } }] })),
+        ],
+      },
+      staking: { validators: keys.map((k, i) => ({ id: i + 1, pub_key: k.pubKey, power: Number(scenario.validators[i]!.stakeTokens) })) },
+      sidechain: { params: { sprint_duration: p.sprint, span_duration: p.spanDuration, producer_count: p.producerCount }, first_span_duration: p.firstSpanDuration },
+      checkpoint: { params: { checkpoint_buffer_time_ms: p.checkpointBufferTimeMs } },
+    },
+  };
+
+  const byAddress = [...keys].sort((a, b) => compareAddresses(a.signer, b.signer));
+  const producers = byAddress.slice(0, p.producerCount).map((k) => ({ id: BigInt(k.index), address: k.signer, power: scenario.validators[k.index - 1]!.stakeTokens }));
+  const scCfg = sidechainConfig({
+    chainId: BigInt(sidechainChainId),
+    periodS: p.periodS,
+    producerDelayS: p.producerDelayS,
+    sprint: p.sprint,
+    backupMultiplierS: p.backupMultiplierS,
+    stateSyncDelayS: p.stateSyncDelayS,
+    firstSpanEnd: BigInt(p.firstSpanDuration - 1),
+  });
+
+  return {
+    rng,
+    scheme,
+    keys,
+    users,
+    genesis,
+    sidechainChainId,
+    svcIds: keys.map((k) => `svc-${k.index}`),
+    scIds: keys.map((k) => `sc-${k.index}`),
+    producers,
+    scCfg,
+    crossLatencyMs: crossDomainLatencyMs(scenario),
+  };
+}

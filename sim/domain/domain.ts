@@ -1,0 +1,443 @@
+/**
+ * A domain: a set of nodes on their own engine, trace, network and rng streams, advanced window by
+ * window. Both placements drive domains through the same calls (`start`, `runWindow`), so a domain
+ * computes the same thing whichever thread it lives in:
+ *
+ *  - messages to nodes of another domain leave through the network's boundary with their delivery
+ *    time (>= send time + L) and are handed over at the barrier (`WindowResult.outbound`);
+ *  - messages from another domain arrive at the barrier (`WindowRequest.inbound`, already in the
+ *    canonical order) and are scheduled at their delivery time, which is always past the window;
+ *  - the domain reports how far it ran and the earliest time it may next send across (its
+ *    lookahead, see crossTriggers.ts), and the scheduler (windowScheduler.ts) picks the next window.
+ *
+ * Plot samples are taken inside the domain when its engine passes each sample time, so sampling
+ * never moves a barrier (and never changes a trace hash).
+ */
+import { type Hex } from '../../src/core/bytes';
+import { InvariantError, assert } from '../../src/core/errors';
+import { type NodeContext, type SimNode } from '../../src/node/ports';
+import { type NodeMessage, describeMessage } from '../../src/node/messages';
+import { type ServiceTimer } from '../../src/node/serviceNode';
+import { type SidechainTimer } from '../../src/node/sidechainNode';
+import { type ParentTimer } from '../../src/node/parentChainNode';
+import { Engine } from '../engine/engine';
+import { EventQueue } from '../engine/eventQueue';
+import { type Rng } from '../env/rng';
+import { type CrossDomainMessage, Network, NET_DELIVER, type Envelope, type NetworkStats } from '../env/network';
+import { TraceRecorder } from '../trace/traceRecorder';
+import { type FaultSpec, type Scenario } from '../scenario/scenario';
+import { type ClusterSetup, type DomainName, domainOf } from './clusterSetup';
+import { CROSS_SEND_TRIGGERS, type CrossSendTriggers, isCrossRequest } from './crossTriggers';
+
+export type AnyTimer = ServiceTimer | SidechainTimer | ParentTimer;
+
+export interface NodeSlot {
+  node: SimNode<NodeMessage, AnyTimer>;
+  alive: boolean;
+  paused: boolean;
+  pausedUntilMs: number;
+  incarnation: number;
+  skewMs: number;
+  rng: Rng;
+  ctx: NodeContext<NodeMessage, AnyTimer>;
+}
+
+export interface RunRecord {
+  t: number;
+  node: string;
+  kind: string;
+  data: Record<string, unknown>;
+}
+
+export interface FaultFired {
+  kind: string;
+  atMs: number;
+  detail: string;
+}
+
+/** A fired fault with its index in the scenario (for the canonical merge across domains). */
+export interface IndexedFaultFired extends FaultFired {
+  index: number;
+}
+
+interface TimerPayload {
+  tag: AnyTimer;
+  inc: number;
+}
+
+export type CrossMessage = CrossDomainMessage<NodeMessage>;
+
+export interface DomainOptions {
+  /** The domain's trace recorder (default: a new one). */
+  trace?: TraceRecorder;
+  /** Buffer every trace line (JSONL) and hand it over with each window result. */
+  traceLines?: boolean;
+  /** Run length and sample spacing, for the plot samples the domain takes as it passes them. */
+  untilMs: number;
+  sampleEveryMs: number;
+}
+
+export interface WindowRequest {
+  /** Messages from the other domain, in canonical order; all due after `untilMs`. */
+  inbound: CrossMessage[];
+  /** Deliver every event at or before this virtual time. */
+  untilMs: number;
+  /** The promises this window is run under: no cross-domain send before `sendFloorMs`, no request before `requestFloorMs`. */
+  sendFloorMs: number;
+  requestFloorMs: number;
+  /** Runaway guard: at most this many events in this window. */
+  maxEvents: number;
+}
+
+export interface DomainStatus {
+  /** Every event at or before this time has been delivered. */
+  ranToMs: number;
+  /** The earliest time this domain may send a request across (its next poll timer or fault). */
+  nextRequestMs: number;
+  /** The earliest time it may send anything across: a request, or an answer to a request already queued. */
+  nextSendMs: number;
+  /** Events delivered so far in this domain. */
+  events: number;
+}
+
+export type WindowEnd = { kind: 'crash' | 'runaway' | 'stopped'; message: string };
+
+export interface WindowResult extends DomainStatus {
+  /** Messages for the other domain, in the order they were sent. */
+  outbound: CrossMessage[];
+  /** The records (observations) made in this window, in time order. */
+  records: RunRecord[];
+  /** Set when the window ended early (an invariant broke, a runaway bound, a stop request). */
+  end: WindowEnd | null;
+  /** The trace lines of this window (only with `traceLines`). */
+  traceLines: string[] | null;
+}
+
+/** Which domains apply a fault, and which one records it as fired. */
+export function faultDomains(f: FaultSpec): { applies: ReadonlySet<DomainName>; owner: DomainName } {
+  const of = (nodes: readonly string[]): { applies: Set<DomainName>; owner: DomainName } => {
+    const applies = new Set(nodes.map(domainOf));
+    return { applies, owner: applies.has('main') ? 'main' : 'sidechain' };
+  };
+  switch (f.kind) {
+    case 'crash':
+    case 'pause':
+    case 'clockSkew':
+      return of([f.node!]);
+    // A blocked or degraded link matters to its sender's network: apply it where senders live.
+    case 'partition':
+      return of(f.groups!.flat());
+    case 'oneWayPartition':
+    case 'link':
+      return of(f.from!);
+    case 'offlineProducer':
+    case 'slowProducer':
+    case 'equivocatingProducer':
+    case 'earlySeal':
+    case 'isolateProducer':
+      return { applies: new Set(['sidechain']), owner: 'sidechain' };
+    case 'doubleSign':
+    case 'offlineCheckpointProposer':
+      return { applies: new Set(['main']), owner: 'main' };
+  }
+}
+
+export abstract class Domain {
+  readonly engine: Engine;
+  readonly trace: TraceRecorder;
+  readonly rng: Rng;
+  readonly network: Network;
+  readonly slots = new Map<string, NodeSlot>();
+  readonly records: RunRecord[] = [];
+  readonly faultsFired: IndexedFaultFired[] = [];
+  private outbox: CrossMessage[] = [];
+  private recordsShipped = 0;
+  private traceBuffer: string[] | null = null;
+  private readonly triggers: CrossSendTriggers;
+  /** Times of queued events that may send across: requests (poll timers, faults) and answers (queued requests). Stale ones pop at barriers. */
+  private readonly requestTimes = new EventQueue<{ timeMs: number; seq: number }>();
+  private readonly answerTimes = new EventQueue<{ timeMs: number; seq: number }>();
+  private triggerSeq = 0;
+  private sendFloorMs = 0;
+  private requestFloorMs = 0;
+  private ranToMs = -1;
+  private readonly untilMs: number;
+  private readonly sampleEveryMs: number;
+  private nextSampleMs: number;
+
+  constructor(
+    readonly name: DomainName,
+    readonly scenario: Scenario,
+    readonly seed: number,
+    readonly setup: ClusterSetup,
+    opts: DomainOptions,
+  ) {
+    this.trace = opts.trace ?? new TraceRecorder();
+    if (opts.traceLines) {
+      const buf: string[] = (this.traceBuffer = []);
+      this.trace.addSink((line) => void buf.push(line));
+    }
+    this.engine = new Engine(this.trace);
+    this.rng = setup.rng;
+    this.triggers = CROSS_SEND_TRIGGERS[name];
+    this.untilMs = opts.untilMs;
+    this.sampleEveryMs = opts.sampleEveryMs;
+    this.nextSampleMs = Math.min(opts.sampleEveryMs, opts.untilMs);
+    this.network = new Network(this.engine, this.rng.fork('net'), scenario.network, {
+      isLocal: (node) => domainOf(node) === name,
+      minLatencyMs: setup.crossLatencyMs,
+      post: (m) => {
+        const kind = (m.msg as NodeMessage).kind;
+        const request = isCrossRequest(domainOf(m.to), kind);
+        const floor = request ? Math.max(this.sendFloorMs, this.requestFloorMs) : this.sendFloorMs;
+        assert(this.engine.nowMs() >= floor, `cross-domain ${request ? 'request' : 'answer'} before the ${name} domain's promised horizon: add the event that caused it to sim/domain/crossTriggers.ts`, {
+          from: m.from,
+          to: m.to,
+          kind,
+          nowMs: this.engine.nowMs(),
+          promisedMs: floor,
+        });
+        this.outbox.push(m as CrossMessage);
+      },
+    });
+
+    this.engine.on<Envelope<NodeMessage>>(
+      NET_DELIVER,
+      (ev) => {
+        const slot = this.slots.get(ev.target);
+        if (!slot || !slot.alive || slot.paused) return;
+        this.network.noteDelivered();
+        slot.node.onMessage(ev.payload.from, ev.payload.msg, slot.ctx);
+      },
+      (env) => `{"f":${JSON.stringify(env.from)},"m":${describeMessage(env.msg)}}`,
+    );
+    this.engine.on<TimerPayload>(
+      'node.timer',
+      (ev, e) => {
+        const slot = this.slots.get(ev.target);
+        if (!slot || !slot.alive || ev.payload.inc !== slot.incarnation) return;
+        if (slot.paused) {
+          this.scheduleTimer(Math.max(slot.pausedUntilMs, e.nowMs()), ev.target, ev.payload);
+          return;
+        }
+        slot.node.onTimer(ev.payload.tag, slot.ctx);
+      },
+      (p) => `{"t":${JSON.stringify(p.tag.kind)}}`,
+    );
+    this.engine.on<{ fault: FaultSpec; index: number; phase: 'start' | 'end' }>('fault', (ev) => this.applyFault(ev.payload.fault, ev.payload.index, ev.payload.phase), (p) => `{"i":${p.index},"k":"${p.fault.kind}","p":"${p.phase}"}`);
+  }
+
+  // --- nodes ---------------------------------------------------------------------------------
+
+  protected addNode(node: SimNode<NodeMessage, any>): void {
+    const id = node.id;
+    assert(domainOf(id) === this.name, 'a node lives in its own domain', { id, domain: this.name });
+    const slot: NodeSlot = {
+      node,
+      alive: true,
+      paused: false,
+      pausedUntilMs: 0,
+      incarnation: 0,
+      skewMs: 0,
+      rng: this.rng.fork(`node:${id}`),
+      ctx: undefined as unknown as NodeContext<NodeMessage, AnyTimer>,
+    };
+    slot.ctx = {
+      nowMs: () => this.engine.nowMs() + this.scenario.epochMs + slot.skewMs,
+      send: (to, msg) => this.network.send(id, to, msg),
+      setTimer: (afterMs, tag) => this.scheduleTimer(this.engine.nowMs() + Math.max(0, Math.floor(afterMs)), id, { tag, inc: slot.incarnation }),
+      random: () => slot.rng.float(),
+      record: (kind, data) => this.record(id, kind, data),
+    };
+    this.slots.set(id, slot);
+  }
+
+  protected slot(id: string): NodeSlot {
+    const s = this.slots.get(id);
+    assert(s !== undefined, 'a fault names a node of this domain', { id, domain: this.name });
+    return s;
+  }
+
+  private scheduleTimer(timeMs: number, target: string, payload: TimerPayload): void {
+    this.engine.at(timeMs, 'node.timer', target, payload);
+    if (this.triggers.requestTimers.has(payload.tag.kind)) this.noteRequestTrigger(timeMs);
+  }
+
+  private noteRequestTrigger(timeMs: number): void {
+    this.requestTimes.push({ timeMs, seq: this.triggerSeq++ });
+  }
+
+  record(node: string, kind: string, data: Record<string, unknown>): void {
+    const t = this.engine.nowMs();
+    this.records.push({ t, node, kind, data });
+    this.trace.note(t, kind, node, data);
+  }
+
+  // --- start, faults -------------------------------------------------------------------------
+
+  /**
+   * Start the domain and report where it stands; a broken invariant while starting ends the run
+   * (reported as data, so it crosses threads like any window end).
+   */
+  begin(): { status: DomainStatus; end: WindowEnd | null } {
+    try {
+      this.start();
+      return { status: this.status(), end: null };
+    } catch (e) {
+      if (!(e instanceof InvariantError)) throw e;
+      return { status: this.status(), end: { kind: 'crash', message: `${e.message} [scenario ${this.scenario.name}, seed ${this.seed}, ${this.name} domain]` } };
+    }
+  }
+
+  /** Schedule this domain's faults and workload and start its nodes; takes the sample at 0. */
+  start(): void {
+    this.scenario.faults.forEach((f, i) => {
+      if (!faultDomains(f).applies.has(this.name)) return;
+      this.engine.at(f.atMs, 'fault', '', { fault: f, index: i, phase: 'start' });
+      this.noteRequestTrigger(f.atMs);
+      if (f.forMs !== undefined) {
+        this.engine.at(f.atMs + f.forMs, 'fault', '', { fault: f, index: i, phase: 'end' });
+        this.noteRequestTrigger(f.atMs + f.forMs);
+      }
+    });
+    this.scheduleWorkload();
+    for (const slot of this.slots.values()) slot.node.start(slot.ctx);
+    this.takeSample(0);
+  }
+
+  protected abstract scheduleWorkload(): void;
+
+  /** Record the plot sample at virtual time `timeMs` (all events up to it delivered). */
+  protected abstract takeSample(timeMs: number): void;
+
+  /** Domain-specific faults; return false for kinds the base handles. */
+  protected abstract applyOwnFault(f: FaultSpec, index: number, start: boolean, note: (detail: string) => void): boolean;
+
+  private applyFault(f: FaultSpec, index: number, phase: 'start' | 'end'): void {
+    const start = phase === 'start';
+    const owns = faultDomains(f).owner === this.name;
+    const note = (detail: string) => {
+      if (!owns) return;
+      if (start) this.faultsFired.push({ kind: f.kind, atMs: this.engine.nowMs(), detail, index });
+      this.record('', start ? 'fault.start' : 'fault.end', { index, kind: f.kind, detail, permanent: f.forMs === undefined });
+    };
+    if (this.applyOwnFault(f, index, start, note)) return;
+    switch (f.kind) {
+      case 'crash':
+        this.crashOrRestart(f.node!, start);
+        note(f.node!);
+        return;
+      case 'pause': {
+        const s = this.slot(f.node!);
+        s.paused = start;
+        s.pausedUntilMs = f.forMs !== undefined ? f.atMs + f.forMs : Number.MAX_SAFE_INTEGER;
+        note(f.node!);
+        return;
+      }
+      case 'partition': {
+        const gs = f.groups!;
+        for (let a = 0; a < gs.length; a++)
+          for (let b = a + 1; b < gs.length; b++) (start ? this.network.partition(gs[a]!, gs[b]!) : this.network.unpartition(gs[a]!, gs[b]!));
+        note(gs.map((g) => g.join('+')).join(' | '));
+        return;
+      }
+      case 'oneWayPartition':
+        if (start) this.network.partition(f.from!, f.to!, true);
+        else this.network.unpartition(f.from!, f.to!, true);
+        note(`${f.from!.join('+')} -> ${f.to!.join('+')}`);
+        return;
+      case 'link':
+        for (const a of f.from!) for (const b of f.to!) (start ? this.network.setLink(a, b, f.link!) : this.network.clearLink(a, b));
+        note(`${f.from!.join('+')} -> ${f.to!.join('+')}`);
+        return;
+      case 'clockSkew':
+        this.slot(f.node!).skewMs = start ? f.skewMs! : 0;
+        note(`${f.node} ${f.skewMs}ms`);
+        return;
+      default:
+        assert(false, 'fault routed to a domain that cannot apply it', { kind: f.kind, domain: this.name });
+    }
+  }
+
+  protected crashOrRestart(id: string, crash: boolean): void {
+    const s = this.slot(id);
+    if (crash) {
+      s.node.crash();
+      s.alive = false;
+      s.incarnation++;
+    } else if (!s.alive) {
+      s.alive = true;
+      s.incarnation++;
+      s.node.restart(s.ctx);
+    }
+  }
+
+  /** Re-plan a live node at once (its pending timers go stale). */
+  protected restartNow(id: string): void {
+    const s = this.slot(id);
+    if (s.alive) {
+      s.incarnation++;
+      s.node.restart(s.ctx);
+    }
+  }
+
+  // --- windows -------------------------------------------------------------------------------
+
+  status(): DomainStatus {
+    const next = (q: EventQueue<{ timeMs: number; seq: number }>): number => {
+      for (let top = q.peek(); top !== undefined && top.timeMs <= this.ranToMs; top = q.peek()) q.pop();
+      return q.peek()?.timeMs ?? Infinity;
+    };
+    const nextRequestMs = next(this.requestTimes);
+    return { ranToMs: this.ranToMs, nextRequestMs, nextSendMs: Math.min(nextRequestMs, next(this.answerTimes)), events: this.engine.eventsDelivered };
+  }
+
+  runWindow(req: WindowRequest): WindowResult {
+    assert(req.untilMs >= this.ranToMs, 'windows never go back', { domain: this.name, untilMs: req.untilMs, ranToMs: this.ranToMs });
+    for (const m of req.inbound) {
+      assert(m.deliverAt > this.ranToMs && domainOf(m.to) === this.name, 'a cross-domain message arrives after the window it was sent in', { domain: this.name, deliverAt: m.deliverAt, ranToMs: this.ranToMs, to: m.to });
+      const env: Envelope<NodeMessage> = { from: m.from, to: m.to, msg: m.msg, seq: m.seq };
+      this.engine.at(m.deliverAt, NET_DELIVER, m.to, env);
+      if (this.triggers.requests.has(m.msg.kind)) this.answerTimes.push({ timeMs: m.deliverAt, seq: this.triggerSeq++ });
+    }
+    this.sendFloorMs = req.sendFloorMs;
+    this.requestFloorMs = req.requestFloorMs;
+    let budget = req.maxEvents;
+    let end: WindowEnd | null = null;
+    const runTo = (untilMs: number): boolean => {
+      const v = this.engine.run({ untilMs, maxEvents: budget });
+      budget -= v.events;
+      if (v.runaway) end = { kind: 'runaway', message: `runaway: more than ${this.scenario.maxEvents} events by ${this.engine.nowMs()} ms of virtual time (max-events bound, ${this.name} domain)` };
+      else if (v.reason === 'stopped') end = { kind: 'stopped', message: v.message };
+      return end === null;
+    };
+    try {
+      let ok = true;
+      while (ok && this.nextSampleMs <= req.untilMs && this.nextSampleMs > this.ranToMs) {
+        ok = runTo(this.nextSampleMs);
+        if (!ok) break;
+        this.takeSample(this.nextSampleMs);
+        this.nextSampleMs = this.nextSampleMs >= this.untilMs ? Infinity : Math.min(this.nextSampleMs + this.sampleEveryMs, this.untilMs);
+      }
+      if (ok && runTo(req.untilMs)) this.ranToMs = req.untilMs;
+    } catch (e) {
+      if (!(e instanceof InvariantError)) throw e;
+      end = { kind: 'crash', message: `${e.message} [scenario ${this.scenario.name}, seed ${this.seed}, at ${this.engine.nowMs()} ms, ${this.name} domain]` };
+    }
+    if (end !== null) this.ranToMs = this.engine.nowMs();
+    const outbound = this.outbox;
+    this.outbox = [];
+    const records = this.records.slice(this.recordsShipped);
+    this.recordsShipped = this.records.length;
+    const traceLines = this.traceBuffer !== null ? this.traceBuffer.splice(0) : null;
+    return { ...this.status(), outbound, records, end, traceLines };
+  }
+
+  traceDigest(): Hex {
+    return this.trace.digest();
+  }
+
+  networkStats(): NetworkStats {
+    return { ...this.network.stats };
+  }
+}

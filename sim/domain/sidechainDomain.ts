@@ -1,0 +1,237 @@
+/**
+ * The sidechain domain: one sidechain node per validator, the producer faults (offline, slow,
+ * equivocating, early seal, isolated; `inTurn` targets resolve here, on the best local head), the
+ * crashes, pauses, skews and partitions of sidechain nodes, and the sidechain workload (user txs).
+ * It runs inline or in a worker thread (sim/workers/sidechainDomain.worker.ts); what the rest of the
+ * run learns from it is plain data: cross-domain messages at barriers and `report()` at the end.
+ */
+import { type Address } from '../../src/core/address';
+import { type Hex } from '../../src/core/bytes';
+import { SidechainNode, DEFAULT_SIDECHAIN_NODE_CONFIG } from '../../src/node/sidechainNode';
+import { type Rng } from '../env/rng';
+import { type NetworkStats } from '../env/network';
+import { type FaultSpec, type Scenario } from '../scenario/scenario';
+import { type ClusterSetup, clusterSetup } from './clusterSetup';
+import { Domain, type DomainOptions, type IndexedFaultFired } from './domain';
+
+type ProducerFlag = 'offline' | 'slow' | 'equivocate' | 'earlySeal';
+
+/** A reorg as a node saw it (atMs is the node's clock: epoch-based, skew included). */
+export interface ReorgRecord {
+  node: string;
+  atMs: number;
+  depth: number;
+  oldHead: Hex;
+  newHead: Hex;
+  commonAncestor: string;
+}
+
+/** A block of a node's canonical chain (for reports and oracles). */
+export interface CanonicalBlockInfo {
+  number: bigint;
+  hash: Hex;
+  signer: Address;
+  difficulty: bigint;
+  /** Header time, seconds. */
+  time: bigint;
+  /** Producers in the parent's snapshot (the producer count this block's difficulty is checked against). */
+  producers: number;
+  /** Produced by a backup (difficulty below the producer count). */
+  backup: boolean;
+}
+
+/** What the end-of-run report may be asked to compute on the best node's chain. */
+export interface SidechainReportQuery {
+  /** Checkpoint root hashes of these ranges (null where the chain does not reach or the rules refuse). */
+  rootRanges?: Array<{ start: bigint; end: bigint }>;
+}
+
+/** Everything the main thread learns from the sidechain domain at the end of a run: plain data. */
+export interface SidechainReport {
+  /** Per node, in node order: head and canonical chain (genesis excluded). */
+  nodes: Array<{ node: string; alive: boolean; head: { number: bigint; hash: Hex; td: bigint }; canonical: CanonicalBlockInfo[] }>;
+  /** The node with the highest head (the first one on ties). */
+  bestNode: string;
+  sidechainBlocks: number;
+  reorgs: ReorgRecord[];
+  maxReorgDepth: number;
+  backupBlocks: number;
+  /** Answers to `SidechainReportQuery.rootRanges`, in the same order. */
+  roots: Array<{ start: bigint; end: bigint; root: Hex | null }>;
+  /** Head height per node at each sample time. */
+  samples: { timeMs: number[]; height: Record<string, number[]> };
+  faultsFired: IndexedFaultFired[];
+  network: NetworkStats;
+  events: number;
+  simulatedMs: number;
+  traceDigest: Hex;
+}
+
+export class SidechainDomain extends Domain {
+  readonly sidechainNodes: SidechainNode[] = [];
+  /** Producer faults in force, by 1-based validator index. */
+  readonly producerFaults = new Map<number, Set<ProducerFlag>>();
+  readonly slowProducerDelayS = new Map<number, number>();
+  private readonly resolvedTargets = new Map<number, number>();
+  private readonly heightSamples: { timeMs: number[]; height: Record<string, number[]> } = { timeMs: [], height: {} };
+  private wl?: Rng;
+
+  constructor(scenario: Scenario, seed: number, opts: DomainOptions, setup: ClusterSetup = clusterSetup(scenario, seed)) {
+    super('sidechain', scenario, seed, setup, opts);
+    const { keys, scIds, svcIds } = setup;
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!;
+      const idx = k.index;
+      const node = new SidechainNode(
+        { id: scIds[i]!, producer: { address: k.signer, privateKey: k.signerKey }, peers: scIds.filter((_, j) => j !== i), serviceNode: svcIds[i]! },
+        setup.scCfg,
+        { timeS: BigInt(Math.floor(scenario.epochMs / 1000)), producers: setup.producers },
+        setup.scheme,
+        { ...DEFAULT_SIDECHAIN_NODE_CONFIG, jitter: scenario.params.jitter },
+        {
+          productionDelayS: () => {
+            const f = this.producerFaults.get(idx);
+            if (f?.has('offline')) return null;
+            if (f?.has('slow')) return this.slowProducerDelayS.get(idx) ?? 0;
+            return 0;
+          },
+          shouldEquivocate: () => this.producerFaults.get(idx)?.has('equivocate') ?? false,
+          sealEarly: (_node, plan) => (this.producerFaults.get(idx)?.has('earlySeal') ?? false) && plan.succession > 0,
+        },
+      );
+      this.sidechainNodes.push(node);
+      this.heightSamples.height[node.id] = [];
+      this.addNode(node);
+    }
+    this.engine.on<{ what: string; index: number }>('workload', (ev) => this.workload(ev.payload.what), (p) => `{"w":"${p.what}","i":${p.index}}`);
+  }
+
+  protected scheduleWorkload(): void {
+    const w = this.scenario.workload;
+    if (w.sidechainTxs) this.engine.at(w.sidechainTxs.everyMs, 'workload', '', { what: 'sidechainTx', index: 0 });
+  }
+
+  /**
+   * The sidechain workload draws from its own stream (`workload-sidechain`): sharing the main
+   * domain's `workload` stream would tie the two domains' draws together.
+   */
+  private workload(what: string): void {
+    if (what !== 'sidechainTx') return;
+    const rng = (this.wl ??= this.rng.fork('workload-sidechain'));
+    const users = this.setup.users;
+    const node = rng.pick(this.sidechainNodes);
+    const from = rng.pick(users);
+    node.txpool.push({ from: from.address, to: rng.pick(users).address, value: 1n, nonce: BigInt(this.engine.nowMs()) });
+    this.engine.after(this.scenario.workload.sidechainTxs!.everyMs, 'workload', '', { what, index: 0 });
+  }
+
+  protected takeSample(timeMs: number): void {
+    this.heightSamples.timeMs.push(timeMs);
+    for (const n of this.sidechainNodes) this.heightSamples.height[n.id]!.push(Number(n.chain.head().block.header.number));
+  }
+
+  protected applyOwnFault(f: FaultSpec, index: number, start: boolean, note: (detail: string) => void): boolean {
+    // 'inTurn' resolves, when the fault starts, to the producer in turn on the best sidechain head.
+    const target = (): number => {
+      if (typeof f.validator === 'number') return f.validator;
+      if (start) this.resolvedTargets.set(index, this.inTurnValidator());
+      return this.resolvedTargets.get(index)!;
+    };
+    const producer = (flag: ProducerFlag) => {
+      const v = target();
+      const set = this.producerFaults.get(v) ?? new Set();
+      if (start) set.add(flag);
+      else set.delete(flag);
+      this.producerFaults.set(v, set);
+      if (flag === 'slow') this.slowProducerDelayS.set(v, f.delayS!);
+      // Re-plan so an offline producer stops now and a healed one resumes at once.
+      this.restartNow(this.sidechainNodes[v - 1]!.id);
+    };
+    switch (f.kind) {
+      case 'offlineProducer':
+        producer('offline');
+        note(`validator ${this.resolvedTargets.get(index) ?? f.validator}`);
+        return true;
+      case 'slowProducer':
+        producer('slow');
+        note(`validator ${this.resolvedTargets.get(index) ?? f.validator} +${f.delayS}s`);
+        return true;
+      case 'equivocatingProducer':
+        producer('equivocate');
+        note(`validator ${this.resolvedTargets.get(index) ?? f.validator}`);
+        return true;
+      case 'earlySeal':
+        producer('earlySeal');
+        note(`validator ${this.resolvedTargets.get(index) ?? f.validator}`);
+        return true;
+      case 'isolateProducer': {
+        const v = target();
+        const me = [`sc-${v}`];
+        const others = this.sidechainNodes.map((n) => n.id).filter((id) => id !== me[0]);
+        if (start) this.network.partition(me, others);
+        else this.network.unpartition(me, others);
+        note(`validator ${v}`);
+        return true;
+      }
+      default:
+        return false;
+    }
+  }
+
+  /** The validator in turn for the next block on the best sidechain head. */
+  inTurnValidator(): number {
+    let best = this.sidechainNodes[0]!;
+    for (const n of this.sidechainNodes) if (n.chain.head().td > best.chain.head().td) best = n;
+    const proposer = best.chain.head().snapshot.validatorSet.proposer.address;
+    return this.setup.keys.find((k) => k.signer === proposer)!.index;
+  }
+
+  /** The end-of-run summary of this domain (plain data: it crosses threads). */
+  report(query: SidechainReportQuery = {}): SidechainReport {
+    let best = this.sidechainNodes[0]!;
+    let sidechainBlocks = 0;
+    const reorgs: ReorgRecord[] = [];
+    let maxReorgDepth = 0;
+    for (const n of this.sidechainNodes) {
+      const h = Number(n.chain.head().block.header.number);
+      if (h > sidechainBlocks) {
+        sidechainBlocks = h;
+        best = n;
+      }
+      for (const r of n.chain.reorgs) {
+        reorgs.push({ node: n.id, atMs: r.atMs, depth: r.depth, oldHead: r.oldHead, newHead: r.newHead, commonAncestor: String(r.commonAncestor) });
+        maxReorgDepth = Math.max(maxReorgDepth, r.depth);
+      }
+    }
+    const canonicalOf = (n: SidechainNode): CanonicalBlockInfo[] =>
+      n.chain.canonicalRange(1n).map((b) => {
+        const h = b.block.header;
+        const producers = n.chain.get(h.parentHash)?.snapshot.validatorSet.size ?? 0;
+        return { number: h.number, hash: b.block.hash, signer: b.block.signer, difficulty: h.difficulty, time: h.time, producers, backup: producers > 0 && h.difficulty < BigInt(producers) };
+      });
+    const nodes = this.sidechainNodes.map((n) => {
+      const h = n.chain.head();
+      return { node: n.id, alive: n.isAlive, head: { number: h.block.header.number, hash: h.block.hash, td: h.td }, canonical: canonicalOf(n) };
+    });
+    const backupBlocks = nodes.find((x) => x.node === best.id)!.canonical.filter((b) => b.backup).length;
+    const roots = (query.rootRanges ?? []).map(({ start, end }) => {
+      const r = best.chain.rootHash(start, end);
+      return { start, end, root: r.ok ? (`0x${r.root}` as Hex) : null };
+    });
+    return {
+      nodes,
+      bestNode: best.id,
+      sidechainBlocks,
+      reorgs,
+      maxReorgDepth,
+      backupBlocks,
+      roots,
+      samples: this.heightSamples,
+      faultsFired: this.faultsFired,
+      network: this.networkStats(),
+      events: this.engine.eventsDelivered,
+      simulatedMs: this.engine.nowMs(),
+      traceDigest: this.traceDigest(),
+    };
+  }
+}
