@@ -40,6 +40,11 @@ export class CheckpointOracle extends Oracle {
     }
   }
 
+  /** The ranges of acked checkpoints (the runner asks the sidechain for their roots). */
+  ackedRanges(): Array<{ start: bigint; end: bigint }> {
+    return [...this.acked.values()].map((c) => ({ start: c.start, end: c.end }));
+  }
+
   /** At the end: every acked root must equal the root of that range on the final sidechain. */
   checkRoots(atMs: number, node: string, rootOf: (start: bigint, end: bigint) => string | null): void {
     for (const c of this.acked.values()) {

@@ -62,6 +62,11 @@ export class OracleSuite {
   private openFaults = 0;
   private healedAtMs = 0;
 
+  /** Checkpoint ranges whose sidechain roots the final check needs. */
+  rootRanges(): Array<{ start: bigint; end: bigint }> {
+    return this.checkpoint.ackedRanges();
+  }
+
   observe(o: Observation): void {
     if (o.kind === 'fault.start') this.openFaults++;
     if (o.kind === 'fault.end' && --this.openFaults === 0) this.healedAtMs = o.t;

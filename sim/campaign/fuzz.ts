@@ -1,0 +1,125 @@
+/**
+ * Fuzz campaigns: many seeds of the swarm profile over a piscina pool. Results are stored by seed,
+ * so the summary is the same whatever the worker count or finishing order. Failures are grouped
+ * by oracle and first violation; a fault-efficacy ledger tells which fault kinds never bit.
+ * Ctrl-C stops submitting and keeps what finished.
+ */
+import { Piscina } from 'piscina';
+import { fileURLToPath } from 'node:url';
+import { type FuzzJob, type FuzzSeedResult } from './fuzzTask';
+
+export interface CampaignOptions {
+  /** Seeds 1..seeds (within the shard); or run until the wall budget ends. */
+  seeds?: number;
+  wallBudgetMs?: number;
+  workers: number;
+  shard: { index: number; count: number };
+  durationMs: number;
+  crypto: 'fast' | 'real';
+  plant?: string;
+  /** Measure fault efficacy on every k-th seed (re-runs without each fired fault); 0 = never. */
+  efficacyEvery: number;
+  onResult?: (r: FuzzSeedResult, done: number) => void;
+  shouldStop?: () => boolean;
+  /** Wall clock for the budget (the CLI passes Date.now; the campaign never reads a clock itself). */
+  now: () => number;
+}
+
+export interface FaultLedgerEntry {
+  scheduled: number;
+  fired: number;
+  /** Of the fired faults measured for efficacy, how many changed the outcome. */
+  measured: number;
+  changed: number;
+}
+
+export interface CampaignSummary {
+  seeds: number;
+  verdicts: Record<string, number>;
+  failures: Array<{ seed: number; oracle: string | null; verdict: string; violation: FuzzSeedResult['violation']; repro: string }>;
+  groups: Array<{ oracle: string; message: string; seeds: number[] }>;
+  faults: Record<string, FaultLedgerEntry>;
+  warnings: string[];
+  interrupted: boolean;
+}
+
+export function seedsOfShard(total: number, shard: { index: number; count: number }): number[] {
+  const out: number[] = [];
+  for (let s = 1; s <= total; s++) if ((s - 1) % shard.count === shard.index - 1) out.push(s);
+  return out;
+}
+
+export async function runCampaign(opts: CampaignOptions): Promise<{ results: FuzzSeedResult[]; summary: CampaignSummary }> {
+  const pool = new Piscina({
+    filename: fileURLToPath(new URL('./fuzzTask.mjs', import.meta.url)),
+    minThreads: opts.workers,
+    maxThreads: opts.workers,
+    idleTimeout: 1_000,
+  });
+  const results = new Map<number, FuzzSeedResult>();
+  const start = opts.now();
+  const budgetOver = () => opts.wallBudgetMs !== undefined && opts.now() - start >= opts.wallBudgetMs;
+  const seedList = opts.seeds !== undefined ? seedsOfShard(opts.seeds, opts.shard) : null;
+  let next = 0;
+  let interrupted = false;
+  const nextSeed = (): number | null => {
+    if (opts.shouldStop?.()) {
+      interrupted = true;
+      return null;
+    }
+    if (seedList) return next < seedList.length ? seedList[next++]! : null;
+    if (budgetOver()) return null;
+    // Time mode: walk the shard's seeds without end.
+    const s = 1 + next++ * opts.shard.count + (opts.shard.index - 1);
+    return s;
+  };
+  const worker = async (): Promise<void> => {
+    for (let seed = nextSeed(); seed !== null; seed = nextSeed()) {
+      const job: FuzzJob = { seed, durationMs: opts.durationMs, crypto: opts.crypto, efficacy: opts.efficacyEvery > 0 && seed % opts.efficacyEvery === 0, ...(opts.plant ? { plant: opts.plant } : {}) };
+      const r = (await pool.run(job)) as FuzzSeedResult;
+      results.set(seed, r);
+      opts.onResult?.(r, results.size);
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: opts.workers }, () => worker()));
+  } finally {
+    await pool.destroy();
+  }
+  const sorted = [...results.values()].sort((a, b) => a.seed - b.seed);
+  return { results: sorted, summary: summarise(sorted, opts, interrupted) };
+}
+
+export function summarise(results: FuzzSeedResult[], opts: Pick<CampaignOptions, 'durationMs' | 'crypto' | 'plant'>, interrupted = false): CampaignSummary {
+  const verdicts: Record<string, number> = {};
+  const failures: CampaignSummary['failures'] = [];
+  const groups = new Map<string, { oracle: string; message: string; seeds: number[] }>();
+  const faults: Record<string, FaultLedgerEntry> = {};
+  for (const r of results) {
+    verdicts[r.verdict] = (verdicts[r.verdict] ?? 0) + 1;
+    for (const f of r.faults) {
+      const e = (faults[f.kind] ??= { scheduled: 0, fired: 0, measured: 0, changed: 0 });
+      e.scheduled++;
+      if (f.fired) e.fired++;
+      if (f.changed !== null) {
+        e.measured++;
+        if (f.changed) e.changed++;
+      }
+    }
+    if (r.verdict === 'pass') continue;
+    const plant = opts.plant ? ` --plant ${opts.plant}` : '';
+    failures.push({ seed: r.seed, oracle: r.oracle, verdict: r.verdict, violation: r.violation, repro: `npx lockstep fuzz --seeds 1 --start-seed ${r.seed} --duration ${opts.durationMs / 1000}s --crypto ${opts.crypto}${plant}  (or: npx lockstep shrink --fuzz-seed ${r.seed}${plant})` });
+    // Group by oracle and the message with numbers masked, so the same bug at other heights groups.
+    const message = (r.violation?.message ?? r.verdict).replace(/0x[0-9a-f]+/g, '0x…').replace(/\d+/g, 'N');
+    const key = `${r.oracle}|${message}`;
+    const g = groups.get(key) ?? { oracle: r.oracle ?? r.verdict, message, seeds: [] };
+    g.seeds.push(r.seed);
+    groups.set(key, g);
+  }
+  const warnings: string[] = [];
+  for (const [kind, e] of Object.entries(faults)) {
+    if (e.fired === 0) warnings.push(`fault kind ${kind} was scheduled ${e.scheduled} times but never fired`);
+    else if (e.measured > 0 && e.changed === 0) warnings.push(`fault kind ${kind} fired ${e.fired} times but never changed an outcome in the ${e.measured} measured`);
+  }
+  return { seeds: results.length, verdicts, failures, groups: [...groups.values()].sort((a, b) => b.seeds.length - a.seeds.length), faults, warnings, interrupted };
+}

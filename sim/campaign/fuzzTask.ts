@@ -1,0 +1,66 @@
+/**
+ * One fuzz job: run the swarm scenario of a seed and return a compact, deterministic record of
+ * what happened (no wall time), so a campaign's summary is the same whatever the worker count.
+ */
+import { runScenario } from '../run';
+import { swarmScenario } from './swarm';
+import { installPlant } from './plants';
+import { type Scenario } from '../scenario/scenario';
+
+export interface FuzzJob {
+  seed: number;
+  durationMs: number;
+  crypto: 'fast' | 'real';
+  /** A planted bug to turn on (test builds only). */
+  plant?: string;
+  /** Also measure fault efficacy: re-run without each fired fault and compare outcomes. */
+  efficacy: boolean;
+}
+
+export interface FuzzSeedResult {
+  seed: number;
+  verdict: string;
+  oracle: string | null;
+  violation: { atMs: number; node: string; message: string } | null;
+  faults: Array<{ kind: string; fired: boolean; changed: boolean | null }>;
+  counts: Record<string, number>;
+  traceHash: string;
+}
+
+export function outcomeOf(r: ReturnType<typeof runScenario>): string {
+  return JSON.stringify({ verdict: r.verdict, oracle: r.violation?.oracle ?? null, counts: r.counts });
+}
+
+export function runJob(job: FuzzJob): FuzzSeedResult {
+  const scenario: Scenario = { ...swarmScenario(job.seed, job.durationMs), crypto: job.crypto };
+  const uninstall = installPlant(job.plant);
+  try {
+    const r = runScenario(scenario, { seed: job.seed });
+    const fired = new Set(r.faultsFired.map((f) => f.index));
+    const outcome = outcomeOf(r);
+    const faults = scenario.faults.map((f, i) => {
+      const didFire = fired.has(i);
+      let changed: boolean | null = null;
+      if (job.efficacy && didFire) {
+        const without = runScenario({ ...scenario, faults: scenario.faults.filter((_, j) => j !== i) }, { seed: job.seed });
+        changed = outcomeOf(without) !== outcome;
+      }
+      return { kind: f.kind, fired: didFire, changed };
+    });
+    return {
+      seed: job.seed,
+      verdict: r.verdict,
+      oracle: r.violation?.oracle ?? null,
+      violation: r.violation ? { atMs: r.violation.atMs, node: r.violation.node, message: r.violation.message } : null,
+      faults,
+      counts: { ...r.counts },
+      traceHash: r.traceHash,
+    };
+  } finally {
+    uninstall();
+  }
+}
+
+export default function task(job: FuzzJob): FuzzSeedResult {
+  return runJob(job);
+}
