@@ -143,6 +143,8 @@ export interface Scenario {
   faults: FaultSpec[];
   workload: WorkloadSpec;
   expect: Expectations;
+  /** A planted bug to turn on (test builds only: regressions of the campaign pipeline). */
+  plant?: string;
 }
 
 type Obj = Record<string, unknown>;
@@ -221,7 +223,7 @@ function describeValue(v: unknown): string {
   return typeof v === 'object' ? 'an object' : String(v);
 }
 
-const TOP_KEYS = ['$schema', 'name', 'description', 'crypto', 'duration', 'maxEvents', 'epoch', 'validators', 'params', 'network', 'faults', 'workload', 'expect'];
+const TOP_KEYS = ['$schema', 'name', 'description', 'crypto', 'duration', 'maxEvents', 'epoch', 'validators', 'params', 'network', 'faults', 'workload', 'expect', 'plant'];
 
 export function decodeScenario(value: unknown): Scenario {
   const r = new Reader('');
@@ -336,6 +338,74 @@ export function decodeScenario(value: unknown): Scenario {
     faults,
     workload,
     expect,
+    ...(o.plant !== undefined ? { plant: r.str(o, 'plant') } : {}),
+  };
+}
+
+/** The scenario as a file (the inverse of decodeScenario): durations in ms, amounts as strings. */
+export function encodeScenario(s: Scenario): Record<string, unknown> {
+  const link = (l: Partial<LinkModel>) => ({
+    ...(l.latencyMinMs !== undefined && l.latencyMaxMs !== undefined ? { latency: [l.latencyMinMs, l.latencyMaxMs] } : {}),
+    ...(l.loss !== undefined ? { loss: l.loss } : {}),
+    ...(l.duplicate !== undefined ? { duplicate: l.duplicate } : {}),
+    ...(l.reorder !== undefined ? { reorder: l.reorder } : {}),
+    ...(l.reorderMaxMs !== undefined ? { reorderMax: l.reorderMaxMs } : {}),
+  });
+  const p = s.params;
+  const w = s.workload;
+  return {
+    name: s.name,
+    description: s.description,
+    crypto: s.crypto,
+    duration: s.durationMs,
+    maxEvents: s.maxEvents,
+    epoch: s.epochMs,
+    validators: s.validators.map((v) => ({ stake: v.stakeTokens.toString(), balance: v.balanceTokens.toString() })),
+    params: {
+      producerCount: p.producerCount,
+      sprint: p.sprint,
+      spanDuration: p.spanDuration,
+      firstSpanDuration: p.firstSpanDuration,
+      checkpointBufferTime: p.checkpointBufferTimeMs,
+      checkpointLength: p.checkpointLength,
+      sidechainConfirmations: p.sidechainConfirmations,
+      parentConfirmations: p.parentConfirmations,
+      parentBlockTime: p.parentBlockTimeMs,
+      periodS: p.periodS,
+      producerDelayS: p.producerDelayS,
+      backupMultiplierS: p.backupMultiplierS,
+      stateSyncDelayS: p.stateSyncDelayS,
+      commitTimeout: p.commitTimeoutMs,
+      relayDelayPerRank: p.relayDelayPerRankMs,
+      validatorSlots: p.validatorSlots,
+      jitter: p.jitter,
+    },
+    network: link(s.network),
+    faults: s.faults.map((f) => ({
+      kind: f.kind,
+      at: f.atMs,
+      ...(f.forMs !== undefined ? { for: f.forMs } : {}),
+      ...(f.node !== undefined ? { node: f.node } : {}),
+      ...(f.validator !== undefined ? { validator: f.validator } : {}),
+      ...(f.groups !== undefined ? { groups: f.groups } : {}),
+      ...(f.from !== undefined ? { from: f.from } : {}),
+      ...(f.to !== undefined ? { to: f.to } : {}),
+      ...(f.link !== undefined ? { link: link(f.link) } : {}),
+      ...(f.skewMs !== undefined ? { skew: f.skewMs < 0 ? `-${-f.skewMs}ms` : f.skewMs } : {}),
+      ...(f.delayS !== undefined ? { delayS: f.delayS } : {}),
+    })),
+    workload: {
+      ...(w.transfers ? { transfers: { every: w.transfers.everyMs, amountWei: w.transfers.amountWei.toString() } } : {}),
+      ...(w.sidechainTxs ? { sidechainTxs: { every: w.sidechainTxs.everyMs } } : {}),
+      topups: w.topups.map((t) => ({ at: t.atMs, validator: t.validator, amount: t.amountTokens.toString(), repeat: t.repeat })),
+      stateSyncs: w.stateSyncs.map((t) => ({ at: t.atMs, count: t.count })),
+      stakeUpdates: w.stakeUpdates.map((t) => ({ at: t.atMs, validator: t.validator, amount: t.amountTokens.toString() })),
+      joins: w.joins.map((t) => ({ at: t.atMs, stake: t.stakeTokens.toString() })),
+      exits: w.exits.map((t) => ({ at: t.atMs, validator: t.validator })),
+      signerChanges: w.signerChanges.map((t) => ({ at: t.atMs, validator: t.validator })),
+    },
+    expect: { verdict: s.expect.verdict, ...(s.expect.oracle ? { oracle: s.expect.oracle } : {}), min: s.expect.min, max: s.expect.max },
+    ...(s.plant ? { plant: s.plant } : {}),
   };
 }
 

@@ -1,0 +1,34 @@
+/**
+ * The scenario suite: every file in scenarios/ and scenarios/regressions/ runs on its fixed seed
+ * and must meet its expectations: the verdict (and, for a failing one, the oracle that fires
+ * first) and the metric bounds. A regression may name a planted bug (test builds only).
+ */
+import { describe, expect, it } from 'vitest';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadScenario, SCENARIOS_DIR } from '../sim/scenario/load';
+import { runScenario } from '../sim/run';
+import { checkExpectations } from '../sim/report/summary';
+import { installPlant } from '../sim/campaign/plants';
+
+const files = [
+  ...readdirSync(SCENARIOS_DIR).filter((f) => f.endsWith('.json')).map((f) => join(SCENARIOS_DIR, f)),
+  ...(existsSync(join(SCENARIOS_DIR, 'regressions')) ? readdirSync(join(SCENARIOS_DIR, 'regressions')).filter((f) => f.endsWith('.json')).map((f) => join(SCENARIOS_DIR, 'regressions', f)) : []),
+];
+
+describe('scenario suite', () => {
+  for (const file of files) {
+    const { scenario } = loadScenario(file);
+    it(`${scenario.name}: ${scenario.expect.verdict}${scenario.expect.oracle ? ` (${scenario.expect.oracle})` : ''}`, () => {
+      const undo = installPlant(scenario.plant);
+      try {
+        const r = runScenario(scenario, { seed: 1 });
+        const failed = checkExpectations(scenario, r).filter((c) => !c.ok);
+        expect(failed, `${r.message}; violations: ${r.violations.map((v) => `${v.oracle}: ${v.message}`).join(' | ')}`).toEqual([]);
+        if (scenario.expect.oracle) expect(r.violation?.oracle).toBe(scenario.expect.oracle);
+      } finally {
+        undo();
+      }
+    });
+  }
+});
