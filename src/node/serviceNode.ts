@@ -559,7 +559,9 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
 
   /** A message from a later height: keep it for when we get there, and ask for the blocks we miss. */
   private aheadOf(from: string, height: bigint, msg: NodeMessage, ctx: NodeContext<NodeMessage, ServiceTimer>): boolean {
-    const mine = this.consensus?.height ?? this.app.height + 1n;
+    // Between a commit and the next height (the commit timeout) no consensus runs: messages for the
+    // next height must wait for it, not be dropped.
+    const mine = this.consensus?.height ?? this.app.height;
     if (height <= mine) return false;
     if (height <= mine + 2n) {
       const q = this.futureInputs.get(height) ?? [];
