@@ -22,7 +22,7 @@ describe('scenario suite', () => {
     it(`${scenario.name}: ${scenario.expect.verdict}${scenario.expect.oracle ? ` (${scenario.expect.oracle})` : ''}`, () => {
       const undo = installPlant(scenario.plant);
       try {
-        const r = runScenario(scenario, { seed: 1 });
+        const r = runScenario(scenario, { seed: scenario.seed ?? 1 });
         const failed = checkExpectations(scenario, r).filter((c) => !c.ok);
         expect(failed, `${r.message}; violations: ${r.violations.map((v) => `${v.oracle}: ${v.message}`).join(' | ')}`).toEqual([]);
         if (scenario.expect.oracle) expect(r.violation?.oracle).toBe(scenario.expect.oracle);

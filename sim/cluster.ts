@@ -17,7 +17,9 @@ import { canonicalJson } from '../src/core/canonicalJson';
 import { ONE_TOKEN } from '../src/core/amount';
 import { ParentChain } from '../src/parent/parentChain';
 import { ParentChainNode } from '../src/node/parentChainNode';
-import { ServiceNode, DEFAULT_SERVICE_NODE_CONFIG } from '../src/node/serviceNode';
+import { ServiceNode, DEFAULT_SERVICE_NODE_CONFIG, type ByzantineRoutes, type ByzantineTools } from '../src/node/serviceNode';
+import { type NodeMessage } from '../src/node/messages';
+import { blockHash } from '../src/consensus/types';
 import { MsgSendDef } from '../src/modules/bank/msgs';
 import { encodeTx, signTx, decodeTx } from '../src/modules/auth/stdTx';
 import { getValidatorSet } from '../src/modules/staking/keeper';
@@ -45,6 +47,9 @@ export class Cluster extends Domain {
   readonly serviceNodes: ServiceNode[] = [];
   readonly parentNode: ParentChainNode;
   readonly doubleSigners = new Set<number>();
+  /** A Byzantine coalition (1-based validator indexes) and the twin of each block it proposed. */
+  readonly byzantine = new Set<number>();
+  private readonly twins = new Map<string, { other: string; half: 0 | 1 }>();
   /** Heights at which a no-ack was applied (counted once across nodes). */
   readonly noAckHeights = new Set<string>();
   /** When each checkpoint (by start block) was first buffered and first acked, virtual ms. */
@@ -87,6 +92,7 @@ export class Cluster extends Domain {
         serviceCfg,
         {
           onOwnVote: (vote, sign) => (this.doubleSigners.has(k.index) && vote.blockHash !== null ? [sign({ ...vote, blockHash: toHex(keccak256Bytes(fromHex(vote.blockHash))) })] : []),
+          byzantineRoutes: (_node, msg, tools) => (this.byzantine.has(k.index) ? this.byzantineRoutes(msg, tools) : null),
           onCommit: (node, block, end, results) => {
             for (const r of end.sideTxResults) {
               if (r.code !== 0) continue;
@@ -134,8 +140,45 @@ export class Cluster extends Domain {
     this.samples.serviceHeight.push(Math.max(...this.serviceNodes.map((n) => Number(n.app.height))));
   }
 
+  /**
+   * The coalition's attack: its proposer sends one block to the odd half of the network and a twin
+   * (one millisecond later) to the even half; its members vote for each block in the half that saw
+   * it. With more than 1/3 of the power this can make honest nodes commit different blocks.
+   */
+  private byzantineRoutes(msg: NodeMessage, tools: ByzantineTools): ByzantineRoutes | null {
+    const half = (id: string): 0 | 1 => (Number(id.slice(id.indexOf('-') + 1)) % 2 === 1 ? 0 : 1);
+    const groups: [string[], string[]] = [tools.peers.filter((p) => half(p) === 0), tools.peers.filter((p) => half(p) === 1)];
+    if (msg.kind === 'c.proposal') {
+      const p = msg.proposal;
+      const twinBlock = { ...p.block, timeMs: p.block.timeMs + 1 };
+      const { signature: _s, ...unsigned } = p;
+      const twin = tools.signProposal({ ...unsigned, block: twinBlock, blockHash: blockHash(twinBlock) });
+      this.twins.set(p.blockHash, { other: twin.blockHash, half: 0 });
+      this.twins.set(twin.blockHash, { other: p.blockHash, half: 1 });
+      return [
+        { to: groups[0], msg },
+        { to: groups[1], msg: { kind: 'c.proposal', proposal: twin } },
+      ];
+    }
+    if (msg.kind === 'c.vote' && msg.vote.blockHash !== null) {
+      const t = this.twins.get(msg.vote.blockHash);
+      if (!t) return null;
+      const { signature: _s, ...unsigned } = msg.vote;
+      const other = tools.signVote({ ...unsigned, blockHash: t.other as Hex });
+      return [
+        { to: groups[t.half], msg },
+        { to: groups[1 - t.half]!, msg: { kind: 'c.vote', vote: other } },
+      ];
+    }
+    return null;
+  }
+
   protected applyOwnFault(f: FaultSpec, index: number, start: boolean, note: (detail: string) => void): boolean {
     switch (f.kind) {
+      case 'byzantineValidators':
+        for (const v of f.validators!) (start ? this.byzantine.add(v) : this.byzantine.delete(v));
+        note(`validators ${f.validators!.join(', ')}`);
+        return true;
       case 'doubleSign':
         if (start) this.doubleSigners.add(f.validator as number);
         else this.doubleSigners.delete(f.validator as number);

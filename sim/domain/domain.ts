@@ -138,6 +138,7 @@ export function faultDomains(f: FaultSpec): { applies: ReadonlySet<DomainName>; 
       return { applies: new Set(['sidechain']), owner: 'sidechain' };
     case 'doubleSign':
     case 'offlineCheckpointProposer':
+    case 'byzantineValidators':
       return { applies: new Set(['main']), owner: 'main' };
   }
 }

@@ -66,7 +66,8 @@ export type FaultKind =
   | 'equivocatingProducer'
   | 'doubleSign'
   | 'earlySeal'
-  | 'isolateProducer';
+  | 'isolateProducer'
+  | 'byzantineValidators';
 
 export const FAULT_KINDS: readonly FaultKind[] = [
   'crash',
@@ -82,6 +83,7 @@ export const FAULT_KINDS: readonly FaultKind[] = [
   'doubleSign',
   'earlySeal',
   'isolateProducer',
+  'byzantineValidators',
 ];
 
 export interface FaultSpec {
@@ -93,6 +95,8 @@ export interface FaultSpec {
   node?: string;
   /** 1-based validator index for producer and validator faults; 'inTurn' = whoever is in turn when it fires. */
   validator?: number | 'inTurn';
+  /** The coalition of a byzantineValidators fault (1-based validator indexes). */
+  validators?: number[];
   groups?: string[][];
   from?: string[];
   to?: string[];
@@ -145,6 +149,8 @@ export interface Scenario {
   expect: Expectations;
   /** A planted bug to turn on (test builds only: regressions of the campaign pipeline). */
   plant?: string;
+  /** The seed a regression fails with (the suite runs it; default 1). */
+  seed?: number;
 }
 
 type Obj = Record<string, unknown>;
@@ -223,7 +229,7 @@ function describeValue(v: unknown): string {
   return typeof v === 'object' ? 'an object' : String(v);
 }
 
-const TOP_KEYS = ['$schema', 'name', 'description', 'crypto', 'duration', 'maxEvents', 'epoch', 'validators', 'params', 'network', 'faults', 'workload', 'expect', 'plant'];
+const TOP_KEYS = ['$schema', 'name', 'description', 'crypto', 'duration', 'maxEvents', 'epoch', 'validators', 'params', 'network', 'faults', 'workload', 'expect', 'plant', 'seed'];
 
 export function decodeScenario(value: unknown): Scenario {
   const r = new Reader('');
@@ -339,6 +345,7 @@ export function decodeScenario(value: unknown): Scenario {
     workload,
     expect,
     ...(o.plant !== undefined ? { plant: r.str(o, 'plant') } : {}),
+    ...(o.seed !== undefined ? { seed: r.int(o, 'seed', undefined, 0) } : {}),
   };
 }
 
@@ -387,6 +394,7 @@ export function encodeScenario(s: Scenario): Record<string, unknown> {
       ...(f.forMs !== undefined ? { for: f.forMs } : {}),
       ...(f.node !== undefined ? { node: f.node } : {}),
       ...(f.validator !== undefined ? { validator: f.validator } : {}),
+      ...(f.validators !== undefined ? { validators: f.validators } : {}),
       ...(f.groups !== undefined ? { groups: f.groups } : {}),
       ...(f.from !== undefined ? { from: f.from } : {}),
       ...(f.to !== undefined ? { to: f.to } : {}),
@@ -406,6 +414,7 @@ export function encodeScenario(s: Scenario): Record<string, unknown> {
     },
     expect: { verdict: s.expect.verdict, ...(s.expect.oracle ? { oracle: s.expect.oracle } : {}), min: s.expect.min, max: s.expect.max },
     ...(s.plant ? { plant: s.plant } : {}),
+    ...(s.seed !== undefined ? { seed: s.seed } : {}),
   };
 }
 
@@ -446,6 +455,7 @@ function decodeFault(r: Reader, value: unknown, validatorCount: number, nodes: S
     doubleSign: ['validator'],
     earlySeal: ['validator'],
     isolateProducer: ['validator'],
+    byzantineValidators: ['validators'],
   };
   r.noExtra(o, ['kind', 'at', 'for', ...allowed[kind as FaultKind]]);
   const f: FaultSpec = { kind: kind as FaultKind, atMs: r.duration(o, 'at', 0) };
@@ -509,6 +519,15 @@ function decodeFault(r: Reader, value: unknown, validatorCount: number, nodes: S
       break;
     case 'offlineCheckpointProposer':
       break;
+    case 'byzantineValidators': {
+      const list = r.arr(o, 'validators');
+      if (list.length === 0) throw new InputError(`${r.path}.validators`, 'name at least one validator');
+      f.validators = list.map((x, i) => {
+        if (typeof x !== 'number' || !Number.isSafeInteger(x) || x < 1 || x > validatorCount) throw new InputError(`${r.path}.validators[${i}]`, `expected a validator index 1..${validatorCount}, got ${describeValue(x)}`);
+        return x;
+      });
+      break;
+    }
   }
   return f;
 }

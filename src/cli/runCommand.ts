@@ -9,6 +9,7 @@ import { parseDurationMs } from '../core/duration';
 import { InputError } from '../core/errors';
 import { loadScenario } from '../../sim/scenario/load';
 import { prepareRunAsync } from '../../sim/run';
+import { installPlant } from '../../sim/campaign/plants';
 import { summaryJson, summaryMarkdown, checkExpectations } from '../../sim/report/summary';
 import { terminalSummary } from '../../sim/report/terminal';
 import { EXIT } from './exitCodes';
@@ -38,6 +39,13 @@ export async function runCommand(opts: RunCliOptions): Promise<number> {
   const outDir = resolve(opts.out ?? join('reports', 'runs', `${scenario.name}-${opts.seed}`));
   mkdirSync(outDir, { recursive: true });
   const traceFile = opts.trace ? createWriteStream(join(outDir, 'trace.jsonl')) : null;
+
+  // A regression of the campaign pipeline names a planted bug: turn it on (inline runs only).
+  if (scenario.plant !== undefined) {
+    if (opts.placement === 'worker') throw new InputError('--placement', 'a scenario with a planted bug runs inline only');
+    installPlant(scenario.plant);
+    process.stderr.write(`note: planted bug ${scenario.plant} is on for this run (test build)\n`);
+  }
 
   let interrupted = false;
   const onSigint = () => {
