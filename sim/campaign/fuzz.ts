@@ -75,7 +75,9 @@ export async function runCampaign(opts: CampaignOptions): Promise<{ results: Fuz
   };
   const worker = async (): Promise<void> => {
     for (let seed = nextSeed(); seed !== null; seed = nextSeed()) {
-      const job: FuzzJob = { seed, durationMs: opts.durationMs, crypto: opts.crypto, efficacy: opts.efficacyEvery > 0 && seed % opts.efficacyEvery === 0, ...(opts.plant ? { plant: opts.plant } : {}) };
+      // Efficacy on every k-th seed of the shard (by position, so every shard gets its share).
+      const position = next - 1;
+      const job: FuzzJob = { seed, durationMs: opts.durationMs, crypto: opts.crypto, efficacy: opts.efficacyEvery > 0 && position % opts.efficacyEvery === 0, ...(opts.plant ? { plant: opts.plant } : {}) };
       const r = (await pool.run(job)) as FuzzSeedResult;
       results.set(seed, r);
       opts.onResult?.(r, results.size);
@@ -88,6 +90,44 @@ export async function runCampaign(opts: CampaignOptions): Promise<{ results: Fuz
   }
   const sorted = [...results.values()].sort((a, b) => a.seed - b.seed);
   return { results: sorted, summary: summarise(sorted, opts, interrupted) };
+}
+
+/** Merge the summaries of several shards (CI matrices) into one. */
+export function mergeSummaries(parts: CampaignSummary[]): CampaignSummary {
+  const verdicts: Record<string, number> = {};
+  const faults: Record<string, FaultLedgerEntry> = {};
+  const groups = new Map<string, { oracle: string; message: string; seeds: number[] }>();
+  for (const p of parts) {
+    for (const [k, v] of Object.entries(p.verdicts)) verdicts[k] = (verdicts[k] ?? 0) + v;
+    for (const [k, e] of Object.entries(p.faults)) {
+      const m = (faults[k] ??= { scheduled: 0, fired: 0, measured: 0, changed: 0 });
+      m.scheduled += e.scheduled;
+      m.fired += e.fired;
+      m.measured += e.measured;
+      m.changed += e.changed;
+    }
+    for (const g of p.groups) {
+      const key = `${g.oracle}|${g.message}`;
+      const m = groups.get(key) ?? { oracle: g.oracle, message: g.message, seeds: [] };
+      m.seeds.push(...g.seeds);
+      groups.set(key, m);
+    }
+  }
+  for (const g of groups.values()) g.seeds.sort((a, b) => a - b);
+  const warnings: string[] = [];
+  for (const [kind, e] of Object.entries(faults)) {
+    if (e.fired === 0) warnings.push(`fault kind ${kind} was scheduled ${e.scheduled} times but never fired`);
+    else if (e.measured > 0 && e.changed === 0) warnings.push(`fault kind ${kind} fired ${e.fired} times but never changed an outcome in the ${e.measured} measured`);
+  }
+  return {
+    seeds: parts.reduce((n, p) => n + p.seeds, 0),
+    verdicts,
+    failures: parts.flatMap((p) => p.failures).sort((a, b) => a.seed - b.seed),
+    groups: [...groups.values()].sort((a, b) => b.seeds.length - a.seeds.length || (a.oracle < b.oracle ? -1 : 1)),
+    faults,
+    warnings,
+    interrupted: parts.some((p) => p.interrupted),
+  };
 }
 
 export function summarise(results: FuzzSeedResult[], opts: Pick<CampaignOptions, 'durationMs' | 'crypto' | 'plant'>, interrupted = false): CampaignSummary {
@@ -108,7 +148,8 @@ export function summarise(results: FuzzSeedResult[], opts: Pick<CampaignOptions,
     }
     if (r.verdict === 'pass') continue;
     const plant = opts.plant ? ` --plant ${opts.plant}` : '';
-    failures.push({ seed: r.seed, oracle: r.oracle, verdict: r.verdict, violation: r.violation, repro: `npx lockstep fuzz --seeds 1 --start-seed ${r.seed} --duration ${opts.durationMs / 1000}s --crypto ${opts.crypto}${plant}  (or: npx lockstep shrink --fuzz-seed ${r.seed}${plant})` });
+    const run = `--fuzz-seed ${r.seed} --duration ${opts.durationMs / 1000}s --crypto ${opts.crypto}${plant}`;
+    failures.push({ seed: r.seed, oracle: r.oracle, verdict: r.verdict, violation: r.violation, repro: `npx lockstep replay ${run}  (shrink: npx lockstep shrink ${run})` });
     // Group by oracle and the message with numbers masked, so the same bug at other heights groups.
     const message = (r.violation?.message ?? r.verdict).replace(/0x[0-9a-f]+/g, '0x…').replace(/\d+/g, 'N');
     const key = `${r.oracle}|${message}`;
