@@ -8,12 +8,14 @@ import { engineBenches } from './engine.bench';
 import { cryptoBenches } from './crypto.bench';
 import { appBenches } from './app.bench';
 import { sidechainBenches } from './sidechain.bench';
+import { clusterBenches } from './cluster.bench';
 
 const groups: Record<string, () => BenchResult[] | Promise<BenchResult[]>> = {
   engine: engineBenches,
   crypto: cryptoBenches,
   app: appBenches,
   sidechain: sidechainBenches,
+  cluster: clusterBenches,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
