@@ -2,6 +2,14 @@
  * Calendar formatting of virtual time, without the wall clock: unix seconds to RFC 3339 UTC
  * (`1970-01-01T00:00:00Z`), as Go's time.Time marshals. Howard Hinnant's civil-from-days.
  */
+export function rfc3339FromUnixMs(ms: number): string {
+  const seconds = Math.floor(ms / 1000);
+  const frac = ms - seconds * 1000;
+  const base = rfc3339FromUnixSeconds(seconds);
+  // RFC3339Nano: the fraction without trailing zeros, left out when zero (`…:15Z`, `…:15.5Z`).
+  return frac === 0 ? base : `${base.slice(0, -1)}.${String(frac).padStart(3, '0').replace(/0+$/, '')}Z`;
+}
+
 export function rfc3339FromUnixSeconds(seconds: bigint | number): string {
   const s = BigInt(seconds);
   const days = s >= 0n ? s / 86400n : -((-s + 86399n) / 86400n);

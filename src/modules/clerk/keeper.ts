@@ -3,6 +3,7 @@ import { type Address } from '../../core/address';
 import { type Hex } from '../../core/bytes';
 import { type KVReader, type KVStore } from '../../store/kvStore';
 import { idKey } from '../chainParams';
+import { rfc3339FromUnixMs } from '../../core/time';
 
 export interface EventRecord {
   id: bigint;
@@ -91,22 +92,5 @@ export function recordJson(r: EventRecord): Record<string, unknown> {
  * fraction without trailing zeros and left out when zero (`1970-01-01T00:00:15Z`, `…:15.5Z`).
  */
 export function recordTimeJson(ms: number): string {
-  const DAY = 86_400_000;
-  const days = Math.floor(ms / DAY);
-  const inDay = ms - days * DAY;
-  // Civil date from days since 1970-01-01 (proleptic Gregorian, H. Hinnant's civil_from_days).
-  const z = days + 719_468;
-  const era = Math.floor(z / 146_097);
-  const doe = z - era * 146_097;
-  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const month = mp < 10 ? mp + 3 : mp - 9;
-  const year = yoe + era * 400 + (month <= 2 ? 1 : 0);
-  const pad = (n: number, w: number) => String(n).padStart(w, '0');
-  const frac = inDay % 1000;
-  const fraction = frac === 0 ? '' : `.${pad(frac, 3).replace(/0+$/, '')}`;
-  const clock = `${pad(Math.floor(inDay / 3_600_000), 2)}:${pad(Math.floor(inDay / 60_000) % 60, 2)}:${pad(Math.floor(inDay / 1000) % 60, 2)}`;
-  return `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}T${clock}${fraction}Z`;
+  return rfc3339FromUnixMs(ms);
 }
