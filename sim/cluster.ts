@@ -21,10 +21,9 @@ import { ServiceNode, DEFAULT_SERVICE_NODE_CONFIG, type ByzantineRoutes, type By
 import { type NodeMessage } from '../src/node/messages';
 import { blockHash } from '../src/consensus/types';
 import { MsgSendDef } from '../src/modules/bank/msgs';
-import { encodeTx, signTx, decodeTx } from '../src/modules/auth/stdTx';
+import { encodeTx, signTx } from '../src/modules/auth/stdTx';
 import { getValidatorSet } from '../src/modules/staking/keeper';
 import { getBuffer, getLastCheckpoint } from '../src/modules/checkpoint/keeper';
-import { MSG_REGISTRY } from '../src/app/registry';
 import { type Rng } from './env/rng';
 import { type TraceRecorder } from './trace/traceRecorder';
 import { type FaultSpec, type Scenario } from './scenario/scenario';
@@ -106,14 +105,7 @@ export class Cluster extends Domain {
                 this.checkpointTimes.set(key, e);
               }
             }
-            block.block.txs.forEach((t, ti) => {
-              if (results[ti]?.code !== 0) return;
-              try {
-                if (decodeTx(fromHex(t), MSG_REGISTRY).def.type === 'checkpoint/MsgCheckpointNoACK') this.noAckHeights.add(block.block.height.toString());
-              } catch {
-                /* counted elsewhere */
-              }
-            });
+            if (results.some((r) => r.code === 0 && r.events.some((e) => e.type === 'checkpoint-noack'))) this.noAckHeights.add(block.block.height.toString());
           },
         },
       );

@@ -400,13 +400,9 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
     const store = this.app.store;
     const acks = end.sideTxResults.filter((r) => r.msgType === 'checkpoint/MsgCheckpointACK' && r.code === 0).length;
     let noAcks = 0;
-    b.txs.forEach((t, i) => {
-      if (results[i]?.code !== 0) return;
-      try {
-        if (decodeTx(fromHex(t), MSG_REGISTRY).def.type !== 'checkpoint/MsgCheckpointNoACK') return;
-      } catch {
-        return;
-      }
+    for (const r of results) {
+      // A successful no-ack emits its event; no need to decode the tx again.
+      if (r.code !== 0 || !r.events.some((e) => e.type === 'checkpoint-noack')) continue;
       noAcks++;
       ctx.record('checkpoint.noack', {
         blockTimeMs: String(b.timeMs),
@@ -414,7 +410,7 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
         bufferMs: String(getCheckpointParams(store).checkpointBufferTimeMs),
         height: String(b.height),
       });
-    });
+    }
     if (acks + noAcks > 0) {
       const expected = before.set.copy();
       expected.incrementProposerPriority(acks + noAcks);
@@ -441,9 +437,28 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
   private computeSideVotes(): void {
     const observers = { parent: this.parentView, sidechain: this.sidechainView };
     const sidechainChainId = getChainParams(this.app.store).sidechainChainId;
-    this.mySideVotes = this.app.sideTxVotes(observers).map(({ txHash, vote }) => {
+    const votes = this.app.sideTxVotes(observers);
+    // The side txs voted on are the last block's: decode that block once, not once per vote.
+    const msgs = new Map<Hex, { type: string; msg: unknown }>();
+    const last = this.disk[this.disk.length - 1];
+    if (votes.length && last) {
+      for (const t of last.block.txs) {
+        const raw = fromHex(t);
+        try {
+          const tx = decodeTx(raw, MSG_REGISTRY);
+          msgs.set(hashTx(raw), { type: tx.def.type, msg: tx.msg });
+        } catch {
+          /* an undecodable tx has no side vote */
+        }
+      }
+    }
+    const msgOf = <M>(txHash: Hex, type: string): M | null => {
+      const m = msgs.get(txHash);
+      return m && m.type === type ? (m.msg as M) : null;
+    };
+    this.mySideVotes = votes.map(({ txHash, vote }) => {
       const entry: SideVoteEntry = { txHash, vote };
-      const span = this.pendingSpanMsg(txHash);
+      const span = msgOf<MsgProposeSpan>(txHash, 'sidechain/MsgProposeSpan');
       if (span && this.ctxForRecords) {
         const current = getLastSpan(this.app.store);
         this.ctxForRecords.record('side.vote', {
@@ -455,36 +470,12 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
           currentEnd: String(current?.endBlock ?? 0n),
         });
       }
-      const cp = this.pendingCheckpointMsg(txHash);
+      const cp = msgOf<MsgCheckpoint>(txHash, 'checkpoint/MsgCheckpoint');
       if (vote.result === 'yes' && cp) {
         entry.signature = toHex(this.scheme.sign(checkpointSignDigest({ ...cp, sidechainChainId }), this.identity.privateKey));
       }
       return entry;
     });
-  }
-
-  private pendingSpanMsg(txHash: Hex): MsgProposeSpan | null {
-    const last = this.disk[this.disk.length - 1];
-    if (!last) return null;
-    for (const t of last.block.txs) {
-      const raw = fromHex(t);
-      if (hashTx(raw) !== txHash) continue;
-      const tx = decodeTx(raw, MSG_REGISTRY);
-      return tx.def.type === 'sidechain/MsgProposeSpan' ? (tx.msg as MsgProposeSpan) : null;
-    }
-    return null;
-  }
-
-  private pendingCheckpointMsg(txHash: Hex): MsgCheckpoint | null {
-    const last = this.disk[this.disk.length - 1];
-    if (!last) return null;
-    for (const t of last.block.txs) {
-      const raw = fromHex(t);
-      if (hashTx(raw) !== txHash) continue;
-      const tx = decodeTx(raw, MSG_REGISTRY);
-      return isCheckpointTx(tx) ? (tx.msg as MsgCheckpoint) : null;
-    }
-    return null;
   }
 
   private afterCommitBridge(ctx: NodeContext<NodeMessage, ServiceTimer>, cb: CommittedBlock, end: EndBlockResponse, votes: SideTxVotes[]): void {
