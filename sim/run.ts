@@ -46,6 +46,17 @@ export interface RunOptions {
   /** Called every `progressEveryMs` of simulated time (for progress bars); return 'stop' to end early. */
   onProgress?: (simulatedMs: number, totalMs: number) => void | 'stop';
   progressEveryMs?: number;
+  /**
+   * How much simulated time one `step()` covers at most (default: the larger of the sample and
+   * progress spacing). A devnet paced to the wall clock takes short steps.
+   */
+  stepMs?: number;
+  /**
+   * Called at every window barrier, after both domains ran the window (`barrier` counts them).
+   * The only place where input from outside the simulation may enter (`deliverExternal`), so a
+   * replay that makes the same calls at the same barriers runs the same events.
+   */
+  onBarrier?: (barrier: number) => void;
   /** Samples for plots are taken this often (default: 120 samples over the run). */
   sampleEveryMs?: number;
   /**
@@ -105,6 +116,11 @@ export interface RunResult {
 export interface PreparedRun {
   step(): 'more' | 'done';
   finish(): RunResult;
+  /** The two domains (inline runs only): a devnet reads their nodes between steps. */
+  readonly main: Cluster;
+  readonly sidechain: SidechainDomain;
+  /** How far both domains have run (virtual ms). */
+  ranToMs(): number;
 }
 
 export interface PreparedRunAsync {
@@ -151,6 +167,9 @@ export function prepareRun(scenario: Scenario, opts: RunOptions): PreparedRun {
       return core.afterStep();
     },
     finish: () => core.finish(sidechain.report(core.reportQuery())),
+    main: core.cluster,
+    sidechain,
+    ranToMs: () => core.ranToMs,
   };
 }
 
@@ -218,7 +237,7 @@ class RunCore {
   ) {
     this.untilMs = opts.untilMs ?? scenario.durationMs;
     this.sampleEveryMs = Math.max(1000, opts.sampleEveryMs ?? Math.floor(this.untilMs / 120));
-    this.stepMs = Math.max(this.sampleEveryMs, opts.progressEveryMs ?? this.sampleEveryMs);
+    this.stepMs = opts.stepMs ?? Math.max(this.sampleEveryMs, opts.progressEveryMs ?? this.sampleEveryMs);
     this.nextProgress = this.stepMs;
     this.stepTarget = Math.min(this.untilMs, this.stepMs);
     this.cluster = new Cluster(scenario, opts.seed, { ...this.domainOptions(), ...(opts.trace ? { trace: opts.trace } : {}) });
@@ -254,6 +273,10 @@ class RunCore {
     return { ...q, rootRanges: [...(q.rootRanges ?? []), ...this.oracles.rootRanges()] };
   }
 
+  get ranToMs(): number {
+    return this.scheduler.ranToMs;
+  }
+
   next(): WindowPlan | null {
     if (this.done) return null;
     const plan = this.scheduler.next();
@@ -272,6 +295,7 @@ class RunCore {
       this.lines.push(1, sidechain.traceLines ?? []);
     }
     this.release(this.scheduler.ranToMs);
+    if (!out.end) this.opts.onBarrier?.(this.scheduler.barriers);
     if (out.end) {
       this.end(out.end);
       return true;

@@ -382,6 +382,23 @@ export abstract class Domain {
     }
   }
 
+  // --- input from outside the simulation ------------------------------------------------------
+
+  /**
+   * Deliver a message from outside the simulation (a devnet's REST client or operator console)
+   * between two windows, at the first millisecond after the domain's last window. It bypasses the
+   * network model: the outside world reaches the node directly. A devnet replaying its journal
+   * makes the same call between the same two windows, so the run stays deterministic.
+   */
+  deliverExternal(to: string, msg: NodeMessage): number {
+    assert(domainOf(to) === this.name && this.slots.has(to), 'an external message goes to a node of this domain', { to, domain: this.name });
+    const t = this.ranToMs + 1;
+    this.engine.at(t, NET_DELIVER, to, { from: 'external', to, msg, seq: this.externalSeq++ });
+    return t;
+  }
+
+  private externalSeq = 0;
+
   // --- windows -------------------------------------------------------------------------------
 
   status(): DomainStatus {

@@ -37,7 +37,9 @@ export type NodeMessage =
   | { kind: 'svc.getStateSyncs'; fromId: bigint }
   | { kind: 'svc.stateSyncs'; records: StateSyncRecord[] }
   | { kind: 'svc.getCheckpoint' }
-  | { kind: 'svc.checkpoint'; endBlock: bigint | null };
+  | { kind: 'svc.checkpoint'; endBlock: bigint | null }
+  // operator -> sidechain node (the console's debug.setHead)
+  | { kind: 'op.setHead'; number: bigint };
 
 /** A short, deterministic description of a message for the trace (never whole blocks). */
 export function describeMessage(m: NodeMessage): string {
@@ -81,5 +83,7 @@ export function describeMessage(m: NodeMessage): string {
       return `{"k":"svc.getCheckpoint"}`;
     case 'svc.checkpoint':
       return `{"k":"svc.checkpoint","end":${m.endBlock ?? 'null'}}`;
+    case 'op.setHead':
+      return `{"k":"op.setHead","n":${m.number}}`;
   }
 }

@@ -15,6 +15,7 @@ import { MSG_REGISTRY } from '../app/registry';
 import { decodeTx, encodeTx, signTx, txHash as hashTx } from '../modules/auth/stdTx';
 import { isCheckpointTx } from '../modules/auth/ante';
 import { type MsgDef, type SideVote } from '../modules/types';
+import { type Observers } from '../modules/observers';
 import { getChainParams } from '../modules/chainParams';
 import { getBuffer, getCheckpointParams, getLastCheckpoint } from '../modules/checkpoint/keeper';
 import { getLastSpan, getSpan } from '../modules/sidechain/keeper';
@@ -129,6 +130,8 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
   /** Top-up amounts minted so far (this node's view; the supply oracle compares against it). */
   private minted = 0n;
   private ctxForRecords: NodeContext<NodeMessage, ServiceTimer> | null = null;
+  /** Hashes of client-submitted txs this node accepted and has not yet seen committed (their results are recorded). */
+  private clientTxs = new Set<Hex>();
 
   constructor(
     readonly identity: ServiceNodeIdentity,
@@ -160,6 +163,7 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
     this.previousSet = null;
     this.consensus = null;
     this.mempool = new Map();
+    this.clientTxs = new Set();
     this.parentView = new ParentView();
     this.sidechainView = new SidechainView();
     this.bridge = new Bridge(this.cfg.bridge, getChainParams(this.app.store).sidechainChainId);
@@ -363,7 +367,15 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
     this.consensusSet = next;
     this.consensus = null;
     // Mempool: drop what the block carried, re-check the rest against the new state.
-    for (const t of b.txs) this.mempool.delete(hashTx(fromHex(t)));
+    for (let i = 0; i < b.txs.length; i++) {
+      const h = hashTx(fromHex(b.txs[i]!));
+      this.mempool.delete(h);
+      // A client's tx (e.g. from a devnet's REST API) gets its delivery result on record.
+      if (live && this.clientTxs.delete(h)) {
+        const r = results[i]!;
+        ctx.record('service.clientTxResult', { hash: h, height: String(b.height), code: r.code, codespace: r.codespace, log: r.log, gasWanted: String(r.gasWanted), gasUsed: String(r.gasUsed) });
+      }
+    }
     this.app.resetCheckState();
     for (const [h, e] of [...this.mempool]) if (this.app.checkTx(fromHex(e.tx)).code !== 0) this.mempool.delete(h);
     for (const r of end.sideTxResults) for (const ev of r.events) if (ev.type === 'topup' && r.code === 0) this.minted += BigInt(ev.attributes['topup-amount'] ?? '0');
@@ -512,8 +524,10 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
         return;
       }
       case 'c.tx':
+        this.addTx(ctx, msg.tx, null, false);
+        return;
       case 'client.tx':
-        this.addTx(ctx, msg.tx, null, msg.kind === 'client.tx');
+        this.addClientTx(ctx, msg.tx);
         return;
       case 'c.syncReq': {
         const from0 = msg.fromHeight;
@@ -648,6 +662,32 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
     return toHex(encodeTx(signTx(def, msg, { chainId: this.app.chainId, accountNumber: acc.accountNumber, sequence: acc.sequence, memo: '' }, this.identity.privateKey, this.scheme)));
   }
 
+  /** A client's tx: the CheckTx answer goes on record (what a node's broadcast endpoint answers). */
+  private addClientTx(ctx: NodeContext<NodeMessage, ServiceTimer>, tx: Hex): void {
+    let raw: Uint8Array;
+    try {
+      raw = fromHex(tx);
+    } catch {
+      ctx.record('service.clientTx', { hash: null, code: 2, codespace: 'sdk', log: 'tx is not hex' });
+      return;
+    }
+    const h = hashTx(raw);
+    if (this.mempool.has(h)) {
+      ctx.record('service.clientTx', { hash: h, code: 19, codespace: 'sdk', log: 'tx already in mempool' });
+      return;
+    }
+    if (this.mempool.size >= 5_000) {
+      ctx.record('service.clientTx', { hash: h, code: 20, codespace: 'sdk', log: 'mempool is full' });
+      return;
+    }
+    const r = this.app.checkTx(raw);
+    ctx.record('service.clientTx', { hash: h, code: r.code, codespace: r.codespace, log: r.log, gasWanted: String(r.gasWanted), gasUsed: String(r.gasUsed) });
+    if (r.code !== 0) return;
+    this.clientTxs.add(h);
+    this.mempool.set(h, { tx, key: mempoolKeyOf(raw) });
+    this.broadcast(ctx, { kind: 'c.tx', tx });
+  }
+
   private addTx(ctx: NodeContext<NodeMessage, ServiceTimer>, tx: Hex, key: string | null, gossip: boolean): void {
     let raw: Uint8Array;
     try {
@@ -660,6 +700,11 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
     if (this.app.checkTx(raw).code !== 0) return;
     this.mempool.set(h, { tx, key: key ?? mempoolKeyOf(raw) });
     if (gossip) this.broadcast(ctx, { kind: 'c.tx', tx });
+  }
+
+  /** What this node sees of the parent chain and the sidechain (for REST queries that need it). */
+  observers(): Observers {
+    return { parent: this.parentView, sidechain: this.sidechainView };
   }
 
   get mempoolSize(): number {

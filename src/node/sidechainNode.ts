@@ -259,6 +259,17 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
       case 'svc.checkpoint':
         if (msg.endBlock !== null) this.chain.setFinalized(msg.endBlock);
         return;
+      case 'op.setHead': {
+        // The operator rewinds this node; its peers' status messages bring it back.
+        const r = this.chain.rewindTo(msg.number);
+        ctx.record('sidechain.setHead', r.ok ? { number: String(msg.number), removed: r.removed } : { number: String(msg.number), error: r.error });
+        if (r.ok) {
+          this.orphans = new Map();
+          this.planned = null;
+          this.scheduleProduction(ctx);
+        }
+        return;
+      }
       default:
         return;
     }

@@ -280,6 +280,27 @@ export class SidechainChain {
     return reorg;
   }
 
+  /**
+   * geth's `debug.setHead(n)`: forget every block above `n` (on every branch) and make the
+   * canonical block at `n` the head. The finality floor stays: a resync must come back through it.
+   * Rewinds are not reorgs (nothing better was chosen), so none is recorded.
+   */
+  rewindTo(n: bigint): { ok: true; removed: number } | { ok: false; error: string } {
+    const head = this.head().block.header.number;
+    if (n < 0n) return { ok: false, error: 'block number must not be negative' };
+    if (n >= head) return { ok: false, error: `block ${n} is not below the head (${head})` };
+    let removed = 0;
+    for (const [hash, b] of this.blocks) {
+      if (b.block.header.number > n) {
+        this.blocks.delete(hash);
+        removed++;
+      }
+    }
+    for (let k = head; k > n; k--) this.canonical.delete(k);
+    this.headHash = this.canonical.get(n)!;
+    return { ok: true, removed };
+  }
+
   /** `sidechain_getRootHash(start, end)` over the canonical chain (hex without 0x), with Bor's errors. */
   rootHash(start: bigint, end: bigint): { ok: true; root: string } | { ok: false; error: string } {
     const r = rootHashOf({ headNumber: () => this.head().block.header.number, headerByNumber: (n) => this.byNumber(n)?.block.header }, start, end);
