@@ -108,7 +108,7 @@ export function swarmScenario(seed: number, durationMs = 2 * 3_600_000): Scenari
     }
     faults.push(f);
   }
-  faults.sort((a, b) => a.atMs - b.atMs);
+  faults.sort((a, b) => (a.atMs ?? 0) - (b.atMs ?? 0));
   s.faults = faults;
   s.network = { ...s.network, loss: rng.bool(0.3) ? rng.int(0, 5) / 100 : 0, duplicate: rng.bool(0.2) ? rng.int(0, 5) / 100 : 0 };
   s.workload = {

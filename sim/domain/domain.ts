@@ -25,7 +25,7 @@ import { EventQueue } from '../engine/eventQueue';
 import { type Rng } from '../env/rng';
 import { type CrossDomainMessage, Network, NET_DELIVER, type Envelope, type NetworkStats } from '../env/network';
 import { TraceRecorder } from '../trace/traceRecorder';
-import { type FaultSpec, type Scenario } from '../scenario/scenario';
+import { type FaultSpec, type Scenario, type TriggerChain, faultSides } from '../scenario/scenario';
 import { type ClusterSetup, type DomainName, domainOf } from './clusterSetup';
 import { CROSS_SEND_TRIGGERS, type CrossSendTriggers, isCrossRequest } from './crossTriggers';
 
@@ -53,6 +53,8 @@ export interface FaultFired {
   kind: string;
   atMs: number;
   detail: string;
+  /** For a height-triggered fault: the height reached (the first to reach it) and the node that reached it. */
+  atHeight?: { chain: TriggerChain; height: number; node: string };
 }
 
 /** A fired fault with its index in the scenario (for the canonical merge across domains). */
@@ -92,7 +94,7 @@ export interface WindowRequest {
 export interface DomainStatus {
   /** Every event at or before this time has been delivered. */
   ranToMs: number;
-  /** The earliest time this domain may send a request across (its next poll timer or fault). */
+  /** The earliest time this domain may send a request across (its next poll timer or fault, or an armed height trigger's bound). */
   nextRequestMs: number;
   /** The earliest time it may send anything across: a request, or an answer to a request already queued. */
   nextSendMs: number;
@@ -113,34 +115,26 @@ export interface WindowResult extends DomainStatus {
   traceLines: string[] | null;
 }
 
-/** Which domains apply a fault, and which one records it as fired. */
+/** The domain whose nodes make each chain's heights (where a height trigger is watched). */
+export const TRIGGER_DOMAIN: Record<TriggerChain, DomainName> = { service: 'main', sidechain: 'sidechain' };
+
+/**
+ * Which domains apply a fault, and which one records it as fired: the domains of the nodes it
+ * acts on (faultSides; a blocked or degraded link matters to its sender's network, so a link
+ * fault applies where its senders live).
+ */
 export function faultDomains(f: FaultSpec): { applies: ReadonlySet<DomainName>; owner: DomainName } {
-  const of = (nodes: readonly string[]): { applies: Set<DomainName>; owner: DomainName } => {
-    const applies = new Set(nodes.map(domainOf));
-    return { applies, owner: applies.has('main') ? 'main' : 'sidechain' };
-  };
-  switch (f.kind) {
-    case 'crash':
-    case 'pause':
-    case 'clockSkew':
-      return of([f.node!]);
-    // A blocked or degraded link matters to its sender's network: apply it where senders live.
-    case 'partition':
-      return of(f.groups!.flat());
-    case 'oneWayPartition':
-    case 'link':
-      return of(f.from!);
-    case 'offlineProducer':
-    case 'slowProducer':
-    case 'equivocatingProducer':
-    case 'earlySeal':
-    case 'isolateProducer':
-      return { applies: new Set(['sidechain']), owner: 'sidechain' };
-    case 'doubleSign':
-    case 'offlineCheckpointProposer':
-    case 'byzantineValidators':
-      return { applies: new Set(['main']), owner: 'main' };
-  }
+  const applies = new Set([...faultSides(f)].map((side) => TRIGGER_DOMAIN[side]));
+  return { applies, owner: applies.has('main') ? 'main' : 'sidechain' };
+}
+
+/**
+ * Whether a fault's start may make a node send a request across at once: the producer faults
+ * re-plan their sidechain node (restartNow), which polls its service node. Any end may (a restart,
+ * an unpause), as may every phase of a time fault; the boundary assertion catches a miss.
+ */
+function faultStartMaySendAcross(f: FaultSpec): boolean {
+  return f.kind === 'offlineProducer' || f.kind === 'slowProducer' || f.kind === 'equivocatingProducer' || f.kind === 'earlySeal';
 }
 
 export abstract class Domain {
@@ -159,6 +153,10 @@ export abstract class Domain {
   private readonly requestTimes = new EventQueue<{ timeMs: number; seq: number }>();
   private readonly answerTimes = new EventQueue<{ timeMs: number; seq: number }>();
   private triggerSeq = 0;
+  /** Height-triggered faults of this domain that have not fired yet, in scenario order. */
+  private armed: Array<{ fault: FaultSpec; index: number }> = [];
+  /** What fired each height-triggered fault (for its record). */
+  private readonly triggeredBy = new Map<number, { chain: TriggerChain; height: number; node: string }>();
   private sendFloorMs = 0;
   private requestFloorMs = 0;
   private ranToMs = -1;
@@ -272,6 +270,26 @@ export abstract class Domain {
     const t = this.engine.nowMs();
     this.records.push({ t, node, kind, data });
     this.trace.note(t, kind, node, data);
+    if (this.armed.length > 0) this.watchHeights(node, kind, data);
+  }
+
+  /**
+   * Height triggers: a live node's record that it committed a service block (`service.commit`) or
+   * imported a sidechain block (`sidechain.imported`) at or past a trigger's height fires the
+   * fault. It starts at this virtual millisecond, as an event after those already queued for it
+   * (never inside the node's handler), and ends `for` later.
+   */
+  private watchHeights(node: string, kind: string, data: Record<string, unknown>): void {
+    const chain: TriggerChain | null = kind === 'service.commit' ? 'service' : kind === 'sidechain.imported' ? 'sidechain' : null;
+    if (chain === null) return;
+    const height = Number(chain === 'service' ? data.height : data.number);
+    const now = this.engine.nowMs();
+    this.armed = this.armed.filter(({ fault: f, index }) => {
+      if (f.atHeight!.chain !== chain || height < f.atHeight!.height) return true;
+      this.triggeredBy.set(index, { chain, height, node });
+      this.scheduleFault(f, index, now);
+      return false;
+    });
   }
 
   // --- start, faults -------------------------------------------------------------------------
@@ -293,17 +311,29 @@ export abstract class Domain {
   /** Schedule this domain's faults and workload and start its nodes; takes the sample at 0. */
   start(): void {
     this.scenario.faults.forEach((f, i) => {
-      if (!faultDomains(f).applies.has(this.name)) return;
-      this.engine.at(f.atMs, 'fault', '', { fault: f, index: i, phase: 'start' });
-      this.noteRequestTrigger(f.atMs);
-      if (f.forMs !== undefined) {
-        this.engine.at(f.atMs + f.forMs, 'fault', '', { fault: f, index: i, phase: 'end' });
-        this.noteRequestTrigger(f.atMs + f.forMs);
+      const { applies } = faultDomains(f);
+      if (!applies.has(this.name)) return;
+      if (f.atHeight === undefined) {
+        this.scheduleFault(f, i, f.atMs ?? 0);
+        return;
       }
+      // The scenario decoder only lets a height trigger start a fault in the domain that watches the height.
+      assert(applies.size === 1 && TRIGGER_DOMAIN[f.atHeight.chain] === this.name, 'a height trigger fires a fault of its own domain', { index: i, kind: f.kind, chain: f.atHeight.chain });
+      this.armed.push({ fault: f, index: i });
     });
     this.scheduleWorkload();
     for (const slot of this.slots.values()) slot.node.start(slot.ctx);
     this.takeSample(0);
+  }
+
+  /** Queue a fault's start at `atMs` and its end `for` later; both may send across (a restart, an unpause). */
+  private scheduleFault(f: FaultSpec, index: number, atMs: number): void {
+    this.engine.at(atMs, 'fault', '', { fault: f, index, phase: 'start' });
+    this.noteRequestTrigger(atMs);
+    if (f.forMs !== undefined) {
+      this.engine.at(atMs + f.forMs, 'fault', '', { fault: f, index, phase: 'end' });
+      this.noteRequestTrigger(atMs + f.forMs);
+    }
   }
 
   protected abstract scheduleWorkload(): void;
@@ -317,10 +347,12 @@ export abstract class Domain {
   private applyFault(f: FaultSpec, index: number, phase: 'start' | 'end'): void {
     const start = phase === 'start';
     const owns = faultDomains(f).owner === this.name;
+    const by = this.triggeredBy.get(index);
     const note = (detail: string) => {
       if (!owns) return;
-      if (start) this.faultsFired.push({ kind: f.kind, atMs: this.engine.nowMs(), detail, index });
-      this.record('', start ? 'fault.start' : 'fault.end', { index, kind: f.kind, detail, permanent: f.forMs === undefined });
+      const d = by ? `${detail}; at ${by.chain} height ${by.height} (${by.node})` : detail;
+      if (start) this.faultsFired.push({ kind: f.kind, atMs: this.engine.nowMs(), detail: d, index, ...(by ? { atHeight: by } : {}) });
+      this.record('', start ? 'fault.start' : 'fault.end', { index, kind: f.kind, detail: d, permanent: f.forMs === undefined, ...(by ? { atHeight: by } : {}) });
     };
     if (this.applyOwnFault(f, index, start, note)) return;
     switch (f.kind) {
@@ -331,7 +363,8 @@ export abstract class Domain {
       case 'pause': {
         const s = this.slot(f.node!);
         s.paused = start;
-        s.pausedUntilMs = f.forMs !== undefined ? f.atMs + f.forMs : Number.MAX_SAFE_INTEGER;
+        // Until the end event (a height-triggered pause starts when it fires, not at a fixed time).
+        if (start) s.pausedUntilMs = f.forMs !== undefined ? this.engine.nowMs() + f.forMs : Number.MAX_SAFE_INTEGER;
         note(f.node!);
         return;
       }
@@ -406,7 +439,10 @@ export abstract class Domain {
       for (let top = q.peek(); top !== undefined && top.timeMs <= this.ranToMs; top = q.peek()) q.pop();
       return q.peek()?.timeMs ?? Infinity;
     };
-    const nextRequestMs = next(this.requestTimes);
+    // An armed height trigger may fire at any moment after this window: if its start may send
+    // across, no request can be promised after ranToMs; otherwise its end comes `for` after it fires.
+    let nextRequestMs = next(this.requestTimes);
+    for (const { fault: f } of this.armed) nextRequestMs = Math.min(nextRequestMs, this.ranToMs + 1 + (faultStartMaySendAcross(f) ? 0 : (f.forMs ?? Infinity)));
     return { ranToMs: this.ranToMs, nextRequestMs, nextSendMs: Math.min(nextRequestMs, next(this.answerTimes)), events: this.engine.eventsDelivered };
   }
 

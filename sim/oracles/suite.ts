@@ -61,6 +61,8 @@ export class OracleSuite {
 
   private openFaults = 0;
   private healedAtMs = 0;
+  /** When each fault (by scenario index) started: a height-triggered one has no time in the scenario. */
+  private readonly faultStartMs = new Map<number, number>();
 
   /** Checkpoint ranges whose sidechain roots the final check needs. */
   rootRanges(): Array<{ start: bigint; end: bigint }> {
@@ -68,7 +70,10 @@ export class OracleSuite {
   }
 
   observe(o: Observation): void {
-    if (o.kind === 'fault.start') this.openFaults++;
+    if (o.kind === 'fault.start') {
+      this.openFaults++;
+      if (!this.faultStartMs.has(o.data.index as number)) this.faultStartMs.set(o.data.index as number, o.t);
+    }
     if (o.kind === 'fault.end' && --this.openFaults === 0) this.healedAtMs = o.t;
     for (const oracle of this.oracles) oracle.observe(o);
   }
@@ -82,14 +87,16 @@ export class OracleSuite {
     const s = this.scenario;
     const touchesSidechain = (ids: string[] | undefined) => (ids ?? []).some((id) => id.startsWith('sc-'));
     const out: Array<[bigint, bigint]> = [];
-    for (const f of s.faults) {
+    for (const [i, f] of s.faults.entries()) {
+      const atMs = f.atMs ?? this.faultStartMs.get(i);
+      if (atMs === undefined) continue;
       const relevant =
         ((f.kind === 'crash' || f.kind === 'pause' || f.kind === 'clockSkew') && f.node?.startsWith('sc-')) ||
         (f.kind === 'partition' && touchesSidechain(f.groups?.flat())) ||
         ((f.kind === 'oneWayPartition' || f.kind === 'link') && (touchesSidechain(f.from) || touchesSidechain(f.to)));
       if (!relevant) continue;
-      const from = BigInt(Math.floor((s.epochMs + f.atMs) / 1000));
-      const to = f.forMs === undefined ? BigInt(Number.MAX_SAFE_INTEGER) : BigInt(Math.ceil((s.epochMs + f.atMs + f.forMs) / 1000)) + 30n;
+      const from = BigInt(Math.floor((s.epochMs + atMs) / 1000));
+      const to = f.forMs === undefined ? BigInt(Number.MAX_SAFE_INTEGER) : BigInt(Math.ceil((s.epochMs + atMs + f.forMs) / 1000)) + 30n;
       out.push([from, to]);
     }
     return out;

@@ -34,4 +34,41 @@ describe('scenario files', () => {
     expect(bad((o) => (o.bogus = 1))).toThrow(/^bogus: unknown field/);
     expect(() => loadScenario('no-such-scenario')).toThrow(/--scenario: no scenario "no-such-scenario"/);
   });
+  it('height triggers: atHeight {service | sidechain: n}, exactly one of at / atHeight, on its own side', () => {
+    const base = JSON.parse(readFileSync(join(SCENARIOS_DIR, 'smoke.json'), 'utf8'));
+    const withFaults = (faults: unknown[]) => decodeScenario({ ...structuredClone(base), faults });
+    const s = withFaults([
+      { kind: 'crash', node: 'svc-2', atHeight: { service: 120 }, for: '30s' },
+      { kind: 'offlineProducer', validator: 'inTurn', atHeight: { sidechain: 64 } },
+      { kind: 'partition', groups: [['sc-1'], ['sc-2', 'sc-3']], atHeight: { sidechain: 10 }, for: '5s' },
+      { kind: 'byzantineValidators', validators: [1], atHeight: { service: 1 } },
+      { kind: 'link', from: ['sc-1'], to: ['svc-1'], link: { loss: 1 }, atHeight: { sidechain: 3 } },
+      { kind: 'pause', node: 'svc-1', at: '10s', for: '5s' },
+    ]);
+    expect(s.faults[0]).toEqual({ kind: 'crash', node: 'svc-2', atHeight: { chain: 'service', height: 120 }, forMs: 30_000 });
+    expect(s.faults[0]).not.toHaveProperty('atMs');
+    expect(s.faults[1]).toEqual({ kind: 'offlineProducer', validator: 'inTurn', atHeight: { chain: 'sidechain', height: 64 } });
+    expect(s.faults[5]).toEqual({ kind: 'pause', node: 'svc-1', atMs: 10_000, forMs: 5_000 });
+    // encode writes the same shape back, and decode reads it to the same scenario.
+    const file = JSON.parse(JSON.stringify(encodeScenario(s)));
+    expect(file.faults[0]).toEqual({ kind: 'crash', atHeight: { service: 120 }, for: 30_000, node: 'svc-2' });
+    expect(file.faults[1]).not.toHaveProperty('at');
+    expect(decodeScenario(file)).toEqual(s);
+
+    const bad = (fault: Record<string, unknown>) => () => withFaults([{ kind: 'pause', node: 'svc-1', at: '1s' }, { kind: 'pause', node: 'svc-1', at: '2s' }, fault]);
+    expect(bad({ kind: 'crash', node: 'svc-2', at: '10s', atHeight: { service: 5 } })).toThrow(/^faults\[2\]\.atHeight: give either at \(a time\) or atHeight \(a height\), not both/);
+    expect(bad({ kind: 'crash', node: 'svc-2', atHeight: 120 })).toThrow(/^faults\[2\]\.atHeight: expected an object, got 120/);
+    expect(bad({ kind: 'crash', node: 'svc-2', atHeight: {} })).toThrow(/^faults\[2\]\.atHeight: expected exactly one of service, sidechain/);
+    expect(bad({ kind: 'crash', node: 'svc-2', atHeight: { service: 5, sidechain: 5 } })).toThrow(/^faults\[2\]\.atHeight: expected exactly one of service, sidechain/);
+    expect(bad({ kind: 'crash', node: 'svc-2', atHeight: { parent: 5 } })).toThrow(/^faults\[2\]\.atHeight\.parent: unknown field \(allowed: service, sidechain\)/);
+    expect(bad({ kind: 'crash', node: 'svc-2', atHeight: { service: 0 } })).toThrow(/^faults\[2\]\.atHeight\.service: must be between 1 and/);
+    expect(bad({ kind: 'crash', node: 'svc-2', atHeight: { service: '120' } })).toThrow(/^faults\[2\]\.atHeight\.service: expected an integer, got "120"/);
+    expect(bad({ kind: 'crash', node: 'svc-2', atHeight: { service: 1.5 } })).toThrow(/^faults\[2\]\.atHeight\.service: expected an integer/);
+    // The trigger is watched where the fault acts: cross-domain combinations are refused.
+    expect(bad({ kind: 'crash', node: 'sc-2', atHeight: { service: 120 } })).toThrow(/^faults\[2\]\.atHeight\.service: a service height can only trigger a fault on service nodes .*this crash acts on sidechain nodes: use atHeight\.sidechain or give it a time \(at\)/);
+    expect(bad({ kind: 'offlineProducer', validator: 1, atHeight: { service: 120 } })).toThrow(/^faults\[2\]\.atHeight\.service: .*this offlineProducer acts on sidechain nodes/);
+    expect(bad({ kind: 'offlineCheckpointProposer', atHeight: { sidechain: 64 } })).toThrow(/^faults\[2\]\.atHeight\.sidechain: a sidechain height can only trigger a fault on sidechain nodes \(sc-\*\) and the producer faults; this offlineCheckpointProposer acts on the service side: use atHeight\.service or/);
+    expect(bad({ kind: 'partition', groups: [['svc-1', 'sc-1'], ['svc-2']], atHeight: { service: 5 } })).toThrow(/^faults\[2\]\.atHeight\.service: .*this partition acts on both service and sidechain nodes: give it a time \(at\)/);
+    expect(bad({ kind: 'link', from: ['svc-1'], to: ['sc-1'], link: { loss: 1 }, atHeight: { sidechain: 5 } })).toThrow(/^faults\[2\]\.atHeight\.sidechain: .*this link acts on the service side/);
+  });
 });

@@ -1,7 +1,8 @@
 /**
  * The scenario format: validators and stakes, parameters, the network model, a fault schedule, a
  * workload, run bounds and expectations. `decodeScenario` is the schema: it fills defaults and
- * rejects a bad file with an error naming the field (`faults[2].node: …`).
+ * rejects a bad file with an error naming the field (`faults[2].node: …`). A fault fires at a time
+ * (`at`) or when a chain first reaches a height (`atHeight`, see HeightTrigger and scenarios/README.md).
  * `scenarios/scenario.schema.json` describes the same format for editors.
  */
 import { InputError } from '../../src/core/errors';
@@ -86,10 +87,28 @@ export const FAULT_KINDS: readonly FaultKind[] = [
   'byzantineValidators',
 ];
 
+/** The chains a height trigger can watch: the service chain (main domain) or the sidechain. */
+export type TriggerChain = 'service' | 'sidechain';
+
+/**
+ * A height trigger (`"atHeight": {"service": 120}` or `{"sidechain": 64}`): the fault fires when
+ * the network first reaches that height, i.e. at the first `service.commit` record of a live
+ * service node with height >= `height`, or the first `sidechain.imported` record of a live
+ * sidechain node with number >= `height` (any branch, own blocks included). It acts at that
+ * virtual millisecond, after the events already queued for it, and lasts `for` from there.
+ */
+export interface HeightTrigger {
+  chain: TriggerChain;
+  height: number;
+}
+
 export interface FaultSpec {
   kind: FaultKind;
-  atMs: number;
-  /** How long the fault lasts; undefined = until the end of the run. */
+  /** When it fires (virtual ms from the start); absent for a height trigger. Exactly one of `atMs` / `atHeight`. */
+  atMs?: number;
+  /** Fires when the chain first reaches a height instead (see HeightTrigger). */
+  atHeight?: HeightTrigger;
+  /** How long the fault lasts, from the moment it fired; undefined = until the end of the run. */
   forMs?: number;
   /** A node id (`svc-3`, `sc-2`, `parent`) for crash / pause / clockSkew. */
   node?: string;
@@ -390,7 +409,7 @@ export function encodeScenario(s: Scenario): Record<string, unknown> {
     network: link(s.network),
     faults: s.faults.map((f) => ({
       kind: f.kind,
-      at: f.atMs,
+      ...(f.atHeight !== undefined ? { atHeight: { [f.atHeight.chain]: f.atHeight.height } } : { at: f.atMs ?? 0 }),
       ...(f.forMs !== undefined ? { for: f.forMs } : {}),
       ...(f.node !== undefined ? { node: f.node } : {}),
       ...(f.validator !== undefined ? { validator: f.validator } : {}),
@@ -457,8 +476,11 @@ function decodeFault(r: Reader, value: unknown, validatorCount: number, nodes: S
     isolateProducer: ['validator'],
     byzantineValidators: ['validators'],
   };
-  r.noExtra(o, ['kind', 'at', 'for', ...allowed[kind as FaultKind]]);
-  const f: FaultSpec = { kind: kind as FaultKind, atMs: r.duration(o, 'at', 0) };
+  r.noExtra(o, ['kind', 'at', 'atHeight', 'for', ...allowed[kind as FaultKind]]);
+  const f: FaultSpec = { kind: kind as FaultKind };
+  if (o.atHeight === undefined) f.atMs = r.duration(o, 'at', 0);
+  else if (o.at !== undefined) throw new InputError(`${r.path}.atHeight`, 'give either at (a time) or atHeight (a height), not both');
+  else f.atHeight = decodeHeightTrigger(r.child('atHeight'), o.atHeight);
   if (o.for !== undefined) f.forMs = r.duration(o, 'for');
   const node = (k: string): string => {
     const id = r.str(o, k);
@@ -529,5 +551,64 @@ function decodeFault(r: Reader, value: unknown, validatorCount: number, nodes: S
       break;
     }
   }
+  if (f.atHeight !== undefined) checkTriggerSide(`${r.path}.atHeight.${f.atHeight.chain}`, f, f.atHeight.chain);
   return f;
+}
+
+function decodeHeightTrigger(r: Reader, value: unknown): HeightTrigger {
+  const o = r.obj(value);
+  r.noExtra(o, ['service', 'sidechain']);
+  const keys = Object.keys(o);
+  if (keys.length !== 1) throw new InputError(r.path, `expected exactly one of service, sidechain with a height, e.g. {"service": 120}, got ${keys.length} fields`);
+  const chain = keys[0] as TriggerChain;
+  return { chain, height: r.int(o, chain, undefined, 1) };
+}
+
+/**
+ * Which side a fault acts on: the sidechain's (sc-* nodes, the producer faults) or the service
+ * chain's (service nodes, the parent chain, the service-only kinds); a link or one-way partition
+ * acts where its senders are. The runner places faults by the same rule (faultDomains in
+ * sim/domain/domain.ts: the service side is the main domain).
+ */
+export function faultSides(f: FaultSpec): Set<TriggerChain> {
+  const of = (nodes: readonly string[]) => new Set<TriggerChain>(nodes.map((n) => (n.startsWith('sc-') ? 'sidechain' : 'service')));
+  switch (f.kind) {
+    case 'crash':
+    case 'pause':
+    case 'clockSkew':
+      return of([f.node!]);
+    case 'partition':
+      return of(f.groups!.flat());
+    case 'oneWayPartition':
+    case 'link':
+      return of(f.from!);
+    case 'offlineProducer':
+    case 'slowProducer':
+    case 'equivocatingProducer':
+    case 'earlySeal':
+    case 'isolateProducer':
+      return new Set(['sidechain']);
+    case 'doubleSign':
+    case 'offlineCheckpointProposer':
+    case 'byzantineValidators':
+      return new Set(['service']);
+  }
+}
+
+/**
+ * A height trigger is watched inside the domain whose nodes the fault acts on, so the decision
+ * and the fault happen on one engine, at one virtual time, whichever thread runs it. A fault
+ * acting on the other chain's side (or on both) would need the trigger to cross domains: give it
+ * a time instead.
+ */
+function checkTriggerSide(field: string, f: FaultSpec, chain: TriggerChain): void {
+  const sides = faultSides(f);
+  if (sides.size === 1 && sides.has(chain)) return;
+  const service = 'service nodes (svc-*), the parent chain, doubleSign, offlineCheckpointProposer, byzantineValidators';
+  const sidechain = 'sidechain nodes (sc-*) and the producer faults';
+  const actsOn = sides.size === 0 ? 'no node' : sides.size === 2 ? 'both service and sidechain nodes' : sides.has('sidechain') ? 'sidechain nodes' : 'the service side';
+  throw new InputError(
+    field,
+    `a ${chain} height can only trigger a fault on ${chain === 'service' ? service : sidechain}; this ${f.kind} acts on ${actsOn}: ${sides.size === 1 ? `use atHeight.${[...sides][0]} or ` : ''}give it a time (at)`,
+  );
 }
