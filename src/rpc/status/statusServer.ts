@@ -1,0 +1,60 @@
+/**
+ * The node status RPC (port 26657): `GET /status` and `GET /net_info` in Tendermint's shapes
+ * (tendermintJson.ts), over a NodeStatusPort. Only the two routes the spec names exist; anything
+ * else is a JSON-RPC error envelope, never an HTML page or a dropped connection.
+ */
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import { type NodeStatusPort } from '../ports';
+import { clientErrorHandler } from '../rest/clientError';
+import { RpcErrorCode, netInfoResult, rpcError, rpcResult, statusResult } from './tendermintJson';
+
+export interface StatusServerOptions {
+  logger?: FastifyServerOptions['logger'];
+}
+
+const ROUTES = new Set(['/status', '/net_info']);
+
+/** Requests carry no body worth reading; a small limit keeps a flood from buffering megabytes. */
+const BODY_LIMIT_BYTES = 64 * 1024;
+
+function send(reply: FastifyReply, status: number, body: unknown): FastifyReply {
+  return reply.code(status).type('application/json').send(JSON.stringify(body));
+}
+
+const pathOf = (url: string) => url.split('?', 1)[0]!.replace(/\/+$/, '') || '/';
+
+export function createStatusServer(port: NodeStatusPort, opts: StatusServerOptions = {}): FastifyInstance {
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    bodyLimit: BODY_LIMIT_BYTES,
+    routerOptions: { ignoreTrailingSlash: true },
+    frameworkErrors: (error, _request, reply) => {
+      send(reply, 400, rpcError(RpcErrorCode.InvalidRequest, 'Invalid Request', `malformed URL: ${error.message.slice(0, 200)}`));
+    },
+    clientErrorHandler: clientErrorHandler((_status, message) => rpcError(RpcErrorCode.InvalidRequest, 'Invalid Request', message)),
+  });
+  // Bodies are ignored whatever their type, rather than refused with an HTML-less 415.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, _body, done) => done(null, undefined));
+
+  app.setErrorHandler((thrown: unknown, request, reply) => {
+    const error: Partial<FastifyError> & Error = thrown instanceof Error ? thrown : new Error(String(thrown));
+    const status = error.statusCode;
+    if (status !== undefined && status >= 400 && status < 500) return send(reply, status, rpcError(RpcErrorCode.InvalidRequest, 'Invalid Request', error.message));
+    request.log.error({ err: error }, 'status handler failed');
+    return send(reply, 500, rpcError(RpcErrorCode.InternalError, 'Internal error', error.message));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    if (ROUTES.has(pathOf(request.url))) {
+      reply.header('allow', 'GET, HEAD');
+      return send(reply, 405, rpcError(RpcErrorCode.InvalidRequest, 'Invalid Request', `method ${request.method} not allowed; use GET`));
+    }
+    return send(reply, 404, rpcError(RpcErrorCode.MethodNotFound, 'Method not found'));
+  });
+
+  app.get('/status', async (_request, reply) => send(reply, 200, rpcResult(statusResult(port.status()))));
+  app.get('/net_info', async (_request, reply) => send(reply, 200, rpcResult(netInfoResult(port.netInfo()))));
+
+  return app;
+}

@@ -1,0 +1,146 @@
+/**
+ * Test fixture: a `SidechainPort` over a real sidechain — four producers with real secp256k1 keys
+ * seal blocks in turn, and some blocks carry transfers and state syncs — so the JSON-RPC server and
+ * the operator console are tested against the same chain code the devnet runs, not a stub.
+ *
+ * `setHead(n)` rewinds by replaying the canonical blocks 1..n into a fresh chain: the chain has no
+ * rewind of its own, and a replay gives exactly the state a node would have had at block n.
+ */
+import { type Address, compareAddresses } from '../../core/address';
+import { type Hex, toHex } from '../../core/bytes';
+import { keccak256Bytes } from '../../core/hash';
+import { addressOfPublicKey, publicKeyBytesFromPrivateKey } from '../../core/secp256k1';
+import { type SidechainTx } from '../../sidechain/block';
+import { SidechainChain, type StoredBlock } from '../../sidechain/chain';
+import { sidechainConfig } from '../../sidechain/config';
+import { buildBlock, planProduction, type ProductionInputs } from '../../sidechain/producer';
+import { type RpcView } from '../../sidechain/rpc';
+import { type CommittedSpan, type SpanProducer, type StateSyncRecord } from '../../sidechain/systemState';
+import { type OperatorResult, type SidechainPort } from '../ports';
+
+interface Key {
+  sk: Hex;
+  address: Address;
+}
+
+const keys: Key[] = [1, 2, 3, 4]
+  .map((i) => {
+    const sk = toHex(keccak256Bytes(new TextEncoder().encode(`rpc-fixture-producer-${i}`)));
+    return { sk, address: addressOfPublicKey(publicKeyBytesFromPrivateKey(sk)) };
+  })
+  .sort((a, b) => compareAddresses(a.address, b.address));
+
+/** Small sprints and spans so a short chain has sprint starts, span commits and state syncs. */
+export const FIXTURE_CONFIG = sidechainConfig({ sprint: 4, firstSpanEnd: 15n, producerDelayS: 4, periodS: 2, backupMultiplierS: 2, stateSyncDelayS: 10 });
+export const FIXTURE_CHAIN_ID = 15001n;
+const GENESIS_TIME_S = 1000n;
+/** Import "now" far in the future, so no block is refused as from the future. */
+const FAR_FUTURE_S = 10n ** 12n;
+
+const producers: SpanProducer[] = keys.map((k, i) => ({ id: BigInt(i + 1), address: k.address, power: 1n }));
+
+function spans(): Map<bigint, CommittedSpan> {
+  const m = new Map<bigint, CommittedSpan>();
+  for (let id = 1n; id <= 8n; id++) {
+    const start = 16n * id;
+    m.set(id, { id, startBlock: start, endBlock: start + 15n, producers });
+  }
+  return m;
+}
+
+const records: StateSyncRecord[] = Array.from({ length: 6 }, (_, i) => ({
+  id: BigInt(i + 1),
+  contract: '0x0000000000000000000000000000000000001001' as Address,
+  data: '0x' as Hex,
+  txHash: toHex(keccak256Bytes(new Uint8Array([i]))),
+  logIndex: 0n,
+  chainId: '15001',
+  timeS: GENESIS_TIME_S + BigInt(i) * 7n,
+}));
+
+/** Two transfers between the first two producers' addresses. */
+export const FIXTURE_TRANSFERS: readonly SidechainTx[] = [
+  { from: keys[0]!.address, to: keys[1]!.address, value: 5n * 10n ** 18n, nonce: 0n },
+  { from: keys[1]!.address, to: keys[0]!.address, value: 0n, nonce: 7n },
+];
+
+function inputs(txs: SidechainTx[]): ProductionInputs {
+  const spanMap = spans();
+  return {
+    span: (id) => spanMap.get(id) ?? null,
+    stateSyncs: (fromId, toTimeS) => records.filter((r) => r.id >= fromId && r.timeS < toTimeS),
+    txs,
+  };
+}
+
+function emptyChain(): SidechainChain {
+  return new SidechainChain(FIXTURE_CONFIG, { timeS: GENESIS_TIME_S, producers });
+}
+
+/** Grow `chain` by `count` blocks, each sealed by the in-turn producer; `txsAt(n)` fills block n. */
+export function growChain(chain: SidechainChain, count: number, txsAt: (n: bigint) => readonly SidechainTx[] = () => []): void {
+  for (let i = 0; i < count; i++) {
+    const head = chain.head();
+    const who = head.snapshot.validatorSet.proposer.address;
+    const plan = planProduction(chain.cfg, head, who);
+    if (!plan) throw new Error(`fixture: ${who} cannot produce on block ${head.block.header.number}`);
+    const key = keys.find((k) => k.address === who)!;
+    const block = buildBlock(chain, plan, key.sk, who, inputs([...txsAt(head.block.header.number + 1n)]), plan.timeS);
+    const r = chain.import(block, FAR_FUTURE_S, 0);
+    if (r.status !== 'imported' || !r.newHead) throw new Error(`fixture: block ${block.header.number} not imported as head: ${JSON.stringify(r, (_, v) => (typeof v === 'bigint' ? v.toString() : v))}`);
+  }
+}
+
+/** A chain of `blocks` blocks; blocks 10 and 12 carry transfers (12 is a sprint start with state syncs). */
+export function buildFixtureChain(blocks = 14): SidechainChain {
+  const chain = emptyChain();
+  growChain(chain, blocks, (n) => (n === 10n || n === 12n ? FIXTURE_TRANSFERS : []));
+  return chain;
+}
+
+/** A fresh chain holding the canonical blocks 1..n of `from`. */
+function replayTo(from: SidechainChain, n: bigint): SidechainChain {
+  const chain = emptyChain();
+  for (const b of from.canonicalRange(1n, n)) {
+    const r = chain.import(b.block, FAR_FUTURE_S, 0);
+    if (r.status !== 'imported') throw new Error(`fixture: replay of block ${b.block.header.number} failed: ${r.status}`);
+  }
+  return chain;
+}
+
+export interface FixtureSidechainPort extends SidechainPort {
+  /** The chain the next `view()` reads (replaced by `setHead`). */
+  chain: SidechainChain;
+  /** Overrides for the view's other fields. */
+  viewExtras: Omit<RpcView, 'chain'>;
+  /** Every block number `setHead` was asked for, in order. */
+  readonly setHeadCalls: bigint[];
+  /** How many times `view()` was called. */
+  viewCalls: number;
+}
+
+export function createFixtureSidechainPort(opts: { blocks?: number; chain?: SidechainChain; viewExtras?: Partial<Omit<RpcView, 'chain'>> } = {}): FixtureSidechainPort {
+  const port: FixtureSidechainPort = {
+    chain: opts.chain ?? buildFixtureChain(opts.blocks),
+    viewExtras: { chainId: FIXTURE_CHAIN_ID, peerCount: 3, syncing: null, ...opts.viewExtras },
+    setHeadCalls: [],
+    viewCalls: 0,
+    view(): RpcView {
+      port.viewCalls++;
+      return { ...port.viewExtras, chain: port.chain };
+    },
+    async setHead(n: bigint): Promise<OperatorResult> {
+      port.setHeadCalls.push(n);
+      const head = port.chain.head().block.header.number;
+      if (n > head) return { ok: false, error: `cannot set head to block ${n}: the head is block ${head}` };
+      port.chain = replayTo(port.chain, n);
+      return { ok: true };
+    },
+  };
+  return port;
+}
+
+/** The canonical blocks of a chain, genesis first. */
+export function canonicalBlocks(chain: SidechainChain): StoredBlock[] {
+  return chain.canonicalRange(0n);
+}
