@@ -13,6 +13,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { InputError } from '../core/errors';
 import type { Argv } from 'yargs';
+import { registerDevnetCommands } from './devnet/commands';
+import { registerClientCommands } from './client/commands';
 
 function targetOptions<T>(y: Argv<T>) {
   return y
@@ -51,6 +53,9 @@ async function reportMerge(dirs: string[], out: string, json: boolean): Promise<
   process.stdout.write(json ? JSON.stringify({ ...merged, out: dir }) + '\n' : formatCampaign(merged, dir));
   return merged.failures.length ? EXIT.safety : EXIT.pass;
 }
+
+/** A yargs usage error (unknown flag, missing argument, bad choice). */
+class UsageFailure extends Error {}
 
 const EPILOGUE = `Exit codes: ${EXIT.pass} pass, ${EXIT.badInput} bad input, ${EXIT.safety} safety violation, ${EXIT.liveness} liveness violation, ${EXIT.crash} crash.`;
 
@@ -170,20 +175,30 @@ ${EPILOGUE}`),
       async (a) => {
         exitCode = await reportMerge((a.dirs ?? []) as string[], a.out, a.json);
       },
-    )
+    );
+  registerDevnetCommands(parser, (c) => {
+    exitCode = c;
+  });
+  registerClientCommands(parser, (c) => {
+    exitCode = c;
+  });
+  parser
     .demandCommand(1, 'Name a command: lockstep run --help')
     .strict()
     .help()
     .alias('h', 'help')
     .epilogue(EPILOGUE)
     .fail((msg, error) => {
-      if (error) throw error;
-      process.stderr.write(`lockstep: ${msg}\nRun with --help for usage.\n`);
-      exitCode = EXIT.badInput;
+      // Throwing stops yargs: a usage error must never go on to run the command's handler.
+      throw error ?? new UsageFailure(msg);
     });
   try {
     await parser.parseAsync();
   } catch (e) {
+    if (e instanceof UsageFailure) {
+      process.stderr.write(`lockstep: ${e.message}\nRun with --help for usage.\n`);
+      return EXIT.badInput;
+    }
     const code = exitCodeForError(e);
     process.stderr.write(`lockstep: ${(e as Error).message}\n`);
     return code;
