@@ -7,6 +7,7 @@
  */
 import { type Address } from '../../src/core/address';
 import { type Hex } from '../../src/core/bytes';
+import { compareBig, compareStrings } from '../../src/core/order';
 import { SidechainNode, DEFAULT_SIDECHAIN_NODE_CONFIG } from '../../src/node/sidechainNode';
 import { type Rng } from '../env/rng';
 import { type NetworkStats } from '../env/network';
@@ -40,6 +41,25 @@ export interface CanonicalBlockInfo {
   backup: boolean;
 }
 
+/**
+ * A block a node stored that is not on its canonical chain: a losing branch of a fork (for the
+ * fork trees of report.html). Its parent is canonical or another side block.
+ */
+export interface SideBlockInfo {
+  number: bigint;
+  hash: Hex;
+  parentHash: Hex;
+  signer: Address;
+  difficulty: bigint;
+  /** Produced by a backup (difficulty below the parent snapshot's producer count). */
+  backup: boolean;
+  /** When this node first imported it (the node's clock: epoch-based, skew included). */
+  importedAtMs: number;
+}
+
+/** At most this many side blocks per node go into the report (the highest numbers; the rest are counted). */
+export const MAX_SIDE_BLOCKS = 400;
+
 /** What the end-of-run report may be asked to compute on the best node's chain. */
 export interface SidechainReportQuery {
   /** Checkpoint root hashes of these ranges (null where the chain does not reach or the rules refuse). */
@@ -48,8 +68,18 @@ export interface SidechainReportQuery {
 
 /** Everything the main thread learns from the sidechain domain at the end of a run: plain data. */
 export interface SidechainReport {
-  /** Per node, in node order: head and canonical chain (genesis excluded). */
-  nodes: Array<{ node: string; alive: boolean; head: { number: bigint; hash: Hex; td: bigint }; canonical: CanonicalBlockInfo[] }>;
+  /**
+   * Per node, in node order: head and canonical chain (genesis excluded), and the side blocks it
+   * stored (by number then hash; the last MAX_SIDE_BLOCKS, `sideOmitted` counts the older ones).
+   */
+  nodes: Array<{
+    node: string;
+    alive: boolean;
+    head: { number: bigint; hash: Hex; td: bigint };
+    canonical: CanonicalBlockInfo[];
+    side: SideBlockInfo[];
+    sideOmitted: number;
+  }>;
   /** The node with the highest head (the first one on ties). */
   bestNode: string;
   sidechainBlocks: number;
@@ -209,9 +239,29 @@ export class SidechainDomain extends Domain {
         const producers = n.chain.get(h.parentHash)?.snapshot.validatorSet.size ?? 0;
         return { number: h.number, hash: b.block.hash, signer: b.block.signer, difficulty: h.difficulty, time: h.time, producers, backup: producers > 0 && h.difficulty < BigInt(producers) };
       });
+    const sideOf = (n: SidechainNode): { side: SideBlockInfo[]; sideOmitted: number } => {
+      const side: SideBlockInfo[] = [];
+      for (const b of n.chain.allBlocks()) {
+        const h = b.block.header;
+        if (n.chain.byNumber(h.number)?.block.hash === b.block.hash) continue;
+        const producers = n.chain.get(h.parentHash)?.snapshot.validatorSet.size ?? 0;
+        side.push({
+          number: h.number,
+          hash: b.block.hash,
+          parentHash: h.parentHash,
+          signer: b.block.signer,
+          difficulty: h.difficulty,
+          backup: producers > 0 && h.difficulty < BigInt(producers),
+          importedAtMs: b.importedAtMs,
+        });
+      }
+      side.sort((a, b) => compareBig(a.number, b.number) || compareStrings(a.hash, b.hash));
+      const sideOmitted = Math.max(0, side.length - MAX_SIDE_BLOCKS);
+      return { side: side.slice(sideOmitted), sideOmitted };
+    };
     const nodes = this.sidechainNodes.map((n) => {
       const h = n.chain.head();
-      return { node: n.id, alive: n.isAlive, head: { number: h.block.header.number, hash: h.block.hash, td: h.td }, canonical: canonicalOf(n) };
+      return { node: n.id, alive: n.isAlive, head: { number: h.block.header.number, hash: h.block.hash, td: h.td }, canonical: canonicalOf(n), ...sideOf(n) };
     });
     const backupBlocks = nodes.find((x) => x.node === best.id)!.canonical.filter((b) => b.backup).length;
     const roots = (query.rootRanges ?? []).map(({ start, end }) => {

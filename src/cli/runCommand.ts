@@ -12,6 +12,7 @@ import { prepareRunAsync } from '../../sim/run';
 import { installPlant } from '../../sim/campaign/plants';
 import { summaryJson, summaryMarkdown, checkExpectations } from '../../sim/report/summary';
 import { terminalSummary } from '../../sim/report/terminal';
+import { reportHtml } from '../../sim/report/html';
 import { EXIT } from './exitCodes';
 
 export interface RunCliOptions {
@@ -82,6 +83,8 @@ export async function runCommand(opts: RunCliOptions): Promise<number> {
 
   writeFileSync(join(outDir, 'summary.json'), summaryJson(scenario, result));
   writeFileSync(join(outDir, 'summary.md'), summaryMarkdown(scenario, result));
+  const htmlFile = join(outDir, 'report.html');
+  writeFileSync(htmlFile, reportHtml(scenario, result));
   if (traceFile) await new Promise<void>((r) => traceFile.end(r));
 
   if (opts.json) {
@@ -102,11 +105,13 @@ export async function runCommand(opts: RunCliOptions): Promise<number> {
         windows: result.windows,
         expectationsMet: checkExpectations(scenario, result).every((c) => c.ok),
         report: outDir,
+        html: htmlFile,
       }) + '\n',
     );
   } else {
     process.stdout.write(terminalSummary(scenario, result, wallMs));
     process.stdout.write(`report      ${outDir}\n`);
+    process.stdout.write(`html        ${htmlFile}\n`);
   }
   if (result.interrupted) return EXIT.badInput;
   return VERDICT_EXIT[result.verdict] ?? EXIT.crash;

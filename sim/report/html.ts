@@ -1,0 +1,232 @@
+/**
+ * report.html: one self-contained page per run — the verdict and counts, a timeline of faults,
+ * spans, checkpoints, no-acks and reorgs, charts (sidechain height per node with each node's lag
+ * behind the highest head, service height with the blocks not yet checkpointed, reorg depth,
+ * checkpoint latency) and each sidechain node's fork tree, all as inline SVG with inline CSS
+ * and a few lines of script. It loads nothing (its Content-Security-Policy says so), and it is a
+ * pure function of the scenario and the run: no dates, no wall time, everything in a canonical
+ * order, so the same run gives the same bytes in either placement.
+ */
+import { type RunResult } from '../run';
+import { type Scenario } from '../scenario/scenario';
+import { barChart, timeChart, type Band, type TimeSeries } from './html/charts';
+import { forkTreeSvg } from './html/forkTree';
+import { esc, int, seconds, short } from './html/format';
+import { UNKNOWN_COLOR, inkOn, producerLookup, validatorColor } from './html/palette';
+import { CSP, SCRIPT, STYLE } from './html/page';
+import { timelineData, timelineSvg } from './html/timeline';
+import { checkExpectations } from './summary';
+
+/** At most this many oracle violations are listed (the first decides the verdict). */
+const MAX_VIOLATIONS = 50;
+
+export function reportHtml(scenario: Scenario, r: RunResult): string {
+  const producer = producerLookup(r.cluster.keys);
+  const nodeIds = r.sidechain.nodes.map((n) => n.node);
+  // Sidechain node i belongs to validator i: its line has the colour of that validator's blocks.
+  const nodeColorOf = new Map<string, string>(nodeIds.map((id, i) => [id, validatorColor(i + 1)]));
+  const nodeColor = (id: string) => nodeColorOf.get(id) ?? UNKNOWN_COLOR;
+  const timeline = timelineData(scenario, r);
+  const bands: Band[] = timeline.faults.map((f) => ({ startMs: f.startMs, endMs: f.endMs ?? r.simulatedMs, title: `${f.kind} (${f.detail})` }));
+  const title = `${r.scenario} (seed ${r.seed})`;
+
+  const parts: string[] = [];
+  parts.push('<!DOCTYPE html>');
+  parts.push('<html lang="en"><head><meta charset="utf-8">');
+  parts.push(`<meta http-equiv="Content-Security-Policy" content="${esc(CSP)}">`);
+  parts.push('<meta name="viewport" content="width=device-width, initial-scale=1">');
+  parts.push('<link rel="icon" href="data:,">');
+  parts.push(`<title>${esc(`Lockstep run: ${title}`)}</title>`);
+  parts.push(`<style>${STYLE}</style></head><body>`);
+
+  // Header: verdict, what the scenario is, the counts.
+  const c = r.counts;
+  parts.push('<header class="top">');
+  parts.push(`<h1>${esc(r.scenario)} <small class="mono">seed ${r.seed}</small></h1>`);
+  parts.push(`<p class="desc">${esc(scenario.description)}</p>`);
+  parts.push(`<p><span class="verdict ${esc(r.verdict)}">${esc(r.verdict.toUpperCase())}</span>${esc(r.message)}</p>`);
+  parts.push('<nav><a href="#timeline">timeline</a><a href="#charts">charts</a><a href="#forks">fork trees</a><a href="#expectations">expectations</a>' + (r.violations.length ? '<a href="#violations">violations</a>' : '') + '</nav>');
+  parts.push('</header><main>');
+
+  const fact = (value: string, what: string) => `<div class="fact"><b>${value}</b><span>${what}</span></div>`;
+  parts.push('<section id="overview"><div class="facts">');
+  parts.push(fact(esc(seconds(r.simulatedMs)), `simulated, ${esc(r.crypto)} crypto`));
+  parts.push(fact(int(r.events), 'events delivered'));
+  parts.push(fact(int(c.serviceBlocks), 'service blocks'));
+  parts.push(fact(int(c.sidechainBlocks), `sidechain blocks, ${int(r.backupBlocks)} by backups`));
+  parts.push(fact(int(c.reorgs), `reorgs, deepest ${r.maxReorgDepth}`));
+  parts.push(fact(int(c.spans), 'spans beyond genesis'));
+  parts.push(fact(`${int(c.checkpointsAcked)} / ${int(c.noAcks)}`, 'checkpoints acked / no-acks'));
+  parts.push(fact(int(r.faultsFired.length), 'faults fired'));
+  parts.push(
+    fact(
+      int(r.network.delivered),
+      `messages delivered of ${int(r.network.sent)} (${int(r.network.dropped)} dropped, ${int(r.network.blocked)} blocked, ${int(r.network.duplicated)} duplicated)`,
+    ),
+  );
+  parts.push('</div>');
+  parts.push(`<p class="mono">trace hash ${esc(r.traceHash)}</p></section>`);
+
+  // Timeline.
+  parts.push('<section id="timeline"><h2>Timeline</h2>');
+  parts.push(
+    '<div class="keys"><span class="key"><i style="background:#cf222e"></i>fault (shaded while in force)</span><span class="key"><i style="background:#8250df"></i>span committed</span><span class="key"><i style="background:#1a7f37"></i>checkpoint: buffered ○ → acked ◆</span><span class="key"><i style="background:#cf222e"></i>no-ack ✕</span><span class="key"><i style="background:#57606a;border-radius:5px"></i>reorg (size = depth, colour = node)</span></div>',
+  );
+  parts.push(`<div class="scroll">${timelineSvg(timeline, nodeColor, (id) => nodeIds.indexOf(id))}</div>`);
+  if (timeline.faults.length) {
+    parts.push('<details><summary>faults</summary><table><tr><th>#</th><th>kind</th><th>detail</th><th>from</th><th>to</th></tr>');
+    for (const f of timeline.faults) {
+      parts.push(`<tr><td class="num">${f.index}</td><td>${esc(f.kind)}</td><td>${esc(f.detail)}</td><td class="num">${esc(seconds(f.startMs))}</td><td class="num">${f.endMs === null ? 'end' : esc(seconds(f.endMs))}</td></tr>`);
+    }
+    parts.push('</table></details>');
+  }
+  parts.push('</section>');
+
+  // Charts.
+  const t = r.samples.timeMs;
+  const heightSeries: TimeSeries[] = nodeIds.map((id) => ({
+    key: id,
+    name: id,
+    color: nodeColor(id),
+    kind: 'line',
+    points: (r.samples.sidechainHeight[id] ?? []).map((h, i): [number, number] => [t[i] ?? 0, h]),
+  }));
+  const serviceSeries: TimeSeries[] = [{ key: 'service', name: 'service height', color: '#0969da', kind: 'line', points: r.samples.serviceHeight.map((h, i): [number, number] => [t[i] ?? 0, h]) }];
+  const reorgSeries: TimeSeries[] = nodeIds.map((id, i) => ({
+    key: id,
+    name: id,
+    color: nodeColor(id),
+    kind: 'stem',
+    dx: (i - (nodeIds.length - 1) / 2) * 2.5,
+    points: timeline.reorgs.filter((x) => x.node === id).map((x): [number, number] => [x.atMs, x.depth]),
+  }));
+  const acked = timeline.checkpoints.filter((x) => x.bufferedMs !== null && x.ackedMs !== null);
+  const pending = timeline.checkpoints.length - acked.length;
+  parts.push('<section id="charts"><h2>Charts</h2><div class="charts">');
+  // Every node's lag behind the highest head at each sample (the height lines lie on top of each other).
+  const best = t.map((_, i) => heightSeries.reduce((m, s) => Math.max(m, s.points[i]?.[1] ?? 0), 0));
+  parts.push(
+    timeChart({
+      title: 'Sidechain height per node',
+      note: 'head block number, sampled',
+      endMs: r.simulatedMs,
+      bands,
+      panels: [
+        { yName: 'block', series: heightSeries, integer: true },
+        {
+          caption: 'blocks behind the highest head (darker = further behind)',
+          timeMs: t,
+          rows: heightSeries.map((s) => ({ key: s.key, name: s.name, values: s.points.map((p, i) => best[i]! - p[1]) })),
+          unit: (v) => `${v} block${v === 1 ? '' : 's'} behind`,
+        },
+      ],
+    }),
+  );
+  // Sidechain blocks beyond the last acked checkpoint, at each sample.
+  const ackedEnds = timeline.checkpoints
+    .filter((x) => x.ackedMs !== null && x.end !== null)
+    .map((x) => ({ atMs: x.ackedMs!, end: Number(x.end) }))
+    .sort((a, b) => a.atMs - b.atMs);
+  const unCheckpointed: TimeSeries = {
+    key: 'unchecked',
+    name: 'not yet checkpointed',
+    color: '#1a7f37',
+    kind: 'line',
+    points: t.map((ms, i): [number, number] => {
+      let end = 0;
+      for (const a of ackedEnds) if (a.atMs <= ms) end = Math.max(end, a.end);
+      return [ms, Math.max(0, best[i]! - end)];
+    }),
+  };
+  parts.push(
+    timeChart({
+      title: 'Service height',
+      note: 'committed blocks (highest node), sampled',
+      endMs: r.simulatedMs,
+      bands,
+      panels: [
+        { yName: 'height', series: serviceSeries, integer: true },
+        { yName: 'blocks', series: [unCheckpointed], integer: true, height: 140, caption: 'sidechain blocks above the last acked checkpoint' },
+      ],
+    }),
+  );
+  parts.push(timeChart({ title: 'Reorg depth', note: 'one stem per reorg, by node (node clock)', endMs: r.simulatedMs, bands, panels: [{ yName: 'depth', series: reorgSeries, integer: true }] }));
+  parts.push(
+    barChart({
+      title: 'Checkpoint latency',
+      note: `buffered to acked, per checkpoint${pending ? `; ${pending} not acked by the end` : ''}`,
+      yName: 'seconds',
+      color: '#1a7f37',
+      bars: acked.map((x) => ({
+        label: x.number ?? `@${x.start}`,
+        value: (x.ackedMs! - x.bufferedMs!) / 1000,
+        title: `checkpoint ${x.number ?? '?'} (blocks ${x.start}–${x.end ?? '?'}): buffered ${seconds(x.bufferedMs!)}, acked ${seconds(x.ackedMs!)}, latency ${seconds(x.ackedMs! - x.bufferedMs!)}`,
+      })),
+    }),
+  );
+  parts.push('</div></section>');
+
+  // Fork trees.
+  parts.push('<section id="forks"><h2>Sidechain fork trees</h2>');
+  const seen = new Map<number, string>();
+  for (const n of r.sidechain.nodes) {
+    for (const b of n.canonical) seen.set(producer(b.signer).index ?? 0, producer(b.signer).color);
+    for (const b of n.side) seen.set(producer(b.signer).index ?? 0, producer(b.signer).color);
+  }
+  const legendKeys = [...seen.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([index, color]) => `<span class="key"><i style="background:${color}"></i>${index === 0 ? 'other signer' : `validator ${index}`}</span>`);
+  parts.push(
+    `<div class="keys">${legendKeys.join('')}<span class="key"><svg width="22" height="12"><rect x="1" y="1" width="20" height="10" rx="2" fill="#8c959f" stroke="#24292f"/><path d="M14 1 H19 Q21 1 21 3 V7 Z" fill="#24292f"/></svg> backup (out of turn)</span><span class="key"><svg width="22" height="12"><rect x="1" y="1" width="20" height="10" rx="2" fill="#8c959f" fill-opacity=".4" stroke="#cf222e" stroke-dasharray="3 2"/></svg> side block (lost the fork choice)</span><span class="key" style="color:#cf222e"><b>−d</b> a reorg of depth d off this block (×n: n reorgs)</span><span class="key"><svg width="22" height="12"><rect x="1" y="1" width="20" height="10" rx="2" fill="#8c959f" fill-opacity=".4" stroke="#cf222e" stroke-width="2.5"/></svg> a head the node reorged away from</span><span class="key">… k … : canonical blocks with no fork, folded</span></div>`,
+  );
+  parts.push('<p class="desc">Hover a block for its hash, producer and difficulty; the same block lights up in every node’s tree.</p>');
+  for (const n of r.sidechain.nodes) {
+    const reorgs = r.reorgs.filter((x) => x.node === n.node);
+    const tree = forkTreeSvg({
+      node: n.node,
+      alive: n.alive,
+      head: n.head,
+      canonical: n.canonical,
+      side: n.side,
+      sideOmitted: n.sideOmitted,
+      reorgs,
+      epochMs: scenario.epochMs,
+      producer,
+    });
+    const s = tree.stats;
+    const color = nodeColor(n.node);
+    const summary = [
+      `head #${n.head.number}`,
+      `${int(s.side)} side block${s.side === 1 ? '' : 's'}${n.sideOmitted ? ` (${int(n.sideOmitted)} oldest not shown)` : ''}`,
+      `${s.forks} fork${s.forks === 1 ? '' : 's'}`,
+      `${s.reorgs} reorg${s.reorgs === 1 ? '' : 's'}${s.reorgs ? `, deepest ${s.deepest}` : ''}`,
+      ...(n.alive ? [] : ['down at the end']),
+    ].join(' · ');
+    parts.push(
+      `<details class="tree" open><summary><h3><span class="verdict" style="background:${color};color:${inkOn(color)}">${esc(n.node)}</span></h3>${esc(summary)} <span class="mono">${esc(short(n.head.hash, 10))}</span></summary><div class="scroll">${tree.svg}</div></details>`,
+    );
+  }
+  parts.push('</section>');
+
+  // Expectations and violations.
+  parts.push('<section id="expectations"><h2>Expectations</h2><table><tr><th>what</th><th>expected</th><th>actual</th><th></th></tr>');
+  for (const ch of checkExpectations(scenario, r)) {
+    parts.push(`<tr><td>${esc(ch.what)}</td><td>${esc(ch.expected)}</td><td>${esc(ch.actual)}</td><td class="${ch.ok ? 'ok' : 'fail'}">${ch.ok ? 'ok' : 'FAIL'}</td></tr>`);
+  }
+  parts.push('</table></section>');
+  if (r.violations.length) {
+    parts.push(`<section id="violations"><h2>Oracle violations</h2><table><tr><th>at</th><th>oracle</th><th>class</th><th>node</th><th>message</th></tr>`);
+    for (const v of r.violations.slice(0, MAX_VIOLATIONS)) {
+      parts.push(`<tr><td class="num">${esc(seconds(v.atMs))}</td><td>${esc(v.oracle)}</td><td>${esc(v.class)}</td><td>${esc(v.node)}</td><td>${esc(v.message)}</td></tr>`);
+    }
+    parts.push('</table>');
+    if (r.violations.length > MAX_VIOLATIONS) parts.push(`<p>… and ${r.violations.length - MAX_VIOLATIONS} more.</p>`);
+    parts.push('</section>');
+  }
+
+  parts.push('</main>');
+  parts.push(`<footer>lockstep run · scenario ${esc(r.scenario)} · seed ${r.seed} · ${esc(r.crypto)} crypto · simulated ${esc(seconds(r.simulatedMs))} · trace ${esc(r.traceHash)}</footer>`);
+  parts.push(`<script>${SCRIPT}</script>`);
+  parts.push('</body></html>\n');
+  return parts.join('\n');
+}
