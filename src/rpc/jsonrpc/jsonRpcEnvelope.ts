@@ -1,0 +1,158 @@
+/**
+ * The JSON-RPC 2.0 envelope of the sidechain node (sidechain.md §4.4, reference README item 31):
+ * from a request body's text to the response body's text, with geth's rules for what is a call, a
+ * notification, an invalid request or a batch. The methods themselves are `callRpc`'s; the HTTP
+ * transport is `jsonRpcServer.ts`.
+ *
+ * What a message is (geth `jsonrpcMessage`): with `"jsonrpc":"2.0"`, a non-empty method and an id
+ * that is not an object or array, it is a call; without an id it is a notification, executed
+ * with no answer; with `result` or `error` and no method or params it is a response, which a
+ * server ignores. Anything else is `-32600 invalid request`, with its id if it had a usable one
+ * and null otherwise. `"id": null` is an id (geth echoes it), not a notification.
+ */
+import { type RpcView, callRpc } from '../../sidechain/rpc';
+import { type RpcMessage, encodeJson, parseRpcBody } from './jsonText';
+
+export const JSONRPC_PARSE_ERROR = -32700;
+export const JSONRPC_INVALID_REQUEST = -32600;
+export const JSONRPC_METHOD_NOT_FOUND = -32601;
+export const JSONRPC_INVALID_PARAMS = -32602;
+export const JSONRPC_INTERNAL_ERROR = -32603;
+export const JSONRPC_SERVER_ERROR = -32000;
+export const JSONRPC_RESPONSE_TOO_LARGE = -32003;
+
+/** geth's limits: method names, batch items (`BatchRequestLimit`) and batch response bytes (`BatchResponseMaxSize`). */
+export const MAX_METHOD_NAME_BYTES = 2048;
+export const DEFAULT_BATCH_ITEM_LIMIT = 1000;
+export const DEFAULT_BATCH_RESPONSE_MAX_BYTES = 25_000_000;
+
+export interface EnvelopeLimits {
+  /** More items than this in one batch: a single `-32600 batch too large`. 0 = no limit. */
+  batchItemLimit: number;
+  /** Result bytes after which the rest of a batch gets `-32003 response too large`. 0 = no limit. */
+  batchResponseMaxBytes: number;
+}
+
+interface ErrorObject {
+  code: number;
+  message: string;
+}
+
+/** A response's JSON text and how many bytes of result / error it carries (geth's batch accounting). */
+interface Answer {
+  text: string;
+  payloadBytes: number;
+}
+
+const utf8Length = (s: string): number => Buffer.byteLength(s, 'utf8');
+
+/** The error envelope; `idRaw` is the request's id as it was sent (null when it had none). */
+export function errorResponseText(idRaw: string | undefined, error: ErrorObject): string {
+  return `{"jsonrpc":"2.0","id":${idRaw ?? 'null'},"error":${encodeJson(error)}}`;
+}
+
+function errorAnswer(idRaw: string | undefined, error: ErrorObject): Answer {
+  const errorText = encodeJson(error);
+  return { text: `{"jsonrpc":"2.0","id":${idRaw ?? 'null'},"error":${errorText}}`, payloadBytes: utf8Length(errorText) };
+}
+
+const hasValidVersion = (m: RpcMessage): boolean => m.version === '2.0';
+const hasValidId = (m: RpcMessage): boolean => m.idRaw !== undefined && m.idRaw[0] !== '{' && m.idRaw[0] !== '[';
+const isNotification = (m: RpcMessage): boolean => hasValidVersion(m) && m.idRaw === undefined && m.method !== '';
+const isCall = (m: RpcMessage): boolean => hasValidVersion(m) && hasValidId(m) && m.method !== '';
+const isResponse = (m: RpcMessage): boolean => hasValidVersion(m) && hasValidId(m) && m.method === '' && !m.hasParams && (m.hasResult || m.hasError);
+/** Subscription notifications are deliveries to a client; a server drops them unexecuted. */
+const isIgnored = (m: RpcMessage): boolean => isResponse(m) || (isNotification(m) && m.method.endsWith('_subscription'));
+
+/**
+ * `*_unsubscribe` takes one subscription id (a string). Over HTTP nothing is ever subscribed, so a
+ * well-formed call finds nothing, as in geth.
+ */
+function unsubscribe(params: unknown, hasParams: boolean): ErrorObject {
+  const raw = !hasParams || params === null ? [] : params;
+  if (!Array.isArray(raw)) return { code: JSONRPC_INVALID_PARAMS, message: 'non-array args' };
+  if (raw.length === 0) return { code: JSONRPC_INVALID_PARAMS, message: 'missing value for required argument 0' };
+  const id: unknown = raw[0];
+  if (id !== null && typeof id !== 'string') {
+    const kind = Array.isArray(id) ? 'array' : typeof id === 'number' || typeof id === 'bigint' ? 'number' : typeof id === 'boolean' ? 'bool' : 'object';
+    return { code: JSONRPC_INVALID_PARAMS, message: `invalid argument 0: json: cannot unmarshal ${kind} into Go value of type rpc.ID` };
+  }
+  if (raw.length > 1) return { code: JSONRPC_INVALID_PARAMS, message: 'too many arguments, want at most 1' };
+  return { code: JSONRPC_SERVER_ERROR, message: 'subscription not found' };
+}
+
+/** Run one call (or notification) against the view. Never throws. */
+function execute(msg: RpcMessage, view: () => RpcView): Answer {
+  try {
+    const bytes = utf8Length(msg.method);
+    if (bytes > MAX_METHOD_NAME_BYTES) return errorAnswer(msg.idRaw, { code: JSONRPC_INVALID_REQUEST, message: `method name too long: ${bytes} > ${MAX_METHOD_NAME_BYTES}` });
+    // Subscriptions need a connection that outlives the request; HTTP has none (geth: -32601).
+    if (msg.method.endsWith('_subscribe')) return errorAnswer(msg.idRaw, { code: JSONRPC_METHOD_NOT_FOUND, message: 'notifications not supported' });
+    if (msg.method.endsWith('_unsubscribe')) return errorAnswer(msg.idRaw, unsubscribe(msg.params, msg.hasParams));
+    const r = callRpc(view(), msg.method, msg.hasParams ? msg.params : undefined);
+    if (!r.ok) return errorAnswer(msg.idRaw, r.error);
+    let resultText: string;
+    try {
+      resultText = encodeJson(r.result);
+    } catch {
+      return errorAnswer(msg.idRaw, { code: JSONRPC_INTERNAL_ERROR, message: 'internal error: the result cannot be encoded as JSON' });
+    }
+    return { text: `{"jsonrpc":"2.0","id":${msg.idRaw ?? 'null'},"result":${resultText}}`, payloadBytes: utf8Length(resultText) };
+  } catch {
+    // view() or the envelope failed: a crashed handler, as geth reports a recovered panic.
+    return errorAnswer(msg.idRaw, { code: JSONRPC_INTERNAL_ERROR, message: 'method handler crashed' });
+  }
+}
+
+/** geth `handleCallMsg`: the answer to one message, or null for a notification. */
+function answer(msg: RpcMessage, view: () => RpcView): Answer | null {
+  if (isNotification(msg)) {
+    execute(msg, view);
+    return null;
+  }
+  if (isCall(msg)) return execute(msg, view);
+  return errorAnswer(hasValidId(msg) ? msg.idRaw : undefined, { code: JSONRPC_INVALID_REQUEST, message: 'invalid request' });
+}
+
+function answerBatch(messages: RpcMessage[], view: () => RpcView, limits: EnvelopeLimits): string | null {
+  if (messages.length === 0) return errorResponseText(undefined, { code: JSONRPC_INVALID_REQUEST, message: 'empty batch' });
+  if (limits.batchItemLimit > 0 && messages.length > limits.batchItemLimit) {
+    // One error for the whole batch, carrying the first call's id so a client can match it.
+    const first = messages.find(isCall);
+    return `[${errorResponseText(first?.idRaw, { code: JSONRPC_INVALID_REQUEST, message: 'batch too large' })}]`;
+  }
+  const calls = messages.filter((m) => !isIgnored(m));
+  if (calls.length === 0) return null;
+  const out: string[] = [];
+  let payloadBytes = 0;
+  for (let i = 0; i < calls.length; i++) {
+    const msg = calls[i]!;
+    const a = answer(msg, view);
+    if (a === null) continue;
+    out.push(a.text);
+    payloadBytes += a.payloadBytes;
+    if (limits.batchResponseMaxBytes > 0 && payloadBytes > limits.batchResponseMaxBytes) {
+      // The answers so far stand; every later call gets the size error instead of running.
+      for (const rest of calls.slice(i + 1)) {
+        if (!isNotification(rest)) out.push(errorResponseText(rest.idRaw, { code: JSONRPC_RESPONSE_TOO_LARGE, message: 'response too large' }));
+      }
+      break;
+    }
+  }
+  return out.length === 0 ? null : `[${out.join(',')}]`;
+}
+
+/**
+ * The response body for a request body, or null when nothing is to be answered (notifications,
+ * responses). `view` is called at most once, so a batch reads one consistent view.
+ */
+export function answerJsonRpc(body: string, view: () => RpcView, limits: EnvelopeLimits): string | null {
+  let cached: RpcView | undefined;
+  const once = (): RpcView => (cached ??= view());
+  const parsed = parseRpcBody(body);
+  if (!parsed.ok) return errorResponseText(undefined, { code: JSONRPC_PARSE_ERROR, message: 'parse error' });
+  if (parsed.batch) return answerBatch(parsed.messages, once, limits);
+  const msg = parsed.messages[0]!;
+  if (isIgnored(msg)) return null;
+  return answer(msg, once)?.text ?? null;
+}
