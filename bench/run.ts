@@ -9,6 +9,7 @@ import { cryptoBenches } from './crypto.bench';
 import { appBenches } from './app.bench';
 import { sidechainBenches } from './sidechain.bench';
 import { clusterBenches } from './cluster.bench';
+import { devnetBenches } from './devnet.bench';
 
 const groups: Record<string, () => BenchResult[] | Promise<BenchResult[]>> = {
   engine: engineBenches,
@@ -16,6 +17,7 @@ const groups: Record<string, () => BenchResult[] | Promise<BenchResult[]>> = {
   app: appBenches,
   sidechain: sidechainBenches,
   cluster: clusterBenches,
+  devnet: devnetBenches,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

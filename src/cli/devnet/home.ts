@@ -67,6 +67,8 @@ export const paths = (home: string) => ({
   data: join(home, 'data'),
   journal: join(home, 'data', 'journal.jsonl'),
   lock: join(home, 'data', 'LOCK'),
+  /** The addresses `start` bound (with port 0 in the config, the ports the OS chose). */
+  ports: join(home, 'data', 'ports.json'),
   logs: join(home, 'logs'),
   log: (service: 'daemon' | 'rest-server' | 'bridge' | 'sidechain') => join(home, 'logs', `${service}.log`),
 });

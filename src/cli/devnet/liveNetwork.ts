@@ -18,7 +18,8 @@ import { type Hex, fromHex, toHex } from '../../core/bytes';
 import { getValidatorSet } from '../../modules/staking/keeper';
 import { type QueryResponse } from '../../app/queryRouter';
 import { type RpcView } from '../../sidechain/rpc';
-import { type BroadcastMode, type BroadcastResult, type NodeStatusPort, type OperatorResult, type PeerInfo, type ServicePort, type SidechainPort } from '../../rpc/ports';
+import { type BroadcastMode, type BroadcastResult, BroadcastTimeoutError, type NodeStatusPort, type OperatorResult, type PeerInfo, type ServicePort, type SidechainPort } from '../../rpc/ports';
+import { tendermintHash } from '../../rpc/rest/txResponse';
 import { prepareRun, type PreparedRun } from '../../../sim/run';
 import { type RunRecord } from '../../../sim/domain/domain';
 import { type ServiceNode } from '../../node/serviceNode';
@@ -243,7 +244,7 @@ export class LiveNetwork implements ServicePort, NodeStatusPort, SidechainPort {
 
   broadcast(tx: Uint8Array, mode: BroadcastMode): Promise<BroadcastResult> {
     if (this.stopped) return Promise.resolve(txError(toHex(sha256Bytes(tx)), 1, 'the devnet is stopping'));
-    return new Promise<BroadcastResult>((resolve) => {
+    return new Promise<BroadcastResult>((resolve, reject) => {
       const hex = toHex(tx);
       let settled = false;
       const done = (r: BroadcastResult) => {
@@ -257,7 +258,8 @@ export class LiveNetwork implements ServicePort, NodeStatusPort, SidechainPort {
         const hash = txHashOf(hex);
         const ws = this.txWaiters.get(hash);
         if (ws) this.txWaiters.set(hash, ws.filter((w) => w.resolve !== done));
-        done(txError(hash, 1, `timed out after ${timeoutMs} ms waiting for the tx (mode ${mode}); it may still be committed`));
+        settled = true;
+        reject(new BroadcastTimeoutError(`timed out after ${timeoutMs} ms waiting for tx ${tendermintHash(hash)} (mode ${mode}); it may still be committed`));
       }, timeoutMs);
       this.pending.push({ k: 'tx', tx: hex, mode, resolve: done });
     });
@@ -330,13 +332,8 @@ function txHashOf(tx: Hex): Hex {
   return toHex(sha256Bytes(fromHex(tx)));
 }
 
-/** Tendermint prints tx hashes as upper-case hex without 0x. */
-function tendermintHash(h: Hex): string {
-  return h.slice(2).toUpperCase();
-}
-
 function txError(hash: string, code: number, message: string): BroadcastResult {
-  return { height: '0', txhash: tendermintHash(hash as Hex), code, codespace: 'sdk', raw_log: JSON.stringify({ codespace: 'sdk', code, message }) };
+  return { height: '0', txhash: tendermintHash(hash), code, codespace: 'sdk', raw_log: JSON.stringify({ codespace: 'sdk', code, message }) };
 }
 
 function logLine(epochMs: number, r: RunRecord): string {
