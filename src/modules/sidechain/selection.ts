@@ -7,7 +7,7 @@
  */
 import { type BytesLike, toBytes } from '../../core/bytes';
 import { InputError } from '../../core/errors';
-import { shuffleInPlace } from './shuffle';
+import { computeUnshuffledIndices } from './shuffle';
 
 /** Heimdall `bor/types/params.go: SlotCost`: one slot per unit of voting power. */
 export const SLOT_COST = 1n;
@@ -53,20 +53,34 @@ export function selectNextProducers(
   for (const c of slotCounts) total += c;
   if (total > BigInt(MAX_SLOTS)) throw new InputError('validators', `too many slots for the legacy selection: ${total}`);
 
-  // Shuffle validator indices (a typed array: 1,000,000 slots stay cheap), then map to ids.
-  const slots = new Uint32Array(Number(total));
-  let k = 0;
-  slotCounts.forEach((c, i) => {
-    const end = k + Number(c);
-    slots.fill(i, k, end);
-    k = end;
-  });
-  shuffleInPlace(slots, hash.subarray(0, 32));
+  // Only the first `producerCount` slots of the shuffled slot list are taken: find which input
+  // slot lands at each of those positions (the shuffle's inverse, a few hashes per position)
+  // instead of shuffling the whole list (one slot per unit of power), then map slots to ids.
+  const n = Number(total);
   // Heimdall slices `[:producerCount]`; with fewer slots than that (only possible with
   // zero-power entries, never with eligible validators) we return all the slots.
-  const take = Math.min(producerCount, slots.length);
+  const take = Math.min(producerCount, n);
+  if (take === 0) return [];
+  const positions = Array.from({ length: take }, (_, i) => i);
+  const inputSlots = n === 1 ? [0] : computeUnshuffledIndices(positions, n, hash.subarray(0, 32));
+  // Slot k of the unshuffled list belongs to validator i when ends[i - 1] <= k < ends[i].
+  const ends: number[] = [];
+  let k = 0;
+  for (const c of slotCounts) {
+    k += Number(c);
+    ends.push(k);
+  }
   const out: bigint[] = [];
-  for (let i = 0; i < take; i++) out.push(ids[slots[i]!]!);
+  for (const slot of inputSlots) {
+    let lo = 0;
+    let hi = ends.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (ends[mid]! > slot) hi = mid;
+      else lo = mid + 1;
+    }
+    out.push(ids[lo]!);
+  }
   return out;
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { toHex } from '../../core/bytes';
 import { InputError } from '../../core/errors';
-import { computeShuffledIndex, shuffleInPlace, shuffleList, shuffleListSimple } from './shuffle';
+import { computeShuffledIndex, computeUnshuffledIndices, shuffleInPlace, shuffleList, shuffleListSimple } from './shuffle';
 
 /** A 32-byte seed: the given bytes followed by zeros (heimdall.md §10.4). */
 function seedOf(...prefix: number[]): Uint8Array {
@@ -103,6 +103,19 @@ describe('shuffleList', () => {
       expect(() => shuffleList([1, 2, 3], bad)).toThrow(/^seed: /);
       expect(() => shuffleList([], bad)).toThrow(/^seed: /);
     }
+  });
+
+  it('computeUnshuffledIndices inverts the shuffle: shuffleList(list)[p] = list[unshuffled(p)]', () => {
+    for (const n of [1, 2, 3, 10, 255, 256, 257, 1000, 4097]) {
+      const seed = seedFor(n);
+      const out = shuffleList(range(n), seed);
+      const positions = [...new Set([0, 1 % n, 2 % n, 3 % n, n >> 1, n - 1])];
+      const inputs = computeUnshuffledIndices(positions, n, seed);
+      positions.forEach((p, k) => expect(inputs[k], `n=${n} p=${p}`).toBe(out[p]));
+      for (const p of positions) expect(computeShuffledIndex(inputs[positions.indexOf(p)]!, n, seed)).toBe(p);
+    }
+    expect(() => computeUnshuffledIndices([3], 3, seedOf(1))).toThrow(/^positions\[0\]: /);
+    expect(() => computeUnshuffledIndices([0], 0, seedOf(1))).toThrow(/^n: /);
   });
 
   it('computeShuffledIndex validates its arguments', () => {

@@ -109,6 +109,40 @@ export function computeShuffledIndex(index: number, n: number, seed: BytesLike):
 }
 
 /**
+ * The inverse of `computeShuffledIndex` for several positions: for each `positions[k]`, the input
+ * index whose element `shuffleList` puts there, i.e. `shuffleList(list, seed)[p] =
+ * list[computeUnshuffledIndices([p], n, seed)[0]]`. Each swap-or-not round is an involution, so
+ * the inverse runs the same rounds backwards. O(90 · (1 + positions)) hashes, independent of n:
+ * what producer selection needs (the first few slots of a list of one slot per unit of power).
+ */
+export function computeUnshuffledIndices(positions: readonly number[], n: number, seed: BytesLike): number[] {
+  if (!Number.isSafeInteger(n) || n <= 0) throw new InputError('n', `must be a positive integer: ${n}`);
+  positions.forEach((p, k) => {
+    if (!Number.isSafeInteger(p) || p < 0 || p >= n) throw new InputError(`positions[${k}]`, `out of range [0, ${n}): ${p}`);
+  });
+  const buf = new Uint8Array(TOTAL_SIZE);
+  buf.set(seedBytes(seed), 0);
+  const view = new DataView(buf.buffer);
+  const pivots: number[] = [];
+  for (let round = 0; round < SHUFFLE_ROUND_COUNT; round++) {
+    buf[SEED_SIZE] = round;
+    pivots.push(pivotOf(buf, n));
+  }
+  return positions.map((p) => {
+    let index = p;
+    for (let round = SHUFFLE_ROUND_COUNT - 1; round >= 0; round--) {
+      buf[SEED_SIZE] = round;
+      const flip = (pivots[round]! + n - index) % n;
+      const position = Math.max(index, flip);
+      setPositionBlock(view, position);
+      const source = sha256Bytes(buf);
+      if (((source[(position & 0xff) >> 3]! >> (position & 7)) & 1) === 1) index = flip;
+    }
+    return index;
+  });
+}
+
+/**
  * The per-index definition, `out[computeShuffledIndex(i)] = in[i]`, with the pivots and source
  * hashes of each round cached (O(90·n) steps). The reference for the optimised `shuffleList`.
  */
