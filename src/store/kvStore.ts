@@ -59,6 +59,41 @@ function bucketOf(key: string): number {
   return (h ^ (h >>> 8) ^ (h >>> 16) ^ (h >>> 24)) & (BUCKETS - 1);
 }
 
+const ENCODER = new TextEncoder();
+
+/**
+ * Every node of a simulation holds (nearly) the same state and hashes the same values and the
+ * same group lists after each block: those hashes are shared by the stores of one process, keyed
+ * by their input (a pure function, so sharing never changes a result). Cleared when full.
+ */
+const SHARED_MAX = 4096;
+const sharedValueDigests = new Map<string, Uint8Array>();
+const sharedHashes = new Map<string, Uint8Array>();
+const LATIN1 = new TextDecoder('latin1');
+
+/** keccak of a value's canonical JSON. */
+function valueDigest(json: string): Uint8Array {
+  let d = sharedValueDigests.get(json);
+  if (d === undefined) {
+    if (sharedValueDigests.size >= SHARED_MAX) sharedValueDigests.clear();
+    d = keccak_256(ENCODER.encode(json));
+    sharedValueDigests.set(json, d);
+  }
+  return d;
+}
+
+/** keccak of a bucket's entries or of a list of hashes (a group, the top), looked up by its bytes (one char per byte). */
+function sharedKeccak(buf: Uint8Array): Uint8Array {
+  const key = LATIN1.decode(buf);
+  let d = sharedHashes.get(key);
+  if (d === undefined) {
+    if (sharedHashes.size >= SHARED_MAX) sharedHashes.clear();
+    d = keccak_256(buf);
+    sharedHashes.set(key, d);
+  }
+  return d;
+}
+
 export class MemoryStore implements KVStore {
   private readonly data = new Map<string, StoreValue>();
   private sortedKeys: string[] | null = [];
@@ -125,8 +160,6 @@ export class MemoryStore implements KVStore {
   /** The app hash: keccak over the group hashes; only buckets and groups written since the last call are re-hashed. */
   hash(): Hex {
     const dirtyGroups = new Set<number>();
-    const enc = new TextEncoder();
-    const sep = new Uint8Array([0]);
     for (const b of this.dirty) {
       const keys = [...this.buckets[b]!].sort(compareStrings);
       dirtyGroups.add(Math.floor(b / GROUP));
@@ -134,18 +167,28 @@ export class MemoryStore implements KVStore {
         this.bucketHashes[b] = EMPTY_BUCKET;
         continue;
       }
-      const h = keccak_256.create();
+      // keccak(key ‖ 0 ‖ digest ‖ key ‖ 0 ‖ digest ‖ …) in one call over one buffer.
+      const parts: Uint8Array[] = [];
+      let length = 0;
       for (const k of keys) {
         let d = this.digests.get(k);
         if (d === undefined) {
-          d = keccak_256(enc.encode(canonicalJson(this.data.get(k))));
+          d = valueDigest(canonicalJson(this.data.get(k)));
           this.digests.set(k, d);
         }
-        h.update(enc.encode(k));
-        h.update(sep);
-        h.update(d);
+        const kb = ENCODER.encode(k);
+        parts.push(kb, d);
+        length += kb.length + 1 + d.length;
       }
-      this.bucketHashes[b] = h.digest();
+      const buf = new Uint8Array(length);
+      let at = 0;
+      for (let i = 0; i < parts.length; i += 2) {
+        buf.set(parts[i]!, at);
+        at += parts[i]!.length + 1; // the 0 separator is already there
+        buf.set(parts[i + 1]!, at);
+        at += parts[i + 1]!.length;
+      }
+      this.bucketHashes[b] = sharedKeccak(buf);
     }
     this.dirty.clear();
     for (const g of dirtyGroups) {
@@ -157,11 +200,11 @@ export class MemoryStore implements KVStore {
         buf.set(bh, 32 * i);
       }
       // A group emptied by deletes must hash like one never written.
-      this.groupHashes[g] = empty ? EMPTY_BUCKET : keccak_256(buf);
+      this.groupHashes[g] = empty ? EMPTY_BUCKET : sharedKeccak(buf);
     }
     const top = new Uint8Array(32 * this.groupHashes.length);
     this.groupHashes.forEach((d, i) => top.set(d, 32 * i));
-    return toHex(keccak_256(top));
+    return toHex(sharedKeccak(top));
   }
 
   /** Every entry in key order (for exports and snapshots). */
