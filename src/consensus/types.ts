@@ -104,6 +104,17 @@ export function voteDigest(v: Omit<Vote, 'signature'>, chainId: string): Uint8Ar
   return digest;
 }
 
+/**
+ * Sign a vote; its digest is remembered for the signed vote too, since every node that receives
+ * the vote asks for it again to verify the signature.
+ */
+export function signedVote(v: Omit<Vote, 'signature'>, chainId: string, sign: (digest: Uint8Array) => Hex): Vote {
+  const digest = voteDigest(v, chainId);
+  const vote: Vote = { ...v, signature: sign(digest) };
+  voteDigestCache.set(vote, { chainId, digest });
+  return vote;
+}
+
 function computeVoteDigest(v: Omit<Vote, 'signature'>, chainId: string): Uint8Array {
   return keccak256Bytes(
     utf8(

@@ -16,6 +16,12 @@ import { InputError } from './errors';
 
 export const SIGNATURE_LENGTH = 65;
 
+// A wider precomputed table for the base point (noble's default is 6 bits): signing and key
+// derivation multiply the base point, and with 8-bit windows a signature takes ~25% less time
+// (a simulated hour with real crypto makes some 30,000 signatures). Built lazily on the first
+// multiplication (~50 ms, a few MB); the results are the same with any table.
+secp256k1.Point.BASE.precompute(8);
+
 export function privateKeyBytes(sk: BytesLike, field = 'privateKey'): Bytes {
   const bytes = toBytes(sk, field, 32);
   if (!secp256k1.utils.isValidSecretKey(bytes)) throw new InputError(field, 'not a valid secp256k1 private key');
@@ -47,6 +53,7 @@ export function signDigestBytes(digest: BytesLike, sk: BytesLike): Bytes {
   const out = new Uint8Array(SIGNATURE_LENGTH);
   out.set(rec.subarray(1, 65), 0);
   out[64] = rec[0]!;
+  rememberSigned(d, out, sk);
   return out;
 }
 
@@ -110,6 +117,31 @@ export function recoverCached(digest: Bytes, signature: Bytes): Recovered | null
   }
   recoveredCache.set(key, signer);
   return signer;
+}
+
+/**
+ * A signature made in this process recovers to its signer's key: the signer puts that answer in
+ * the cache, so the nodes that receive it (every peer, in a simulation) never run the recovery.
+ * The key's public key and address are derived once per private key.
+ */
+const signers = new Map<string, Recovered>();
+
+function rememberSigned(digest: Bytes, signature: Bytes, sk: BytesLike): void {
+  const skHex = typeof sk === 'string' ? sk.toLowerCase() : toHex(sk);
+  let signer = signers.get(skHex);
+  if (signer === undefined) {
+    const publicKey = publicKeyBytesFromPrivateKey(sk);
+    signer = { address: addressFromBytes(keccak_256(publicKey.subarray(1)).subarray(12)), publicKey };
+    if (signers.size >= 10_000) signers.clear();
+    signers.set(skHex, signer);
+  }
+  const key = toHex(digest) + toHex(signature).slice(2);
+  if (recoveredCache.has(key)) return;
+  if (recoveredCache.size >= CACHE_LIMIT) {
+    const oldest = recoveredCache.keys().next();
+    if (!oldest.done) recoveredCache.delete(oldest.value);
+  }
+  recoveredCache.set(key, signer);
 }
 
 export function signatureCacheStats(): { size: number; hits: number; misses: number } {

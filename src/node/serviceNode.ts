@@ -26,7 +26,7 @@ import { allDividendAccounts } from '../modules/topup/keeper';
 import { type MsgProposeSpan } from '../modules/sidechain/msgs';
 import { listRecords } from '../modules/clerk/keeper';
 import { Tendermint, type ConsensusOutput, type TimeoutConfig, type TimeoutInput, DEFAULT_TIMEOUTS } from '../consensus/tendermint';
-import { type CommittedBlock, type Proposal, type ServiceBlock, type SideVoteEntry, type Vote, blockHash, proposalDigest, voteDigest } from '../consensus/types';
+import { type CommittedBlock, type Proposal, type ServiceBlock, type SideVoteEntry, type Vote, blockHash, proposalDigest, signedVote, voteDigest } from '../consensus/types';
 import { checkpointSignDigest } from '../parent/contracts/checkpointSignDigest';
 import { Bridge, type BridgeAction, type BridgeConfig, DEFAULT_BRIDGE_CONFIG } from '../bridge/bridge';
 import { type NodeContext, type SimNode } from './ports';
@@ -262,7 +262,7 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
   }
 
   private signVote(v: Omit<Vote, 'signature'>): Vote {
-    return { ...v, signature: toHex(this.scheme.sign(voteDigest(v, this.app.chainId), this.identity.privateKey)) };
+    return signedVote(v, this.app.chainId, (digest) => toHex(this.scheme.sign(digest, this.identity.privateKey)));
   }
 
   /** The proposer's block: mempool txs within the gas and byte limits; a checkpoint tx goes alone. */
@@ -334,9 +334,18 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
   private verifyVote(v: Vote): boolean {
     const hit = verifiedVotes.get(v);
     if (hit !== undefined) return hit;
-    const { signature, ...unsigned } = v;
-    const ok = this.scheme.recover(voteDigest(unsigned, this.app.chainId), fromHex(signature))?.address === v.validator;
+    // The digest covers everything but the signature (cached on the signed vote by identity).
+    const ok = this.scheme.recover(voteDigest(v, this.app.chainId), fromHex(v.signature))?.address === v.validator;
     verifiedVotes.set(v, ok);
+    return ok;
+  }
+
+  private verifyProposal(p: Proposal): boolean {
+    const hit = verifiedProposals.get(p);
+    if (hit !== undefined) return hit;
+    const { signature, block: _block, ...unsigned } = p;
+    const ok = this.scheme.recover(proposalDigest(unsigned, this.app.chainId), fromHex(signature))?.address === p.proposer;
+    verifiedProposals.set(p, ok);
     return ok;
   }
 
@@ -511,8 +520,7 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
         const p = msg.proposal;
         if (this.aheadOf(from, p.height, msg, ctx)) return;
         if (!this.consensus || p.height !== this.consensus.height) return;
-        const { signature, block: _block, ...unsigned } = p;
-        if (this.scheme.recover(proposalDigest(unsigned, this.app.chainId), fromHex(signature))?.address !== p.proposer) return;
+        if (!this.verifyProposal(p)) return;
         this.process(ctx, this.consensus.handle({ kind: 'proposal', proposal: p }));
         return;
       }
@@ -753,6 +761,8 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
  * once (whether it recovers to its validator does not depend on who asks).
  */
 const verifiedVotes = new WeakMap<Vote, boolean>();
+/** Likewise proposals: one signature check per proposal object, not one per receiving node. */
+const verifiedProposals = new WeakMap<Proposal, boolean>();
 
 /** Balances plus withdrawn dividends: what only top-ups may change. */
 export function supplyOf(app: ServiceApp): bigint {
