@@ -30,7 +30,30 @@ export function sidechainBlockHashBytes(h: SidechainHeaderFields): Bytes {
 
 /** Rule 2: the Merkle root over the block hashes of the headers, in the given (block) order. */
 export function checkpointRootHashBytes(headers: readonly SidechainHeaderFields[]): Bytes {
-  return merkleRootBytes(headers.map(sidechainBlockHashBytes));
+  // Every validator of a simulation computes the root of the same checkpoint range: the roots
+  // of headers given as bigints and hex are remembered per process by their fields.
+  const key = rootKey(headers);
+  if (key !== null) {
+    const hit = rootCache.get(key);
+    if (hit !== undefined) return hit.slice();
+  }
+  const root = merkleRootBytes(headers.map(sidechainBlockHashBytes));
+  if (key !== null) {
+    if (rootCache.size >= 256) rootCache.clear();
+    rootCache.set(key, root.slice());
+  }
+  return root;
+}
+
+const rootCache = new Map<string, Bytes>();
+
+function rootKey(headers: readonly SidechainHeaderFields[]): string | null {
+  let key = '';
+  for (const h of headers) {
+    if (typeof h.number !== 'bigint' || typeof h.time !== 'bigint' || typeof h.txHash !== 'string' || typeof h.receiptHash !== 'string') return null;
+    key += `${h.number}|${h.time}|${h.txHash}|${h.receiptHash};`;
+  }
+  return key;
 }
 
 export interface DividendAccountFields {

@@ -44,8 +44,25 @@ export function signBytes<M>(def: MsgDef<M>, msg: M, doc: SignDocFields): Uint8A
 }
 
 export function signDigestOf<M>(def: MsgDef<M>, msg: M, doc: SignDocFields): Uint8Array {
-  return keccak256Bytes(signBytes(def, msg, doc));
+  // Every node checks every tx (CheckTx, re-checks, DeliverTx): the digests of recent sign
+  // documents are remembered per process by their canonical JSON.
+  const text = canonicalJson({
+    account_number: doc.accountNumber,
+    chain_id: doc.chainId,
+    memo: doc.memo,
+    msg: msgJson(def, msg),
+    sequence: doc.sequence,
+  });
+  let digest = signDigests.get(text);
+  if (digest === undefined) {
+    digest = keccak256Bytes(utf8(text));
+    if (signDigests.size >= 4096) signDigests.clear();
+    signDigests.set(text, digest);
+  }
+  return digest.slice();
 }
+
+const signDigests = new Map<string, Uint8Array>();
 
 /** Build and sign a tx (for clients, tests, the bridge and the workload generator). */
 export function signTx<M>(def: MsgDef<M>, msg: M, doc: SignDocFields, privateKey: Uint8Array | string, scheme?: SignatureScheme): StdTx<M> {
