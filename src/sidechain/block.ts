@@ -37,10 +37,27 @@ export interface SidechainBlock {
 
 export const EMPTY_BODY: SidechainBody = { spanCommit: null, stateSyncs: [], txs: [] };
 
+// A block's tx list is an immutable value that its producer and every importer hash: the roots
+// are cached by the list's identity.
+const txRoots = new WeakMap<readonly SidechainTx[], Hex>();
+const receiptRoots = new WeakMap<readonly SidechainTx[], Hex>();
+
 export function txRoot(txs: readonly SidechainTx[]): Hex {
-  return txs.length === 0 ? EMPTY_ROOT : toHex(keccak256Bytes(utf8(canonicalJson({ txs }))));
+  if (txs.length === 0) return EMPTY_ROOT;
+  let root = txRoots.get(txs);
+  if (root === undefined) {
+    root = toHex(keccak256Bytes(utf8(canonicalJson({ txs }))));
+    txRoots.set(txs, root);
+  }
+  return root;
 }
 
 export function receiptRoot(txs: readonly SidechainTx[]): Hex {
-  return txs.length === 0 ? EMPTY_ROOT : toHex(keccak256Bytes(utf8(canonicalJson({ receipts: txs.map((t) => ({ status: 1, from: t.from, nonce: t.nonce })) }))));
+  if (txs.length === 0) return EMPTY_ROOT;
+  let root = receiptRoots.get(txs);
+  if (root === undefined) {
+    root = toHex(keccak256Bytes(utf8(canonicalJson({ receipts: txs.map((t) => ({ status: 1, from: t.from, nonce: t.nonce })) }))));
+    receiptRoots.set(txs, root);
+  }
+  return root;
 }

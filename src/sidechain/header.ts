@@ -179,10 +179,14 @@ export function sealHeader(header: SidechainHeader, privateKey: BytesLike, schem
       `needs ${EXTRA_VANITY_LENGTH} bytes of vanity and ${EXTRA_SEAL_LENGTH} of seal, got ${extra.length} bytes`,
     );
   }
-  const signature = scheme.sign(sealHashBytes(header), toBytes(privateKey, 'privateKey', 32));
+  const digest = sealHashBytes(header);
+  const signature = scheme.sign(digest, toBytes(privateKey, 'privateKey', 32));
   const sealed = Uint8Array.from(extra);
   sealed.set(signature, extra.length - EXTRA_SEAL_LENGTH);
-  return { ...header, extraData: toHex(sealed) };
+  const out: SidechainHeader = { ...header, extraData: toHex(sealed) };
+  // The seal hash leaves the seal out: the sealed header has the same one (its importers ask for it).
+  sealHashCache.set(out, digest);
+  return out;
 }
 
 /**
