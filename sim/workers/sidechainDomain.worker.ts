@@ -12,6 +12,7 @@ import { SidechainDomain, type SidechainReportQuery } from '../domain/sidechainD
 import { type DomainOptions, type DomainStatus, type WindowEnd, type WindowRequest } from '../domain/domain';
 import { nodeEndpoint } from './nodeEndpoint';
 import { type BarrierShared, serveBarrier } from './barrierChannel';
+import { HeaderEncoder } from './headerCodec';
 
 /** What goes over the barrier channel. */
 export type SidechainRequest = { kind: 'window'; req: WindowRequest } | { kind: 'report'; query: SidechainReportQuery };
@@ -22,22 +23,24 @@ export interface SidechainDomainApi {
   serve(spinMs: number): void;
 }
 
-let run: { domain: SidechainDomain; barrier: BarrierShared } | null = null;
+let run: { domain: SidechainDomain; barrier: BarrierShared; headers: HeaderEncoder } | null = null;
 
 const api: SidechainDomainApi = {
   init(scenario, seed, opts, barrier) {
     const domain = new SidechainDomain(scenario, seed, opts);
-    run = { domain, barrier };
+    run = { domain, barrier, headers: new HeaderEncoder() };
     return domain.begin();
   },
   serve(spinMs) {
-    const { domain, barrier } = run!;
+    const { domain, barrier, headers } = run!;
     try {
       serveBarrier(
         barrier,
         (r) => {
           const request = r as SidechainRequest;
-          return request.kind === 'window' ? domain.runWindow(request.req) : domain.report(request.query);
+          if (request.kind !== 'window') return domain.report(request.query);
+          const result = domain.runWindow(request.req);
+          return { ...result, outbound: headers.encode(result.outbound) };
         },
         (r) => (r as SidechainRequest).kind === 'report',
         spinMs,

@@ -15,6 +15,7 @@ import { type SidechainReport, type SidechainReportQuery } from '../domain/sidec
 import { type DomainOptions, type DomainStatus, type WindowEnd, type WindowRequest, type WindowResult } from '../domain/domain';
 import { nodeEndpoint } from './nodeEndpoint';
 import { BarrierClient, newBarrierFlags } from './barrierChannel';
+import { HeaderDecoder } from './headerCodec';
 import { type SidechainDomainApi, type SidechainRequest } from './sidechainDomain.worker';
 
 export interface RemoteSidechainDomain {
@@ -89,6 +90,7 @@ export function startSidechainWorker(opts: SidechainWorkerOptions = {}): RemoteS
   const channel = new MessageChannel();
   const flags = newBarrierFlags();
   const client = new BarrierClient({ flags, port: channel.port1 }, () => live.failure, opts.mainSpinMs ?? DEFAULT_MAIN_SPIN_MS);
+  const headers = new HeaderDecoder();
   let serving: Promise<void> | null = null;
   let reported = false;
   let closed = false;
@@ -104,7 +106,11 @@ export function startSidechainWorker(opts: SidechainWorkerOptions = {}): RemoteS
       return out;
     },
     postWindow: (req) => request({ kind: 'window', req }),
-    takeWindow: () => client.take<WindowResult>(),
+    async takeWindow() {
+      const result = await client.take<WindowResult>();
+      headers.decode(result.outbound);
+      return result;
+    },
     async report(query) {
       request({ kind: 'report', query });
       const out = await client.take<SidechainReport>();
