@@ -10,8 +10,10 @@ import { appBenches } from './app.bench';
 import { sidechainBenches } from './sidechain.bench';
 import { clusterBenches } from './cluster.bench';
 import { devnetBenches } from './devnet.bench';
+import { machineBenches } from './machine.bench';
 
 const groups: Record<string, () => BenchResult[] | Promise<BenchResult[]>> = {
+  machine: machineBenches,
   engine: engineBenches,
   crypto: cryptoBenches,
   app: appBenches,
