@@ -105,6 +105,7 @@ export function initHome(o: InitOptions): string[] {
     '# The lockstep daemon (the service node, its REST server and bridge, the simulated network).\n' +
       stringifyToml({
         seed: o.seed,
+        // Which validator's nodes the servers speak for (REST, status, JSON-RPC, console).
         node_index: 1,
         rest_server: { laddr: `tcp://${o.host}:${o.ports.rest}` },
         sidechain: { rpc_laddr: `tcp://${o.host}:${o.ports.jsonRpc}`, ipc_path: 'sidechain/lockstep-sidechain.ipc' },
@@ -186,6 +187,10 @@ export function loadHome(home: string): DevnetConfig {
     if (e instanceof InputError) throw new InputError(`${p.scenario}: ${e.field}`, e.message.slice(e.field.length + 2));
     throw new InputError(p.scenario, (e as Error).message);
   }
+  const nodeIndex = daemon.node_index ?? 1;
+  if (typeof nodeIndex !== 'number' || !Number.isInteger(nodeIndex) || nodeIndex < 1 || nodeIndex > scenario.validators.length) {
+    throw new InputError(`${p.daemonConfig}: node_index`, `expected a validator number 1-${scenario.validators.length}, got ${JSON.stringify(nodeIndex)}`);
+  }
   const genesis = JSON.parse(readFileSync(p.genesis, 'utf8')) as { chain_id?: unknown };
   if (typeof genesis.chain_id !== 'string') throw new InputError(`${p.genesis}: chain_id`, 'missing');
   return {
@@ -193,8 +198,8 @@ export function loadHome(home: string): DevnetConfig {
     seed,
     host: rest.host,
     ports: { rest: rest.port, status: status.port, jsonRpc: jsonRpc.port },
-    nodeIndex: 1,
-    moniker: typeof node.moniker === 'string' ? node.moniker : 'validator-1',
+    nodeIndex,
+    moniker: typeof node.moniker === 'string' ? node.moniker : `validator-${nodeIndex}`,
     scenario,
     chainId: genesis.chain_id,
   };

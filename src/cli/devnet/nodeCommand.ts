@@ -48,7 +48,7 @@ export function nodeInit(o: InitCliOptions): string {
 }
 
 export function showAccount(home: string): string {
-  const k = loadKey(home, 'validator-1');
+  const k = loadKey(home, `validator-${loadHome(home).nodeIndex}`);
   return JSON.stringify({ address: k.address, pub_key: k.pub_key }, null, 2) + '\n';
 }
 
