@@ -30,7 +30,7 @@ export async function clusterBenches(): Promise<BenchResult[]> {
   out.push({ name: 'worker placement speed-up over inline (fast crypto)', value: inlineFast / workerFast, unit: 'x' });
   await accel('real', 'inline');
   const seedsPerMinute = async (workers: number) => {
-    const seeds = quick ? 4 : 6;
+    const seeds = quick ? 4 : 12;
     const durationMs = quick ? 300_000 : 7_200_000;
     const t0 = performance.now();
     await runCampaign({ seeds, workers, shard: { index: 1, count: 1 }, durationMs, crypto: 'fast', efficacyEvery: 0, now: () => 0 });
