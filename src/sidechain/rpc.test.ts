@@ -1,55 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { JsonRpcApiProvider, type JsonRpcPayload, type JsonRpcResult, type JsonRpcError } from 'ethers';
-import { type Address, ZERO_ADDRESS, compareAddresses } from '../core/address';
-import { type Hex, toHex, utf8 } from '../core/bytes';
+import { type Address, ZERO_ADDRESS } from '../core/address';
+import { toHex, utf8 } from '../core/bytes';
 import { canonicalJson } from '../core/canonicalJson';
 import { keccak256Bytes } from '../core/hash';
-import { addressOfPublicKey, publicKeyBytesFromPrivateKey } from '../core/secp256k1';
-import { sidechainConfig } from './config';
 import { SidechainChain, type StoredBlock } from './chain';
 import { buildBlock, planProduction, type ProductionInputs } from './producer';
-import { type CommittedSpan, type StateSyncRecord, type SpanProducer } from './systemState';
 import { type SidechainBlock, type SidechainTx } from './block';
 import { stateSyncTxHash } from './stateSync';
 import { RPC_METHODS, type RpcResult, type RpcView, callRpc, decodeUint64Hex, evalConsole, sidechainTxHash, toQuantity } from './rpc';
+import { FIXTURE_CONFIG, type FixtureKey as Key, fixtureKeys, fixtureProducers, fixtureRecords, fixtureSpans } from './testing/fixture';
 
 // --- a small chain with real producers (helpers as in chain.test.ts) -------------------------------
 
-interface Key {
-  sk: Hex;
-  address: Address;
-}
-
-const keys: Key[] = [1, 2, 3, 4]
-  .map((i) => {
-    const sk = toHex(keccak256Bytes(new TextEncoder().encode(`sidechain-test-${i}`)));
-    return { sk, address: addressOfPublicKey(publicKeyBytesFromPrivateKey(sk)) };
-  })
-  .sort((a, b) => compareAddresses(a.address, b.address));
-
-const cfg = sidechainConfig({ sprint: 4, firstSpanEnd: 15n, producerDelayS: 4, periodS: 2, backupMultiplierS: 2, stateSyncDelayS: 10 });
-const producers: SpanProducer[] = keys.map((k, i) => ({ id: BigInt(i + 1), address: k.address, power: 1n }));
-
-function spans(): Map<bigint, CommittedSpan> {
-  const m = new Map<bigint, CommittedSpan>();
-  for (let id = 1n; id <= 8n; id++) {
-    const start = 16n * id;
-    const ps = id >= 2n ? producers.slice(1) : producers;
-    m.set(id, { id, startBlock: start, endBlock: start + 15n, producers: ps });
-  }
-  return m;
-}
-
-const records: StateSyncRecord[] = Array.from({ length: 10 }, (_, i) => ({
-  id: BigInt(i + 1),
-  contract: '0x0000000000000000000000000000000000001001' as Address,
-  data: '0x' as Hex,
-  txHash: toHex(keccak256Bytes(new Uint8Array([i]))),
-  logIndex: 0n,
-  chainId: '15001',
-  timeS: 1000n + BigInt(i) * 7n,
-}));
+const keys = fixtureKeys('sidechain-test');
+const cfg = FIXTURE_CONFIG;
+const producers = fixtureProducers(keys);
+const spans = () => fixtureSpans(producers, { rotate: true });
+const records = fixtureRecords(10, 1000n);
 
 const inputs = (txs: SidechainTx[] = []): ProductionInputs => {
   const spanMap = spans();

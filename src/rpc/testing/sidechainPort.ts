@@ -6,57 +6,25 @@
  * `setHead(n)` rewinds by replaying the canonical blocks 1..n into a fresh chain: the chain has no
  * rewind of its own, and a replay gives exactly the state a node would have had at block n.
  */
-import { type Address, compareAddresses } from '../../core/address';
-import { type Hex, toHex } from '../../core/bytes';
-import { keccak256Bytes } from '../../core/hash';
-import { addressOfPublicKey, publicKeyBytesFromPrivateKey } from '../../core/secp256k1';
 import { type SidechainTx } from '../../sidechain/block';
 import { SidechainChain, type StoredBlock } from '../../sidechain/chain';
-import { sidechainConfig } from '../../sidechain/config';
 import { buildBlock, planProduction, type ProductionInputs } from '../../sidechain/producer';
 import { type RpcView } from '../../sidechain/rpc';
-import { type CommittedSpan, type SpanProducer, type StateSyncRecord } from '../../sidechain/systemState';
 import { type OperatorResult, type SidechainPort } from '../ports';
+import { FIXTURE_CONFIG, fixtureKeys, fixtureProducers, fixtureRecords, fixtureSpans } from '../../sidechain/testing/fixture';
 
-interface Key {
-  sk: Hex;
-  address: Address;
-}
-
-const keys: Key[] = [1, 2, 3, 4]
-  .map((i) => {
-    const sk = toHex(keccak256Bytes(new TextEncoder().encode(`rpc-fixture-producer-${i}`)));
-    return { sk, address: addressOfPublicKey(publicKeyBytesFromPrivateKey(sk)) };
-  })
-  .sort((a, b) => compareAddresses(a.address, b.address));
+const keys = fixtureKeys('rpc-fixture-producer');
 
 /** Small sprints and spans so a short chain has sprint starts, span commits and state syncs. */
-export const FIXTURE_CONFIG = sidechainConfig({ sprint: 4, firstSpanEnd: 15n, producerDelayS: 4, periodS: 2, backupMultiplierS: 2, stateSyncDelayS: 10 });
+export { FIXTURE_CONFIG };
 export const FIXTURE_CHAIN_ID = 15001n;
 const GENESIS_TIME_S = 1000n;
 /** Import "now" far in the future, so no block is refused as from the future. */
 const FAR_FUTURE_S = 10n ** 12n;
 
-const producers: SpanProducer[] = keys.map((k, i) => ({ id: BigInt(i + 1), address: k.address, power: 1n }));
-
-function spans(): Map<bigint, CommittedSpan> {
-  const m = new Map<bigint, CommittedSpan>();
-  for (let id = 1n; id <= 8n; id++) {
-    const start = 16n * id;
-    m.set(id, { id, startBlock: start, endBlock: start + 15n, producers });
-  }
-  return m;
-}
-
-const records: StateSyncRecord[] = Array.from({ length: 6 }, (_, i) => ({
-  id: BigInt(i + 1),
-  contract: '0x0000000000000000000000000000000000001001' as Address,
-  data: '0x' as Hex,
-  txHash: toHex(keccak256Bytes(new Uint8Array([i]))),
-  logIndex: 0n,
-  chainId: '15001',
-  timeS: GENESIS_TIME_S + BigInt(i) * 7n,
-}));
+const producers = fixtureProducers(keys);
+const spans = () => fixtureSpans(producers, { rotate: false });
+const records = fixtureRecords(6, GENESIS_TIME_S);
 
 /** Two transfers between the first two producers' addresses. */
 export const FIXTURE_TRANSFERS: readonly SidechainTx[] = [
