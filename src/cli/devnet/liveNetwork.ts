@@ -13,7 +13,7 @@
  * (`service.clientTx`) and its delivery result (`service.clientTxResult`); a broadcast waits for
  * the record it needs.
  */
-import { sha256Bytes } from '../../core/hash';
+import { txHash } from '../../modules/auth/stdTx';
 import { type Hex, fromHex, toHex } from '../../core/bytes';
 import { getValidatorSet } from '../../modules/staking/keeper';
 import { type QueryResponse } from '../../app/queryRouter';
@@ -179,7 +179,7 @@ export class LiveNetwork implements ServicePort, NodeStatusPort, SidechainPort {
           return;
         }
         this.stats.txs++;
-        const hash = txHashOf(p.tx);
+        const hash = txHash(fromHex(p.tx));
         if (p.mode === 'async') p.resolve({ height: '0', txhash: tendermintHash(hash), code: 0, raw_log: '' });
         else (this.txWaiters.get(hash) ?? this.txWaiters.set(hash, []).get(hash)!).push({ mode: p.mode, resolve: p.resolve });
       });
@@ -243,7 +243,7 @@ export class LiveNetwork implements ServicePort, NodeStatusPort, SidechainPort {
   }
 
   broadcast(tx: Uint8Array, mode: BroadcastMode): Promise<BroadcastResult> {
-    if (this.stopped) return Promise.resolve(txError(toHex(sha256Bytes(tx)), 1, 'the devnet is stopping'));
+    if (this.stopped) return Promise.resolve(txError(txHash(tx), 1, 'the devnet is stopping'));
     return new Promise<BroadcastResult>((resolve, reject) => {
       const hex = toHex(tx);
       let settled = false;
@@ -255,7 +255,7 @@ export class LiveNetwork implements ServicePort, NodeStatusPort, SidechainPort {
       };
       const timeoutMs = this.opts.blockTimeoutMs ?? 60_000;
       const timer = setTimeout(() => {
-        const hash = txHashOf(hex);
+        const hash = txHash(tx);
         const ws = this.txWaiters.get(hash);
         if (ws) this.txWaiters.set(hash, ws.filter((w) => w.resolve !== done));
         settled = true;
@@ -326,10 +326,6 @@ export class LiveNetwork implements ServicePort, NodeStatusPort, SidechainPort {
     const sc = this.sidechainNode.chain.head().block.header.number;
     return `service height ${s.latestBlockHeight}, sidechain block ${sc}, ${(this.run.ranToMs() / 1000).toFixed(0)} s simulated, ${this.stats.txs} txs received`;
   }
-}
-
-function txHashOf(tx: Hex): Hex {
-  return toHex(sha256Bytes(fromHex(tx)));
 }
 
 function txError(hash: string, code: number, message: string): BroadcastResult {
