@@ -10,7 +10,7 @@
  * second per simulated hour), keeps tracing cheap.
  */
 import { createHash } from 'node:crypto';
-import { keccak_256 } from '@noble/hashes/sha3.js';
+import { keccak256Raw as keccak_256 } from '../../src/core/hash';
 import { toHex, type Hex } from '../../src/core/bytes';
 
 export interface TraceEntry {

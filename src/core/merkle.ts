@@ -4,7 +4,7 @@
  * padded with 32-byte zero leaves up to the next power of two. One leaf: the root is that leaf.
  * Zero leaves: one zero leaf, so the root is 32 zero bytes.
  */
-import { keccak_256 } from '@noble/hashes/sha3.js';
+import { keccak256Raw as keccak_256 } from './hash';
 import { type Bytes } from './bytes';
 import { assert } from './errors';
 

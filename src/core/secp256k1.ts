@@ -9,7 +9,7 @@
  * Recovery is the expensive step, so verified (digest, signature) pairs are cached per process.
  */
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { keccak_256 } from '@noble/hashes/sha3.js';
+import { keccak256Raw as keccak_256 } from './hash';
 import { type Bytes, type BytesLike, toBytes, toHex } from './bytes';
 import { type Address, addressFromBytes } from './address';
 import { InputError } from './errors';

@@ -12,7 +12,7 @@
  * hashes. A commit re-hashes only the buckets and groups it touched (keccak in JavaScript runs at
  * some 12 MB/s, so hashing 8 KiB of bucket hashes at every commit would dominate a run).
  */
-import { keccak_256 } from '@noble/hashes/sha3.js';
+import { keccak256Raw as keccak_256 } from '../core/hash';
 import { canonicalJson } from '../core/canonicalJson';
 import { toHex, type Hex } from '../core/bytes';
 import { assert } from '../core/errors';
