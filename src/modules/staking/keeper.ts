@@ -53,10 +53,22 @@ export function allValidators(store: KVReader): Validator[] {
   return store.iterate<Validator>('staking/validator/').map(([, v]) => v);
 }
 
+/**
+ * Store values are immutable, so a stored set is parsed once per value object; callers get a copy
+ * (they may advance its priorities). Every block reads the set several times.
+ */
+const parsedSets = new WeakMap<object, ValidatorSet>();
+
 export function getValidatorSet(store: KVReader): ValidatorSet {
   const json = store.get<unknown>(SET_KEY);
   if (json === undefined) throw new Error('the validator set is not initialised (genesis not applied)');
-  return ValidatorSet.fromJSON(json);
+  if (typeof json !== 'object' || json === null) return ValidatorSet.fromJSON(json);
+  let set = parsedSets.get(json);
+  if (set === undefined) {
+    set = ValidatorSet.fromJSON(json);
+    parsedSets.set(json, set);
+  }
+  return set.copy();
 }
 
 export function setValidatorSet(store: KVStore, set: ValidatorSet): void {
