@@ -61,7 +61,7 @@ export class ParentView implements ParentChainObserver {
     if (!rc || rc.status !== 1 || this.headNumber === null || this.headNumber - rc.blockNumber < confirmations) return null;
     const log = rc.logs.find((l) => l.logIndex === logIndex);
     if (!log) return null;
-    const d = decodeLog(log);
+    const d = decodeOnce(log);
     if (d === null || d.name === 'NewHeaderBlock') return null;
     return d as ParentEvent;
   }
@@ -83,11 +83,27 @@ export class ParentView implements ParentChainObserver {
       for (const rc of b.receipts) {
         if (rc.status !== 1) continue;
         for (const l of rc.logs) {
-          const d = decodeLog(l);
+          const d = decodeOnce(l);
           if (d) out.push(d);
         }
       }
     }
     return out;
   }
+}
+
+/**
+ * Parent-chain logs reach every node as the same immutable objects (the node's RPC answers): each
+ * is decoded once per process, not once per node per scan (decoding re-encodes to check it).
+ */
+const decoded = new WeakMap<object, DecodedParentLog | null>();
+
+function decodeOnce(log: Parameters<typeof decodeLog>[0]): DecodedParentLog | null {
+  if (typeof log !== 'object' || log === null) return decodeLog(log);
+  let d = decoded.get(log);
+  if (d === undefined) {
+    d = decodeLog(log);
+    decoded.set(log, d);
+  }
+  return d;
 }
