@@ -128,17 +128,29 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
   heaviestKnown(): Hex {
     let best = this.chain.genesis;
     const floor = this.chain.finalityFloor();
+    // Whether a block descends from the floor, remembered for this scan (each walk stops at the
+    // first block already answered, so the scan is linear in the blocks above the floor).
+    const descends = new Map<Hex, boolean>();
     for (const b of this.chain.allBlocks()) {
-      if (floor && !this.descendsFrom(b, floor.number, floor.hash)) continue;
+      if (floor && (b.block.header.number < floor.number || !this.descendsFrom(b, floor.number, floor.hash, descends))) continue;
       if (prefer(b, best)) best = b;
     }
     return best.block.hash;
   }
 
-  private descendsFrom(b: StoredBlock, number: bigint, hash: Hex): boolean {
+  private descendsFrom(b: StoredBlock, number: bigint, hash: Hex, memo: Map<Hex, boolean>): boolean {
+    const path: Hex[] = [];
     let cur: StoredBlock | undefined = b;
-    while (cur && cur.block.header.number > number) cur = this.chain.get(cur.block.header.parentHash);
-    return cur?.block.hash === hash;
+    let answer: boolean | undefined;
+    while (cur && cur.block.header.number > number) {
+      answer = memo.get(cur.block.hash);
+      if (answer !== undefined) break;
+      path.push(cur.block.hash);
+      cur = this.chain.get(cur.block.header.parentHash);
+    }
+    answer ??= cur?.block.hash === hash;
+    for (const h of path) memo.set(h, answer);
+    return answer;
   }
 
   private produce(ctx: NodeContext<NodeMessage, SidechainTimer>, parentHash: Hex): void {
