@@ -72,6 +72,47 @@ describe('MemoryStore and branches behave like a map', () => {
     );
   });
 
+  it('adopting a commit (its writes and hash delta) gives the state and hashes of running it', () => {
+    fc.assert(
+      fc.property(fc.array(op), fc.array(op), fc.array(op), (base, block, after) => {
+        const a = new MemoryStore();
+        const b = new MemoryStore();
+        apply(a, new Map(), base);
+        apply(b, new Map(), base);
+        expect(b.hash()).toBe(a.hash());
+        const branch = a.branch();
+        apply(branch, new Map(), block);
+        const writes = branch.changes();
+        branch.commit();
+        const { hash, delta } = a.hashWithDelta();
+        expect(b.adopt(writes, delta)).toBe(hash);
+        expect(b.entries()).toEqual(a.entries());
+        // Later commits hash alike too: the adopted digests and bucket hashes are the right ones.
+        apply(a, new Map(), after);
+        apply(b, new Map(), after);
+        expect(b.hash()).toBe(a.hash());
+        const fresh = new MemoryStore();
+        for (const [k, v] of a.entries()) fresh.set(k, v);
+        expect(b.hash()).toBe(fresh.hash());
+      }),
+    );
+  });
+
+  it('adopt refuses a store with unhashed writes, or writes that touch other buckets than the delta', () => {
+    const a = new MemoryStore();
+    const branch = a.branch();
+    branch.set('a/1', 1);
+    const writes = branch.changes();
+    branch.commit();
+    const { delta } = a.hashWithDelta();
+    const dirty = new MemoryStore();
+    dirty.set('x', 1);
+    expect(() => dirty.adopt(writes, delta)).toThrow(/writes since its last hash/);
+    const other = new MemoryStore();
+    other.hash();
+    expect(() => other.adopt([['some/other/key', 2]], delta)).toThrow(/other buckets/);
+  });
+
   it('withBranch commits only on ok', () => {
     const root = new MemoryStore();
     withBranch(root, (s) => (s.set('x', 1), { ok: false }));

@@ -40,8 +40,24 @@ export interface KVStore extends KVReader {
 export interface Branch extends KVStore {
   /** Write every change into the parent. A branch may be committed once. */
   commit(): void;
+  /** The changes it holds, in write order: a value, or undefined for a delete. */
+  changes(): StoreWrites;
   /** Drop every change. */
   discard(): void;
+}
+
+/** Writes to replay on a store: key and value, or undefined for a delete. */
+export type StoreWrites = ReadonlyArray<readonly [string, StoreValue | undefined]>;
+
+/**
+ * What one `hash()` re-computed: the hashes of the buckets and groups the writes since the last
+ * call touched, and the value digests it computed. A store in the same state that receives the same
+ * writes reaches the same hashes, so it can adopt them instead (see `adopt`).
+ */
+export interface HashDelta {
+  readonly buckets: ReadonlyArray<readonly [number, Uint8Array]>;
+  readonly groups: ReadonlyArray<readonly [number, Uint8Array]>;
+  readonly digests: ReadonlyArray<readonly [string, Uint8Array]>;
 }
 
 /** The root store: the committed state of one node. */
@@ -159,6 +175,38 @@ export class MemoryStore implements KVStore {
 
   /** The app hash: keccak over the group hashes; only buckets and groups written since the last call are re-hashed. */
   hash(): Hex {
+    return this.rehash(null);
+  }
+
+  /** `hash()`, also returning what it re-computed (for stores that will receive the same writes). */
+  hashWithDelta(): { hash: Hex; delta: HashDelta } {
+    const delta = { buckets: [], groups: [], digests: [] };
+    return { hash: this.rehash(delta), delta };
+  }
+
+  /**
+   * Apply `writes` and take their hashes from `delta` instead of computing them. The caller
+   * guarantees that this store holds exactly the state of the store that produced `delta` when it
+   * received the same writes (the same app hash, and nothing written since its last hash).
+   */
+  adopt(writes: StoreWrites, delta: HashDelta): Hex {
+    assert(this.dirty.size === 0, 'adopt: the store has writes since its last hash', { dirty: this.dirty.size });
+    for (const [k, v] of writes) {
+      if (v === undefined) this.delete(k);
+      else this.set(k, v);
+    }
+    assert(this.dirty.size === delta.buckets.length && delta.buckets.every(([b]) => this.dirty.has(b)), 'adopt: the writes touch other buckets than the delta', {
+      dirty: this.dirty.size,
+      delta: delta.buckets.length,
+    });
+    for (const [b, h] of delta.buckets) this.bucketHashes[b] = h;
+    for (const [g, h] of delta.groups) this.groupHashes[g] = h;
+    for (const [k, d] of delta.digests) this.digests.set(k, d);
+    this.dirty.clear();
+    return this.topHash();
+  }
+
+  private rehash(delta: { buckets: Array<[number, Uint8Array]>; groups: Array<[number, Uint8Array]>; digests: Array<[string, Uint8Array]> } | null): Hex {
     const dirtyGroups = new Set<number>();
     for (const b of this.dirty) {
       const keys = [...this.buckets[b]!].sort(compareStrings);
@@ -175,6 +223,7 @@ export class MemoryStore implements KVStore {
         if (d === undefined) {
           d = valueDigest(canonicalJson(this.data.get(k)));
           this.digests.set(k, d);
+          delta?.digests.push([k, d]);
         }
         const kb = ENCODER.encode(k);
         parts.push(kb, d);
@@ -190,6 +239,7 @@ export class MemoryStore implements KVStore {
       }
       this.bucketHashes[b] = sharedKeccak(buf);
     }
+    if (delta) for (const b of this.dirty) delta.buckets.push([b, this.bucketHashes[b]!]);
     this.dirty.clear();
     for (const g of dirtyGroups) {
       const buf = new Uint8Array(32 * GROUP);
@@ -201,7 +251,12 @@ export class MemoryStore implements KVStore {
       }
       // A group emptied by deletes must hash like one never written.
       this.groupHashes[g] = empty ? EMPTY_BUCKET : sharedKeccak(buf);
+      delta?.groups.push([g, this.groupHashes[g]!]);
     }
+    return this.topHash();
+  }
+
+  private topHash(): Hex {
     const top = new Uint8Array(32 * this.groupHashes.length);
     this.groupHashes.forEach((d, i) => top.set(d, 32 * i));
     return toHex(sharedKeccak(top));
@@ -274,6 +329,11 @@ class BranchStore implements Branch {
       else this.parent.set(k, v);
     }
     this.done = true;
+  }
+
+  changes(): StoreWrites {
+    this.live();
+    return [...this.writes].map(([k, v]) => [k, v === DELETED ? undefined : v] as const);
   }
 
   discard(): void {
