@@ -7,7 +7,8 @@
  * app hash) untouched — it pays no fee and its sequence does not rise.
  */
 import { type Address } from '../core/address';
-import { type Hex } from '../core/bytes';
+import { type Hex, fromHex } from '../core/bytes';
+import { type AppliedBlock, executionKey, findExecution, rememberExecution } from './sharedExecution';
 import { type ResultError, SdkErrors, HeimdallErrors, InputError, abciLog, assert, err } from '../core/errors';
 import { MemoryStore, type Branch, type KVStore } from '../store/kvStore';
 import { type AppEvent, type Ctx, type MsgDef, type SideVote } from '../modules/types';
@@ -237,12 +238,45 @@ export class ServiceApp {
     const b = this.block;
     assert(b !== null, 'commit outside a block');
     b.branch.commit();
+    return this.finishCommit(b.height, b.timeMs, this.store.hash());
+  }
+
+  private finishCommit(height: bigint, timeMs: number, appHash: Hex): CommitResponse {
     this.block = null;
-    this.lastHeight = b.height;
-    this.lastTimeMs = b.timeMs;
-    this.lastAppHash = this.store.hash();
+    this.lastHeight = height;
+    this.lastTimeMs = timeMs;
+    this.lastAppHash = appHash;
     this.checkState = this.store.branch();
-    return { height: this.lastHeight, appHash: this.lastAppHash };
+    return { height, appHash };
+  }
+
+  /**
+   * Begin, deliver every tx, end and commit one block. `block` is the immutable block object the
+   * request and txs come from and `blockHash` its hash: when another node of this process already
+   * applied that block to the same state, its record is adopted instead (sharedExecution.ts).
+   */
+  applyBlock(req: BeginBlockRequest & { timeMs: number }, txs: readonly Hex[], block: object, blockHash: Hex): AppliedBlock {
+    assert(this.block === null, 'applyBlock inside a block', { height: this.lastHeight });
+    const height = req.height ?? this.lastHeight + 1n;
+    const key = executionKey({ mode: this.scheme.mode, chainId: this.chainId, height: this.lastHeight, timeMs: this.lastTimeMs, appHash: this.lastAppHash }, blockHash);
+    const known = findExecution(key, block);
+    if (known) {
+      assert(known.applied.commit.height === height, 'a shared block record is for this height', { height, record: known.applied.commit.height });
+      const appHash = this.store.adopt(known.writes, known.delta);
+      assert(appHash === known.applied.commit.appHash, 'adopting a block record reaches its app hash', { height, appHash, record: known.applied.commit.appHash });
+      this.finishCommit(height, req.timeMs, appHash);
+      return known.applied;
+    }
+    this.beginBlock(req);
+    const results = txs.map((t) => this.deliverTx(fromHex(t)));
+    const end = this.endBlock();
+    const b = this.block!;
+    const writes = b.branch.changes();
+    b.branch.commit();
+    const { hash, delta } = this.store.hashWithDelta();
+    const applied = { results, end, commit: this.finishCommit(b.height, b.timeMs, hash) };
+    rememberExecution(key, { block, writes, delta, applied });
+    return applied;
   }
 
   /** Mempool admission: decode and ante against the check state (sequences advance per admitted tx). */

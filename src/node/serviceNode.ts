@@ -363,10 +363,8 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
     assert(b.height === this.app.height + 1n, 'blocks apply in order', { node: this.id, height: b.height, app: this.app.height });
     const sideTxVotes = sideVotesOf(b.lastCommit);
     const before = live ? { set: getValidatorSet(this.app.store), lastCheckpoint: getLastCheckpoint(this.app.store), lastSpan: getLastSpan(this.app.store) } : null;
-    this.app.beginBlock({ timeMs: b.timeMs, proposer: b.proposer, sideTxVotes });
-    const results = b.txs.map((t) => this.app.deliverTx(fromHex(t)));
-    const end = this.app.endBlock();
-    const commit = this.app.commit();
+    // The block's own hash (not the one it came with): the shared execution record is keyed by it.
+    const { results, end, commit } = this.app.applyBlock({ timeMs: b.timeMs, proposer: b.proposer, sideTxVotes }, b.txs, b, blockHash(b));
     if (live) this.disk.push(cb);
     this.lastCommit = cb.commit;
     this.previousSet = this.consensusSet;

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { TestChain, TOKEN, testKey } from './testing/testChain';
+import { MsgSendDef } from '../modules/bank/msgs';
+import { toHex, type Hex } from '../core/bytes';
+
+const HASH_A = `0x${'a1'.repeat(32)}` as Hex;
+
+function transfer(chain: TestChain): Hex {
+  const [a] = chain.validators;
+  return toHex(chain.tx(MsgSendDef, { fromAddress: a!.address, toAddress: testKey('receiver').address, amount: [{ denom: 'matic', amount: 3n * TOKEN }] }, a!));
+}
+
+describe('shared block execution', () => {
+  it('a second node applying the same block to the same state adopts the first one\'s record', () => {
+    const one = new TestChain();
+    const two = new TestChain();
+    const block = { txs: [transfer(one)] };
+    const req = { timeMs: 5_000, proposer: one.validators[1]!.address };
+    const first = one.app.applyBlock(req, block.txs, block, HASH_A);
+    const second = two.app.applyBlock(req, block.txs, block, HASH_A);
+    expect(second).toBe(first); // the record itself: the block did not run again
+    expect(first.results[0]).toMatchObject({ code: 0 });
+    expect(two.app.appHash).toBe(one.app.appHash);
+    expect(two.app.height).toBe(1n);
+    expect(two.app.lastBlockTimeMs).toBe(5_000);
+    expect(two.app.exportState()).toBe(one.app.exportState());
+    expect(two.balance(testKey('receiver').address)).toBe(3n * TOKEN);
+    // Both go on alike: the next block (run by each) reaches the same hash, and the check state is fresh.
+    expect(two.app.checkTx(Uint8Array.from(Buffer.from(transfer(two).slice(2), 'hex'))).code).toBe(0);
+    const next = { txs: [transfer(one)] };
+    expect(next.txs[0]).toBe(transfer(two));
+    one.app.applyBlock({ timeMs: 10_000, proposer: req.proposer }, next.txs, next, `0x${'b2'.repeat(32)}` as Hex);
+    two.app.applyBlock({ timeMs: 10_000, proposer: req.proposer }, next.txs, { ...next }, `0x${'b2'.repeat(32)}` as Hex);
+    expect(two.app.appHash).toBe(one.app.appHash);
+  });
+
+  it('another block object, or another state before it, runs the block', () => {
+    const one = new TestChain();
+    const same = new TestChain();
+    const ahead = new TestChain();
+    ahead.block([ahead.tx(MsgSendDef, { fromAddress: ahead.validators[0]!.address, toAddress: testKey('x').address, amount: [{ denom: 'matic', amount: 1n }] }, ahead.validators[0]!)]);
+    const block = { txs: [transfer(one)] };
+    const req = { timeMs: 20_000, proposer: one.validators[0]!.address };
+    const first = one.app.applyBlock(req, block.txs, block, HASH_A);
+    // Equal content in another object: run again, same outcome.
+    const copy = same.app.applyBlock(req, [...block.txs], { ...block }, HASH_A);
+    expect(copy).not.toBe(first);
+    expect(copy).toEqual(first);
+    // The same object on a different state: run on that state, where the tx's sequence is stale.
+    const other = ahead.app.applyBlock(req, block.txs, block, HASH_A);
+    expect(other).not.toBe(first);
+    expect(other.commit.height).toBe(2n);
+    expect(first.results[0]!.code).toBe(0);
+    expect(other.results[0]!.code).not.toBe(0);
+  });
+});
