@@ -28,8 +28,23 @@ export function privateKeyBytes(sk: BytesLike, field = 'privateKey'): Bytes {
   return bytes;
 }
 
+/**
+ * Public keys by private key (hex): a run derives each of its keys several times (each domain's
+ * setup, the fast scheme's registry), and a point multiplication costs about a millisecond.
+ */
+const PUBLIC_KEY_LIMIT = 4096;
+const publicKeys = new Map<string, Bytes>();
+
 export function publicKeyBytesFromPrivateKey(sk: BytesLike): Bytes {
-  return secp256k1.getPublicKey(privateKeyBytes(sk), false);
+  const bytes = privateKeyBytes(sk);
+  const key = toHex(bytes);
+  let pub = publicKeys.get(key);
+  if (pub === undefined) {
+    pub = secp256k1.getPublicKey(bytes, false);
+    if (publicKeys.size >= PUBLIC_KEY_LIMIT) publicKeys.clear();
+    publicKeys.set(key, pub);
+  }
+  return pub.slice();
 }
 
 export function publicKeyBytes(pub: BytesLike, field = 'publicKey'): Bytes {
