@@ -247,7 +247,12 @@ export class SidechainChain {
 
   private ancestorAt(from: StoredBlock, n: bigint): StoredBlock | undefined {
     let b: StoredBlock | undefined = from;
-    while (b && b.block.header.number > n) b = this.blocks.get(b.block.header.parentHash);
+    while (b && b.block.header.number > n) {
+      // `canonical` is exactly the chain from genesis to the head: once the walk is on it, so are
+      // the ancestors (the usual case, a block on the head, costs one step instead of a walk).
+      if (this.canonical.get(b.block.header.number) === b.block.hash) return this.byNumber(n);
+      b = this.blocks.get(b.block.header.parentHash);
+    }
     return b && b.block.header.number === n ? b : undefined;
   }
 
