@@ -131,8 +131,9 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
     // Whether a block descends from the floor, remembered for this scan (each walk stops at the
     // first block already answered, so the scan is linear in the blocks above the floor).
     const descends = new Map<Hex, boolean>();
-    for (const b of this.chain.allBlocks()) {
-      if (floor && (b.block.header.number < floor.number || !this.descendsFrom(b, floor.number, floor.hash, descends))) continue;
+    // Blocks below the floor never count: only those from its number up are scanned.
+    for (const b of floor ? this.chain.blocksFrom(floor.number) : this.chain.allBlocks()) {
+      if (floor && !this.descendsFrom(b, floor.number, floor.hash, descends)) continue;
       if (prefer(b, best)) best = b;
     }
     return best.block.hash;

@@ -167,6 +167,15 @@ describe('sidechain chain and producer', () => {
     expect(r).toMatchObject({ status: 'imported', newHead: true, reorg: { depth: 2, commonAncestor: base.block.header.number, atMs: 1234 } });
     expect(a.reorgs).toHaveLength(1);
     expect(a.byNumber(base.block.header.number + 1n)!.block.hash).toBe(main1.hash);
+    // Every branch is listed by number, and a rewind forgets what it removed.
+    const n = base.block.header.number;
+    const hashesFrom = (k: bigint) => [...a.blocksFrom(k)].map((b) => b.block.hash).sort();
+    expect(hashesFrom(n + 1n)).toEqual([b1.hash, b2.hash, main1.hash, main2.hash].sort());
+    expect(hashesFrom(n)).toEqual([base.block.hash, b1.hash, b2.hash, main1.hash, main2.hash].sort());
+    expect([...a.blocksFrom(0n)]).toHaveLength(a.size);
+    expect(a.rewindTo(n + 1n)).toMatchObject({ ok: true, removed: 2 });
+    expect(hashesFrom(n + 1n)).toEqual([b1.hash, main1.hash].sort());
+    expect(hashesFrom(n + 2n)).toEqual([]);
   });
 
   it('never reorgs below the finality floor', () => {

@@ -108,6 +108,9 @@ export function executeSystemCalls(
 export class SidechainChain {
   private readonly blocks = new Map<Hex, StoredBlock>();
   private readonly canonical = new Map<bigint, Hex>();
+  /** Every stored block by number (all branches), for scans above a number. */
+  private readonly atNumber = new Map<bigint, StoredBlock[]>();
+  private topNumber = 0n;
   private headHash: Hex;
   private floor: { number: bigint; hash: Hex } | null = null;
   readonly reorgs: Reorg[] = [];
@@ -144,7 +147,7 @@ export class SidechainChain {
       hash,
     );
     this.genesis = { block: { header, hash, signer: ZERO_ADDRESS, body: EMPTY_BODY }, td: 1n, snapshot, state, importedAtMs: 0 };
-    this.blocks.set(hash, this.genesis);
+    this.store(this.genesis);
     this.canonical.set(0n, hash);
     this.headHash = hash;
   }
@@ -195,7 +198,7 @@ export class SidechainChain {
       state: verdict.state,
       importedAtMs: nowMs,
     };
-    this.blocks.set(block.hash, stored);
+    this.store(stored);
     const head = this.head();
     if (!prefer(stored, head)) return { status: 'imported', newHead: false, reorg: null };
     if (!this.floorAllows(stored)) return { status: 'imported', newHead: false, reorg: null };
@@ -302,6 +305,8 @@ export class SidechainChain {
       }
     }
     for (let k = head; k > n; k--) this.canonical.delete(k);
+    for (let k = this.topNumber; k > n; k--) this.atNumber.delete(k);
+    if (this.topNumber > n) this.topNumber = n;
     this.headHash = this.canonical.get(n)!;
     return { ok: true, removed };
   }
@@ -329,6 +334,20 @@ export class SidechainChain {
 
   allBlocks(): IterableIterator<StoredBlock> {
     return this.blocks.values();
+  }
+
+  /** The stored blocks numbered `n` or more, on every branch (by number). */
+  *blocksFrom(n: bigint): Generator<StoredBlock> {
+    for (let k = n; k <= this.topNumber; k++) yield* this.atNumber.get(k) ?? [];
+  }
+
+  private store(b: StoredBlock): void {
+    const n = b.block.header.number;
+    this.blocks.set(b.block.hash, b);
+    const list = this.atNumber.get(n);
+    if (list) list.push(b);
+    else this.atNumber.set(n, [b]);
+    if (n > this.topNumber) this.topNumber = n;
   }
 }
 
