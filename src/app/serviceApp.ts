@@ -258,7 +258,10 @@ export class ServiceApp {
   applyBlock(req: BeginBlockRequest & { timeMs: number }, txs: readonly Hex[], block: object, blockHash: Hex): AppliedBlock {
     assert(this.block === null, 'applyBlock inside a block', { height: this.lastHeight });
     const height = req.height ?? this.lastHeight + 1n;
-    const key = executionKey({ mode: this.scheme.mode, chainId: this.chainId, height: this.lastHeight, timeMs: this.lastTimeMs, appHash: this.lastAppHash }, blockHash);
+    const key = executionKey(
+      { mode: this.scheme.mode, chainId: this.chainId, height: this.lastHeight, timeMs: this.lastTimeMs, appHash: this.lastAppHash },
+      `${blockHash}|${req.timeMs}|${req.proposer}|${txs.length}`,
+    );
     const known = findExecution(key, block);
     if (known) {
       assert(known.applied.commit.height === height, 'a shared block record is for this height', { height, record: known.applied.commit.height });

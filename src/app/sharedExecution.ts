@@ -31,8 +31,9 @@ export interface ExecutionRecord {
 const LIMIT = 64;
 const records = new Map<string, ExecutionRecord>();
 
-export function executionKey(state: { mode: string; chainId: string; height: bigint; timeMs: number; appHash: Hex }, blockHash: Hex): string {
-  return `${state.mode}|${state.chainId}|${state.height}|${state.timeMs}|${state.appHash}|${blockHash}`;
+/** The state before the block, and the block (its hash and the fields the caller read from it). */
+export function executionKey(state: { mode: string; chainId: string; height: bigint; timeMs: number; appHash: Hex }, block: string): string {
+  return `${state.mode}|${state.chainId}|${state.height}|${state.timeMs}|${state.appHash}|${block}`;
 }
 
 export function findExecution(key: string, block: object): ExecutionRecord | null {
