@@ -763,7 +763,24 @@ const verifiedVotes = new WeakMap<Vote, boolean>();
 const verifiedProposals = new WeakMap<Proposal, boolean>();
 
 /** Balances plus withdrawn dividends: what only top-ups may change. */
+/**
+ * The supply is a function of the committed state, which every node of a run shares block by
+ * block: computed once per app hash (a scan of every account) and looked up by the others.
+ */
+const supplies = new Map<string, bigint>();
+
 export function supplyOf(app: ServiceApp): bigint {
+  const key = `${app.chainId}|${app.appHash}`;
+  let s = supplies.get(key);
+  if (s === undefined) {
+    s = computeSupply(app);
+    if (supplies.size >= 256) supplies.clear();
+    supplies.set(key, s);
+  }
+  return s;
+}
+
+function computeSupply(app: ServiceApp): bigint {
   let s = 0n;
   for (const a of allAccounts(app.store)) for (const v of Object.values(a.coins)) s += v;
   for (const d of allDividendAccounts(app.store)) s += d.feeAmount;
