@@ -292,11 +292,7 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
     const head = this.chain.head().block.header.number;
     const start = from > head ? head : from;
     const headers: HeaderSummary[] = [];
-    for (let n = start; n <= head && headers.length < this.nodeCfg.maxHeadersPerAnswer; n++) {
-      const b = this.chain.byNumber(n)!;
-      const h = b.block.header;
-      headers.push({ number: n, hash: b.block.hash, time: h.time, txHash: h.txHash, receiptHash: h.receiptHash });
-    }
+    for (let n = start; n <= head && headers.length < this.nodeCfg.maxHeadersPerAnswer; n++) headers.push(summaryOf(this.chain.byNumber(n)!.block));
     const anchorBlock = start > 0n ? this.chain.byNumber(start - 1n) : undefined;
     const reported = headers.length ? headers[headers.length - 1]!.number : head;
     return { kind: 'sc.headers', anchor: anchorBlock ? { number: start - 1n, hash: anchorBlock.block.hash } : null, headers, head: reported };
@@ -330,4 +326,20 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
       }
     }
   }
+}
+
+/**
+ * A block's header summary (what `sc.headers` answers carry): immutable, so made once per block
+ * and shared by every answer that includes it (each poll re-sends the last 32 headers).
+ */
+const summaries = new WeakMap<SidechainBlock, HeaderSummary>();
+
+function summaryOf(block: SidechainBlock): HeaderSummary {
+  let s = summaries.get(block);
+  if (s === undefined) {
+    const h = block.header;
+    s = { number: h.number, hash: block.hash, time: h.time, txHash: h.txHash, receiptHash: h.receiptHash };
+    summaries.set(block, s);
+  }
+  return s;
 }
