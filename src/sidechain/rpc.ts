@@ -19,6 +19,7 @@
  *
  * The console expressions of the spec's operator console are answered by `evalConsole`.
  */
+import { JsonNumber } from '../core/jsonNumber';
 import { type Address, ZERO_ADDRESS } from '../core/address';
 import { type Hex, fromHex, toHex, toBareHex, utf8 } from '../core/bytes';
 import { canonicalJson } from '../core/canonicalJson';
@@ -89,6 +90,7 @@ const bad = (message: string): Parsed<never> => ({ ok: false, message });
 function jsonKind(v: unknown): string {
   if (v === null || v === undefined) return 'null';
   if (Array.isArray(v)) return 'array';
+  if (v instanceof JsonNumber) return 'number';
   switch (typeof v) {
     case 'string':
       return 'string';
@@ -182,7 +184,7 @@ function parseHash(v: unknown): Parsed<Hex> {
  * a string that is a tag, a 66-character hash or a hex block number.
  */
 function parseBlockNumberOrHash(v: unknown): Parsed<BlockRef> {
-  if (typeof v === 'object' && v !== null && !Array.isArray(v)) {
+  if (typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof JsonNumber)) {
     const o = v as Record<string, unknown>;
     const notString = bad('json: cannot unmarshal object into Go value of type string');
     const bn = Object.hasOwn(o, 'blockNumber') && o.blockNumber !== null ? parseBlockNumber(o.blockNumber) : null;
@@ -219,6 +221,8 @@ function parseUint64Arg(v: unknown): Parsed<bigint> {
   if (v === null || v === undefined) return good(0n);
   if (typeof v === 'string') return decodeUint64Hex(v);
   if (typeof v === 'bigint') return v >= 0n && v <= UINT64_MAX ? good(v) : bad(`json: cannot unmarshal number ${v} into Go value of type uint64`);
+  // `1.0`, `1e0`, `-0`: whole values, but not integer text (strconv.ParseUint refuses them).
+  if (v instanceof JsonNumber) return bad(`json: cannot unmarshal number ${v.text} into Go value of type uint64`);
   if (typeof v === 'number') {
     if (Number.isInteger(v) && v >= 0 && BigInt(v) <= UINT64_MAX) return good(BigInt(v));
     return bad(`json: cannot unmarshal number ${String(v)} into Go value of type uint64`);

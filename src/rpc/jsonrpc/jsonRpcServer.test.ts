@@ -231,6 +231,23 @@ describe('JSON-RPC server: every error code with its message (sidechain.md §4.4
 
   it('-32000 handler errors', async () => {
     expect((await h.post(call('sidechain_getSigners', ['0x63']))).json).toEqual(err(1, -32000, 'unknown block'));
+    // Whole values in non-integer text are refused by name, as Go's decoder does (strconv.ParseUint).
+    for (const [text, arg] of [['1.0', 0], ['1e0', 0], ['-0', 0], ['1E2', 1], ['2.5', 1]] as const) {
+      const params = arg === 0 ? `[${text},2]` : `[1,${text}]`;
+      expect((await h.post(`{"jsonrpc":"2.0","id":1,"method":"sidechain_getRootHash","params":${params}}`)).json).toEqual(
+        err(1, -32602, `invalid argument ${arg}: json: cannot unmarshal number ${text} into Go value of type uint64`),
+      );
+    }
+    // Elsewhere such a number is a number of the wrong kind, as before.
+    expect((await h.post('{"jsonrpc":"2.0","id":1,"method":"eth_getBlockByNumber","params":[1.0,false]}')).json).toEqual(
+      err(1, -32602, 'invalid argument 0: hex string without 0x prefix'),
+    );
+    expect((await h.post('{"jsonrpc":"2.0","id":1,"method":"eth_getBlockByNumber","params":["latest",1.0]}')).json).toEqual(
+      err(1, -32602, 'invalid argument 1: json: cannot unmarshal number into Go value of type bool'),
+    );
+    expect((await h.post('{"jsonrpc":"2.0","id":1,"method":"sidechain_getAuthor","params":[1.5]}')).json).toEqual(
+      err(1, -32602, 'invalid argument 0: json: cannot unmarshal number into Go value of type string'),
+    );
     expect((await h.post('{"jsonrpc":"2.0","id":1,"method":"sidechain_getRootHash","params":[5,4]}')).json).toEqual(err(1, -32000, 'Invalid parameters start: 5 and end block: 4 params'));
     expect((await h.post('{"jsonrpc":"2.0","id":1,"method":"sidechain_getRootHash","params":[1,99]}')).json).toEqual(err(1, -32000, 'Invalid parameters start: 1 and end block: 99 params'));
   });

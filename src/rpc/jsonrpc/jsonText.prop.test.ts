@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { MAX_JSON_DEPTH, encodeJson, parseJsonValue, parseRpcBody } from './jsonText';
+import { JsonNumber } from '../../core/jsonNumber';
 
-/** Big integers come back as bigints; compare them as the doubles JSON.parse makes. */
+/** Big integers come back as bigints, other non-integers with their text; compare them as the doubles JSON.parse makes. */
 function asDoubles(v: unknown): unknown {
   if (typeof v === 'bigint') return Number(v);
+  if (v instanceof JsonNumber) return v.value;
   if (Array.isArray(v)) return v.map(asDoubles);
   if (v !== null && typeof v === 'object') {
     const out: Record<string, unknown> = {};
@@ -49,10 +51,22 @@ describe('jsonText: the parser agrees with JSON.parse', () => {
   });
 
   it('keeps integers beyond 2^53 exact, and "__proto__" as an own key', () => {
-    expect(parseJsonValue('[18446744073709551615,-9007199254740993,9007199254740991,1e400,1.5]')).toEqual({
+    expect(parseJsonValue('[18446744073709551615,-9007199254740993,9007199254740991,1e400,1.5,1.0,1E0,-0,0,-7]')).toEqual({
       ok: true,
-      value: [18446744073709551615n, -9007199254740993n, 9007199254740991, Infinity, 1.5],
+      value: [
+        18446744073709551615n,
+        -9007199254740993n,
+        9007199254740991,
+        new JsonNumber('1e400', Infinity),
+        new JsonNumber('1.5', 1.5),
+        new JsonNumber('1.0', 1),
+        new JsonNumber('1E0', 1),
+        new JsonNumber('-0', -0),
+        0,
+        -7,
+      ],
     });
+    expect(encodeJson(parseJsonValue('[1.0,2.5]'))).toBe('{"ok":true,"value":[1,2.5]}');
     const r = parseJsonValue('{"__proto__":{"polluted":1}}') as { ok: true; value: Record<string, unknown> };
     expect(Object.hasOwn(r.value, '__proto__')).toBe(true);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();

@@ -8,7 +8,8 @@
  *   encoding/json), the last occurrence wins, a field of the wrong JSON type is left as it was, and
  *   anything that is not an object is an empty message (which then is an invalid request).
  * - Integers in params beyond 2^53 stay exact (as bigints) for the uint64 arguments of
- *   `sidechain_getRootHash`.
+ *   `sidechain_getRootHash`; other numbers (`1.0`, `1e0`, `-0`) keep their text (JsonNumber),
+ *   which Go refuses to read into a uint64.
  * - Only the first JSON value of the body is read; what follows is ignored, as geth's decoder
  *   stops after one value.
  * - Escaped lone surrogates decode to U+FFFD, as Go's decoder does, so a method name echoed in an
@@ -17,6 +18,8 @@
  * `encodeJson` writes results: bigints as JSON numbers (what Go writes for big integers), and
  * non-finite numbers as null (as JSON.stringify does).
  */
+
+import { JsonNumber } from '../../core/jsonNumber';
 
 /** Go's encoding/json nesting limit; deeper input is a syntax error. */
 export const MAX_JSON_DEPTH = 10_000;
@@ -226,15 +229,16 @@ class Reader {
     return this.src.slice(start, this.pos);
   }
 
-  private number(): number | bigint {
+  private number(): number | bigint | JsonNumber {
     const text = this.numberText();
-    if (/^-?\d+$/.test(text)) {
+    if (/^-?\d+$/.test(text) && text !== '-0') {
       // Integers keep every digit: a bigint when a double would round them.
       if (text.length <= 15) return Number(text);
       const big = BigInt(text);
       return big >= BigInt(Number.MIN_SAFE_INTEGER) && big <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(big) : big;
     }
-    return Number(text);
+    // Not an integer to Go (even `1.0`): keep the text for the uint64 arguments' errors.
+    return new JsonNumber(text, Number(text));
   }
 
   string(): string {
