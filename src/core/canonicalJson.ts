@@ -11,14 +11,46 @@ import { utf8, type Bytes } from './bytes';
 export type JsonValue = null | boolean | number | bigint | string | JsonValue[] | { [key: string]: JsonValue | undefined };
 
 export function canonicalJson(value: unknown): string {
-  return write(value, '$');
+  try {
+    return write(value);
+  } catch (e) {
+    // The fast path carries no paths; find the offending value's path for the error.
+    if (e instanceof Unwritable) throw new InvariantError(e.message, { path: pathOf(value, '$') ?? '$', ...e.details });
+    throw e;
+  }
 }
 
 export function canonicalJsonBytes(value: unknown): Bytes {
   return utf8(canonicalJson(value));
 }
 
-function write(value: unknown, path: string): string {
+/** A value with no canonical form (the path is added by `canonicalJson`). */
+class Unwritable extends Error {
+  constructor(
+    message: string,
+    readonly details: Record<string, unknown>,
+  ) {
+    super(message);
+  }
+}
+
+/** Why `value` itself has no canonical form, or null. */
+function unwritable(value: unknown): Unwritable | null {
+  switch (typeof value) {
+    case 'number':
+      return Number.isInteger(value) ? null : new Unwritable('canonical JSON holds only integers', { value });
+    case 'object':
+      return value instanceof Uint8Array ? new Unwritable('canonical JSON cannot hold raw bytes; hex-encode them', {}) : null;
+    case 'boolean':
+    case 'bigint':
+    case 'string':
+      return null;
+    default:
+      return new Unwritable('value has no canonical JSON form', { type: typeof value });
+  }
+}
+
+function write(value: unknown): string {
   if (value === null) return 'null';
   switch (typeof value) {
     case 'boolean':
@@ -26,21 +58,55 @@ function write(value: unknown, path: string): string {
     case 'bigint':
       return `"${value.toString()}"`;
     case 'number':
-      if (!Number.isInteger(value)) throw new InvariantError('canonical JSON holds only integers', { path, value });
+      if (!Number.isInteger(value)) throw unwritable(value)!;
       return `"${value.toString()}"`;
     case 'string':
       return quote(value);
     case 'object': {
-      if (value instanceof Uint8Array) throw new InvariantError('canonical JSON cannot hold raw bytes; hex-encode them', { path });
-      if (Array.isArray(value)) return `[${value.map((v, i) => write(v === undefined ? null : v, `${path}[${i}]`)).join(',')}]`;
+      if (value instanceof Uint8Array) throw unwritable(value)!;
+      if (Array.isArray(value)) {
+        let out = '[';
+        for (let i = 0; i < value.length; i++) {
+          if (i > 0) out += ',';
+          const v = value[i];
+          out += write(v === undefined ? null : v);
+        }
+        return out + ']';
+      }
       const obj = value as Record<string, unknown>;
       const keys = Object.keys(obj).filter((k) => obj[k] !== undefined);
       keys.sort(compareKeys);
-      return `{${keys.map((k) => `${quote(k)}:${write(obj[k], `${path}.${k}`)}`).join(',')}}`;
+      let out = '{';
+      for (let i = 0; i < keys.length; i++) {
+        if (i > 0) out += ',';
+        const k = keys[i]!;
+        out += `${quote(k)}:${write(obj[k])}`;
+      }
+      return out + '}';
     }
     default:
-      throw new InvariantError('value has no canonical JSON form', { path, type: typeof value });
+      throw unwritable(value)!;
   }
+}
+
+/** The path of the first value (in writing order) that has no canonical form. */
+function pathOf(value: unknown, path: string): string | null {
+  if (value === null) return null;
+  if (unwritable(value)) return path;
+  if (typeof value !== 'object') return null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const p = pathOf(value[i] ?? null, `${path}[${i}]`);
+      if (p) return p;
+    }
+    return null;
+  }
+  const obj = value as Record<string, unknown>;
+  for (const k of Object.keys(obj).filter((key) => obj[key] !== undefined).sort(compareKeys)) {
+    const p = pathOf(obj[k], `${path}.${k}`);
+    if (p) return p;
+  }
+  return null;
 }
 
 function compareKeys(a: string, b: string): number {
