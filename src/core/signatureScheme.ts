@@ -44,20 +44,23 @@ export function registerFastKey(privateKey: Bytes | string): Address {
 export const fastScheme: SignatureScheme = {
   mode: 'fast',
   sign(digest, privateKey) {
-    const sk = typeof privateKey === 'string' ? fromHex(privateKey, 'privateKey') : privateKey;
-    const address = registeredAddressOf(sk);
-    const sig = concatBytes(keccak256Bytes(concatBytes(sk, digest)), fromHex(address), new Uint8Array(13));
+    const key = signingKeyOf(privateKey);
+    const input = new Uint8Array(key.privateKey.length + digest.length);
+    input.set(key.privateKey, 0);
+    input.set(digest, key.privateKey.length);
+    const sig = new Uint8Array(65);
+    sig.set(keccak256Bytes(input), 0);
+    sig.set(key.addressBytes, 32);
     // Its receivers will check it: remember the answer (as the real scheme's cache does).
-    const entry = fastKeys.get(address)!;
     if (fastVerified.size >= FAST_CACHE_LIMIT) fastVerified.clear();
-    fastVerified.set(toHex(digest) + toHex(sig).slice(2), { address, publicKey: entry.publicKey });
+    fastVerified.set(cacheKey(digest, sig), key.signer);
     return sig;
   },
   recover(digest, sig) {
     if (sig.length !== 65) return null;
     // Every node of a simulation checks the same signatures: valid ones are remembered by
     // (digest, signature). (A key registered later can make an invalid one valid: not cached.)
-    const key = toHex(digest) + toHex(sig).slice(2);
+    const key = cacheKey(digest, sig);
     const hit = fastVerified.get(key);
     if (hit !== undefined) return hit;
     const address = addressFromBytes(sig.subarray(32, 52));
@@ -74,17 +77,31 @@ export const fastScheme: SignatureScheme = {
 
 const FAST_CACHE_LIMIT = 100_000;
 const fastVerified = new Map<string, { address: Address; publicKey: Bytes }>();
+const LATIN1 = new TextDecoder('latin1');
 
-const skToAddress = new Map<string, Address>();
+/** (digest, signature) as a string key: one char per byte. */
+function cacheKey(digest: Bytes, sig: Bytes): string {
+  return LATIN1.decode(digest) + LATIN1.decode(sig);
+}
 
-function registeredAddressOf(sk: Bytes): Address {
-  const key = toHex(sk);
-  let a = skToAddress.get(key);
-  if (a === undefined) {
-    a = registerFastKey(sk);
-    skToAddress.set(key, a);
+/** What signing with a key needs, by the key's hex (registering the key on first use). */
+interface SigningKey {
+  privateKey: Bytes;
+  addressBytes: Bytes;
+  signer: { address: Address; publicKey: Bytes };
+}
+const signingKeys = new Map<string, SigningKey>();
+
+function signingKeyOf(privateKey: Bytes | string): SigningKey {
+  const hex = typeof privateKey === 'string' ? privateKey.toLowerCase() : toHex(privateKey);
+  let k = signingKeys.get(hex);
+  if (k === undefined) {
+    const sk = typeof privateKey === 'string' ? fromHex(privateKey, 'privateKey') : Uint8Array.from(privateKey);
+    const address = registerFastKey(sk);
+    k = { privateKey: sk, addressBytes: fromHex(address), signer: { address, publicKey: fastKeys.get(address)!.publicKey } };
+    signingKeys.set(hex, k);
   }
-  return a;
+  return k;
 }
 
 export function schemeFor(mode: CryptoMode): SignatureScheme {
