@@ -37,7 +37,7 @@ export type NodeMessage =
   | { kind: 'svc.getStateSyncs'; fromId: bigint }
   | { kind: 'svc.stateSyncs'; records: StateSyncRecord[] }
   | { kind: 'svc.getCheckpoint' }
-  | { kind: 'svc.checkpoint'; endBlock: bigint | null }
+  | { kind: 'svc.checkpoint'; checkpoint: { start: bigint; end: bigint; rootHash: Hex } | null }
   // operator -> sidechain node (the console's debug.setHead)
   | { kind: 'op.setHead'; number: bigint };
 
@@ -82,7 +82,7 @@ export function describeMessage(m: NodeMessage): string {
     case 'svc.getCheckpoint':
       return `{"k":"svc.getCheckpoint"}`;
     case 'svc.checkpoint':
-      return `{"k":"svc.checkpoint","end":${m.endBlock ?? 'null'}}`;
+      return `{"k":"svc.checkpoint","end":${m.checkpoint?.end ?? 'null'}}`;
     case 'op.setHead':
       return `{"k":"op.setHead","n":${m.number}}`;
   }

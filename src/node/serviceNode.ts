@@ -560,7 +560,8 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
         return;
       case 'svc.getCheckpoint': {
         const last = getLastCheckpoint(this.app.store);
-        ctx.send(from, { kind: 'svc.checkpoint', endBlock: last?.checkpoint.endBlock ?? null });
+        const cp = last?.checkpoint;
+        ctx.send(from, { kind: 'svc.checkpoint', checkpoint: cp ? { start: cp.startBlock, end: cp.endBlock, rootHash: cp.rootHash } : null });
         return;
       }
       default:

@@ -33,6 +33,11 @@ export interface SidechainNodeConfig {
   jitter: boolean;
 }
 
+/** Bor's cap on a rewind after a checkpoint mismatch (`maxRewindLen`). */
+const MAX_REWIND = 126n;
+/** Bor's checkpoint fetch-and-verify period: at most one mismatch rewind per this long. */
+const CHECKPOINT_RECHECK_MS = 100_000;
+
 export const DEFAULT_SIDECHAIN_NODE_CONFIG: SidechainNodeConfig = { statusMs: 4_000, servicePollMs: 4_000, maxHeadersPerAnswer: 256, jitter: false };
 
 export interface SidechainIdentity {
@@ -93,6 +98,7 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
     this.spans = new Map();
     this.records = new Map();
     this.orphans = new Map();
+    this.lastMismatchRewindMs = -Infinity;
     this.txpool = [];
   }
 
@@ -122,6 +128,7 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
   }
 
   private planned: ProductionPlan | null = null;
+  private lastMismatchRewindMs = -Infinity;
   private statusRounds = 0;
 
   /** The best block this node knows by Bor's rule, respecting its finality floor (an independent scan). */
@@ -270,22 +277,63 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
         for (const r of msg.records) this.records.set(r.id, r);
         return;
       case 'svc.checkpoint':
-        if (msg.endBlock !== null) this.chain.setFinalized(msg.endBlock);
+        if (msg.checkpoint) this.whitelistCheckpoint(ctx, msg.checkpoint);
         return;
       case 'op.setHead': {
         // The operator rewinds this node; its peers' status messages bring it back.
-        const r = this.chain.rewindTo(msg.number);
+        const r = this.rewind(ctx, msg.number);
         ctx.record('sidechain.setHead', r.ok ? { number: String(msg.number), removed: r.removed } : { number: String(msg.number), error: r.error });
-        if (r.ok) {
-          this.orphans = new Map();
-          this.planned = null;
-          this.scheduleProduction(ctx);
-        }
         return;
       }
       default:
         return;
     }
+  }
+
+  /**
+   * Bor's checkpoint whitelisting (sidechain.md §3.2, borVerify): the acked checkpoint's end block
+   * becomes the finality floor only if this node's canonical chain has the checkpoint's root hash
+   * over its range. A node still below the end waits (errChainOutOfSync). On a mismatch the node is
+   * on a losing fork: it rewinds to its floor (else the block before the range), at most 126 blocks
+   * below its head, and its peers' status messages bring the checkpointed chain back.
+   */
+  private whitelistCheckpoint(ctx: NodeContext<NodeMessage, SidechainTimer>, cp: { start: bigint; end: bigint; rootHash: Hex }): void {
+    const floor = this.chain.finalityFloor();
+    if (floor && floor.number >= cp.end) return;
+    const head = this.chain.head().block.header.number;
+    if (head < cp.end) return;
+    const local = this.chain.rootHash(cp.start, cp.end);
+    // A root this node cannot compute (a range over Bor's limit) is neither whitelisted nor a mismatch.
+    if (!local.ok) return;
+    if (local.root === cp.rootHash.replace(/^0x/i, '').toLowerCase()) {
+      this.chain.setFinalized(cp.end);
+      return;
+    }
+    // Bor checks its checkpoint every 100 s; rewinding at every poll would undo the catch-up.
+    if (ctx.nowMs() - this.lastMismatchRewindMs < CHECKPOINT_RECHECK_MS) return;
+    this.lastMismatchRewindMs = ctx.nowMs();
+    let target = floor ? floor.number : cp.start - 1n;
+    if (target < head - MAX_REWIND) target = head - MAX_REWIND;
+    // Blocks waiting for their parents came from peers (the checkpointed fork, most likely): kept.
+    const r = target >= 0n && target < head ? this.rewind(ctx, target, { keepOrphans: true }) : null;
+    ctx.record('sidechain.checkpointMismatch', {
+      start: String(cp.start),
+      end: String(cp.end),
+      head: String(head),
+      rewoundTo: r?.ok ? String(target) : null,
+      removed: r?.ok ? r.removed : 0,
+    });
+  }
+
+  /** Forget the blocks above `n` (every branch) and plan production on the new head. */
+  private rewind(ctx: NodeContext<NodeMessage, SidechainTimer>, n: bigint, opts: { keepOrphans?: boolean } = {}): ReturnType<SidechainChain['rewindTo']> {
+    const r = this.chain.rewindTo(n);
+    if (r.ok) {
+      if (!opts.keepOrphans) this.orphans = new Map();
+      this.planned = null;
+      this.scheduleProduction(ctx);
+    }
+    return r;
   }
 
   private headersFrom(from: bigint): NodeMessage {
