@@ -22,6 +22,7 @@ import { type HeaderSummary } from '../bridge/sidechainView';
 export type SidechainTimer =
   | { kind: 'produce'; parentHash: Hex; number: bigint }
   | { kind: 'retry'; block: SidechainBlock; from: string }
+  | { kind: 'fetch'; hash: Hex; attempt: number }
   | { kind: 'status' }
   | { kind: 'pollService' };
 
@@ -32,6 +33,10 @@ export interface SidechainNodeConfig {
   /** Clique-style random delay for out-of-turn producers (off by default, as in Bor). */
   jitter: boolean;
 }
+
+/** A missing parent is asked for again after this long, at most this many times in all. */
+const FETCH_TIMEOUT_MS = 2_000;
+const MAX_FETCH_ATTEMPTS = 6;
 
 /** Bor's cap on a rewind after a checkpoint mismatch (`maxRewindLen`). */
 const MAX_REWIND = 126n;
@@ -98,6 +103,8 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
     this.spans = new Map();
     this.records = new Map();
     this.orphans = new Map();
+    this.heldOrphans = new Set();
+    this.fetching = new Set();
     this.lastMismatchRewindMs = -Infinity;
     this.txpool = [];
   }
@@ -130,6 +137,9 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
   }
 
   private planned: ProductionPlan | null = null;
+  /** Hashes of the blocks in `orphans`, and of the parents being fetched (with a timeout armed). */
+  private heldOrphans = new Set<Hex>();
+  private fetching = new Set<Hex>();
   private lastMismatchRewindMs = -Infinity;
   private statusRounds = 0;
 
@@ -230,15 +240,24 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
         const waiting = this.orphans.get(block.hash);
         if (waiting) {
           this.orphans.delete(block.hash);
-          for (const o of waiting) this.importBlock(ctx, o.block, o.from);
+          for (const o of waiting) {
+            this.heldOrphans.delete(o.block.hash);
+            this.importBlock(ctx, o.block, o.from);
+          }
         }
         return;
       }
       case 'orphan': {
         const list = this.orphans.get(result.parentHash) ?? [];
-        if (list.length < 64 && !list.some((o) => o.block.hash === block.hash)) list.push({ block, from });
+        if (!list.some((o) => o.block.hash === block.hash) && list.length < 64) {
+          list.push({ block, from });
+          this.heldOrphans.add(block.hash);
+        }
         this.orphans.set(result.parentHash, list);
-        if (from !== '') ctx.send(from, { kind: 'sc.getBlock', hash: result.parentHash });
+        if (from !== '') {
+          ctx.send(from, { kind: 'sc.getBlock', hash: result.parentHash });
+          this.armFetch(ctx, result.parentHash, 1);
+        }
         return;
       }
       case 'future':
@@ -327,11 +346,36 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
     });
   }
 
+  /**
+   * A parent asked for must arrive: a lost request or answer would otherwise stall the walk back
+   * to a known block for good (nothing asks again until a new block needs the same parent). Like
+   * geth's block fetcher, ask again after a timeout, each time another peer, a few times.
+   */
+  private armFetch(ctx: NodeContext<NodeMessage, SidechainTimer>, hash: Hex, attempt: number): void {
+    if (this.fetching.has(hash)) return;
+    this.fetching.add(hash);
+    ctx.setTimer(FETCH_TIMEOUT_MS, { kind: 'fetch', hash, attempt });
+  }
+
+  private onFetchTimeout(ctx: NodeContext<NodeMessage, SidechainTimer>, hash: Hex, attempt: number): void {
+    this.fetching.delete(hash);
+    // Arrived (stored, or held as an orphan itself), or no longer wanted.
+    if (this.chain.has(hash) || this.heldOrphans.has(hash) || !this.orphans.has(hash)) return;
+    if (attempt >= MAX_FETCH_ATTEMPTS) return;
+    const peers = this.identity.peers;
+    if (peers.length === 0) return;
+    ctx.send(peers[attempt % peers.length]!, { kind: 'sc.getBlock', hash });
+    this.armFetch(ctx, hash, attempt + 1);
+  }
+
   /** Forget the blocks above `n` (every branch) and plan production on the new head. */
   private rewind(ctx: NodeContext<NodeMessage, SidechainTimer>, n: bigint, opts: { keepOrphans?: boolean } = {}): ReturnType<SidechainChain['rewindTo']> {
     const r = this.chain.rewindTo(n);
     if (r.ok) {
-      if (!opts.keepOrphans) this.orphans = new Map();
+      if (!opts.keepOrphans) {
+        this.orphans = new Map();
+        this.heldOrphans = new Set();
+      }
       this.planned = null;
       this.scheduleProduction(ctx);
     }
@@ -356,6 +400,9 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
         return;
       case 'retry':
         this.importBlock(ctx, tag.block, tag.from);
+        return;
+      case 'fetch':
+        this.onFetchTimeout(ctx, tag.hash, tag.attempt);
         return;
       case 'status': {
         const head = this.chain.head();
