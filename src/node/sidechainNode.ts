@@ -122,9 +122,7 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
     const me = this.identity.producer;
     if (!me || !this.alive) return;
     const head = this.chain.head();
-    // Planned at the node's present: a producer that fell behind (a rewind, a long stall) builds at
-    // the present pace, not a burst of blocks with old timestamps.
-    const plan = planProduction(this.chain.cfg, head, me.address, this.nowS(ctx));
+    const plan = planProduction(this.chain.cfg, head, me.address);
     if (!plan) return;
     const extra = this.hooks.productionDelayS ? this.hooks.productionDelayS(this, plan) : 0;
     if (extra === null) return;

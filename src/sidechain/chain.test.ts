@@ -130,20 +130,6 @@ describe('sidechain chain and producer', () => {
     expect((r as { reason: string }).reason).toMatch(/created too soon. Signer turn-ness number is 2/);
   });
 
-  it('a plan made after its earliest time is timestamped now (Bor Prepare), and still imports', () => {
-    const chain = new SidechainChain(cfg, { timeS: 1000n, producers });
-    const head = chain.head();
-    const who = inTurn(head);
-    const onTime = planProduction(cfg, head, who)!;
-    expect(planProduction(cfg, head, who, onTime.timeS - 1n)!.timeS).toBe(onTime.timeS);
-    expect(planProduction(cfg, head, who, onTime.timeS)!.timeS).toBe(onTime.timeS);
-    const late = planProduction(cfg, head, who, onTime.timeS + 500n)!;
-    expect(late.timeS).toBe(onTime.timeS + 500n);
-    const block = buildBlock(chain, late, keyOf(who).sk, who, inputs(), 0n);
-    expect(block.header.time).toBe(onTime.timeS + 500n);
-    expect(chain.import(block, FAR, 0)).toMatchObject({ status: 'imported', newHead: true });
-  });
-
   it('wrong difficulty, unknown signer and future blocks are not imported', () => {
     const chain = new SidechainChain(cfg, { timeS: 1000n, producers });
     const head = chain.head();

@@ -26,16 +26,13 @@ export interface ProductionPlan {
 }
 
 /** When `me` may produce on top of `parent`, or null if it is not a producer there. */
-export function planProduction(cfg: SidechainConfig, parent: StoredBlock, me: Address, nowS?: bigint): ProductionPlan | null {
+export function planProduction(cfg: SidechainConfig, parent: StoredBlock, me: Address): ProductionPlan | null {
   const set = parent.snapshot.validatorSet;
   if (!set.hasAddress(me)) return null;
   const succession = snapshotSuccession(parent.snapshot, me);
   const number = parent.block.header.number + 1n;
   const delay = calcProducerDelay(number, succession, producerDelayParams(cfg));
-  // Bor's Prepare (sidechain.md §2.5): parent time + delay, or now if that is already past.
-  const earliest = parent.block.header.time + BigInt(delay);
-  const timeS = nowS !== undefined && earliest < nowS ? nowS : earliest;
-  return { parentHash: parent.block.hash, number, succession, difficulty: BigInt(set.size - succession), timeS };
+  return { parentHash: parent.block.hash, number, succession, difficulty: BigInt(set.size - succession), timeS: parent.block.header.time + BigInt(delay) };
 }
 
 /** Upper bound (exclusive) of the optional clique-style backup jitter: (floor(N/2)+1) × 500 ms. */
