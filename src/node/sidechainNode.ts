@@ -313,8 +313,9 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
    * Bor's checkpoint whitelisting (sidechain.md §3.2, borVerify): the acked checkpoint's end block
    * becomes the finality floor only if this node's canonical chain has the checkpoint's root hash
    * over its range. A node still below the end waits (errChainOutOfSync). On a mismatch the node is
-   * on a losing fork: it rewinds to its floor (else the block before the range), at most 126 blocks
-   * below its head, and its peers' status messages bring the checkpointed chain back.
+   * on a losing fork: it switches to the checkpointed fork if it stores it; otherwise it rewinds to
+   * its floor (else the block before the range), at most 126 blocks below its head, and its peers
+   * bring the checkpointed chain back.
    */
   private whitelistCheckpoint(ctx: NodeContext<NodeMessage, SidechainTimer>, cp: { start: bigint; end: bigint; rootHash: Hex }): void {
     const floor = this.chain.finalityFloor();
@@ -324,8 +325,20 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
     const local = this.chain.rootHash(cp.start, cp.end);
     // A root this node cannot compute (a range over Bor's limit) is neither whitelisted nor a mismatch.
     if (!local.ok) return;
-    if (local.root === cp.rootHash.replace(/^0x/i, '').toLowerCase()) {
+    const root = cp.rootHash.replace(/^0x/i, '').toLowerCase();
+    if (local.root === root) {
       this.chain.setFinalized(cp.end);
+      return;
+    }
+    // The checkpointed fork lost the fork choice here (a reorg below a checkpoint voted but not yet
+    // acked). If its blocks are stored, switch back to it and make it final (Bor re-inserts them).
+    const fork = this.chain.findCheckpointFork(cp.start, cp.end, root);
+    if (fork) {
+      const reorg = this.chain.finalizeFork(fork, ctx.nowMs());
+      ctx.record('sidechain.checkpointFork', { start: String(cp.start), end: String(cp.end), head: String(this.chain.head().block.header.number) });
+      if (reorg) ctx.record('sidechain.reorg', { depth: reorg.depth, oldHead: reorg.oldHead, newHead: reorg.newHead, ancestor: String(reorg.commonAncestor) });
+      this.planned = null;
+      this.scheduleProduction(ctx);
       return;
     }
     // Bor checks its checkpoint every 100 s; rewinding at every poll would undo the catch-up.

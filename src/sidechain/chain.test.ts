@@ -178,6 +178,40 @@ describe('sidechain chain and producer', () => {
     expect(hashesFrom(n + 2n)).toEqual([]);
   });
 
+  it('a checkpoint of a fork that lost the fork choice: found among the stored blocks, made final and the head', () => {
+    const a = new SidechainChain(cfg, { timeS: 1000n, producers });
+    grow(a, 6);
+    const base = a.head();
+    const set = base.snapshot.validatorSet;
+    const p = set.indexOfAddress(set.proposer.address);
+    const backup = set.validators[(p + 1) % set.size]!.address;
+    // The backup's branch is canonical first; its root over base+1..base+2 is what gets checkpointed.
+    const s1 = produce(a, base, backup)!;
+    a.import(s1, FAR, 0);
+    const s2 = produce(a, a.get(s1.hash)!, inTurn(a.get(s1.hash)!))!;
+    a.import(s2, FAR, 0);
+    const n = base.block.header.number;
+    const root = (a.rootHash(n + 1n, n + 2n) as { ok: true; root: string }).root;
+    // Then the in-turn branch wins by total difficulty.
+    const m1 = produce(a, base, inTurn(base))!;
+    a.import(m1, FAR, 0);
+    const m2 = produce(a, a.get(m1.hash)!, inTurn(a.get(m1.hash)!))!;
+    a.import(m2, FAR, 0);
+    expect(a.head().block.hash).toBe(m2.hash);
+    expect((a.rootHash(n + 1n, n + 2n) as { ok: true; root: string }).root).not.toBe(root);
+    expect(a.findCheckpointFork(n + 1n, n + 2n, 'ab'.repeat(32))).toBeUndefined();
+    const fork = a.findCheckpointFork(n + 1n, n + 2n, root)!;
+    expect(fork.block.hash).toBe(s2.hash);
+    const reorg = a.finalizeFork(fork, 777);
+    expect(reorg).toMatchObject({ newHead: s2.hash, oldHead: m2.hash, atMs: 777 });
+    expect(a.head().block.hash).toBe(s2.hash);
+    expect(a.finalityFloor()).toEqual({ number: n + 2n, hash: s2.hash });
+    expect((a.rootHash(n + 1n, n + 2n) as { ok: true; root: string }).root).toBe(root);
+    // The heavier branch no longer wins: it does not contain the final block.
+    const m3 = produce(a, a.get(m2.hash)!, inTurn(a.get(m2.hash)!))!;
+    expect(a.import(m3, FAR, 0)).toMatchObject({ status: 'imported', newHead: false });
+  });
+
   it('never reorgs below the finality floor', () => {
     const a = new SidechainChain(cfg, { timeS: 1000n, producers });
     grow(a, 6);

@@ -289,6 +289,43 @@ export class SidechainChain {
   }
 
   /**
+   * A stored block numbered `end`, on any branch, whose chain has `root` (bare hex, as
+   * `rootHash`) over `start..end`, or undefined. Bor, on a checkpoint that the canonical chain does
+   * not match, re-inserts the checkpoint's fork when its blocks are present locally.
+   */
+  findCheckpointFork(start: bigint, end: bigint, root: string): StoredBlock | undefined {
+    for (const b of this.atNumber.get(end) ?? []) {
+      const r = rootHashOf({ headNumber: () => end, headerByNumber: (n) => this.ancestorAt(b, n)?.block.header }, start, end);
+      if (r.ok && r.value === root) return b;
+    }
+    return undefined;
+  }
+
+  /**
+   * Make `block` final (the finality floor) and the head the heaviest stored block that descends
+   * from it: the switch to a checkpointed fork. Returns the reorg, if the head moved to another branch.
+   */
+  finalizeFork(block: StoredBlock, nowMs: number): Reorg | null {
+    this.floor = { number: block.block.header.number, hash: block.block.hash };
+    let best = block;
+    const descends = new Map<Hex, boolean>([[block.block.hash, true]]);
+    const fromFloor = (b: StoredBlock): boolean => {
+      const path: Hex[] = [];
+      let cur: StoredBlock | undefined = b;
+      let answer: boolean | undefined;
+      while (cur && (answer = descends.get(cur.block.hash)) === undefined && cur.block.header.number > block.block.header.number) {
+        path.push(cur.block.hash);
+        cur = this.blocks.get(cur.block.header.parentHash);
+      }
+      answer ??= false;
+      for (const h of path) descends.set(h, answer);
+      return answer;
+    };
+    for (const b of this.blocksFrom(block.block.header.number + 1n)) if (fromFloor(b) && prefer(b, best)) best = b;
+    return best.block.hash === this.headHash ? null : this.setHead(best, nowMs);
+  }
+
+  /**
    * geth's `debug.setHead(n)`: forget every block above `n` (on every branch) and make the
    * canonical block at `n` the head. The finality floor stays: a resync must come back through it.
    * Rewinds are not reorgs (nothing better was chosen), so none is recorded.
