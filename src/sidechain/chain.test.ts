@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { type Address } from '../core/address';
-import { toHex } from '../core/bytes';
+import { toHex, type Hex } from '../core/bytes';
 import { keccak256Bytes } from '../core/hash';
 import { addressOfPublicKey, publicKeyBytesFromPrivateKey } from '../core/secp256k1';
 import { SidechainChain, type StoredBlock } from './chain';
@@ -50,6 +50,32 @@ function grow(chain: SidechainChain, n: number, pick: (parent: StoredBlock, i: n
     out.push(chain.head());
   }
   return out;
+}
+
+/** A chain of six blocks, and the first backup after the in-turn producer on its head. */
+function sixBlocks() {
+  const a = new SidechainChain(cfg, { timeS: 1000n, producers });
+  grow(a, 6);
+  const base = a.head();
+  const set = base.snapshot.validatorSet;
+  const p = set.indexOfAddress(set.proposer.address);
+  return { a, base, backup: set.validators[(p + 1) % set.size]!.address };
+}
+
+/** Six blocks, then a backup's two-block branch on them (imported: the head). */
+function backupBranch() {
+  const { a, base, backup } = sixBlocks();
+  const b1 = produce(a, base, backup)!;
+  a.import(b1, FAR, 0);
+  const b2 = inTurnChild(a, b1.hash).block;
+  return { a, base, b1, b2 };
+}
+
+/** The in-turn producer's block on a stored parent, imported at `atMs`. */
+function inTurnChild(a: SidechainChain, parentHash: Hex, atMs = 0) {
+  const parent = a.get(parentHash)!;
+  const block = produce(a, parent, inTurn(parent))!;
+  return { block, result: a.import(block, FAR, atMs) };
 }
 
 describe('sidechain chain and producer', () => {
@@ -147,22 +173,11 @@ describe('sidechain chain and producer', () => {
   });
 
   it('fork choice: the in-turn branch beats a backup branch; reorgs are recorded with depth', () => {
-    const a = new SidechainChain(cfg, { timeS: 1000n, producers });
-    grow(a, 6);
-    const base = a.head();
-    const set = base.snapshot.validatorSet;
-    const p = set.indexOfAddress(set.proposer.address);
-    const backup = set.validators[(p + 1) % set.size]!.address;
     // A partitioned backup builds two blocks; then the in-turn producer's branch arrives.
-    const b1 = produce(a, base, backup)!;
-    a.import(b1, FAR, 0);
-    const b2 = produce(a, a.get(b1.hash)!, inTurn(a.get(b1.hash)!))!;
-    a.import(b2, FAR, 0);
+    const { a, base, b1, b2 } = backupBranch();
     expect(a.head().block.hash).toBe(b2.hash);
-    const main1 = produce(a, base, inTurn(base))!;
-    a.import(main1, FAR, 0);
-    const main2 = produce(a, a.get(main1.hash)!, inTurn(a.get(main1.hash)!))!;
-    const r = a.import(main2, FAR, 1234);
+    const main1 = inTurnChild(a, base.block.hash).block;
+    const { block: main2, result: r } = inTurnChild(a, main1.hash, 1234);
     expect(a.get(main2.hash)!.td > a.get(b2.hash)!.td).toBe(true);
     expect(r).toMatchObject({ status: 'imported', newHead: true, reorg: { depth: 2, commonAncestor: base.block.header.number, atMs: 1234 } });
     expect(a.reorgs).toHaveLength(1);
@@ -179,24 +194,13 @@ describe('sidechain chain and producer', () => {
   });
 
   it('a checkpoint of a fork that lost the fork choice: found among the stored blocks, made final and the head', () => {
-    const a = new SidechainChain(cfg, { timeS: 1000n, producers });
-    grow(a, 6);
-    const base = a.head();
-    const set = base.snapshot.validatorSet;
-    const p = set.indexOfAddress(set.proposer.address);
-    const backup = set.validators[(p + 1) % set.size]!.address;
     // The backup's branch is canonical first; its root over base+1..base+2 is what gets checkpointed.
-    const s1 = produce(a, base, backup)!;
-    a.import(s1, FAR, 0);
-    const s2 = produce(a, a.get(s1.hash)!, inTurn(a.get(s1.hash)!))!;
-    a.import(s2, FAR, 0);
+    const { a, base, b2: s2 } = backupBranch();
     const n = base.block.header.number;
     const root = (a.rootHash(n + 1n, n + 2n) as { ok: true; root: string }).root;
     // Then the in-turn branch wins by total difficulty.
-    const m1 = produce(a, base, inTurn(base))!;
-    a.import(m1, FAR, 0);
-    const m2 = produce(a, a.get(m1.hash)!, inTurn(a.get(m1.hash)!))!;
-    a.import(m2, FAR, 0);
+    const m1 = inTurnChild(a, base.block.hash).block;
+    const m2 = inTurnChild(a, m1.hash).block;
     expect(a.head().block.hash).toBe(m2.hash);
     expect((a.rootHash(n + 1n, n + 2n) as { ok: true; root: string }).root).not.toBe(root);
     expect(a.findCheckpointFork(n + 1n, n + 2n, 'ab'.repeat(32))).toBeUndefined();
@@ -208,17 +212,11 @@ describe('sidechain chain and producer', () => {
     expect(a.finalityFloor()).toEqual({ number: n + 2n, hash: s2.hash });
     expect((a.rootHash(n + 1n, n + 2n) as { ok: true; root: string }).root).toBe(root);
     // The heavier branch no longer wins: it does not contain the final block.
-    const m3 = produce(a, a.get(m2.hash)!, inTurn(a.get(m2.hash)!))!;
-    expect(a.import(m3, FAR, 0)).toMatchObject({ status: 'imported', newHead: false });
+    expect(inTurnChild(a, m2.hash).result).toMatchObject({ status: 'imported', newHead: false });
   });
 
   it('never reorgs below the finality floor', () => {
-    const a = new SidechainChain(cfg, { timeS: 1000n, producers });
-    grow(a, 6);
-    const base = a.head();
-    const set = base.snapshot.validatorSet;
-    const p = set.indexOfAddress(set.proposer.address);
-    const backup = set.validators[(p + 1) % set.size]!.address;
+    const { a, base, backup } = sixBlocks();
     const side = produce(a, base, backup)!;
     a.import(side, FAR, 0);
     a.setFinalized(side.header.number);
