@@ -17,7 +17,7 @@ import { getChainParams } from '../modules/chainParams';
 import { getValidatorBySigner, getValidatorSet, isSeqSeen } from '../modules/staking/keeper';
 import { isTopupSeen, dividendAccountRoot } from '../modules/topup/keeper';
 import { hasRecord, isClerkSeqSeen } from '../modules/clerk/keeper';
-import { getBuffer, getCheckpointParams, getLastCheckpoint, getLastNoAck } from '../modules/checkpoint/keeper';
+import { bufferExpired, getBuffer, getCheckpointParams, getLastCheckpoint, getLastNoAck } from '../modules/checkpoint/keeper';
 import { getAckCount } from '../modules/checkpoint/ackCount';
 import { getLastSpan, getSpan } from '../modules/sidechain/keeper';
 import { getSidechainParams } from '../modules/sidechain/params';
@@ -171,7 +171,11 @@ export class Bridge {
 
   private proposeCheckpoint(x: BridgeInputs): BridgeAction | null {
     const s = x.state;
-    if (getValidatorSet(s).proposer?.address !== x.me || getBuffer(s)) return null;
+    if (getValidatorSet(s).proposer?.address !== x.me) return null;
+    // Not while a checkpoint waits in the buffer for its ack; once the buffer has expired, a new
+    // MsgCheckpoint flushes it (reference §3.2), else an unacked checkpoint would stop them all.
+    const buf = getBuffer(s);
+    if (buf && !bufferExpired(buf, x.nowMs, getCheckpointParams(s).checkpointBufferTimeMs)) return null;
     const last = getLastCheckpoint(s);
     const start = last ? last.checkpoint.endBlock + 1n : 0n;
     const end = start + this.cfg.checkpointLength - 1n;

@@ -15,6 +15,7 @@ import { getAckCount, setAckCount } from './ackCount';
 import {
   addCheckpoint,
   blockSeconds,
+  bufferExpired,
   flushBuffer,
   getBuffer,
   getCheckpointParams,
@@ -79,10 +80,8 @@ export const MsgCheckpointDef: MsgDef<MsgCheckpoint> = {
     const params = getCheckpointParams(ctx.store);
     const buf = getBuffer(ctx.store);
     if (buf) {
-      const now = blockSeconds(ctx.timeMs);
-      const bufferS = params.checkpointBufferTimeMs / 1000n;
-      if (buf.timestamp === 0n || (now > buf.timestamp && now - buf.timestamp >= bufferS)) flushBuffer(ctx.store);
-      else return rejected(err(HeimdallErrors.NoAck, `Checkpoint Already Exists In Buffer, ACK expected, expires at ${buf.timestamp + bufferS}`));
+      if (bufferExpired(buf, ctx.timeMs, params.checkpointBufferTimeMs)) flushBuffer(ctx.store);
+      else return rejected(err(HeimdallErrors.NoAck, `Checkpoint Already Exists In Buffer, ACK expected, expires at ${buf.timestamp + params.checkpointBufferTimeMs / 1000n}`));
     }
     const c = checkContinuity(ctx.store, m);
     if (!c.ok) return c;
