@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { Bridge, DEFAULT_BRIDGE_CONFIG, type BridgeInputs } from './bridge';
 import { ParentView } from './parentView';
-import { SidechainView } from './sidechainView';
+import { type HeaderSummary, SidechainView } from './sidechainView';
 import { TestChain } from '../app/testing/testChain';
 import { syntheticHeader } from '../app/testing/fakeObservers';
-import { toHex } from '../core/bytes';
+import { toHex, type Hex } from '../core/bytes';
 import { keccak256Bytes } from '../core/hash';
 import { getBuffer, getCheckpointParams, setBuffer } from '../modules/checkpoint/keeper';
 import { getValidatorSet } from '../modules/staking/keeper';
@@ -12,8 +12,11 @@ import { getValidatorSet } from '../modules/staking/keeper';
 /** A sidechain view that has headers 0..n (synthetic, as the app tests use). */
 function viewTo(n: bigint): SidechainView {
   const v = new SidechainView();
-  const headers = [];
-  for (let k = 0n; k <= n; k++) headers.push({ ...syntheticHeader(k), hash: toHex(keccak256Bytes(new TextEncoder().encode(`h${k}`))) });
+  const headers: HeaderSummary[] = [];
+  for (let k = 0n; k <= n; k++) {
+    const h = syntheticHeader(k);
+    headers.push({ number: k, hash: toHex(keccak256Bytes(new TextEncoder().encode(`h${k}`))), time: BigInt(h.time), txHash: h.txHash as Hex, receiptHash: h.receiptHash as Hex });
+  }
   v.update(null, headers, n);
   return v;
 }
@@ -43,7 +46,7 @@ describe('bridge: checkpoint proposals and the buffer', () => {
 
   it('not while a checkpoint waits in the buffer; again once the buffer has expired (a new MsgCheckpoint flushes it)', () => {
     const bufferedAtS = 2_000n;
-    setBuffer(store, { proposer: me, startBlock: 0n, endBlock: 31n, rootHash: toHex(new Uint8Array(32)), accountRootHash: toHex(new Uint8Array(32)), sidechainChainId: '15001', timestamp: bufferedAtS });
+    setBuffer(store, { proposer: me, startBlock: 0n, endBlock: 31n, rootHash: toHex(new Uint8Array(32)), accountRootHash: toHex(new Uint8Array(32)), timestamp: bufferedAtS });
     const expiresMs = Number(bufferedAtS * 1000n + bufferMs);
     const bridge = new Bridge({ ...DEFAULT_BRIDGE_CONFIG, checkpointLength: 32n }, '15001');
     expect(proposals(bridge, expiresMs - 1_000)).toEqual([]);
