@@ -241,7 +241,7 @@ class RunCore {
     this.nextProgress = this.stepMs;
     this.stepTarget = Math.min(this.untilMs, this.stepMs);
     this.cluster = new Cluster(scenario, opts.seed, { ...this.domainOptions(), ...(opts.trace ? { trace: opts.trace } : {}) });
-    this.oracles = new OracleSuite(scenario);
+    this.oracles = new OracleSuite(scenario, (i) => this.cluster.setup.keys[i - 1]?.signer);
   }
 
   domainOptions(): DomainOptions {
@@ -353,7 +353,7 @@ class RunCore {
         .filter((n) => n.alive)
         .map((n) => {
           const byNumber = new Map(n.canonical.map((b) => [b.number, b.hash]));
-          return { node: n.node, headNumber: n.head.number, hashAt: (k: bigint) => byNumber.get(k) ?? null, canonical: n.canonical.map((b) => ({ number: b.number, time: b.time, producers: b.producers })) };
+          return { node: n.node, headNumber: n.head.number, hashAt: (k: bigint) => byNumber.get(k) ?? null, canonical: n.canonical.map((b) => ({ number: b.number, time: b.time, producers: b.producers, signer: b.signer })) };
         }),
       rootOf: (start, end) => rootOf.get(`${start}-${end}`) ?? null,
       silentWindows: this.oracles.silentWindows(),

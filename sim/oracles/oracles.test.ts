@@ -119,6 +119,24 @@ describe('wiggle oracles', () => {
     excused.checkChain('sc-1', 1000, chain, [[105n, 130n]]);
     expect(excused.violation).toBeNull();
   });
+  it('a producer cut off from all the others: the gap before a block it made alone is excused, no other', () => {
+    const chain = [
+      { number: 32n, time: 100n, producers: 4, signer: '0xa' },
+      { number: 33n, time: 102n, producers: 4, signer: '0xa' },
+      { number: 34n, time: 140n, producers: 4, signer: '0xa' },
+    ];
+    const alone = [{ signer: '0xa', from: 101n, to: 150n }];
+    const isolated = new BackupStepInOracle(delays);
+    isolated.checkChain('sc-1', 1000, chain, [], alone);
+    expect(isolated.violation).toBeNull();
+    // Made by another producer (it had backups on its side), or outside the isolation: still a missed step-in.
+    const other = new BackupStepInOracle(delays);
+    other.checkChain('sc-1', 1000, chain.map((b, i) => (i === 2 ? { ...b, signer: '0xb' } : b)), [], alone);
+    expect(other.violation?.message).toMatch(/no block between 102 and 140/);
+    const before = new BackupStepInOracle(delays);
+    before.checkChain('sc-1', 1000, chain, [], [{ signer: '0xa', from: 141n, to: 150n }]);
+    expect(before.violation?.message).toMatch(/no block between 102 and 140/);
+  });
 });
 
 describe('checkpoint oracle', () => {

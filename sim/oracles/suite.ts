@@ -17,7 +17,7 @@ import { LivenessOracle } from './liveness';
 export interface FinalFacts {
   endMs: number;
   /** Per live sidechain node: its canonical chain summary (number, time, producers in the parent snapshot). */
-  sidechains: Array<{ node: string; headNumber: bigint; hashAt: (n: bigint) => string | null; canonical: Array<{ number: bigint; time: bigint; producers: number }> }>;
+  sidechains: Array<{ node: string; headNumber: bigint; hashAt: (n: bigint) => string | null; canonical: Array<{ number: bigint; time: bigint; producers: number; signer?: string }> }>;
   /** Root (0x hex) of a range on the best sidechain, or null if it does not reach that far. */
   rootOf: (start: bigint, end: bigint) => string | null;
   /** Windows [fromS, toS] (sidechain seconds) where faults silenced every producer. */
@@ -31,7 +31,11 @@ export class OracleSuite {
   private readonly backup: BackupStepInOracle;
   private readonly liveness: LivenessOracle;
 
-  constructor(readonly scenario: Scenario) {
+  constructor(
+    readonly scenario: Scenario,
+    /** The signer address of validator `index` (1-based), to know whose blocks an isolated producer made. */
+    private readonly signerOf: (index: number) => string | undefined = () => undefined,
+  ) {
     const p = scenario.params;
     const delays = { period: p.periodS, producerDelay: p.producerDelayS, sprint: p.sprint, wiggle: p.backupMultiplierS };
     this.checkpoint = new CheckpointOracle();
@@ -69,10 +73,21 @@ export class OracleSuite {
     return this.checkpoint.ackedRanges();
   }
 
+  /** isolateProducer faults: the signer cut off, from when, until when (null while in force). */
+  private readonly isolations: Array<{ index: number; signer: string; fromMs: number; toMs: number | null }> = [];
+
   observe(o: Observation): void {
     if (o.kind === 'fault.start') {
       this.openFaults++;
       if (!this.faultStartMs.has(o.data.index as number)) this.faultStartMs.set(o.data.index as number, o.t);
+      // The record names the validator the fault resolved to (an `inTurn` target is resolved when it fires).
+      const v = o.data.kind === 'isolateProducer' ? /^validator (\d+)$/.exec(String(o.data.detail)) : null;
+      const signer = v ? this.signerOf(Number(v[1])) : undefined;
+      if (signer) this.isolations.push({ index: o.data.index as number, signer, fromMs: o.t, toMs: null });
+    }
+    if (o.kind === 'fault.end') {
+      const open = this.isolations.find((w) => w.index === o.data.index && w.toMs === null);
+      if (open) open.toMs = o.t;
     }
     if (o.kind === 'fault.end' && --this.openFaults === 0) this.healedAtMs = o.t;
     for (const oracle of this.oracles) oracle.observe(o);
@@ -112,7 +127,13 @@ export class OracleSuite {
     if (f.sidechains.length) {
       const best = f.sidechains.reduce((m, s) => (s.headNumber > m.headNumber ? s : m));
       this.checkpoint.checkRoots(f.endMs, best.node, f.rootOf);
-      this.backup.checkChain(best.node, f.endMs, best.canonical, f.silentWindows);
+      const epochMs = this.scenario.epochMs;
+      const alone = this.isolations.map((w) => ({
+        signer: w.signer,
+        from: BigInt(Math.floor((epochMs + w.fromMs) / 1000)),
+        to: BigInt(Math.ceil((epochMs + (w.toMs ?? f.endMs)) / 1000)),
+      }));
+      this.backup.checkChain(best.node, f.endMs, best.canonical, f.silentWindows, alone);
       const settled = f.sidechains.reduce((m, s) => (s.headNumber < m ? s.headNumber : m), best.headNumber) - 8n;
       // Convergence is only expected once every fault has healed and the network had time to settle.
       if (settled > 0n && this.openFaults === 0 && f.endMs - this.healedAtMs >= 60_000) this.convergence.check(f.endMs, f.sidechains.map((s) => ({ node: s.node, number: s.headNumber, hashAt: s.hashAt(settled) })));
