@@ -308,20 +308,8 @@ export class SidechainChain {
   finalizeFork(block: StoredBlock, nowMs: number): Reorg | null {
     this.floor = { number: block.block.header.number, hash: block.block.hash };
     let best = block;
-    const descends = new Map<Hex, boolean>([[block.block.hash, true]]);
-    const fromFloor = (b: StoredBlock): boolean => {
-      const path: Hex[] = [];
-      let cur: StoredBlock | undefined = b;
-      let answer: boolean | undefined;
-      while (cur && (answer = descends.get(cur.block.hash)) === undefined && cur.block.header.number > block.block.header.number) {
-        path.push(cur.block.hash);
-        cur = this.blocks.get(cur.block.header.parentHash);
-      }
-      answer ??= false;
-      for (const h of path) descends.set(h, answer);
-      return answer;
-    };
-    for (const b of this.blocksFrom(block.block.header.number + 1n)) if (fromFloor(b) && prefer(b, best)) best = b;
+    const n = block.block.header.number;
+    for (const b of this.blocksFrom(n + 1n)) if (this.ancestorAt(b, n)?.block.hash === block.block.hash && prefer(b, best)) best = b;
     return best.block.hash === this.headHash ? null : this.setHead(best, nowMs);
   }
 
