@@ -10,7 +10,7 @@ import { type Address } from '../core/address';
 import { type Hex } from '../core/bytes';
 import { type SignatureScheme } from '../core/signatureScheme';
 import { type SidechainConfig } from '../sidechain/config';
-import { SidechainChain, type ImportResult, type StoredBlock, prefer } from '../sidechain/chain';
+import { SidechainChain, type ImportResult, type Reorg, type StoredBlock, prefer } from '../sidechain/chain';
 import { snapshotSuccession } from '../sidechain/snapshot';
 import { type SidechainBlock, type SidechainTx } from '../sidechain/block';
 import { buildBlock, jitterBoundMs, planProduction, type ProductionPlan } from '../sidechain/producer';
@@ -103,7 +103,6 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
     this.spans = new Map();
     this.records = new Map();
     this.orphans = new Map();
-    this.heldOrphans = new Set();
     this.fetching = new Set();
     this.lastMismatchRewindMs = -Infinity;
     this.txpool = [];
@@ -135,8 +134,7 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
   }
 
   private planned: ProductionPlan | null = null;
-  /** Hashes of the blocks in `orphans`, and of the parents being fetched (with a timeout armed). */
-  private heldOrphans = new Set<Hex>();
+  /** Parents being fetched (with a timeout armed). */
   private fetching = new Set<Hex>();
   private lastMismatchRewindMs = -Infinity;
   private statusRounds = 0;
@@ -233,24 +231,18 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
           ctx.record('sidechain.stateSyncs', { number: String(block.header.number), lastStateIdBefore: String(parent.state.lastStateId), ids: block.body.stateSyncs.map((r) => String(r.id)) });
         }
         if (from !== '') for (const p of this.identity.peers) if (p !== from) ctx.send(p, { kind: 'sc.block', block });
-        if (result.reorg) ctx.record('sidechain.reorg', { depth: result.reorg.depth, oldHead: result.reorg.oldHead, newHead: result.reorg.newHead, ancestor: String(result.reorg.commonAncestor) });
+        if (result.reorg) recordReorg(ctx, result.reorg);
         if (result.newHead) this.scheduleProduction(ctx);
         const waiting = this.orphans.get(block.hash);
         if (waiting) {
           this.orphans.delete(block.hash);
-          for (const o of waiting) {
-            this.heldOrphans.delete(o.block.hash);
-            this.importBlock(ctx, o.block, o.from);
-          }
+          for (const o of waiting) this.importBlock(ctx, o.block, o.from);
         }
         return;
       }
       case 'orphan': {
         const list = this.orphans.get(result.parentHash) ?? [];
-        if (!list.some((o) => o.block.hash === block.hash) && list.length < 64) {
-          list.push({ block, from });
-          this.heldOrphans.add(block.hash);
-        }
+        if (list.length < 64 && !list.some((o) => o.block.hash === block.hash)) list.push({ block, from });
         this.orphans.set(result.parentHash, list);
         if (from !== '') {
           ctx.send(from, { kind: 'sc.getBlock', hash: result.parentHash });
@@ -336,7 +328,7 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
     if (fork) {
       const reorg = this.chain.finalizeFork(fork, ctx.nowMs());
       ctx.record('sidechain.checkpointFork', { start: String(cp.start), end: String(cp.end), head: String(this.chain.head().block.header.number) });
-      if (reorg) ctx.record('sidechain.reorg', { depth: reorg.depth, oldHead: reorg.oldHead, newHead: reorg.newHead, ancestor: String(reorg.commonAncestor) });
+      if (reorg) recordReorg(ctx, reorg);
       this.planned = null;
       this.scheduleProduction(ctx);
       return;
@@ -371,7 +363,7 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
   private onFetchTimeout(ctx: NodeContext<NodeMessage, SidechainTimer>, hash: Hex, attempt: number): void {
     this.fetching.delete(hash);
     // Arrived (stored, or held as an orphan itself), or no longer wanted.
-    if (this.chain.has(hash) || this.heldOrphans.has(hash) || !this.orphans.has(hash)) return;
+    if (this.chain.has(hash) || this.holdsOrphan(hash) || !this.orphans.has(hash)) return;
     if (attempt >= MAX_FETCH_ATTEMPTS) return;
     const peers = this.identity.peers;
     if (peers.length === 0) return;
@@ -379,14 +371,17 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
     this.armFetch(ctx, hash, attempt + 1);
   }
 
+  /** Is the block `hash` waiting in the orphan pool (it arrived; its own parent is missing)? */
+  private holdsOrphan(hash: Hex): boolean {
+    for (const list of this.orphans.values()) if (list.some((o) => o.block.hash === hash)) return true;
+    return false;
+  }
+
   /** Forget the blocks above `n` (every branch) and plan production on the new head. */
   private rewind(ctx: NodeContext<NodeMessage, SidechainTimer>, n: bigint, opts: { keepOrphans?: boolean } = {}): ReturnType<SidechainChain['rewindTo']> {
     const r = this.chain.rewindTo(n);
     if (r.ok) {
-      if (!opts.keepOrphans) {
-        this.orphans = new Map();
-        this.heldOrphans = new Set();
-      }
+      if (!opts.keepOrphans) this.orphans = new Map();
       this.planned = null;
       this.scheduleProduction(ctx);
     }
@@ -450,4 +445,8 @@ function summaryOf(block: SidechainBlock): HeaderSummary {
     summaries.set(block, s);
   }
   return s;
+}
+
+function recordReorg(ctx: NodeContext<NodeMessage, SidechainTimer>, r: Reorg): void {
+  ctx.record('sidechain.reorg', { depth: r.depth, oldHead: r.oldHead, newHead: r.newHead, ancestor: String(r.commonAncestor) });
 }
