@@ -13,10 +13,18 @@ function deliverRate(warm: boolean, txCount: number): number {
   const perSender = Math.ceil(txCount / senders.length);
   const txs: Uint8Array[] = [];
   for (let k = 0; k < perSender; k++) {
-    for (const s of senders) txs.push(chain.tx(MsgSendDef, { fromAddress: s.address, toAddress: to, amount: [{ denom: 'matic', amount: 1n }] }, s, { sequenceOffset: BigInt(k) }));
+    for (const s of senders)
+      txs.push(
+        chain.tx(MsgSendDef, { fromAddress: s.address, toAddress: to, amount: [{ denom: 'matic', amount: 1n }] }, s, {
+          sequenceOffset: BigInt(k),
+        }),
+      );
   }
   const run = () => {
-    const fresh = new TestChain({ validators: 4, accounts: senders.map((key) => ({ key, amount: 1_000_000n * TOKEN })) });
+    const fresh = new TestChain({
+      validators: 4,
+      accounts: senders.map((key) => ({ key, amount: 1_000_000n * TOKEN })),
+    });
     fresh.app.beginBlock({ timeMs: 1000, proposer: fresh.validators[0]!.address });
     const start = performance.now();
     let ok = 0;
@@ -32,8 +40,16 @@ function deliverRate(warm: boolean, txCount: number): number {
 
 export function appBenches(): BenchResult[] {
   const out: BenchResult[] = [];
-  out.push({ name: 'app: MsgSend txs/s, full ante + handler, real signatures (cold cache)', value: deliverRate(false, 1000), unit: 'tx/s' });
-  out.push({ name: 'app: MsgSend txs/s, full ante + handler, verified-signature cache warm', value: deliverRate(true, 1500), unit: 'tx/s' });
+  out.push({
+    name: 'app: MsgSend txs/s, full ante + handler, real signatures (cold cache)',
+    value: deliverRate(false, 1000),
+    unit: 'tx/s',
+  });
+  out.push({
+    name: 'app: MsgSend txs/s, full ante + handler, verified-signature cache warm',
+    value: deliverRate(true, 1500),
+    unit: 'tx/s',
+  });
 
   const rng = Rng.forSeed('bench').fork('selection');
   const validators = Array.from({ length: 100 }, (_, i) => ({ id: BigInt(i + 1), power: 10_000n }));
@@ -47,6 +63,10 @@ export function appBenches(): BenchResult[] {
     times.push(performance.now() - t0);
   }
   times.sort((a, b) => a - b);
-  out.push({ name: 'selection: 100 validators x 10,000 power (1,000,000 slots), median', value: times[2]!, unit: 'ms per selection' });
+  out.push({
+    name: 'selection: 100 validators x 10,000 power (1,000,000 slots), median',
+    value: times[2]!,
+    unit: 'ms per selection',
+  });
   return out;
 }

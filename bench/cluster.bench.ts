@@ -22,7 +22,12 @@ export async function clusterBenches(): Promise<BenchResult[]> {
     const t0 = performance.now();
     await runScenarioAsync({ ...scenario, crypto, faults: [] }, { seed: 1, untilMs: hour, placement });
     const wall = performance.now() - t0;
-    out.push({ name: `default network, ${hour / 60_000} simulated min, ${crypto} crypto, ${placement}`, value: hour / wall, unit: 'x real time', note: `${(wall / 1000).toFixed(1)} s wall` });
+    out.push({
+      name: `default network, ${hour / 60_000} simulated min, ${crypto} crypto, ${placement}`,
+      value: hour / wall,
+      unit: 'x real time',
+      note: `${(wall / 1000).toFixed(1)} s wall`,
+    });
     return wall;
   };
   const inlineFast = await accel('fast', 'inline');
@@ -33,9 +38,21 @@ export async function clusterBenches(): Promise<BenchResult[]> {
     const seeds = quick ? 4 : 12;
     const durationMs = quick ? 300_000 : 7_200_000;
     const t0 = performance.now();
-    await runCampaign({ seeds, workers, shard: { index: 1, count: 1 }, durationMs, crypto: 'fast', efficacyEvery: 0, now: () => 0 });
+    await runCampaign({
+      seeds,
+      workers,
+      shard: { index: 1, count: 1 },
+      durationMs,
+      crypto: 'fast',
+      efficacyEvery: 0,
+      now: () => 0,
+    });
     const min = (performance.now() - t0) / 60_000;
-    out.push({ name: `fuzz: ${durationMs / 60_000}-minute swarm runs, fast crypto, ${workers} worker(s)`, value: seeds / min, unit: 'seeds/min' });
+    out.push({
+      name: `fuzz: ${durationMs / 60_000}-minute swarm runs, fast crypto, ${workers} worker(s)`,
+      value: seeds / min,
+      unit: 'seeds/min',
+    });
     return seeds / min;
   };
   const one = await seedsPerMinute(1);

@@ -1,6 +1,11 @@
 import { measure, type BenchResult } from './harness';
 import { keccak256Bytes } from '../src/core/hash';
-import { recoverPublicKeyBytes, signDigestBytes, recoverSignerCached, clearSignatureCache } from '../src/core/secp256k1';
+import {
+  recoverPublicKeyBytes,
+  signDigestBytes,
+  recoverSignerCached,
+  clearSignatureCache,
+} from '../src/core/secp256k1';
 import { Rng } from '../sim/env/rng';
 
 export function cryptoBenches(): BenchResult[] {
@@ -16,10 +21,24 @@ export function cryptoBenches(): BenchResult[] {
   const msg = rng.bytes(64);
   const out: BenchResult[] = [];
   out.push(measure('keccak256: 64-byte inputs', () => void keccak256Bytes(msg), { opsPerCall: 1, unit: 'hashes/s' }));
-  out.push(measure('secp256k1: sign a 32-byte digest', () => void signDigestBytes(digests[i & 63]!, keys[i++ & 63]!), { unit: 'sign/s' }));
-  out.push(measure('secp256k1: recover the public key', () => void recoverPublicKeyBytes(digests[i & 63]!, sigs[i++ & 63]!), { unit: 'recover/s' }));
+  out.push(
+    measure('secp256k1: sign a 32-byte digest', () => void signDigestBytes(digests[i & 63]!, keys[i++ & 63]!), {
+      unit: 'sign/s',
+    }),
+  );
+  out.push(
+    measure('secp256k1: recover the public key', () => void recoverPublicKeyBytes(digests[i & 63]!, sigs[i++ & 63]!), {
+      unit: 'recover/s',
+    }),
+  );
   clearSignatureCache();
   for (let k = 0; k < 64; k++) recoverSignerCached(digests[k]!, sigs[k]!);
-  out.push(measure('secp256k1: recover through the warm verified-signature cache', () => void recoverSignerCached(digests[i & 63]!, sigs[i++ & 63]!), { unit: 'recover/s' }));
+  out.push(
+    measure(
+      'secp256k1: recover through the warm verified-signature cache',
+      () => void recoverSignerCached(digests[i & 63]!, sigs[i++ & 63]!),
+      { unit: 'recover/s' },
+    ),
+  );
   return out;
 }

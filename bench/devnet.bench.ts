@@ -26,15 +26,31 @@ export async function devnetBenches(): Promise<BenchResult[]> {
     const load = async (name: string, opts: autocannon.Options) => {
       const r = await autocannon({ connections: 10, duration: seconds, workers: 1, ...opts });
       const errors = r.errors + r.non2xx;
-      out.push({ name, value: r.requests.average, unit: 'req/s', note: `p99 ${r.latency.p99} ms, ${r.requests.total} requests${errors ? `, ${errors} errors` : ''}` });
+      out.push({
+        name,
+        value: r.requests.average,
+        unit: 'req/s',
+        note: `p99 ${r.latency.p99} ms, ${r.requests.total} requests${errors ? `, ${errors} errors` : ''}`,
+      });
     };
     const rest = `http://127.0.0.1:${d.ports.rest}`;
     const rpc = `http://127.0.0.1:${d.ports.jsonRpc}`;
     await load('REST GET /auth/accounts/{address}, 10 connections', { url: `${rest}/auth/accounts/${user}` });
     await load('REST GET /staking/validator-set, 10 connections', { url: `${rest}/staking/validator-set` });
-    const post = (body: unknown): autocannon.Options => ({ url: rpc, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    await load('JSON-RPC eth_blockNumber, 10 connections', post({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }));
-    await load("JSON-RPC eth_getBlockByNumber('latest'), 10 connections", post({ jsonrpc: '2.0', id: 1, method: 'eth_getBlockByNumber', params: ['latest', false] }));
+    const post = (body: unknown): autocannon.Options => ({
+      url: rpc,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    await load(
+      'JSON-RPC eth_blockNumber, 10 connections',
+      post({ jsonrpc: '2.0', id: 1, method: 'eth_blockNumber', params: [] }),
+    );
+    await load(
+      "JSON-RPC eth_getBlockByNumber('latest'), 10 connections",
+      post({ jsonrpc: '2.0', id: 1, method: 'eth_getBlockByNumber', params: ['latest', false] }),
+    );
   } finally {
     await d.stop();
     rmSync(home, { recursive: true, force: true });

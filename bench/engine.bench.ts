@@ -19,7 +19,11 @@ export function engineBenches(): BenchResult[] {
   engineRate(null, 2_000_000); // warm-up
   const best = (f: () => number) => Math.max(f(), f(), f());
   return [
-    { name: 'engine: events/s, trivial handlers, no trace', value: best(() => engineRate(null, 5_000_000)), unit: 'events/s' },
+    {
+      name: 'engine: events/s, trivial handlers, no trace',
+      value: best(() => engineRate(null, 5_000_000)),
+      unit: 'events/s',
+    },
     {
       name: 'engine: events/s, trivial handlers, rolling keccak trace',
       value: best(() => engineRate(new TraceRecorder(), 2_000_000)),

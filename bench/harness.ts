@@ -10,7 +10,11 @@ export interface BenchResult {
 }
 
 /** `body` performs `opsPerCall` operations per call. */
-export function measure(name: string, body: () => void, opts: { opsPerCall?: number; minMs?: number; unit?: string; note?: string } = {}): BenchResult {
+export function measure(
+  name: string,
+  body: () => void,
+  opts: { opsPerCall?: number; minMs?: number; unit?: string; note?: string } = {},
+): BenchResult {
   const opsPerCall = opts.opsPerCall ?? 1;
   const minMs = opts.minMs ?? 1000;
   const warmEnd = performance.now() + Math.min(300, minMs / 3);

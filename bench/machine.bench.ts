@@ -40,6 +40,11 @@ export async function machineBenches(): Promise<BenchResult[]> {
   return [
     { name: 'keccak-256 in 1 worker thread', value: (one * 1000) / ms, unit: 'hashes/s' },
     { name: 'keccak-256 in 2 worker threads at once (sum)', value: (two * 1000) / ms, unit: 'hashes/s' },
-    { name: 'parallel ceiling: 2 threads over 1', value: two / one, unit: 'x', note: 'no 2-worker speed-up on this machine can exceed it' },
+    {
+      name: 'parallel ceiling: 2 threads over 1',
+      value: two / one,
+      unit: 'x',
+      note: 'no 2-worker speed-up on this machine can exceed it',
+    },
   ];
 }

@@ -28,7 +28,9 @@ if (unknown.length) {
   process.stderr.write(`bench: unknown group(s) ${unknown.join(', ')}; groups: ${Object.keys(groups).join(', ')}\n`);
   process.exit(1);
 }
-process.stdout.write(`Lockstep benchmarks on ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}\n`);
+process.stdout.write(
+  `Lockstep benchmarks on ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}\n`,
+);
 for (const [name, run] of Object.entries(groups)) {
   if (wanted.length && !wanted.includes(name)) continue;
   process.stdout.write(`\n[${name}]\n`);

@@ -31,7 +31,14 @@ export function sidechainBenches(): BenchResult[] {
     const head = producerChain.head();
     const me = head.snapshot.validatorSet.proposer.address;
     const plan = planProduction(cfg, head, me)!;
-    const block = buildBlock(producerChain, plan, keys.find((k) => k.address === me)!.sk, me, { span: () => null, stateSyncs: () => [], txs: [] }, plan.timeS);
+    const block = buildBlock(
+      producerChain,
+      plan,
+      keys.find((k) => k.address === me)!.sk,
+      me,
+      { span: () => null, stateSyncs: () => [], txs: [] },
+      plan.timeS,
+    );
     producerChain.import(block, FAR, 0);
     // The importer gets a structured copy (its own objects), as a node in another process would.
     const copy = structuredClone(block);
@@ -39,5 +46,11 @@ export function sidechainBenches(): BenchResult[] {
     if (r.status !== 'imported') throw new Error(`bench block ${i} not imported: ${JSON.stringify(r)}`);
   }
   const ms = performance.now() - start;
-  return [{ name: 'sidechain: blocks sealed and imported by a second node, real secp256k1', value: (blocks * 1000) / ms, unit: 'blocks/s' }];
+  return [
+    {
+      name: 'sidechain: blocks sealed and imported by a second node, real secp256k1',
+      value: (blocks * 1000) / ms,
+      unit: 'blocks/s',
+    },
+  ];
 }

@@ -20,7 +20,9 @@ function commitTimes(r: RunResult, node: number, epochMs: number): number[] {
 /** No two nodes hold different blocks at one height. */
 function expectAgreement(r: RunResult): void {
   const byHeight = new Map<bigint, Set<string>>();
-  for (const n of r.cluster.serviceNodes) for (const cb of n.disk) byHeight.set(cb.block.height, (byHeight.get(cb.block.height) ?? new Set()).add(cb.blockHash));
+  for (const n of r.cluster.serviceNodes)
+    for (const cb of n.disk)
+      byHeight.set(cb.block.height, (byHeight.get(cb.block.height) ?? new Set()).add(cb.blockHash));
   for (const [h, hashes] of byHeight) expect(hashes.size, `height ${h}`).toBe(1);
 }
 
@@ -56,7 +58,10 @@ describe('BFT on the simulated network', () => {
     for (let i = 0; i < 7; i++) {
       const times = commitTimes(r, i, scenario.epochMs);
       // Blocks proposed before the split may still finish within a few seconds; none after that.
-      expect(times.filter((t) => t > 50_000 && t < 130_000), `svc-${i + 1}`).toEqual([]);
+      expect(
+        times.filter((t) => t > 50_000 && t < 130_000),
+        `svc-${i + 1}`,
+      ).toEqual([]);
       expect(times.filter((t) => t > 130_000).length, `svc-${i + 1} after heal`).toBeGreaterThan(20);
     }
     expectAgreement(r);

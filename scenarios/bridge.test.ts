@@ -38,6 +38,7 @@ describe('bridge relays', () => {
     expect(vals.find((v) => v.id === 6n)?.power).toBe(20n);
     expect(allRecords(node.app.store).map((x) => x.id)).toEqual([1n, 2n, 3n, 4n]);
     // Every node agrees.
-    for (const n of r.cluster.serviceNodes) expect(n.app.appHash === node.app.appHash || n.height !== node.height).toBe(true);
+    for (const n of r.cluster.serviceNodes)
+      expect(n.app.appHash === node.app.appHash || n.height !== node.height).toBe(true);
   });
 });

@@ -12,8 +12,14 @@ import { checkExpectations } from '../sim/report/summary';
 import { installPlant } from '../sim/campaign/plants';
 
 const files = [
-  ...readdirSync(SCENARIOS_DIR).filter((f) => f.endsWith('.json')).map((f) => join(SCENARIOS_DIR, f)),
-  ...(existsSync(join(SCENARIOS_DIR, 'regressions')) ? readdirSync(join(SCENARIOS_DIR, 'regressions')).filter((f) => f.endsWith('.json')).map((f) => join(SCENARIOS_DIR, 'regressions', f)) : []),
+  ...readdirSync(SCENARIOS_DIR)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => join(SCENARIOS_DIR, f)),
+  ...(existsSync(join(SCENARIOS_DIR, 'regressions'))
+    ? readdirSync(join(SCENARIOS_DIR, 'regressions'))
+        .filter((f) => f.endsWith('.json'))
+        .map((f) => join(SCENARIOS_DIR, 'regressions', f))
+    : []),
 ];
 
 describe('scenario suite', () => {
@@ -24,7 +30,10 @@ describe('scenario suite', () => {
       try {
         const r = runScenario(scenario, { seed: scenario.seed ?? 1 });
         const failed = checkExpectations(scenario, r).filter((c) => !c.ok);
-        expect(failed, `${r.message}; violations: ${r.violations.map((v) => `${v.oracle}: ${v.message}`).join(' | ')}`).toEqual([]);
+        expect(
+          failed,
+          `${r.message}; violations: ${r.violations.map((v) => `${v.oracle}: ${v.message}`).join(' | ')}`,
+        ).toEqual([]);
         if (scenario.expect.oracle) expect(r.violation?.oracle).toBe(scenario.expect.oracle);
       } finally {
         undo();

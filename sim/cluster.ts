@@ -17,7 +17,12 @@ import { canonicalJson } from '../src/core/canonicalJson';
 import { ONE_TOKEN } from '../src/core/amount';
 import { ParentChain } from '../src/parent/parentChain';
 import { ParentChainNode } from '../src/node/parentChainNode';
-import { ServiceNode, DEFAULT_SERVICE_NODE_CONFIG, type ByzantineRoutes, type ByzantineTools } from '../src/node/serviceNode';
+import {
+  ServiceNode,
+  DEFAULT_SERVICE_NODE_CONFIG,
+  type ByzantineRoutes,
+  type ByzantineTools,
+} from '../src/node/serviceNode';
 import { type NodeMessage } from '../src/node/messages';
 import { blockHash } from '../src/consensus/types';
 import { MsgSendDef } from '../src/modules/bank/msgs';
@@ -31,8 +36,8 @@ import { type ClusterSetup, type ValidatorKeys, clusterSetup } from './domain/cl
 import { Domain, type DomainOptions } from './domain/domain';
 import { type SidechainReport } from './domain/sidechainDomain';
 
-export { type NodeSlot, type RunRecord } from './domain/domain';
-export { type ValidatorKeys } from './domain/clusterSetup';
+export type { NodeSlot, RunRecord } from './domain/domain';
+export type { ValidatorKeys } from './domain/clusterSetup';
 
 export interface MainSamples {
   timeMs: number[];
@@ -60,8 +65,17 @@ export class Cluster extends Domain {
   private readonly offlineProposerNode = new Map<number, string>();
   private wl?: Rng;
 
-  constructor(scenario: Scenario, seed: number, opts: { trace?: TraceRecorder } & Partial<DomainOptions> = {}, setup: ClusterSetup = clusterSetup(scenario, seed)) {
-    super('main', scenario, seed, setup, { ...opts, untilMs: opts.untilMs ?? scenario.durationMs, sampleEveryMs: opts.sampleEveryMs ?? Math.max(1000, Math.floor(scenario.durationMs / 120)) });
+  constructor(
+    scenario: Scenario,
+    seed: number,
+    opts: { trace?: TraceRecorder } & Partial<DomainOptions> = {},
+    setup: ClusterSetup = clusterSetup(scenario, seed),
+  ) {
+    super('main', scenario, seed, setup, {
+      ...opts,
+      untilMs: opts.untilMs ?? scenario.durationMs,
+      sampleEveryMs: opts.sampleEveryMs ?? Math.max(1000, Math.floor(scenario.durationMs / 120)),
+    });
     this.scheme = setup.scheme;
     this.keys = setup.keys;
     this.users = setup.users;
@@ -69,8 +83,21 @@ export class Cluster extends Domain {
     const p = scenario.params;
 
     const parent = new ParentChain(
-      { chainId: 1337n, blockTimeMs: p.parentBlockTimeMs, confirmations: p.parentConfirmations, validatorSlots: p.validatorSlots, genesisTimeMs: scenario.epochMs, sidechainChainId: setup.sidechainChainId },
-      { validators: this.keys.map((k, i) => ({ owner: k.owner, signerPubkey: k.pubKey, amount: scenario.validators[i]!.stakeTokens * ONE_TOKEN })) },
+      {
+        chainId: 1337n,
+        blockTimeMs: p.parentBlockTimeMs,
+        confirmations: p.parentConfirmations,
+        validatorSlots: p.validatorSlots,
+        genesisTimeMs: scenario.epochMs,
+        sidechainChainId: setup.sidechainChainId,
+      },
+      {
+        validators: this.keys.map((k, i) => ({
+          owner: k.owner,
+          signerPubkey: k.pubKey,
+          amount: scenario.validators[i]!.stakeTokens * ONE_TOKEN,
+        })),
+      },
       this.scheme,
     );
     this.parentNode = new ParentChainNode('parent', parent);
@@ -80,23 +107,41 @@ export class Cluster extends Domain {
     const serviceCfg = {
       ...DEFAULT_SERVICE_NODE_CONFIG,
       commitTimeoutMs: p.commitTimeoutMs,
-      bridge: { ...DEFAULT_SERVICE_NODE_CONFIG.bridge, relayDelayPerRankMs: p.relayDelayPerRankMs, checkpointLength: BigInt(p.checkpointLength) },
+      bridge: {
+        ...DEFAULT_SERVICE_NODE_CONFIG.bridge,
+        relayDelayPerRankMs: p.relayDelayPerRankMs,
+        checkpointLength: BigInt(p.checkpointLength),
+      },
     };
     for (let i = 0; i < this.keys.length; i++) {
       const k = this.keys[i]!;
       const node = new ServiceNode(
-        { id: svcIds[i]!, address: k.signer, privateKey: k.signerKey, peers: svcIds.filter((_, j) => j !== i), parentNode: 'parent', sidechainNode: scIds[i]! },
+        {
+          id: svcIds[i]!,
+          address: k.signer,
+          privateKey: k.signerKey,
+          peers: svcIds.filter((_, j) => j !== i),
+          parentNode: 'parent',
+          sidechainNode: scIds[i]!,
+        },
         this.genesis,
         this.scheme,
         serviceCfg,
         {
-          onOwnVote: (vote, sign) => (this.doubleSigners.has(k.index) && vote.blockHash !== null ? [sign({ ...vote, blockHash: toHex(keccak256Bytes(fromHex(vote.blockHash))) })] : []),
-          byzantineRoutes: (_node, msg, tools) => (this.byzantine.has(k.index) ? this.byzantineRoutes(msg, tools) : null),
+          onOwnVote: (vote, sign) =>
+            this.doubleSigners.has(k.index) && vote.blockHash !== null
+              ? [sign({ ...vote, blockHash: toHex(keccak256Bytes(fromHex(vote.blockHash))) })]
+              : [],
+          byzantineRoutes: (_node, msg, tools) =>
+            this.byzantine.has(k.index) ? this.byzantineRoutes(msg, tools) : null,
           onCommit: (node, block, end, results) => {
             for (const r of end.sideTxResults) {
               if (r.code !== 0) continue;
               if (r.msgType === 'checkpoint/MsgCheckpoint' || r.msgType === 'checkpoint/MsgCheckpointACK') {
-                const last = r.msgType === 'checkpoint/MsgCheckpoint' ? getBuffer(node.app.store) : getLastCheckpoint(node.app.store)?.checkpoint;
+                const last =
+                  r.msgType === 'checkpoint/MsgCheckpoint'
+                    ? getBuffer(node.app.store)
+                    : getLastCheckpoint(node.app.store)?.checkpoint;
                 if (!last) continue;
                 const key = last.startBlock.toString();
                 const e = this.checkpointTimes.get(key) ?? {};
@@ -105,7 +150,8 @@ export class Cluster extends Domain {
                 this.checkpointTimes.set(key, e);
               }
             }
-            if (results.some((r) => r.code === 0 && r.events.some((e) => e.type === 'checkpoint-noack'))) this.noAckHeights.add(block.block.height.toString());
+            if (results.some((r) => r.code === 0 && r.events.some((e) => e.type === 'checkpoint-noack')))
+              this.noAckHeights.add(block.block.height.toString());
           },
         },
       );
@@ -113,7 +159,11 @@ export class Cluster extends Domain {
       this.addNode(node);
     }
 
-    this.engine.on<{ what: string; index: number }>('workload', (ev) => this.workload(ev.payload.what, ev.payload.index), (p) => `{"w":"${p.what}","i":${p.index}}`);
+    this.engine.on<{ what: string; index: number }>(
+      'workload',
+      (ev) => this.workload(ev.payload.what, ev.payload.index),
+      (p) => `{"w":"${p.what}","i":${p.index}}`,
+    );
   }
 
   protected scheduleWorkload(): void {
@@ -139,7 +189,10 @@ export class Cluster extends Domain {
    */
   private byzantineRoutes(msg: NodeMessage, tools: ByzantineTools): ByzantineRoutes | null {
     const half = (id: string): 0 | 1 => (Number(id.slice(id.indexOf('-') + 1)) % 2 === 1 ? 0 : 1);
-    const groups: [string[], string[]] = [tools.peers.filter((p) => half(p) === 0), tools.peers.filter((p) => half(p) === 1)];
+    const groups: [string[], string[]] = [
+      tools.peers.filter((p) => half(p) === 0),
+      tools.peers.filter((p) => half(p) === 1),
+    ];
     if (msg.kind === 'c.proposal') {
       const p = msg.proposal;
       const twinBlock = { ...p.block, timeMs: p.block.timeMs + 1 };
@@ -168,7 +221,7 @@ export class Cluster extends Domain {
   protected applyOwnFault(f: FaultSpec, index: number, start: boolean, note: (detail: string) => void): boolean {
     switch (f.kind) {
       case 'byzantineValidators':
-        for (const v of f.validators!) (start ? this.byzantine.add(v) : this.byzantine.delete(v));
+        for (const v of f.validators!) start ? this.byzantine.add(v) : this.byzantine.delete(v);
         note(`validators ${f.validators!.join(', ')}`);
         return true;
       case 'doubleSign':
@@ -196,14 +249,16 @@ export class Cluster extends Domain {
   /** A live service node with the highest committed height (for reading the network's state). */
   referenceServiceNode(): ServiceNode {
     let best = this.serviceNodes[0]!;
-    for (const n of this.serviceNodes) if (this.slot(n.id).alive && (n.height > best.height || !this.slot(best.id).alive)) best = n;
+    for (const n of this.serviceNodes)
+      if (this.slot(n.id).alive && (n.height > best.height || !this.slot(best.id).alive)) best = n;
     return best;
   }
 
   private workload(what: string, index: number): void {
     const rng = (this.wl ??= this.rng.fork('workload'));
     const s = this.scenario;
-    const parentCall = (call: Parameters<ParentChain['submit']>[0]) => this.network.send('client', 'parent', { kind: 'p.submit', call });
+    const parentCall = (call: Parameters<ParentChain['submit']>[0]) =>
+      this.network.send('client', 'parent', { kind: 'p.submit', call });
     switch (what) {
       case 'transfer': {
         const from = rng.pick(this.users);
@@ -211,7 +266,19 @@ export class Cluster extends Domain {
         const target = rng.pick(this.serviceNodes);
         const acc = target.app.signingAccount(from.address);
         if (acc) {
-          const tx = encodeTx(signTx(MsgSendDef, { fromAddress: from.address, toAddress: to.address, amount: [{ denom: 'matic', amount: s.workload.transfers!.amountWei }] }, { chainId: target.app.chainId, ...acc, memo: '' }, from.key, this.scheme));
+          const tx = encodeTx(
+            signTx(
+              MsgSendDef,
+              {
+                fromAddress: from.address,
+                toAddress: to.address,
+                amount: [{ denom: 'matic', amount: s.workload.transfers!.amountWei }],
+              },
+              { chainId: target.app.chainId, ...acc, memo: '' },
+              from.key,
+              this.scheme,
+            ),
+          );
           this.network.send('client', target.id, { kind: 'client.tx', tx: toHex(tx) });
         }
         this.engine.after(s.workload.transfers!.everyMs, 'workload', '', { what, index });
@@ -220,20 +287,32 @@ export class Cluster extends Domain {
       case 'topup': {
         const t = s.workload.topups[index]!;
         const k = this.keys[t.validator - 1]!;
-        for (let r = 0; r < t.repeat; r++) parentCall({ method: 'topUpForFee', from: k.owner, user: k.signer, fee: t.amountTokens * ONE_TOKEN });
+        for (let r = 0; r < t.repeat; r++)
+          parentCall({ method: 'topUpForFee', from: k.owner, user: k.signer, fee: t.amountTokens * ONE_TOKEN });
         this.record('client', 'workload.topup', { validator: t.validator, repeat: t.repeat });
         return;
       }
       case 'stateSync': {
         const t = s.workload.stateSyncs[index]!;
-        for (let c = 0; c < t.count; c++) parentCall({ method: 'syncState', from: this.keys[0]!.owner, receiver: '0x0000000000000000000000000000000000001001', data: toHex(rng.bytes(32)) });
+        for (let c = 0; c < t.count; c++)
+          parentCall({
+            method: 'syncState',
+            from: this.keys[0]!.owner,
+            receiver: '0x0000000000000000000000000000000000001001',
+            data: toHex(rng.bytes(32)),
+          });
         this.record('client', 'workload.stateSync', { count: t.count });
         return;
       }
       case 'stakeUpdate': {
         const t = s.workload.stakeUpdates[index]!;
         const k = this.keys[t.validator - 1]!;
-        parentCall({ method: 'restake', from: k.owner, validatorId: BigInt(t.validator), amount: t.amountTokens * ONE_TOKEN });
+        parentCall({
+          method: 'restake',
+          from: k.owner,
+          validatorId: BigInt(t.validator),
+          amount: t.amountTokens * ONE_TOKEN,
+        });
         this.record('client', 'workload.stakeUpdate', { validator: t.validator });
         return;
       }
@@ -241,7 +320,12 @@ export class Cluster extends Domain {
         const t = s.workload.joins[index]!;
         const key = toHex(rng.bytes(32));
         const owner = addressOfPublicKey(publicKeyBytesFromPrivateKey(toHex(rng.bytes(32))));
-        parentCall({ method: 'stake', from: owner, signerPubkey: toHex(publicKeyBytesFromPrivateKey(key)), amount: t.stakeTokens * ONE_TOKEN });
+        parentCall({
+          method: 'stake',
+          from: owner,
+          signerPubkey: toHex(publicKeyBytesFromPrivateKey(key)),
+          amount: t.stakeTokens * ONE_TOKEN,
+        });
         this.record('client', 'workload.join', { stake: t.stakeTokens.toString() });
         return;
       }
@@ -257,7 +341,12 @@ export class Cluster extends Domain {
         const k = this.keys[t.validator - 1]!;
         const newKey = toHex(rng.bytes(32));
         if (this.scenario.crypto === 'fast') registerFastKey(newKey);
-        parentCall({ method: 'updateSigner', from: k.owner, validatorId: BigInt(t.validator), signerPubkey: toHex(publicKeyBytesFromPrivateKey(newKey)) });
+        parentCall({
+          method: 'updateSigner',
+          from: k.owner,
+          validatorId: BigInt(t.validator),
+          signerPubkey: toHex(publicKeyBytesFromPrivateKey(newKey)),
+        });
         this.record('client', 'workload.signerChange', { validator: t.validator });
         return;
       }
@@ -266,7 +355,8 @@ export class Cluster extends Domain {
 
   checkpointLatencyMs(): number[] {
     const out: number[] = [];
-    for (const e of this.checkpointTimes.values()) if (e.bufferedMs !== undefined && e.ackedMs !== undefined) out.push(e.ackedMs - e.bufferedMs);
+    for (const e of this.checkpointTimes.values())
+      if (e.bufferedMs !== undefined && e.ackedMs !== undefined) out.push(e.ackedMs - e.bufferedMs);
     return out;
   }
 

@@ -15,7 +15,8 @@ import { type CrossMessage, type DomainStatus, type WindowResult } from './domai
 const UNTIL_MS = 90_000;
 const SEEDS = Array.from({ length: 20 }, (_, i) => i + 1);
 const fast = (s: Scenario): Scenario => ({ ...s, crypto: 'fast' });
-const repro = (seed: number) => `repro: ./bin/lockstep.js run --crypto fast --until 90s --seed ${seed} --json --no-trace (and --placement worker)`;
+const repro = (seed: number) =>
+  `repro: ./bin/lockstep.js run --crypto fast --until 90s --seed ${seed} --json --no-trace (and --placement worker)`;
 
 describe('placement: inline and worker runs are the same run', () => {
   const scenario = fast(loadScenario('default').scenario);
@@ -31,7 +32,10 @@ describe('placement: inline and worker runs are the same run', () => {
       expect(w.traceHash, `seed ${seed}, worker vs inline; ${repro(seed)}`).toBe(a.traceHash);
       expect(w.placement).toBe('worker');
       expect(summaryJson(scenario, w), `seed ${seed}, summary.json; ${repro(seed)}`).toBe(summaryJson(scenario, a));
-      expect(hashes.get(a.traceHash), `seeds ${hashes.get(a.traceHash)} and ${seed} share a trace hash`).toBeUndefined();
+      expect(
+        hashes.get(a.traceHash),
+        `seeds ${hashes.get(a.traceHash)} and ${seed} share a trace hash`,
+      ).toBeUndefined();
       hashes.set(a.traceHash, seed);
     }
     expect(hashes.size).toBe(SEEDS.length);
@@ -48,13 +52,26 @@ describe('placement: inline and worker runs are the same run', () => {
     expect(Object.keys(a.samples.sidechainHeight)).toEqual(['sc-1', 'sc-2', 'sc-3', 'sc-4', 'sc-5', 'sc-6', 'sc-7']);
     expect(a.samples.sidechainHeight['sc-1']!.length).toBe(a.samples.timeMs.length);
     expect(a.counts.sidechainBlocks).toBeGreaterThan(5);
-    expect(a.cluster.serviceNodes.map((n) => n.id)).toEqual(['svc-1', 'svc-2', 'svc-3', 'svc-4', 'svc-5', 'svc-6', 'svc-7']);
+    expect(a.cluster.serviceNodes.map((n) => n.id)).toEqual([
+      'svc-1',
+      'svc-2',
+      'svc-3',
+      'svc-4',
+      'svc-5',
+      'svc-6',
+      'svc-7',
+    ]);
   });
 
   it('the trace JSONL has both domains, the same lines in both placements', async () => {
     const lines = { inline: [] as string[], worker: [] as string[] };
     await runScenarioAsync(scenario, { seed: 5, untilMs: 20_000, traceSink: (l) => void lines.inline.push(l) });
-    await runScenarioAsync(scenario, { seed: 5, untilMs: 20_000, placement: 'worker', traceSink: (l) => void lines.worker.push(l) });
+    await runScenarioAsync(scenario, {
+      seed: 5,
+      untilMs: 20_000,
+      placement: 'worker',
+      traceSink: (l) => void lines.worker.push(l),
+    });
     expect(lines.worker.length).toBe(lines.inline.length);
     expect(lines.worker.join('\n')).toBe(lines.inline.join('\n'));
     expect(lines.inline.some((l) => l.includes('"target":"sc-1"'))).toBe(true);
@@ -63,7 +80,11 @@ describe('placement: inline and worker runs are the same run', () => {
 
   it('records of both domains come out in one time-ordered stream, the same in both placements', async () => {
     const seen = { inline: [] as string[], worker: [] as string[] };
-    const opts = (into: string[]) => ({ seed: 2, untilMs: 30_000, onRecord: (r: { t: number; node: string; kind: string }) => void into.push(`${r.t} ${r.node} ${r.kind}`) });
+    const opts = (into: string[]) => ({
+      seed: 2,
+      untilMs: 30_000,
+      onRecord: (r: { t: number; node: string; kind: string }) => void into.push(`${r.t} ${r.node} ${r.kind}`),
+    });
     const a = await runScenarioAsync(scenario, opts(seen.inline));
     await runScenarioAsync(scenario, { ...opts(seen.worker), placement: 'worker' });
     expect(seen.worker).toEqual(seen.inline);
@@ -75,9 +96,19 @@ describe('placement: inline and worker runs are the same run', () => {
   }, 30_000);
 
   it('the sidechain report is plain data: per-node chains, and roots asked with the main state', async () => {
-    const query = () => ({ rootRanges: [{ start: 1n, end: 8n }, { start: 1n, end: 100_000n }] });
+    const query = () => ({
+      rootRanges: [
+        { start: 1n, end: 8n },
+        { start: 1n, end: 100_000n },
+      ],
+    });
     const a = runScenario(scenario, { seed: 4, untilMs: 40_000, sidechainQuery: query });
-    const w = await runScenarioAsync(scenario, { seed: 4, untilMs: 40_000, placement: 'worker', sidechainQuery: query });
+    const w = await runScenarioAsync(scenario, {
+      seed: 4,
+      untilMs: 40_000,
+      placement: 'worker',
+      sidechainQuery: query,
+    });
     expect(w.sidechain).toEqual(a.sidechain);
     expect(a.sidechain.nodes.map((n) => n.node)).toEqual(['sc-1', 'sc-2', 'sc-3', 'sc-4', 'sc-5', 'sc-6', 'sc-7']);
     const best = a.sidechain.nodes.find((n) => n.node === a.sidechain.bestNode)!;
@@ -95,7 +126,12 @@ describe('placement: inline and worker runs are the same run', () => {
     expect(a.verdict).toBe('crash');
     expect(a.message).toMatch(/runaway: more than 3000 events/);
     expect(a.engine.runaway).toBe(true);
-    expect([w.verdict, w.message, w.traceHash, w.simulatedMs]).toEqual([a.verdict, a.message, a.traceHash, a.simulatedMs]);
+    expect([w.verdict, w.message, w.traceHash, w.simulatedMs]).toEqual([
+      a.verdict,
+      a.message,
+      a.traceHash,
+      a.simulatedMs,
+    ]);
   }, 30_000);
 
   it('the sync entry points are inline only', () => {
@@ -104,13 +140,43 @@ describe('placement: inline and worker runs are the same run', () => {
 });
 
 describe('the window scheduler', () => {
-  const msg = (deliverAt: number, from: string, seq: number, copy = 0, kind = 'sc.headers'): CrossMessage => ({ deliverAt, from, to: 'x', seq, copy, msg: { kind } as never });
-  const status = (ranToMs: number, nextRequestMs: number, nextSendMs = nextRequestMs): DomainStatus => ({ ranToMs, nextRequestMs, nextSendMs, events: 0 });
-  const result = (s: DomainStatus, outbound: CrossMessage[] = []): WindowResult => ({ ...s, outbound, records: [], end: null, traceLines: null });
+  const msg = (deliverAt: number, from: string, seq: number, copy = 0, kind = 'sc.headers'): CrossMessage => ({
+    deliverAt,
+    from,
+    to: 'x',
+    seq,
+    copy,
+    msg: { kind } as never,
+  });
+  const status = (ranToMs: number, nextRequestMs: number, nextSendMs = nextRequestMs): DomainStatus => ({
+    ranToMs,
+    nextRequestMs,
+    nextSendMs,
+    events: 0,
+  });
+  const result = (s: DomainStatus, outbound: CrossMessage[] = []): WindowResult => ({
+    ...s,
+    outbound,
+    records: [],
+    end: null,
+    traceLines: null,
+  });
 
   it('orders cross-domain messages by (deliverAt, source, seq, copy)', () => {
-    const ms = [msg(30, 'svc-2', 1), msg(25, 'svc-3', 9), msg(30, 'svc-10', 4), msg(30, 'svc-2', 1, 1), msg(30, 'svc-2', 0)];
-    expect(ms.sort(compareCrossMessages).map((m) => `${m.deliverAt}/${m.from}/${m.seq}/${m.copy}`)).toEqual(['25/svc-3/9/0', '30/svc-10/4/0', '30/svc-2/0/0', '30/svc-2/1/0', '30/svc-2/1/1']);
+    const ms = [
+      msg(30, 'svc-2', 1),
+      msg(25, 'svc-3', 9),
+      msg(30, 'svc-10', 4),
+      msg(30, 'svc-2', 1, 1),
+      msg(30, 'svc-2', 0),
+    ];
+    expect(ms.sort(compareCrossMessages).map((m) => `${m.deliverAt}/${m.from}/${m.seq}/${m.copy}`)).toEqual([
+      '25/svc-3/9/0',
+      '30/svc-10/4/0',
+      '30/svc-2/0/0',
+      '30/svc-2/1/0',
+      '30/svc-2/1/1',
+    ]);
   });
 
   it('windows are L wide around polls and long between them; horizons only grow', () => {

@@ -17,8 +17,20 @@ import { type Counts, type Scenario, type Verdict } from './scenario/scenario';
 import { type RunVerdict } from './engine/engine';
 import { type TraceRecorder, type TraceSink } from './trace/traceRecorder';
 import { clusterSetup } from './domain/clusterSetup';
-import { type DomainOptions, type DomainStatus, type IndexedFaultFired, type RunRecord, type WindowEnd, type WindowResult } from './domain/domain';
-import { SidechainDomain, type ReorgRecord, type SidechainReport, type SidechainReportQuery } from './domain/sidechainDomain';
+import {
+  type DomainOptions,
+  type DomainStatus,
+  type IndexedFaultFired,
+  type RunRecord,
+  type WindowEnd,
+  type WindowResult,
+} from './domain/domain';
+import {
+  SidechainDomain,
+  type ReorgRecord,
+  type SidechainReport,
+  type SidechainReportQuery,
+} from './domain/sidechainDomain';
 import { OracleSuite } from './oracles/suite';
 import { type Violation } from './oracles/oracle';
 import { TimeMerge, traceLineTimeMs } from './domain/timeMerge';
@@ -150,7 +162,8 @@ export async function runScenarioAsync(scenario: Scenario, opts: RunOptions): Pr
 
 /** A run in steps, so that a caller with a real event loop can yield between them (Ctrl-C, progress). Inline only. */
 export function prepareRun(scenario: Scenario, opts: RunOptions): PreparedRun {
-  if ((opts.placement ?? 'inline') !== 'inline') throw new Error('prepareRun runs inline; use prepareRunAsync for the worker placement');
+  if ((opts.placement ?? 'inline') !== 'inline')
+    throw new Error('prepareRun runs inline; use prepareRunAsync for the worker placement');
   const core = new RunCore(scenario, opts);
   const sidechain = new SidechainDomain(scenario, opts.seed, core.domainOptions(), clusterSetup(scenario, opts.seed));
   core.begin(sidechain.begin());
@@ -240,7 +253,10 @@ class RunCore {
     this.stepMs = opts.stepMs ?? Math.max(this.sampleEveryMs, opts.progressEveryMs ?? this.sampleEveryMs);
     this.nextProgress = this.stepMs;
     this.stepTarget = Math.min(this.untilMs, this.stepMs);
-    this.cluster = new Cluster(scenario, opts.seed, { ...this.domainOptions(), ...(opts.trace ? { trace: opts.trace } : {}) });
+    this.cluster = new Cluster(scenario, opts.seed, {
+      ...this.domainOptions(),
+      ...(opts.trace ? { trace: opts.trace } : {}),
+    });
     this.oracles = new OracleSuite(scenario, (i) => this.cluster.setup.keys[i - 1]?.signer);
   }
 
@@ -250,7 +266,13 @@ class RunCore {
 
   begin(sidechain: { status: DomainStatus; end: WindowEnd | null }): void {
     const main = this.cluster.begin();
-    this.scheduler = new WindowScheduler(this.cluster.setup.crossLatencyMs, this.untilMs, this.scenario.maxEvents, main.status, sidechain.status);
+    this.scheduler = new WindowScheduler(
+      this.cluster.setup.crossLatencyMs,
+      this.untilMs,
+      this.scenario.maxEvents,
+      main.status,
+      sidechain.status,
+    );
     // Lines traced while starting stay in the domains' buffers and come out with the first window.
     const end = main.end ?? sidechain.end;
     if (end) this.end(end);
@@ -353,7 +375,17 @@ class RunCore {
         .filter((n) => n.alive)
         .map((n) => {
           const byNumber = new Map(n.canonical.map((b) => [b.number, b.hash]));
-          return { node: n.node, headNumber: n.head.number, hashAt: (k: bigint) => byNumber.get(k) ?? null, canonical: n.canonical.map((b) => ({ number: b.number, time: b.time, producers: b.producers, signer: b.signer })) };
+          return {
+            node: n.node,
+            headNumber: n.head.number,
+            hashAt: (k: bigint) => byNumber.get(k) ?? null,
+            canonical: n.canonical.map((b) => ({
+              number: b.number,
+              time: b.time,
+              producers: b.producers,
+              signer: b.signer,
+            })),
+          };
         }),
       rootOf: (start, end) => rootOf.get(`${start}-${end}`) ?? null,
       silentWindows: this.oracles.silentWindows(),
@@ -373,7 +405,14 @@ class RunCore {
       traceDigests: { main: mainDigest, sidechain: sc.traceDigest },
       verdict: this.verdict,
       message: this.message,
-      counts: { serviceBlocks, sidechainBlocks: sc.sidechainBlocks, spans, checkpointsAcked: acked, noAcks: c.noAckHeights.size, reorgs: sc.reorgs.length },
+      counts: {
+        serviceBlocks,
+        sidechainBlocks: sc.sidechainBlocks,
+        spans,
+        checkpointsAcked: acked,
+        noAcks: c.noAckHeights.size,
+        reorgs: sc.reorgs.length,
+      },
       maxReorgDepth: sc.maxReorgDepth,
       backupBlocks: sc.backupBlocks,
       reorgs: sc.reorgs,
@@ -398,7 +437,11 @@ class RunCore {
       },
       samples: { timeMs: c.samples.timeMs, serviceHeight: c.samples.serviceHeight, sidechainHeight: sc.samples.height },
       checkpointLatencyMs: c.checkpointLatencyMs(),
-      windows: { barriers: this.scheduler.barriers, crossMessages: this.scheduler.exchanged, crossLatencyMs: this.scheduler.crossLatencyMs },
+      windows: {
+        barriers: this.scheduler.barriers,
+        crossMessages: this.scheduler.exchanged,
+        crossLatencyMs: this.scheduler.crossLatencyMs,
+      },
       interrupted: this.interrupted,
       violation: this.verdict === 'safety' || this.verdict === 'liveness' ? oracleVerdict.first : null,
       violations: this.oracles.violations(),

@@ -84,7 +84,13 @@ export type { SetValidator } from './modules/staking/validatorSet';
 export { createServiceApp, ServiceApp } from './app/serviceApp';
 export type { TxResult, BeginBlockRequest, EndBlockResponse, CommitResponse, SideTxResult } from './app/serviceApp';
 export type { QueryResponse } from './app/queryRouter';
-export type { Observers, ParentChainObserver, SidechainObserver, ParentEvent, HeaderBlockRecord } from './modules/observers';
+export type {
+  Observers,
+  ParentChainObserver,
+  SidechainObserver,
+  ParentEvent,
+  HeaderBlockRecord,
+} from './modules/observers';
 
 /** The swap-or-not shuffle (SHA-256, 90 rounds) with a 32-byte seed; returns a new array. */
 export function shuffleList<T>(list: readonly T[], seed: BytesLike): T[] {

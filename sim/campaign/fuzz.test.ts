@@ -15,7 +15,15 @@ const SECONDS = 150_000;
 
 describe('fuzz campaign', () => {
   it('smoke: 100 seeds on 2 workers, all pass; the summary does not depend on the worker count', async () => {
-    const opts = { seeds: 100, workers: 2, shard: { index: 1, count: 1 }, durationMs: SECONDS, crypto: 'fast' as const, efficacyEvery: 0, now: () => 0 };
+    const opts = {
+      seeds: 100,
+      workers: 2,
+      shard: { index: 1, count: 1 },
+      durationMs: SECONDS,
+      crypto: 'fast' as const,
+      efficacyEvery: 0,
+      now: () => 0,
+    };
     const { summary, results } = await runCampaign(opts);
     expect(summary.seeds).toBe(100);
     expect(summary.failures.map((f) => `${f.seed}: ${f.oracle} ${f.violation?.message}`)).toEqual([]);
@@ -26,7 +34,16 @@ describe('fuzz campaign', () => {
   }, 120_000);
 
   it('finds a planted bug, groups it by oracle, and shrinks a failure to at most 3 faults', async () => {
-    const { summary } = await runCampaign({ seeds: 40, workers: 2, shard: { index: 1, count: 1 }, durationMs: SECONDS, crypto: 'fast', efficacyEvery: 0, plant: 'sticky-head', now: () => 0 });
+    const { summary } = await runCampaign({
+      seeds: 40,
+      workers: 2,
+      shard: { index: 1, count: 1 },
+      durationMs: SECONDS,
+      crypto: 'fast',
+      efficacyEvery: 0,
+      plant: 'sticky-head',
+      now: () => 0,
+    });
     expect(summary.failures.length).toBeGreaterThan(0);
     expect(summary.groups[0]!.oracle).toBe('fork-choice');
     const failure = summary.failures[0]!;

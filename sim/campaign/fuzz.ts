@@ -36,7 +36,13 @@ export interface FaultLedgerEntry {
 export interface CampaignSummary {
   seeds: number;
   verdicts: Record<string, number>;
-  failures: Array<{ seed: number; oracle: string | null; verdict: string; violation: FuzzSeedResult['violation']; repro: string }>;
+  failures: Array<{
+    seed: number;
+    oracle: string | null;
+    verdict: string;
+    violation: FuzzSeedResult['violation'];
+    repro: string;
+  }>;
   groups: Array<{ oracle: string; message: string; seeds: number[] }>;
   faults: Record<string, FaultLedgerEntry>;
   warnings: string[];
@@ -49,7 +55,9 @@ export function seedsOfShard(total: number, shard: { index: number; count: numbe
   return out;
 }
 
-export async function runCampaign(opts: CampaignOptions): Promise<{ results: FuzzSeedResult[]; summary: CampaignSummary }> {
+export async function runCampaign(
+  opts: CampaignOptions,
+): Promise<{ results: FuzzSeedResult[]; summary: CampaignSummary }> {
   const pool = new Piscina({
     filename: fileURLToPath(new URL('./fuzzTask.mjs', import.meta.url)),
     minThreads: opts.workers,
@@ -77,7 +85,13 @@ export async function runCampaign(opts: CampaignOptions): Promise<{ results: Fuz
     for (let seed = nextSeed(); seed !== null; seed = nextSeed()) {
       // Efficacy on every k-th seed of the shard (by position, so every shard gets its share).
       const position = next - 1;
-      const job: FuzzJob = { seed, durationMs: opts.durationMs, crypto: opts.crypto, efficacy: opts.efficacyEvery > 0 && position % opts.efficacyEvery === 0, ...(opts.plant ? { plant: opts.plant } : {}) };
+      const job: FuzzJob = {
+        seed,
+        durationMs: opts.durationMs,
+        crypto: opts.crypto,
+        efficacy: opts.efficacyEvery > 0 && position % opts.efficacyEvery === 0,
+        ...(opts.plant ? { plant: opts.plant } : {}),
+      };
       const r = (await pool.run(job)) as FuzzSeedResult;
       results.set(seed, r);
       opts.onResult?.(r, results.size);
@@ -117,7 +131,10 @@ export function mergeSummaries(parts: CampaignSummary[]): CampaignSummary {
   const warnings: string[] = [];
   for (const [kind, e] of Object.entries(faults)) {
     if (e.fired === 0) warnings.push(`fault kind ${kind} was scheduled ${e.scheduled} times but never fired`);
-    else if (e.measured > 0 && e.changed === 0) warnings.push(`fault kind ${kind} fired ${e.fired} times but never changed an outcome in the ${e.measured} measured`);
+    else if (e.measured > 0 && e.changed === 0)
+      warnings.push(
+        `fault kind ${kind} fired ${e.fired} times but never changed an outcome in the ${e.measured} measured`,
+      );
   }
   return {
     seeds: parts.reduce((n, p) => n + p.seeds, 0),
@@ -130,7 +147,11 @@ export function mergeSummaries(parts: CampaignSummary[]): CampaignSummary {
   };
 }
 
-export function summarise(results: FuzzSeedResult[], opts: Pick<CampaignOptions, 'durationMs' | 'crypto' | 'plant'>, interrupted = false): CampaignSummary {
+export function summarise(
+  results: FuzzSeedResult[],
+  opts: Pick<CampaignOptions, 'durationMs' | 'crypto' | 'plant'>,
+  interrupted = false,
+): CampaignSummary {
   const verdicts: Record<string, number> = {};
   const failures: CampaignSummary['failures'] = [];
   const groups = new Map<string, { oracle: string; message: string; seeds: number[] }>();
@@ -149,7 +170,13 @@ export function summarise(results: FuzzSeedResult[], opts: Pick<CampaignOptions,
     if (r.verdict === 'pass') continue;
     const plant = opts.plant ? ` --plant ${opts.plant}` : '';
     const run = `--fuzz-seed ${r.seed} --duration ${opts.durationMs / 1000}s --crypto ${opts.crypto}${plant}`;
-    failures.push({ seed: r.seed, oracle: r.oracle, verdict: r.verdict, violation: r.violation, repro: `npx lockstep replay ${run}  (shrink: npx lockstep shrink ${run})` });
+    failures.push({
+      seed: r.seed,
+      oracle: r.oracle,
+      verdict: r.verdict,
+      violation: r.violation,
+      repro: `npx lockstep replay ${run}  (shrink: npx lockstep shrink ${run})`,
+    });
     // Group by oracle and the message with numbers masked, so the same bug at other heights groups.
     const message = (r.violation?.message ?? r.verdict).replace(/0x[0-9a-f]+/g, '0x…').replace(/\d+/g, 'N');
     const key = `${r.oracle}|${message}`;
@@ -160,7 +187,18 @@ export function summarise(results: FuzzSeedResult[], opts: Pick<CampaignOptions,
   const warnings: string[] = [];
   for (const [kind, e] of Object.entries(faults)) {
     if (e.fired === 0) warnings.push(`fault kind ${kind} was scheduled ${e.scheduled} times but never fired`);
-    else if (e.measured > 0 && e.changed === 0) warnings.push(`fault kind ${kind} fired ${e.fired} times but never changed an outcome in the ${e.measured} measured`);
+    else if (e.measured > 0 && e.changed === 0)
+      warnings.push(
+        `fault kind ${kind} fired ${e.fired} times but never changed an outcome in the ${e.measured} measured`,
+      );
   }
-  return { seeds: results.length, verdicts, failures, groups: [...groups.values()].sort((a, b) => b.seeds.length - a.seeds.length), faults, warnings, interrupted };
+  return {
+    seeds: results.length,
+    verdicts,
+    failures,
+    groups: [...groups.values()].sort((a, b) => b.seeds.length - a.seeds.length),
+    faults,
+    warnings,
+    interrupted,
+  };
 }

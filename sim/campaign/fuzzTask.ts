@@ -42,7 +42,10 @@ export function runJob(job: FuzzJob): FuzzSeedResult {
       const didFire = fired.has(i);
       let changed: boolean | null = null;
       if (job.efficacy && didFire) {
-        const without = runScenario({ ...scenario, faults: scenario.faults.filter((_, j) => j !== i) }, { seed: job.seed });
+        const without = runScenario(
+          { ...scenario, faults: scenario.faults.filter((_, j) => j !== i) },
+          { seed: job.seed },
+        );
         changed = outcomeOf(without) !== outcome;
       }
       return { kind: f.kind, fired: didFire, changed };

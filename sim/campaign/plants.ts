@@ -15,7 +15,9 @@ const PLANTS: Record<string, () => Uninstall> = {
     interface Stored {
       block: { hash: string; header: { parentHash: string; number: bigint } };
     }
-    const proto = SidechainChain.prototype as unknown as { setHead: (this: { head(): Stored }, next: Stored, nowMs: number) => unknown };
+    const proto = SidechainChain.prototype as unknown as {
+      setHead: (this: { head(): Stored }, next: Stored, nowMs: number) => unknown;
+    };
     const original = proto.setHead;
     proto.setHead = function (this: { head(): Stored }, next: Stored, nowMs: number) {
       const head = this.head();

@@ -7,13 +7,17 @@ import { type FaultSpec } from '../scenario/scenario';
 describe('ddmin', () => {
   it('finds a 1-minimal failing subset', () => {
     fc.assert(
-      fc.property(fc.uniqueArray(fc.integer({ min: 0, max: 40 }), { minLength: 1, maxLength: 20 }), fc.integer({ min: 1, max: 3 }), (items, k) => {
-        const culprits = items.slice(0, Math.min(k, items.length));
-        const fails = (s: number[]) => culprits.every((c) => s.includes(c));
-        const min = ddmin(items, fails);
-        expect(fails(min)).toBe(true);
-        expect([...min].sort((a, b) => a - b)).toEqual([...culprits].sort((a, b) => a - b));
-      }),
+      fc.property(
+        fc.uniqueArray(fc.integer({ min: 0, max: 40 }), { minLength: 1, maxLength: 20 }),
+        fc.integer({ min: 1, max: 3 }),
+        (items, k) => {
+          const culprits = items.slice(0, Math.min(k, items.length));
+          const fails = (s: number[]) => culprits.every((c) => s.includes(c));
+          const min = ddmin(items, fails);
+          expect(fails(min)).toBe(true);
+          expect([...min].sort((a, b) => a - b)).toEqual([...culprits].sort((a, b) => a - b));
+        },
+      ),
     );
   });
 });
@@ -22,9 +26,18 @@ describe('shrinkScenario', () => {
   it('keeps only the faults that make the same oracle fail, and cuts the duration', () => {
     const base = swarmBase(600_000);
     const fault = (kind: FaultSpec['kind'], atMs: number): FaultSpec => ({ kind, atMs, forMs: 10_000, node: 'svc-1' });
-    const s = { ...base, faults: [fault('crash', 10_000), fault('pause', 50_000), fault('clockSkew', 90_000), fault('pause', 120_000)], workload: { ...base.workload, stateSyncs: [{ atMs: 5_000, count: 3 }] } };
+    const s = {
+      ...base,
+      faults: [fault('crash', 10_000), fault('pause', 50_000), fault('clockSkew', 90_000), fault('pause', 120_000)],
+      workload: { ...base.workload, stateSyncs: [{ atMs: 5_000, count: 3 }] },
+    };
     // A stand-in failure: fires when a pause at 50 s and the skew are present and the run lasts 100 s.
-    const check = (x: typeof s) => (x.faults.some((f) => f.kind === 'pause' && f.atMs === 50_000) && x.faults.some((f) => f.kind === 'clockSkew') && x.durationMs >= 100_000 ? 'planted' : null);
+    const check = (x: typeof s) =>
+      x.faults.some((f) => f.kind === 'pause' && f.atMs === 50_000) &&
+      x.faults.some((f) => f.kind === 'clockSkew') &&
+      x.durationMs >= 100_000
+        ? 'planted'
+        : null;
     const { scenario, stats } = shrinkScenario(s, 'planted', check);
     expect(scenario.faults.map((f) => f.kind).sort()).toEqual(['clockSkew', 'pause']);
     expect(scenario.workload.stateSyncs).toEqual([]);

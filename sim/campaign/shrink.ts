@@ -56,7 +56,12 @@ export function ddmin<T>(items: readonly T[], fails: (subset: T[]) => boolean): 
 type WorkloadList = 'topups' | 'stateSyncs' | 'stakeUpdates' | 'joins' | 'exits' | 'signerChanges';
 const LISTS: WorkloadList[] = ['topups', 'stateSyncs', 'stakeUpdates', 'joins', 'exits', 'signerChanges'];
 
-export function shrinkScenario(original: Scenario, oracle: string, check: FailureCheck, onStep?: (what: string, s: Scenario) => void): { scenario: Scenario; stats: ShrinkStats } {
+export function shrinkScenario(
+  original: Scenario,
+  oracle: string,
+  check: FailureCheck,
+  onStep?: (what: string, s: Scenario) => void,
+): { scenario: Scenario; stats: ShrinkStats } {
   let runs = 0;
   const fails = (s: Scenario): boolean => {
     runs++;
@@ -102,5 +107,14 @@ export function shrinkScenario(original: Scenario, oracle: string, check: Failur
   s = { ...s, durationMs: hi };
   onStep?.('duration', s);
 
-  return { scenario: s, stats: { runs, faultsBefore: original.faults.length, faultsAfter: s.faults.length, durationBeforeMs: original.durationMs, durationAfterMs: s.durationMs } };
+  return {
+    scenario: s,
+    stats: {
+      runs,
+      faultsBefore: original.faults.length,
+      faultsAfter: s.faults.length,
+      durationBeforeMs: original.durationMs,
+      durationAfterMs: s.durationMs,
+    },
+  };
 }

@@ -29,7 +29,13 @@ export function swarmBase(durationMs: number): Scenario {
     durationMs,
     maxEvents: 5_000_000,
     epochMs: 1_700_000_000_000,
-    validators: [{ stakeTokens: 100n, balanceTokens: 1000n }, { stakeTokens: 100n, balanceTokens: 1000n }, { stakeTokens: 100n, balanceTokens: 1000n }, { stakeTokens: 100n, balanceTokens: 1000n }, { stakeTokens: 60n, balanceTokens: 1000n }],
+    validators: [
+      { stakeTokens: 100n, balanceTokens: 1000n },
+      { stakeTokens: 100n, balanceTokens: 1000n },
+      { stakeTokens: 100n, balanceTokens: 1000n },
+      { stakeTokens: 100n, balanceTokens: 1000n },
+      { stakeTokens: 60n, balanceTokens: 1000n },
+    ],
     params: {
       producerCount: 4,
       sprint: 16,
@@ -51,7 +57,16 @@ export function swarmBase(durationMs: number): Scenario {
     },
     network: { latencyMinMs: 20, latencyMaxMs: 100, loss: 0, duplicate: 0, reorder: 0, reorderMaxMs: 0 },
     faults: [],
-    workload: { transfers: { everyMs: 10_000, amountWei: 10n ** 15n }, topups: [], stateSyncs: [], stakeUpdates: [], joins: [], exits: [], signerChanges: [], sidechainTxs: null },
+    workload: {
+      transfers: { everyMs: 10_000, amountWei: 10n ** 15n },
+      topups: [],
+      stateSyncs: [],
+      stakeUpdates: [],
+      joins: [],
+      exits: [],
+      signerChanges: [],
+      sidechainTxs: null,
+    },
     expect: { verdict: 'pass', min: {}, max: {} },
   };
 }
@@ -89,7 +104,12 @@ export function swarmScenario(seed: number, durationMs = 2 * 3_600_000): Scenari
       case 'link':
         f.from = [`svc-${v}`];
         f.to = Array.from({ length: n }, (_, i) => `svc-${i + 1}`).filter((x) => x !== f.from![0]);
-        f.link = { loss: rng.int(0, 50) / 100, duplicate: rng.int(0, 20) / 100, reorder: rng.int(0, 30) / 100, reorderMaxMs: rng.int(0, 500) };
+        f.link = {
+          loss: rng.int(0, 50) / 100,
+          duplicate: rng.int(0, 20) / 100,
+          reorder: rng.int(0, 30) / 100,
+          reorderMaxMs: rng.int(0, 500),
+        };
         break;
       case 'offlineProducer':
       case 'isolateProducer':
@@ -110,10 +130,16 @@ export function swarmScenario(seed: number, durationMs = 2 * 3_600_000): Scenari
   }
   faults.sort((a, b) => (a.atMs ?? 0) - (b.atMs ?? 0));
   s.faults = faults;
-  s.network = { ...s.network, loss: rng.bool(0.3) ? rng.int(0, 5) / 100 : 0, duplicate: rng.bool(0.2) ? rng.int(0, 5) / 100 : 0 };
+  s.network = {
+    ...s.network,
+    loss: rng.bool(0.3) ? rng.int(0, 5) / 100 : 0,
+    duplicate: rng.bool(0.2) ? rng.int(0, 5) / 100 : 0,
+  };
   s.workload = {
     ...s.workload,
-    topups: rng.bool(0.5) ? [{ atMs: rng.int(20, 300) * 1000, validator: rng.int(1, n), amountTokens: 20n, repeat: rng.int(1, 3) }] : [],
+    topups: rng.bool(0.5)
+      ? [{ atMs: rng.int(20, 300) * 1000, validator: rng.int(1, n), amountTokens: 20n, repeat: rng.int(1, 3) }]
+      : [],
     stateSyncs: rng.bool(0.5) ? [{ atMs: rng.int(20, 300) * 1000, count: rng.int(1, 20) }] : [],
   };
   return s;

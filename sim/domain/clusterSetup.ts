@@ -75,7 +75,14 @@ export function clusterSetup(scenario: Scenario, seed: number): ClusterSetup {
     const signerKey = newKey();
     const ownerKey = newKey();
     const pubKey = toHex(publicKeyBytesFromPrivateKey(signerKey));
-    keys.push({ index: i + 1, signerKey, signer: addressOfPublicKey(pubKey), pubKey, ownerKey, owner: addressOfPublicKey(publicKeyBytesFromPrivateKey(ownerKey)) });
+    keys.push({
+      index: i + 1,
+      signerKey,
+      signer: addressOfPublicKey(pubKey),
+      pubKey,
+      ownerKey,
+      owner: addressOfPublicKey(publicKeyBytesFromPrivateKey(ownerKey)),
+    });
   });
   const users: Array<{ key: Hex; address: Address }> = [];
   for (let j = 0; j < 4; j++) {
@@ -96,21 +103,42 @@ export function clusterSetup(scenario: Scenario, seed: number): ClusterSetup {
     chain_id: 'lockstep-1',
     genesis_time_ms: scenario.epochMs,
     app_state: {
-      chain: { parent_chain_tx_confirmations: p.parentConfirmations, sidechain_tx_confirmations: p.sidechainConfirmations, sidechain_chain_id: sidechainChainId },
+      chain: {
+        parent_chain_tx_confirmations: p.parentConfirmations,
+        sidechain_tx_confirmations: p.sidechainConfirmations,
+        sidechain_chain_id: sidechainChainId,
+      },
       auth: {
         accounts: [
-          ...keys.map((k, i) => ({ address: k.signer, coins: [{ denom: 'matic', amount: { i: (scenario.validators[i]!.balanceTokens * ONE_TOKEN).toString() } }] })),
-          ...users.map((u) => ({ address: u.address, coins: [{ denom: 'matic', amount: { i: (1000n * ONE_TOKEN).toString() } }] })),
+          ...keys.map((k, i) => ({
+            address: k.signer,
+            coins: [{ denom: 'matic', amount: { i: (scenario.validators[i]!.balanceTokens * ONE_TOKEN).toString() } }],
+          })),
+          ...users.map((u) => ({
+            address: u.address,
+            coins: [{ denom: 'matic', amount: { i: (1000n * ONE_TOKEN).toString() } }],
+          })),
         ],
       },
-      staking: { validators: keys.map((k, i) => ({ id: i + 1, pub_key: k.pubKey, power: Number(scenario.validators[i]!.stakeTokens) })) },
-      sidechain: { params: { sprint_duration: p.sprint, span_duration: p.spanDuration, producer_count: p.producerCount }, first_span_duration: p.firstSpanDuration },
+      staking: {
+        validators: keys.map((k, i) => ({
+          id: i + 1,
+          pub_key: k.pubKey,
+          power: Number(scenario.validators[i]!.stakeTokens),
+        })),
+      },
+      sidechain: {
+        params: { sprint_duration: p.sprint, span_duration: p.spanDuration, producer_count: p.producerCount },
+        first_span_duration: p.firstSpanDuration,
+      },
       checkpoint: { params: { checkpoint_buffer_time_ms: p.checkpointBufferTimeMs } },
     },
   };
 
   const byAddress = [...keys].sort((a, b) => compareAddresses(a.signer, b.signer));
-  const producers = byAddress.slice(0, p.producerCount).map((k) => ({ id: BigInt(k.index), address: k.signer, power: scenario.validators[k.index - 1]!.stakeTokens }));
+  const producers = byAddress
+    .slice(0, p.producerCount)
+    .map((k) => ({ id: BigInt(k.index), address: k.signer, power: scenario.validators[k.index - 1]!.stakeTokens }));
   const scCfg = sidechainConfig({
     chainId: BigInt(sidechainChainId),
     periodS: p.periodS,

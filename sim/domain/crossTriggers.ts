@@ -27,7 +27,10 @@ export interface CrossSendTriggers {
 }
 
 export const CROSS_SEND_TRIGGERS: Record<DomainName, CrossSendTriggers> = {
-  main: { requestTimers: new Set(['pollSidechain']), requests: new Set(['svc.getSpan', 'svc.getStateSyncs', 'svc.getCheckpoint']) },
+  main: {
+    requestTimers: new Set(['pollSidechain']),
+    requests: new Set(['svc.getSpan', 'svc.getStateSyncs', 'svc.getCheckpoint']),
+  },
   sidechain: { requestTimers: new Set(['pollService']), requests: new Set(['sc.getHeaders']) },
 };
 

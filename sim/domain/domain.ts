@@ -134,7 +134,12 @@ export function faultDomains(f: FaultSpec): { applies: ReadonlySet<DomainName>; 
  * an unpause), as may every phase of a time fault; the boundary assertion catches a miss.
  */
 function faultStartMaySendAcross(f: FaultSpec): boolean {
-  return f.kind === 'offlineProducer' || f.kind === 'slowProducer' || f.kind === 'equivocatingProducer' || f.kind === 'earlySeal';
+  return (
+    f.kind === 'offlineProducer' ||
+    f.kind === 'slowProducer' ||
+    f.kind === 'equivocatingProducer' ||
+    f.kind === 'earlySeal'
+  );
 }
 
 export abstract class Domain {
@@ -189,13 +194,17 @@ export abstract class Domain {
         const kind = (m.msg as NodeMessage).kind;
         const request = isCrossRequest(domainOf(m.to), kind);
         const floor = request ? Math.max(this.sendFloorMs, this.requestFloorMs) : this.sendFloorMs;
-        assert(this.engine.nowMs() >= floor, `cross-domain ${request ? 'request' : 'answer'} before the ${name} domain's promised horizon: add the event that caused it to sim/domain/crossTriggers.ts`, {
-          from: m.from,
-          to: m.to,
-          kind,
-          nowMs: this.engine.nowMs(),
-          promisedMs: floor,
-        });
+        assert(
+          this.engine.nowMs() >= floor,
+          `cross-domain ${request ? 'request' : 'answer'} before the ${name} domain's promised horizon: add the event that caused it to sim/domain/crossTriggers.ts`,
+          {
+            from: m.from,
+            to: m.to,
+            kind,
+            nowMs: this.engine.nowMs(),
+            promisedMs: floor,
+          },
+        );
         this.outbox.push(m as CrossMessage);
       },
     });
@@ -223,7 +232,11 @@ export abstract class Domain {
       },
       (p) => `{"t":${JSON.stringify(p.tag.kind)}}`,
     );
-    this.engine.on<{ fault: FaultSpec; index: number; phase: 'start' | 'end' }>('fault', (ev) => this.applyFault(ev.payload.fault, ev.payload.index, ev.payload.phase), (p) => `{"i":${p.index},"k":"${p.fault.kind}","p":"${p.phase}"}`);
+    this.engine.on<{ fault: FaultSpec; index: number; phase: 'start' | 'end' }>(
+      'fault',
+      (ev) => this.applyFault(ev.payload.fault, ev.payload.index, ev.payload.phase),
+      (p) => `{"i":${p.index},"k":"${p.fault.kind}","p":"${p.phase}"}`,
+    );
   }
 
   // --- nodes ---------------------------------------------------------------------------------
@@ -244,7 +257,8 @@ export abstract class Domain {
     slot.ctx = {
       nowMs: () => this.engine.nowMs() + this.scenario.epochMs + slot.skewMs,
       send: (to, msg) => this.network.send(id, to, msg),
-      setTimer: (afterMs, tag) => this.scheduleTimer(this.engine.nowMs() + Math.max(0, Math.floor(afterMs)), id, { tag, inc: slot.incarnation }),
+      setTimer: (afterMs, tag) =>
+        this.scheduleTimer(this.engine.nowMs() + Math.max(0, Math.floor(afterMs)), id, { tag, inc: slot.incarnation }),
       random: () => slot.rng.float(),
       record: (kind, data) => this.record(id, kind, data),
     };
@@ -280,7 +294,8 @@ export abstract class Domain {
    * (never inside the node's handler), and ends `for` later.
    */
   private watchHeights(node: string, kind: string, data: Record<string, unknown>): void {
-    const chain: TriggerChain | null = kind === 'service.commit' ? 'service' : kind === 'sidechain.imported' ? 'sidechain' : null;
+    const chain: TriggerChain | null =
+      kind === 'service.commit' ? 'service' : kind === 'sidechain.imported' ? 'sidechain' : null;
     if (chain === null) return;
     const height = Number(chain === 'service' ? data.height : data.number);
     const now = this.engine.nowMs();
@@ -304,7 +319,13 @@ export abstract class Domain {
       return { status: this.status(), end: null };
     } catch (e) {
       if (!(e instanceof InvariantError)) throw e;
-      return { status: this.status(), end: { kind: 'crash', message: `${e.message} [scenario ${this.scenario.name}, seed ${this.seed}, ${this.name} domain]` } };
+      return {
+        status: this.status(),
+        end: {
+          kind: 'crash',
+          message: `${e.message} [scenario ${this.scenario.name}, seed ${this.seed}, ${this.name} domain]`,
+        },
+      };
     }
   }
 
@@ -318,7 +339,11 @@ export abstract class Domain {
         return;
       }
       // The scenario decoder only lets a height trigger start a fault in the domain that watches the height.
-      assert(applies.size === 1 && TRIGGER_DOMAIN[f.atHeight.chain] === this.name, 'a height trigger fires a fault of its own domain', { index: i, kind: f.kind, chain: f.atHeight.chain });
+      assert(
+        applies.size === 1 && TRIGGER_DOMAIN[f.atHeight.chain] === this.name,
+        'a height trigger fires a fault of its own domain',
+        { index: i, kind: f.kind, chain: f.atHeight.chain },
+      );
       this.armed.push({ fault: f, index: i });
     });
     this.scheduleWorkload();
@@ -342,7 +367,12 @@ export abstract class Domain {
   protected abstract takeSample(timeMs: number): void;
 
   /** Domain-specific faults; return false for kinds the base handles. */
-  protected abstract applyOwnFault(f: FaultSpec, index: number, start: boolean, note: (detail: string) => void): boolean;
+  protected abstract applyOwnFault(
+    f: FaultSpec,
+    index: number,
+    start: boolean,
+    note: (detail: string) => void,
+  ): boolean;
 
   private applyFault(f: FaultSpec, index: number, phase: 'start' | 'end'): void {
     const start = phase === 'start';
@@ -351,8 +381,21 @@ export abstract class Domain {
     const note = (detail: string) => {
       if (!owns) return;
       const d = by ? `${detail}; at ${by.chain} height ${by.height} (${by.node})` : detail;
-      if (start) this.faultsFired.push({ kind: f.kind, atMs: this.engine.nowMs(), detail: d, index, ...(by ? { atHeight: by } : {}) });
-      this.record('', start ? 'fault.start' : 'fault.end', { index, kind: f.kind, detail: d, permanent: f.forMs === undefined, ...(by ? { atHeight: by } : {}) });
+      if (start)
+        this.faultsFired.push({
+          kind: f.kind,
+          atMs: this.engine.nowMs(),
+          detail: d,
+          index,
+          ...(by ? { atHeight: by } : {}),
+        });
+      this.record('', start ? 'fault.start' : 'fault.end', {
+        index,
+        kind: f.kind,
+        detail: d,
+        permanent: f.forMs === undefined,
+        ...(by ? { atHeight: by } : {}),
+      });
     };
     if (this.applyOwnFault(f, index, start, note)) return;
     switch (f.kind) {
@@ -371,7 +414,8 @@ export abstract class Domain {
       case 'partition': {
         const gs = f.groups!;
         for (let a = 0; a < gs.length; a++)
-          for (let b = a + 1; b < gs.length; b++) (start ? this.network.partition(gs[a]!, gs[b]!) : this.network.unpartition(gs[a]!, gs[b]!));
+          for (let b = a + 1; b < gs.length; b++)
+            start ? this.network.partition(gs[a]!, gs[b]!) : this.network.unpartition(gs[a]!, gs[b]!);
         note(gs.map((g) => g.join('+')).join(' | '));
         return;
       }
@@ -381,7 +425,8 @@ export abstract class Domain {
         note(`${f.from!.join('+')} -> ${f.to!.join('+')}`);
         return;
       case 'link':
-        for (const a of f.from!) for (const b of f.to!) (start ? this.network.setLink(a, b, f.link!) : this.network.clearLink(a, b));
+        for (const a of f.from!)
+          for (const b of f.to!) start ? this.network.setLink(a, b, f.link!) : this.network.clearLink(a, b);
         note(`${f.from!.join('+')} -> ${f.to!.join('+')}`);
         return;
       case 'clockSkew':
@@ -424,7 +469,10 @@ export abstract class Domain {
    * makes the same call between the same two windows, so the run stays deterministic.
    */
   deliverExternal(to: string, msg: NodeMessage): number {
-    assert(domainOf(to) === this.name && this.slots.has(to), 'an external message goes to a node of this domain', { to, domain: this.name });
+    assert(domainOf(to) === this.name && this.slots.has(to), 'an external message goes to a node of this domain', {
+      to,
+      domain: this.name,
+    });
     const t = this.ranToMs + 1;
     this.engine.at(t, NET_DELIVER, to, { from: 'external', to, msg, seq: this.externalSeq++ });
     return t;
@@ -442,17 +490,35 @@ export abstract class Domain {
     // An armed height trigger may fire at any moment after this window: if its start may send
     // across, no request can be promised after ranToMs; otherwise its end comes `for` after it fires.
     let nextRequestMs = next(this.requestTimes);
-    for (const { fault: f } of this.armed) nextRequestMs = Math.min(nextRequestMs, this.ranToMs + 1 + (faultStartMaySendAcross(f) ? 0 : (f.forMs ?? Infinity)));
-    return { ranToMs: this.ranToMs, nextRequestMs, nextSendMs: Math.min(nextRequestMs, next(this.answerTimes)), events: this.engine.eventsDelivered };
+    for (const { fault: f } of this.armed)
+      nextRequestMs = Math.min(
+        nextRequestMs,
+        this.ranToMs + 1 + (faultStartMaySendAcross(f) ? 0 : (f.forMs ?? Infinity)),
+      );
+    return {
+      ranToMs: this.ranToMs,
+      nextRequestMs,
+      nextSendMs: Math.min(nextRequestMs, next(this.answerTimes)),
+      events: this.engine.eventsDelivered,
+    };
   }
 
   runWindow(req: WindowRequest): WindowResult {
-    assert(req.untilMs >= this.ranToMs, 'windows never go back', { domain: this.name, untilMs: req.untilMs, ranToMs: this.ranToMs });
+    assert(req.untilMs >= this.ranToMs, 'windows never go back', {
+      domain: this.name,
+      untilMs: req.untilMs,
+      ranToMs: this.ranToMs,
+    });
     for (const m of req.inbound) {
-      assert(m.deliverAt > this.ranToMs && domainOf(m.to) === this.name, 'a cross-domain message arrives after the window it was sent in', { domain: this.name, deliverAt: m.deliverAt, ranToMs: this.ranToMs, to: m.to });
+      assert(
+        m.deliverAt > this.ranToMs && domainOf(m.to) === this.name,
+        'a cross-domain message arrives after the window it was sent in',
+        { domain: this.name, deliverAt: m.deliverAt, ranToMs: this.ranToMs, to: m.to },
+      );
       const env: Envelope<NodeMessage> = { from: m.from, to: m.to, msg: m.msg, seq: m.seq };
       this.engine.at(m.deliverAt, NET_DELIVER, m.to, env);
-      if (this.triggers.requests.has(m.msg.kind)) this.answerTimes.push({ timeMs: m.deliverAt, seq: this.triggerSeq++ });
+      if (this.triggers.requests.has(m.msg.kind))
+        this.answerTimes.push({ timeMs: m.deliverAt, seq: this.triggerSeq++ });
     }
     this.sendFloorMs = req.sendFloorMs;
     this.requestFloorMs = req.requestFloorMs;
@@ -461,7 +527,11 @@ export abstract class Domain {
     const runTo = (untilMs: number): boolean => {
       const v = this.engine.run({ untilMs, maxEvents: budget });
       budget -= v.events;
-      if (v.runaway) end = { kind: 'runaway', message: `runaway: more than ${this.scenario.maxEvents} events by ${this.engine.nowMs()} ms of virtual time (max-events bound, ${this.name} domain)` };
+      if (v.runaway)
+        end = {
+          kind: 'runaway',
+          message: `runaway: more than ${this.scenario.maxEvents} events by ${this.engine.nowMs()} ms of virtual time (max-events bound, ${this.name} domain)`,
+        };
       else if (v.reason === 'stopped') end = { kind: 'stopped', message: v.message };
       return end === null;
     };
@@ -471,12 +541,16 @@ export abstract class Domain {
         ok = runTo(this.nextSampleMs);
         if (!ok) break;
         this.takeSample(this.nextSampleMs);
-        this.nextSampleMs = this.nextSampleMs >= this.untilMs ? Infinity : Math.min(this.nextSampleMs + this.sampleEveryMs, this.untilMs);
+        this.nextSampleMs =
+          this.nextSampleMs >= this.untilMs ? Infinity : Math.min(this.nextSampleMs + this.sampleEveryMs, this.untilMs);
       }
       if (ok && runTo(req.untilMs)) this.ranToMs = req.untilMs;
     } catch (e) {
       if (!(e instanceof InvariantError)) throw e;
-      end = { kind: 'crash', message: `${e.message} [scenario ${this.scenario.name}, seed ${this.seed}, at ${this.engine.nowMs()} ms, ${this.name} domain]` };
+      end = {
+        kind: 'crash',
+        message: `${e.message} [scenario ${this.scenario.name}, seed ${this.seed}, at ${this.engine.nowMs()} ms, ${this.name} domain]`,
+      };
     }
     if (end !== null) this.ranToMs = this.engine.nowMs();
     const outbound = this.outbox;

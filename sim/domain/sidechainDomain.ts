@@ -106,14 +106,24 @@ export class SidechainDomain extends Domain {
   private readonly heightSamples: { timeMs: number[]; height: Record<string, number[]> } = { timeMs: [], height: {} };
   private wl?: Rng;
 
-  constructor(scenario: Scenario, seed: number, opts: DomainOptions, setup: ClusterSetup = clusterSetup(scenario, seed)) {
+  constructor(
+    scenario: Scenario,
+    seed: number,
+    opts: DomainOptions,
+    setup: ClusterSetup = clusterSetup(scenario, seed),
+  ) {
     super('sidechain', scenario, seed, setup, opts);
     const { keys, scIds, svcIds } = setup;
     for (let i = 0; i < keys.length; i++) {
       const k = keys[i]!;
       const idx = k.index;
       const node = new SidechainNode(
-        { id: scIds[i]!, producer: { address: k.signer, privateKey: k.signerKey }, peers: scIds.filter((_, j) => j !== i), serviceNode: svcIds[i]! },
+        {
+          id: scIds[i]!,
+          producer: { address: k.signer, privateKey: k.signerKey },
+          peers: scIds.filter((_, j) => j !== i),
+          serviceNode: svcIds[i]!,
+        },
         setup.scCfg,
         { timeS: BigInt(Math.floor(scenario.epochMs / 1000)), producers: setup.producers },
         setup.scheme,
@@ -133,7 +143,11 @@ export class SidechainDomain extends Domain {
       this.heightSamples.height[node.id] = [];
       this.addNode(node);
     }
-    this.engine.on<{ what: string; index: number }>('workload', (ev) => this.workload(ev.payload.what), (p) => `{"w":"${p.what}","i":${p.index}}`);
+    this.engine.on<{ what: string; index: number }>(
+      'workload',
+      (ev) => this.workload(ev.payload.what),
+      (p) => `{"w":"${p.what}","i":${p.index}}`,
+    );
   }
 
   protected scheduleWorkload(): void {
@@ -151,13 +165,19 @@ export class SidechainDomain extends Domain {
     const users = this.setup.users;
     const node = rng.pick(this.sidechainNodes);
     const from = rng.pick(users);
-    node.txpool.push({ from: from.address, to: rng.pick(users).address, value: 1n, nonce: BigInt(this.engine.nowMs()) });
+    node.txpool.push({
+      from: from.address,
+      to: rng.pick(users).address,
+      value: 1n,
+      nonce: BigInt(this.engine.nowMs()),
+    });
     this.engine.after(this.scenario.workload.sidechainTxs!.everyMs, 'workload', '', { what, index: 0 });
   }
 
   protected takeSample(timeMs: number): void {
     this.heightSamples.timeMs.push(timeMs);
-    for (const n of this.sidechainNodes) this.heightSamples.height[n.id]!.push(Number(n.chain.head().block.header.number));
+    for (const n of this.sidechainNodes)
+      this.heightSamples.height[n.id]!.push(Number(n.chain.head().block.header.number));
   }
 
   protected applyOwnFault(f: FaultSpec, index: number, start: boolean, note: (detail: string) => void): boolean {
@@ -229,7 +249,14 @@ export class SidechainDomain extends Domain {
         best = n;
       }
       for (const r of n.chain.reorgs) {
-        reorgs.push({ node: n.id, atMs: r.atMs, depth: r.depth, oldHead: r.oldHead, newHead: r.newHead, commonAncestor: String(r.commonAncestor) });
+        reorgs.push({
+          node: n.id,
+          atMs: r.atMs,
+          depth: r.depth,
+          oldHead: r.oldHead,
+          newHead: r.newHead,
+          commonAncestor: String(r.commonAncestor),
+        });
         maxReorgDepth = Math.max(maxReorgDepth, r.depth);
       }
     }
@@ -237,7 +264,15 @@ export class SidechainDomain extends Domain {
       n.chain.canonicalRange(1n).map((b) => {
         const h = b.block.header;
         const producers = n.chain.get(h.parentHash)?.snapshot.validatorSet.size ?? 0;
-        return { number: h.number, hash: b.block.hash, signer: b.block.signer, difficulty: h.difficulty, time: h.time, producers, backup: producers > 0 && h.difficulty < BigInt(producers) };
+        return {
+          number: h.number,
+          hash: b.block.hash,
+          signer: b.block.signer,
+          difficulty: h.difficulty,
+          time: h.time,
+          producers,
+          backup: producers > 0 && h.difficulty < BigInt(producers),
+        };
       });
     const sideOf = (n: SidechainNode): { side: SideBlockInfo[]; sideOmitted: number } => {
       const side: SideBlockInfo[] = [];
@@ -261,7 +296,13 @@ export class SidechainDomain extends Domain {
     };
     const nodes = this.sidechainNodes.map((n) => {
       const h = n.chain.head();
-      return { node: n.id, alive: n.isAlive, head: { number: h.block.header.number, hash: h.block.hash, td: h.td }, canonical: canonicalOf(n), ...sideOf(n) };
+      return {
+        node: n.id,
+        alive: n.isAlive,
+        head: { number: h.block.header.number, hash: h.block.hash, td: h.td },
+        canonical: canonicalOf(n),
+        ...sideOf(n),
+      };
     });
     const backupBlocks = nodes.find((x) => x.node === best.id)!.canonical.filter((b) => b.backup).length;
     const roots = (query.rootRanges ?? []).map(({ start, end }) => {

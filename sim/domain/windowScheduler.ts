@@ -99,16 +99,32 @@ export class WindowScheduler {
     // the other (waiting for its answers) catches up and the next long stretch runs in both at once.
     const mainUntil = Math.max(m.ranToMs, Math.min(mainSafe, sidechainSafe + L));
     const sidechainUntil = Math.max(s.ranToMs, Math.min(sidechainSafe, mainSafe + L));
-    assert(mainUntil >= m.ranToMs && sidechainUntil >= s.ranToMs && (mainUntil > m.ranToMs || sidechainUntil > s.ranToMs), 'windows move forward', {
-      mainUntil,
-      mainRan: m.ranToMs,
-      sidechainUntil,
-      sidechainRan: s.ranToMs,
-    });
+    assert(
+      mainUntil >= m.ranToMs && sidechainUntil >= s.ranToMs && (mainUntil > m.ranToMs || sidechainUntil > s.ranToMs),
+      'windows move forward',
+      {
+        mainUntil,
+        mainRan: m.ranToMs,
+        sidechainUntil,
+        sidechainRan: s.ranToMs,
+      },
+    );
     const maxEvents = Math.max(0, this.maxEvents - this.events);
     const plan: WindowPlan = {
-      main: { inbound: this.toMain, untilMs: mainUntil, sendFloorMs: mainFloor, requestFloorMs: m.nextRequestMs, maxEvents },
-      sidechain: { inbound: this.toSidechain, untilMs: sidechainUntil, sendFloorMs: sidechainFloor, requestFloorMs: s.nextRequestMs, maxEvents },
+      main: {
+        inbound: this.toMain,
+        untilMs: mainUntil,
+        sendFloorMs: mainFloor,
+        requestFloorMs: m.nextRequestMs,
+        maxEvents,
+      },
+      sidechain: {
+        inbound: this.toSidechain,
+        untilMs: sidechainUntil,
+        sendFloorMs: sidechainFloor,
+        requestFloorMs: s.nextRequestMs,
+        maxEvents,
+      },
     };
     this.toMain = [];
     this.toSidechain = [];
@@ -118,12 +134,26 @@ export class WindowScheduler {
   /** The barrier after a window: take both results, queue their messages in canonical order. */
   complete(main: WindowResult, sidechain: WindowResult): BarrierOutcome {
     this.barriers++;
-    this.main = { ranToMs: main.ranToMs, nextRequestMs: main.nextRequestMs, nextSendMs: main.nextSendMs, events: main.events };
-    this.sidechain = { ranToMs: sidechain.ranToMs, nextRequestMs: sidechain.nextRequestMs, nextSendMs: sidechain.nextSendMs, events: sidechain.events };
+    this.main = {
+      ranToMs: main.ranToMs,
+      nextRequestMs: main.nextRequestMs,
+      nextSendMs: main.nextSendMs,
+      events: main.events,
+    };
+    this.sidechain = {
+      ranToMs: sidechain.ranToMs,
+      nextRequestMs: sidechain.nextRequestMs,
+      nextSendMs: sidechain.nextSendMs,
+      events: sidechain.events,
+    };
     this.toSidechain = main.outbound.sort(compareCrossMessages);
     this.toMain = sidechain.outbound.sort(compareCrossMessages);
     this.exchanged += main.outbound.length + sidechain.outbound.length;
-    const end = main.end ? { ...main.end, domain: 'main' as const } : sidechain.end ? { ...sidechain.end, domain: 'sidechain' as const } : null;
+    const end = main.end
+      ? { ...main.end, domain: 'main' as const }
+      : sidechain.end
+        ? { ...sidechain.end, domain: 'sidechain' as const }
+        : null;
     return { end };
   }
 }

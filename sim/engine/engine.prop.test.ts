@@ -8,10 +8,16 @@ describe('engine delivery order', () => {
   it('delivers events in (time, seq) order, including events scheduled by handlers', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.record({ at: fc.integer({ min: 0, max: 1000 }), spawn: fc.array(fc.integer({ min: 0, max: 200 }), { maxLength: 3 }) }), {
-          minLength: 1,
-          maxLength: 60,
-        }),
+        fc.array(
+          fc.record({
+            at: fc.integer({ min: 0, max: 1000 }),
+            spawn: fc.array(fc.integer({ min: 0, max: 200 }), { maxLength: 3 }),
+          }),
+          {
+            minLength: 1,
+            maxLength: 60,
+          },
+        ),
         (initial) => {
           const engine = new Engine(null);
           const seen: Array<[number, number]> = [];
@@ -134,7 +140,13 @@ describe('trace hash determinism', () => {
     const again = new TraceRecorder();
     for (const l of lines) {
       const o = JSON.parse(l);
-      again.record({ timeMs: o.t, seq: o.seq, kind: o.kind, target: o.target, data: o.data === undefined ? undefined : JSON.stringify(o.data) });
+      again.record({
+        timeMs: o.t,
+        seq: o.seq,
+        kind: o.kind,
+        target: o.target,
+        data: o.data === undefined ? undefined : JSON.stringify(o.data),
+      });
     }
     expect(again.digest()).toBe(r.traceHash);
   });

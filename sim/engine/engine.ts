@@ -68,7 +68,11 @@ export class Engine {
   }
 
   /** Register the handler of one event kind (and optionally how its payload shows in the trace). */
-  on<P>(kind: string, handler: (event: SimEvent<P>, engine: Engine) => void, describe?: (payload: P) => string | undefined): void {
+  on<P>(
+    kind: string,
+    handler: (event: SimEvent<P>, engine: Engine) => void,
+    describe?: (payload: P) => string | undefined,
+  ): void {
     assert(!this.handlers.has(kind), 'one handler per event kind', { kind });
     this.handlers.set(kind, handler as EventHandler);
     if (describe) this.describers.set(kind, describe as TraceDescriber);
@@ -76,11 +80,15 @@ export class Engine {
 
   /** Schedule an event at an absolute virtual time (>= now). */
   at<P>(timeMs: number, kind: string, target: string, payload: P): SimEvent<P> {
-    assert(Number.isSafeInteger(timeMs) && timeMs >= this.clock.nowMs(), 'events are scheduled at integer times, never in the past', {
-      kind,
-      timeMs,
-      now: this.clock.nowMs(),
-    });
+    assert(
+      Number.isSafeInteger(timeMs) && timeMs >= this.clock.nowMs(),
+      'events are scheduled at integer times, never in the past',
+      {
+        kind,
+        timeMs,
+        now: this.clock.nowMs(),
+      },
+    );
     const ev: SimEvent<P> = { timeMs, seq: this.nextSeq++, kind, target, payload, cancelled: false };
     this.queue.push(ev);
     return ev;
@@ -118,7 +126,13 @@ export class Engine {
     assert(handler !== undefined, 'no handler for event kind', { kind: ev.kind, timeMs: ev.timeMs });
     if (this.trace !== null) {
       const describe = this.describers.get(ev.kind);
-      this.trace.record({ timeMs: ev.timeMs, seq: ev.seq, kind: ev.kind, target: ev.target, data: describe ? describe(ev.payload) : undefined });
+      this.trace.record({
+        timeMs: ev.timeMs,
+        seq: ev.seq,
+        kind: ev.kind,
+        target: ev.target,
+        data: describe ? describe(ev.payload) : undefined,
+      });
     }
     handler(ev, this);
   }
@@ -139,7 +153,11 @@ export class Engine {
         return this.verdict('until', startEvents, `reached ${untilMs} ms`);
       }
       if (next.timeMs > maxTimeMs) {
-        return this.verdict('max-time', startEvents, `runaway: an event is scheduled at ${next.timeMs} ms, past the max-time bound of ${maxTimeMs} ms`);
+        return this.verdict(
+          'max-time',
+          startEvents,
+          `runaway: an event is scheduled at ${next.timeMs} ms, past the max-time bound of ${maxTimeMs} ms`,
+        );
       }
       if (this.delivered - startEvents >= maxEvents) {
         return this.verdict(

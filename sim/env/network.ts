@@ -27,7 +27,14 @@ export interface LinkModel {
   reorderMaxMs: number;
 }
 
-export const DEFAULT_LINK: LinkModel = { latencyMinMs: 20, latencyMaxMs: 80, loss: 0, duplicate: 0, reorder: 0, reorderMaxMs: 0 };
+export const DEFAULT_LINK: LinkModel = {
+  latencyMinMs: 20,
+  latencyMaxMs: 80,
+  loss: 0,
+  duplicate: 0,
+  reorder: 0,
+  reorderMaxMs: 0,
+};
 
 export interface Envelope<M = unknown> {
   from: string;
@@ -86,9 +93,13 @@ export class Network {
     private readonly boundary: DomainBoundary | null = null,
   ) {
     validateLink(defaults, 'network');
-    assert(boundary === null || (Number.isSafeInteger(boundary.minLatencyMs) && boundary.minLatencyMs >= 1), 'cross-domain latency L is an integer >= 1 ms', {
-      L: boundary?.minLatencyMs,
-    });
+    assert(
+      boundary === null || (Number.isSafeInteger(boundary.minLatencyMs) && boundary.minLatencyMs >= 1),
+      'cross-domain latency L is an integer >= 1 ms',
+      {
+        L: boundary?.minLatencyMs,
+      },
+    );
   }
 
   setDefaults(model: LinkModel): void {
@@ -122,17 +133,19 @@ export class Network {
 
   /** Block traffic between the groups (both ways), or only from `a` to `b` when oneWay. */
   partition(a: readonly string[], b: readonly string[], oneWay = false): void {
-    for (const x of a) for (const y of b) {
-      this.blocked.add(`${x}>${y}`);
-      if (!oneWay) this.blocked.add(`${y}>${x}`);
-    }
+    for (const x of a)
+      for (const y of b) {
+        this.blocked.add(`${x}>${y}`);
+        if (!oneWay) this.blocked.add(`${y}>${x}`);
+      }
   }
 
   unpartition(a: readonly string[], b: readonly string[], oneWay = false): void {
-    for (const x of a) for (const y of b) {
-      this.blocked.delete(`${x}>${y}`);
-      if (!oneWay) this.blocked.delete(`${y}>${x}`);
-    }
+    for (const x of a)
+      for (const y of b) {
+        this.blocked.delete(`${x}>${y}`);
+        if (!oneWay) this.blocked.delete(`${y}>${x}`);
+      }
   }
 
   healAll(): void {
@@ -176,7 +189,14 @@ export class Network {
       if (m.reorder > 0 && s.bool(m.reorder)) delay += s.int(0, m.reorderMaxMs);
       if (remote) {
         // Same draws as a local message; only the floor differs (L, see the header comment).
-        this.boundary!.post({ deliverAt: this.engine.nowMs() + Math.max(delay, this.boundary!.minLatencyMs), from, to, seq, copy: c, msg });
+        this.boundary!.post({
+          deliverAt: this.engine.nowMs() + Math.max(delay, this.boundary!.minLatencyMs),
+          from,
+          to,
+          seq,
+          copy: c,
+          msg,
+        });
         continue;
       }
       const env: Envelope<M> = { from, to, msg, seq };
@@ -192,7 +212,14 @@ export class Network {
 
 export function validateLink(m: LinkModel, where: string): void {
   const p = (x: number) => x >= 0 && x <= 1;
-  assert(Number.isSafeInteger(m.latencyMinMs) && Number.isSafeInteger(m.latencyMaxMs) && 0 <= m.latencyMinMs && m.latencyMinMs <= m.latencyMaxMs, `${where}: latency bounds`, { ...m });
+  assert(
+    Number.isSafeInteger(m.latencyMinMs) &&
+      Number.isSafeInteger(m.latencyMaxMs) &&
+      0 <= m.latencyMinMs &&
+      m.latencyMinMs <= m.latencyMaxMs,
+    `${where}: latency bounds`,
+    { ...m },
+  );
   assert(p(m.loss) && p(m.duplicate) && p(m.reorder), `${where}: probabilities in [0, 1]`, { ...m });
   assert(Number.isSafeInteger(m.reorderMaxMs) && m.reorderMaxMs >= 0, `${where}: reorderMaxMs`, { ...m });
 }

@@ -17,11 +17,23 @@ export class CheckpointOracle extends Oracle {
         const now = big(o.data.blockTimeMs);
         const last = big(o.data.lastCheckpointS) * 1000n;
         const buffer = big(o.data.bufferMs);
-        if (now - last < buffer) this.fail(o.t, o.node, `no-ack at ${now} ms, only ${now - last} ms after the last checkpoint (buffer ${buffer} ms)`, { ...o.data });
+        if (now - last < buffer)
+          this.fail(
+            o.t,
+            o.node,
+            `no-ack at ${now} ms, only ${now - last} ms after the last checkpoint (buffer ${buffer} ms)`,
+            { ...o.data },
+          );
         break;
       }
       case 'checkpoint.rotation':
-        if (str(o.data.actual) !== str(o.data.expected)) this.fail(o.t, o.node, `after ${o.data.event} the proposer is ${o.data.actual}, not ${o.data.expected} (one rotation)`, { ...o.data });
+        if (str(o.data.actual) !== str(o.data.expected))
+          this.fail(
+            o.t,
+            o.node,
+            `after ${o.data.event} the proposer is ${o.data.actual}, not ${o.data.expected} (one rotation)`,
+            { ...o.data },
+          );
         break;
       case 'checkpoint.acked': {
         const number = big(o.data.number);
@@ -31,7 +43,12 @@ export class CheckpointOracle extends Oracle {
         const expectedStart = prev ? prev.end + 1n : 0n;
         const expectedNumber = prev ? prev.number + 1n : 1n;
         if (number !== expectedNumber || start !== expectedStart) {
-          this.fail(o.t, o.node, `checkpoint ${number} (${start}..${end}) does not follow ${prev ? `${prev.number} ending at ${prev.end}` : 'genesis'}`, { ...o.data });
+          this.fail(
+            o.t,
+            o.node,
+            `checkpoint ${number} (${start}..${end}) does not follow ${prev ? `${prev.number} ending at ${prev.end}` : 'genesis'}`,
+            { ...o.data },
+          );
         }
         this.lastAcked.set(o.node, { number, end });
         this.acked.set(`${start}-${end}`, { number, start, end, root: str(o.data.root) });
@@ -50,7 +67,12 @@ export class CheckpointOracle extends Oracle {
     for (const c of this.acked.values()) {
       const root = rootOf(c.start, c.end);
       if (root !== null && root !== c.root) {
-        this.fail(atMs, node, `checkpoint ${c.number} acked root ${c.root} but the sidechain's root of ${c.start}..${c.end} is ${root}`, { number: c.number.toString(), acked: c.root, sidechain: root });
+        this.fail(
+          atMs,
+          node,
+          `checkpoint ${c.number} acked root ${c.root} but the sidechain's root of ${c.start}..${c.end} is ${root}`,
+          { number: c.number.toString(), acked: c.root, sidechain: root },
+        );
         return;
       }
     }

@@ -17,7 +17,9 @@ export class ForkChoiceOracle extends Oracle {
       this.fail(o.t, o.node, `head ${o.data.head} is not the heaviest known chain ${o.data.heaviest}`, { ...o.data });
     }
     if (o.kind === 'sidechain.reorg' && this.maxReorgDepth !== null && Number(o.data.depth) > this.maxReorgDepth) {
-      this.fail(o.t, o.node, `reorg of depth ${o.data.depth} exceeds the scenario's bound ${this.maxReorgDepth}`, { ...o.data });
+      this.fail(o.t, o.node, `reorg of depth ${o.data.depth} exceeds the scenario's bound ${this.maxReorgDepth}`, {
+        ...o.data,
+      });
     }
   }
 }
@@ -32,12 +34,18 @@ export class ConvergenceOracle extends Oracle {
     const top = heads.reduce((m, h) => (h.number > m ? h.number : m), 0n);
     for (const h of heads) {
       if (top - h.number > lagBound) {
-        this.fail(atMs, h.node, `sidechain node is ${top - h.number} blocks behind after the faults healed`, { head: h.number.toString(), best: top.toString() });
+        this.fail(atMs, h.node, `sidechain node is ${top - h.number} blocks behind after the faults healed`, {
+          head: h.number.toString(),
+          best: top.toString(),
+        });
         return;
       }
     }
     const hashes = new Set(heads.map((h) => h.hashAt));
-    if (hashes.size > 1) this.fail(atMs, heads[0]!.node, 'sidechain nodes disagree on the canonical chain after the faults healed', { hashes: [...hashes].map(String) });
+    if (hashes.size > 1)
+      this.fail(atMs, heads[0]!.node, 'sidechain nodes disagree on the canonical chain after the faults healed', {
+        hashes: [...hashes].map(String),
+      });
   }
 }
 

@@ -63,11 +63,16 @@ export class LivenessOracle extends Oracle {
       if (endMs - this.healedAt < bound) return;
       const first = this.firstAfter.get(kind);
       if (first === undefined || first - this.healedAt > bound) {
-        this.fail(endMs, '', `no ${kind} within ${bound / 1000} s after ${this.healedAt === 0 ? 'the start' : `the faults healed at ${this.healedAt / 1000} s`}`, {
-          healedAtMs: this.healedAt,
-          firstAfterMs: first ?? null,
-          boundMs: bound,
-        });
+        this.fail(
+          endMs,
+          '',
+          `no ${kind} within ${bound / 1000} s after ${this.healedAt === 0 ? 'the start' : `the faults healed at ${this.healedAt / 1000} s`}`,
+          {
+            healedAtMs: this.healedAt,
+            firstAfterMs: first ?? null,
+            boundMs: bound,
+          },
+        );
       }
     };
     check('service block', this.bounds.serviceMs);

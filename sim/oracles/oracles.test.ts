@@ -13,7 +13,12 @@ import { CheckpointOracle } from './checkpoints';
 import { ConvergenceOracle, ForkChoiceOracle } from './forkChoice';
 import { LivenessOracle } from './liveness';
 
-const obs = (t: number, node: string, kind: string, data: Record<string, unknown>): Observation => ({ t, node, kind, data });
+const obs = (t: number, node: string, kind: string, data: Record<string, unknown>): Observation => ({
+  t,
+  node,
+  kind,
+  data,
+});
 const delays = { period: 2, producerDelay: 4, sprint: 16, wiggle: 2 };
 
 describe('service safety oracle', () => {
@@ -25,7 +30,13 @@ describe('service safety oracle', () => {
     const fork = new ServiceSafetyOracle();
     fork.observe(obs(1, 'svc-1', 'service.commit', { height: '5', blockHash: '0xaa', appHash: '0x01' }));
     fork.observe(obs(2, 'svc-3', 'service.commit', { height: '5', blockHash: '0xbb', appHash: '0x01' }));
-    expect(fork.violation).toMatchObject({ oracle: 'service-safety', class: 'safety', atMs: 2, node: 'svc-3', message: 'two different blocks committed at height 5' });
+    expect(fork.violation).toMatchObject({
+      oracle: 'service-safety',
+      class: 'safety',
+      atMs: 2,
+      node: 'svc-3',
+      message: 'two different blocks committed at height 5',
+    });
     const app = new ServiceSafetyOracle();
     app.observe(obs(1, 'svc-1', 'service.commit', { height: '5', blockHash: '0xaa', appHash: '0x01' }));
     app.observe(obs(2, 'svc-2', 'service.commit', { height: '5', blockHash: '0xaa', appHash: '0x02' }));
@@ -68,7 +79,15 @@ describe('state-sync oracle', () => {
 });
 
 describe('span oracle', () => {
-  const vote = (head: number) => obs(1, 'svc-1', 'side.vote', { type: 'sidechain/MsgProposeSpan', result: 'yes', head: String(head), currentStart: '0', currentEnd: '255', spanId: '1' });
+  const vote = (head: number) =>
+    obs(1, 'svc-1', 'side.vote', {
+      type: 'sidechain/MsgProposeSpan',
+      result: 'yes',
+      head: String(head),
+      currentStart: '0',
+      currentEnd: '255',
+      spanId: '1',
+    });
   it('the spec window: n = StartBlock and EndBlock - 1 accepted, EndBlock refused', () => {
     for (const head of [0, 254]) {
       const o = new SpanOracle();
@@ -81,20 +100,54 @@ describe('span oracle', () => {
   });
   it('continuity and duration', () => {
     const good = new SpanOracle();
-    good.observe(obs(1, 'svc-1', 'service.span', { id: '2', start: '1856', end: '3455', prevId: '1', prevEnd: '1855', spanDuration: '1600' }));
+    good.observe(
+      obs(1, 'svc-1', 'service.span', {
+        id: '2',
+        start: '1856',
+        end: '3455',
+        prevId: '1',
+        prevEnd: '1855',
+        spanDuration: '1600',
+      }),
+    );
     expect(good.violation).toBeNull();
     const gap = new SpanOracle();
-    gap.observe(obs(1, 'svc-1', 'service.span', { id: '2', start: '1857', end: '3456', prevId: '1', prevEnd: '1855', spanDuration: '1600' }));
+    gap.observe(
+      obs(1, 'svc-1', 'service.span', {
+        id: '2',
+        start: '1857',
+        end: '3456',
+        prevId: '1',
+        prevEnd: '1855',
+        spanDuration: '1600',
+      }),
+    );
     expect(gap.violation?.message).toMatch(/does not continue span 1/);
     const short = new SpanOracle();
-    short.observe(obs(1, 'svc-1', 'service.span', { id: '2', start: '1856', end: '3000', prevId: '1', prevEnd: '1855', spanDuration: '1600' }));
+    short.observe(
+      obs(1, 'svc-1', 'service.span', {
+        id: '2',
+        start: '1856',
+        end: '3000',
+        prevId: '1',
+        prevEnd: '1855',
+        spanDuration: '1600',
+      }),
+    );
     expect(short.violation?.message).toMatch(/is 1145 blocks, not 1600/);
   });
 });
 
 describe('wiggle oracles', () => {
   const block = (time: number, succession: number, difficulty: number) =>
-    obs(1, 'sc-1', 'sidechain.imported', { number: '33', time: String(time), parentTime: '100', succession, producers: 4, difficulty: String(difficulty) });
+    obs(1, 'sc-1', 'sidechain.imported', {
+      number: '33',
+      time: String(time),
+      parentTime: '100',
+      succession,
+      producers: 4,
+      difficulty: String(difficulty),
+    });
   it('no block before parent.time + delay(succession); difficulty = N - succession', () => {
     const ok = new WiggleOracle(delays);
     ok.observe(block(104, 1, 3));
@@ -131,7 +184,13 @@ describe('wiggle oracles', () => {
     expect(isolated.violation).toBeNull();
     // Made by another producer (it had backups on its side), or outside the isolation: still a missed step-in.
     const other = new BackupStepInOracle(delays);
-    other.checkChain('sc-1', 1000, chain.map((b, i) => (i === 2 ? { ...b, signer: '0xb' } : b)), [], alone);
+    other.checkChain(
+      'sc-1',
+      1000,
+      chain.map((b, i) => (i === 2 ? { ...b, signer: '0xb' } : b)),
+      [],
+      alone,
+    );
     expect(other.violation?.message).toMatch(/no block between 102 and 140/);
     const before = new BackupStepInOracle(delays);
     before.checkChain('sc-1', 1000, chain, [], [{ signer: '0xa', from: 141n, to: 150n }]);
@@ -142,10 +201,14 @@ describe('wiggle oracles', () => {
 describe('checkpoint oracle', () => {
   it('no-ack only after the buffer time', () => {
     const ok = new CheckpointOracle();
-    ok.observe(obs(1, 'svc-1', 'checkpoint.noack', { blockTimeMs: '2000000', lastCheckpointS: '1000', bufferMs: '1000000' }));
+    ok.observe(
+      obs(1, 'svc-1', 'checkpoint.noack', { blockTimeMs: '2000000', lastCheckpointS: '1000', bufferMs: '1000000' }),
+    );
     expect(ok.violation).toBeNull();
     const early = new CheckpointOracle();
-    early.observe(obs(1, 'svc-1', 'checkpoint.noack', { blockTimeMs: '1999999', lastCheckpointS: '1000', bufferMs: '1000000' }));
+    early.observe(
+      obs(1, 'svc-1', 'checkpoint.noack', { blockTimeMs: '1999999', lastCheckpointS: '1000', bufferMs: '1000000' }),
+    );
     expect(early.violation?.message).toMatch(/only 999999 ms after the last checkpoint/);
   });
   it('rotation by exactly one', () => {
@@ -221,7 +284,10 @@ describe('liveness oracle', () => {
     stuck.observe(obs(60_000, '', 'fault.end', {}));
     stuck.observe(obs(65_000, 'sc-1', 'sidechain.imported', {}));
     stuck.finish(200_000);
-    expect(stuck.violation).toMatchObject({ class: 'liveness', message: 'no service block within 30 s after the faults healed at 60 s' });
+    expect(stuck.violation).toMatchObject({
+      class: 'liveness',
+      message: 'no service block within 30 s after the faults healed at 60 s',
+    });
   });
   it('says nothing while a fault is still open, or when the run ends too soon after the heal', () => {
     const open = new LivenessOracle(bounds);

@@ -16,7 +16,17 @@ export class ServiceSafetyOracle extends Oracle {
       this.byHeight.set(h, mine);
       return;
     }
-    if (seen.blockHash !== mine.blockHash) this.fail(o.t, o.node, `two different blocks committed at height ${h}`, { height: h, [seen.node]: seen.blockHash, [o.node]: mine.blockHash });
-    else if (seen.appHash !== mine.appHash) this.fail(o.t, o.node, `app hashes differ after height ${h}`, { height: h, [seen.node]: seen.appHash, [o.node]: mine.appHash });
+    if (seen.blockHash !== mine.blockHash)
+      this.fail(o.t, o.node, `two different blocks committed at height ${h}`, {
+        height: h,
+        [seen.node]: seen.blockHash,
+        [o.node]: mine.blockHash,
+      });
+    else if (seen.appHash !== mine.appHash)
+      this.fail(o.t, o.node, `app hashes differ after height ${h}`, {
+        height: h,
+        [seen.node]: seen.appHash,
+        [o.node]: mine.appHash,
+      });
   }
 }

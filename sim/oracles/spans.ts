@@ -15,7 +15,12 @@ export class SpanOracle extends Oracle {
       const start = big(o.data.currentStart);
       const end = big(o.data.currentEnd);
       if (!(start <= head && head < end)) {
-        this.fail(o.t, o.node, `voted yes on span ${o.data.spanId} with head ${head} outside [${start}, ${end})`, { spanId: str(o.data.spanId), head: head.toString(), start: start.toString(), end: end.toString() });
+        this.fail(o.t, o.node, `voted yes on span ${o.data.spanId} with head ${head} outside [${start}, ${end})`, {
+          spanId: str(o.data.spanId),
+          head: head.toString(),
+          start: start.toString(),
+          end: end.toString(),
+        });
       }
     }
     if (o.kind === 'service.span') {
@@ -23,7 +28,12 @@ export class SpanOracle extends Oracle {
       const start = big(o.data.start);
       const end = big(o.data.end);
       if (id !== big(o.data.prevId) + 1n || start !== big(o.data.prevEnd) + 1n) {
-        this.fail(o.t, o.node, `span ${id} (${start}..${end}) does not continue span ${o.data.prevId} ending at ${o.data.prevEnd}`, { ...o.data });
+        this.fail(
+          o.t,
+          o.node,
+          `span ${id} (${start}..${end}) does not continue span ${o.data.prevId} ending at ${o.data.prevEnd}`,
+          { ...o.data },
+        );
       } else if (end - start + 1n !== big(o.data.spanDuration)) {
         this.fail(o.t, o.node, `span ${id} is ${end - start + 1n} blocks, not ${o.data.spanDuration}`, { ...o.data });
       }

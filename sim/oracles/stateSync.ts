@@ -11,7 +11,11 @@ export class StateSyncOracle extends Oracle {
     let expected = big(o.data.lastStateIdBefore) + 1n;
     for (const id of ids) {
       if (id !== expected) {
-        this.fail(o.t, o.node, `state sync ${id} committed where ${expected} was next (block ${o.data.number})`, { number: o.data.number, ids: ids.map(String), expected: expected.toString() });
+        this.fail(o.t, o.node, `state sync ${id} committed where ${expected} was next (block ${o.data.number})`, {
+          number: o.data.number,
+          ids: ids.map(String),
+          expected: expected.toString(),
+        });
         return;
       }
       expected++;

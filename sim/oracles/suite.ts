@@ -17,7 +17,12 @@ import { LivenessOracle } from './liveness';
 export interface FinalFacts {
   endMs: number;
   /** Per live sidechain node: its canonical chain summary (number, time, producers in the parent snapshot). */
-  sidechains: Array<{ node: string; headNumber: bigint; hashAt: (n: bigint) => string | null; canonical: Array<{ number: bigint; time: bigint; producers: number; signer?: string }> }>;
+  sidechains: Array<{
+    node: string;
+    headNumber: bigint;
+    hashAt: (n: bigint) => string | null;
+    canonical: Array<{ number: bigint; time: bigint; producers: number; signer?: string }>;
+  }>;
   /** Root (0x hex) of a range on the best sidechain, or null if it does not reach that far. */
   rootOf: (start: bigint, end: bigint) => string | null;
   /** Windows [fromS, toS] (sidechain seconds) where faults silenced every producer. */
@@ -37,12 +42,19 @@ export class OracleSuite {
     private readonly signerOf: (index: number) => string | undefined = () => undefined,
   ) {
     const p = scenario.params;
-    const delays = { period: p.periodS, producerDelay: p.producerDelayS, sprint: p.sprint, wiggle: p.backupMultiplierS };
+    const delays = {
+      period: p.periodS,
+      producerDelay: p.producerDelayS,
+      sprint: p.sprint,
+      wiggle: p.backupMultiplierS,
+    };
     this.checkpoint = new CheckpointOracle();
     this.backup = new BackupStepInOracle(delays);
     // Bounds: a service block within a few round timeouts; a sidechain block within the last
     // backup's delay plus slack; a checkpoint within the buffer time, an interval and the ack path.
-    const intervalMs = (p.checkpointLength + p.sidechainConfirmations) * (p.periodS * 1000) + p.parentBlockTimeMs * (p.parentConfirmations + 2);
+    const intervalMs =
+      (p.checkpointLength + p.sidechainConfirmations) * (p.periodS * 1000) +
+      p.parentBlockTimeMs * (p.parentConfirmations + 2);
     this.liveness = new LivenessOracle({
       serviceMs: 60_000,
       sidechainMs: (p.producerDelayS + (p.producerCount - 1) * p.backupMultiplierS + 10) * 1000,
@@ -111,7 +123,10 @@ export class OracleSuite {
         ((f.kind === 'oneWayPartition' || f.kind === 'link') && (touchesSidechain(f.from) || touchesSidechain(f.to)));
       if (!relevant) continue;
       const from = BigInt(Math.floor((s.epochMs + atMs) / 1000));
-      const to = f.forMs === undefined ? BigInt(Number.MAX_SAFE_INTEGER) : BigInt(Math.ceil((s.epochMs + atMs + f.forMs) / 1000)) + 30n;
+      const to =
+        f.forMs === undefined
+          ? BigInt(Number.MAX_SAFE_INTEGER)
+          : BigInt(Math.ceil((s.epochMs + atMs + f.forMs) / 1000)) + 30n;
       out.push([from, to]);
     }
     return out;
@@ -119,7 +134,9 @@ export class OracleSuite {
 
   /** The first safety violation so far (the run may stop early on one). */
   firstSafety(): Violation | null {
-    return earliest(this.oracles.map((o) => o.violation).filter((v): v is Violation => v !== null && v.class === 'safety'));
+    return earliest(
+      this.oracles.map((o) => o.violation).filter((v): v is Violation => v !== null && v.class === 'safety'),
+    );
   }
 
   finish(f: FinalFacts): void {
@@ -136,12 +153,19 @@ export class OracleSuite {
       this.backup.checkChain(best.node, f.endMs, best.canonical, f.silentWindows, alone);
       const settled = f.sidechains.reduce((m, s) => (s.headNumber < m ? s.headNumber : m), best.headNumber) - 8n;
       // Convergence is only expected once every fault has healed and the network had time to settle.
-      if (settled > 0n && this.openFaults === 0 && f.endMs - this.healedAtMs >= 60_000) this.convergence.check(f.endMs, f.sidechains.map((s) => ({ node: s.node, number: s.headNumber, hashAt: s.hashAt(settled) })));
+      if (settled > 0n && this.openFaults === 0 && f.endMs - this.healedAtMs >= 60_000)
+        this.convergence.check(
+          f.endMs,
+          f.sidechains.map((s) => ({ node: s.node, number: s.headNumber, hashAt: s.hashAt(settled) })),
+        );
     }
   }
 
   violations(): Violation[] {
-    return this.oracles.map((o) => o.violation).filter((v): v is Violation => v !== null).sort((a, b) => a.atMs - b.atMs || (a.oracle < b.oracle ? -1 : 1));
+    return this.oracles
+      .map((o) => o.violation)
+      .filter((v): v is Violation => v !== null)
+      .sort((a, b) => a.atMs - b.atMs || (a.oracle < b.oracle ? -1 : 1));
   }
 
   verdict(): { verdict: Verdict; first: Violation | null } {

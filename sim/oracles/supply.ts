@@ -15,11 +15,16 @@ export class SupplyOracle extends Oracle {
     const supply = big(o.data.supply);
     const minted = big(o.data.minted);
     if (supply !== this.genesis + minted) {
-      this.fail(o.t, o.node, `supply ${supply} != genesis ${this.genesis} + minted ${minted} at height ${o.data.height}`, {
-        height: o.data.height,
-        supply: supply.toString(),
-        expected: (this.genesis + minted).toString(),
-      });
+      this.fail(
+        o.t,
+        o.node,
+        `supply ${supply} != genesis ${this.genesis} + minted ${minted} at height ${o.data.height}`,
+        {
+          height: o.data.height,
+          supply: supply.toString(),
+          expected: (this.genesis + minted).toString(),
+        },
+      );
     }
   }
 }
@@ -34,7 +39,12 @@ export class TopupIdempotencyOracle extends Oracle {
     if (o.kind !== 'service.topupMinted') return;
     const key = `${o.data.txHash}/${o.data.logIndex}`;
     const seen = this.minted.get(o.node) ?? new Set();
-    if (seen.has(key)) this.fail(o.t, o.node, `top-up ${key} minted twice`, { txHash: o.data.txHash, logIndex: o.data.logIndex, height: o.data.height });
+    if (seen.has(key))
+      this.fail(o.t, o.node, `top-up ${key} minted twice`, {
+        txHash: o.data.txHash,
+        logIndex: o.data.logIndex,
+        height: o.data.height,
+      });
     seen.add(key);
     this.minted.set(o.node, seen);
   }

@@ -31,9 +31,19 @@ export class WiggleOracle extends Oracle {
     const time = big(o.data.time);
     const parentTime = big(o.data.parentTime);
     if (time < parentTime + delay) {
-      this.fail(o.t, o.node, `block ${number} at ${time} is earlier than parent.time ${parentTime} + delay(${succession}) = ${delay}`, { number: number.toString(), succession, time: time.toString(), parentTime: parentTime.toString() });
+      this.fail(
+        o.t,
+        o.node,
+        `block ${number} at ${time} is earlier than parent.time ${parentTime} + delay(${succession}) = ${delay}`,
+        { number: number.toString(), succession, time: time.toString(), parentTime: parentTime.toString() },
+      );
     } else if (big(o.data.difficulty) !== BigInt(n - succession)) {
-      this.fail(o.t, o.node, `block ${number} has difficulty ${o.data.difficulty}, expected N - succession = ${n - succession}`, { number: number.toString(), succession, n });
+      this.fail(
+        o.t,
+        o.node,
+        `block ${number} has difficulty ${o.data.difficulty}, expected N - succession = ${n - succession}`,
+        { number: number.toString(), succession, n },
+      );
     }
   }
 }
@@ -69,8 +79,14 @@ export class BackupStepInOracle extends Oracle {
       const worst = BigInt(calcProducerDelay(b.number, Math.max(0, p.producers - 1), this.params)) + this.slackS;
       if (b.time - p.time <= worst) continue;
       if (silent.some(([from, to]) => from <= b.time && to >= p.time)) continue;
-      if (b.signer !== undefined && alone.some((w) => w.signer === b.signer && w.from <= b.time && w.to >= p.time)) continue;
-      this.fail(atMs, node, `no block between ${p.time} and ${b.time} (block ${b.number}): no backup stepped in within ${worst} s`, { number: b.number.toString(), gap: (b.time - p.time).toString(), bound: worst.toString() });
+      if (b.signer !== undefined && alone.some((w) => w.signer === b.signer && w.from <= b.time && w.to >= p.time))
+        continue;
+      this.fail(
+        atMs,
+        node,
+        `no block between ${p.time} and ${b.time} (block ${b.number}): no backup stepped in within ${worst} s`,
+        { number: b.number.toString(), gap: (b.time - p.time).toString(), bound: worst.toString() },
+      );
       return;
     }
   }

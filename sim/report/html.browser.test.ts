@@ -38,7 +38,13 @@ describe('report.html in headless Chromium', () => {
 
     const browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking'],
+      args: [
+        '--headless=new',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-dev-shm-usage',
+        '--disable-background-networking',
+      ],
     });
     try {
       const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -54,7 +60,12 @@ describe('report.html in headless Chromium', () => {
       await page.goto(pageUrl, { waitUntil: 'load' });
 
       const trees = await page.$$eval('svg.forktree', (svgs) =>
-        svgs.map((s) => ({ node: s.getAttribute('data-node'), blocks: s.querySelectorAll('.blk').length, side: s.querySelectorAll('.blk.side').length, width: s.getBoundingClientRect().width })),
+        svgs.map((s) => ({
+          node: s.getAttribute('data-node'),
+          blocks: s.querySelectorAll('.blk').length,
+          side: s.querySelectorAll('.blk.side').length,
+          width: s.getBoundingClientRect().width,
+        })),
       );
       expect(trees.map((t) => t.node)).toEqual(result.sidechain.nodes.map((n) => n.node));
       for (const t of trees) {

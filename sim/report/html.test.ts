@@ -50,13 +50,20 @@ describe('report.html', () => {
     const r = partitionResult();
     const html = reportHtml(
       { ...partition, description: `description ${evil}` },
-      { ...r, scenario: `name ${evil}`, message: `message ${evil}`, faultsFired: r.faultsFired.map((f) => ({ ...f, detail: `detail ${evil}` })) },
+      {
+        ...r,
+        scenario: `name ${evil}`,
+        message: `message ${evil}`,
+        faultsFired: r.faultsFired.map((f) => ({ ...f, detail: `detail ${evil}` })),
+      },
     );
     expect(html).not.toContain('<script>alert');
     expect(html).not.toContain('<img src=x');
     expect(html.match(/<script>/g)).toHaveLength(1);
     const escaped = esc(evil);
-    expect(escaped).toBe('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt; &amp; &#39;q&#39;');
+    expect(escaped).toBe(
+      '&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt; &amp; &#39;q&#39;',
+    );
     for (const what of ['description', 'name', 'message', 'detail']) expect(html).toContain(`${what} ${escaped}`);
   });
 
@@ -65,7 +72,9 @@ describe('report.html', () => {
     const r = runScenario(s, { seed: 1, untilMs: 300_000 });
     expect(r.counts.noAcks).toBeGreaterThanOrEqual(1);
     const t = timelineData(s, r);
-    expect(t.faults).toEqual([{ index: 0, kind: 'offlineCheckpointProposer', detail: 'svc-2', startMs: 120_000, endMs: 420_000 }]);
+    expect(t.faults).toEqual([
+      { index: 0, kind: 'offlineCheckpointProposer', detail: 'svc-2', startMs: 120_000, endMs: 420_000 },
+    ]);
     expect(t.noAcks).toHaveLength(1);
     expect(t.noAcks[0]!.atMs).toBeGreaterThan(120_000 + 200_000 - 30_000);
     expect(t.spans.map((x) => x.id)).toEqual(['1', '2', '3']);
@@ -77,7 +86,9 @@ describe('report.html', () => {
     expect(html).toContain('>#1</text>');
     expect(html.match(/<g class="noack">/g)).toHaveLength(1);
     // The fault runs past the end of this run: drawn open to the end.
-    expect(html).toMatch(/<g class="fault"><title>fault 0: offlineCheckpointProposer \(svc-2\)\nfrom 120\.0 s to 420\.0 s \(after the run ended\)/);
+    expect(html).toMatch(
+      /<g class="fault"><title>fault 0: offlineCheckpointProposer \(svc-2\)\nfrom 120\.0 s to 420\.0 s \(after the run ended\)/,
+    );
     expect(html.match(/<figure class="chart">/g)).toHaveLength(4);
   }, 30_000);
 
@@ -105,10 +116,38 @@ describe('fork tree layout', () => {
   const signer = '0x1111111111111111111111111111111111111111' as Address;
   const other = '0x2222222222222222222222222222222222222222' as Address;
   const h = (tag: string, n: number) => `0x${tag}${n.toString(16).padStart(8, '0')}`.padEnd(66, '0') as Hex;
-  const canonical = Array.from({ length: 100 }, (_, i) => ({ number: BigInt(i + 1), hash: h('c', i + 1), signer, difficulty: 2n, time: BigInt(i), producers: 2, backup: false }));
-  const side = [50, 51, 52].map((n) => ({ number: BigInt(n), hash: h('s', n), parentHash: n === 50 ? h('c', 49) : h('s', n - 1), signer: other, difficulty: 1n, backup: true, importedAtMs: 0 }));
-  const twin = { number: 51n, hash: h('t', 51), parentHash: h('s', 50), signer, difficulty: 2n, backup: false, importedAtMs: 0 };
-  const producer = (a: Address) => ({ index: a === signer ? 1 : 2, label: a, color: a === signer ? '#4e79a7' : '#f28e2b' });
+  const canonical = Array.from({ length: 100 }, (_, i) => ({
+    number: BigInt(i + 1),
+    hash: h('c', i + 1),
+    signer,
+    difficulty: 2n,
+    time: BigInt(i),
+    producers: 2,
+    backup: false,
+  }));
+  const side = [50, 51, 52].map((n) => ({
+    number: BigInt(n),
+    hash: h('s', n),
+    parentHash: n === 50 ? h('c', 49) : h('s', n - 1),
+    signer: other,
+    difficulty: 1n,
+    backup: true,
+    importedAtMs: 0,
+  }));
+  const twin = {
+    number: 51n,
+    hash: h('t', 51),
+    parentHash: h('s', 50),
+    signer,
+    difficulty: 2n,
+    backup: false,
+    importedAtMs: 0,
+  };
+  const producer = (a: Address) => ({
+    index: a === signer ? 1 : 2,
+    label: a,
+    color: a === signer ? '#4e79a7' : '#f28e2b',
+  });
 
   it('folds quiet runs of the spine, and puts a branch of a branch on its own row', () => {
     const { svg, stats } = forkTreeSvg({
@@ -131,7 +170,11 @@ describe('fork tree layout', () => {
     expect(svg).toContain('>−3</text>');
     expect(stats).toEqual({ side: 4, forks: 2, reorgs: 1, deepest: 3 });
     // The twin at 51 forks off the side block at 50: a third row.
-    const rowsY = new Set([...svg.matchAll(/<g class="blk side[^"]*"[^>]*><title>[^<]*<\/title><rect x="[\d.]+" y="([\d.]+)"/g)].map((m) => m[1]));
+    const rowsY = new Set(
+      [...svg.matchAll(/<g class="blk side[^"]*"[^>]*><title>[^<]*<\/title><rect x="[\d.]+" y="([\d.]+)"/g)].map(
+        (m) => m[1],
+      ),
+    );
     expect(rowsY.size).toBe(2);
   });
 

@@ -27,7 +27,11 @@ export function reportHtml(scenario: Scenario, r: RunResult): string {
   const nodeColorOf = new Map<string, string>(nodeIds.map((id, i) => [id, validatorColor(i + 1)]));
   const nodeColor = (id: string) => nodeColorOf.get(id) ?? UNKNOWN_COLOR;
   const timeline = timelineData(scenario, r);
-  const bands: Band[] = timeline.faults.map((f) => ({ startMs: f.startMs, endMs: f.endMs ?? r.simulatedMs, title: `${f.kind} (${f.detail})` }));
+  const bands: Band[] = timeline.faults.map((f) => ({
+    startMs: f.startMs,
+    endMs: f.endMs ?? r.simulatedMs,
+    title: `${f.kind} (${f.detail})`,
+  }));
   const title = `${r.scenario} (seed ${r.seed})`;
 
   const parts: string[] = [];
@@ -45,7 +49,11 @@ export function reportHtml(scenario: Scenario, r: RunResult): string {
   parts.push(`<h1>${esc(r.scenario)} <small class="mono">seed ${r.seed}</small></h1>`);
   parts.push(`<p class="desc">${esc(scenario.description)}</p>`);
   parts.push(`<p><span class="verdict ${esc(r.verdict)}">${esc(r.verdict.toUpperCase())}</span>${esc(r.message)}</p>`);
-  parts.push('<nav><a href="#timeline">timeline</a><a href="#charts">charts</a><a href="#forks">fork trees</a><a href="#expectations">expectations</a>' + (r.violations.length ? '<a href="#violations">violations</a>' : '') + '</nav>');
+  parts.push(
+    '<nav><a href="#timeline">timeline</a><a href="#charts">charts</a><a href="#forks">fork trees</a><a href="#expectations">expectations</a>' +
+      (r.violations.length ? '<a href="#violations">violations</a>' : '') +
+      '</nav>',
+  );
   parts.push('</header><main>');
 
   const fact = (value: string, what: string) => `<div class="fact"><b>${value}</b><span>${what}</span></div>`;
@@ -74,9 +82,13 @@ export function reportHtml(scenario: Scenario, r: RunResult): string {
   );
   parts.push(`<div class="scroll">${timelineSvg(timeline, nodeColor, (id) => nodeIds.indexOf(id))}</div>`);
   if (timeline.faults.length) {
-    parts.push('<details><summary>faults</summary><table><tr><th>#</th><th>kind</th><th>detail</th><th>from</th><th>to</th></tr>');
+    parts.push(
+      '<details><summary>faults</summary><table><tr><th>#</th><th>kind</th><th>detail</th><th>from</th><th>to</th></tr>',
+    );
     for (const f of timeline.faults) {
-      parts.push(`<tr><td class="num">${f.index}</td><td>${esc(f.kind)}</td><td>${esc(f.detail)}</td><td class="num">${esc(seconds(f.startMs))}</td><td class="num">${f.endMs === null ? 'end' : esc(seconds(f.endMs))}</td></tr>`);
+      parts.push(
+        `<tr><td class="num">${f.index}</td><td>${esc(f.kind)}</td><td>${esc(f.detail)}</td><td class="num">${esc(seconds(f.startMs))}</td><td class="num">${f.endMs === null ? 'end' : esc(seconds(f.endMs))}</td></tr>`,
+      );
     }
     parts.push('</table></details>');
   }
@@ -91,7 +103,15 @@ export function reportHtml(scenario: Scenario, r: RunResult): string {
     kind: 'line',
     points: (r.samples.sidechainHeight[id] ?? []).map((h, i): [number, number] => [t[i] ?? 0, h]),
   }));
-  const serviceSeries: TimeSeries[] = [{ key: 'service', name: 'service height', color: '#0969da', kind: 'line', points: r.samples.serviceHeight.map((h, i): [number, number] => [t[i] ?? 0, h]) }];
+  const serviceSeries: TimeSeries[] = [
+    {
+      key: 'service',
+      name: 'service height',
+      color: '#0969da',
+      kind: 'line',
+      points: r.samples.serviceHeight.map((h, i): [number, number] => [t[i] ?? 0, h]),
+    },
+  ];
   const reorgSeries: TimeSeries[] = nodeIds.map((id, i) => ({
     key: id,
     name: id,
@@ -116,7 +136,11 @@ export function reportHtml(scenario: Scenario, r: RunResult): string {
         {
           caption: 'blocks behind the highest head (darker = further behind)',
           timeMs: t,
-          rows: heightSeries.map((s) => ({ key: s.key, name: s.name, values: s.points.map((p, i) => best[i]! - p[1]) })),
+          rows: heightSeries.map((s) => ({
+            key: s.key,
+            name: s.name,
+            values: s.points.map((p, i) => best[i]! - p[1]),
+          })),
           unit: (v) => `${v} block${v === 1 ? '' : 's'} behind`,
         },
       ],
@@ -146,11 +170,25 @@ export function reportHtml(scenario: Scenario, r: RunResult): string {
       bands,
       panels: [
         { yName: 'height', series: serviceSeries, integer: true },
-        { yName: 'blocks', series: [unCheckpointed], integer: true, height: 140, caption: 'sidechain blocks above the last acked checkpoint' },
+        {
+          yName: 'blocks',
+          series: [unCheckpointed],
+          integer: true,
+          height: 140,
+          caption: 'sidechain blocks above the last acked checkpoint',
+        },
       ],
     }),
   );
-  parts.push(timeChart({ title: 'Reorg depth', note: 'one stem per reorg, by node (node clock)', endMs: r.simulatedMs, bands, panels: [{ yName: 'depth', series: reorgSeries, integer: true }] }));
+  parts.push(
+    timeChart({
+      title: 'Reorg depth',
+      note: 'one stem per reorg, by node (node clock)',
+      endMs: r.simulatedMs,
+      bands,
+      panels: [{ yName: 'depth', series: reorgSeries, integer: true }],
+    }),
+  );
   parts.push(
     barChart({
       title: 'Checkpoint latency',
@@ -175,11 +213,16 @@ export function reportHtml(scenario: Scenario, r: RunResult): string {
   }
   const legendKeys = [...seen.entries()]
     .sort((a, b) => a[0] - b[0])
-    .map(([index, color]) => `<span class="key"><i style="background:${color}"></i>${index === 0 ? 'other signer' : `validator ${index}`}</span>`);
+    .map(
+      ([index, color]) =>
+        `<span class="key"><i style="background:${color}"></i>${index === 0 ? 'other signer' : `validator ${index}`}</span>`,
+    );
   parts.push(
     `<div class="keys">${legendKeys.join('')}<span class="key"><svg width="22" height="12"><rect x="1" y="1" width="20" height="10" rx="2" fill="#8c959f" stroke="#24292f"/><path d="M14 1 H19 Q21 1 21 3 V7 Z" fill="#24292f"/></svg> backup (out of turn)</span><span class="key"><svg width="22" height="12"><rect x="1" y="1" width="20" height="10" rx="2" fill="#8c959f" fill-opacity=".4" stroke="#cf222e" stroke-dasharray="3 2"/></svg> side block (lost the fork choice)</span><span class="key" style="color:#cf222e"><b>−d</b> a reorg of depth d off this block (×n: n reorgs)</span><span class="key"><svg width="22" height="12"><rect x="1" y="1" width="20" height="10" rx="2" fill="#8c959f" fill-opacity=".4" stroke="#cf222e" stroke-width="2.5"/></svg> a head the node reorged away from</span><span class="key">… k … : canonical blocks with no fork, folded</span></div>`,
   );
-  parts.push('<p class="desc">Hover a block for its hash, producer and difficulty; the same block lights up in every node’s tree.</p>');
+  parts.push(
+    '<p class="desc">Hover a block for its hash, producer and difficulty; the same block lights up in every node’s tree.</p>',
+  );
   for (const n of r.sidechain.nodes) {
     const reorgs = r.reorgs.filter((x) => x.node === n.node);
     const tree = forkTreeSvg({
@@ -209,15 +252,23 @@ export function reportHtml(scenario: Scenario, r: RunResult): string {
   parts.push('</section>');
 
   // Expectations and violations.
-  parts.push('<section id="expectations"><h2>Expectations</h2><table><tr><th>what</th><th>expected</th><th>actual</th><th></th></tr>');
+  parts.push(
+    '<section id="expectations"><h2>Expectations</h2><table><tr><th>what</th><th>expected</th><th>actual</th><th></th></tr>',
+  );
   for (const ch of checkExpectations(scenario, r)) {
-    parts.push(`<tr><td>${esc(ch.what)}</td><td>${esc(ch.expected)}</td><td>${esc(ch.actual)}</td><td class="${ch.ok ? 'ok' : 'fail'}">${ch.ok ? 'ok' : 'FAIL'}</td></tr>`);
+    parts.push(
+      `<tr><td>${esc(ch.what)}</td><td>${esc(ch.expected)}</td><td>${esc(ch.actual)}</td><td class="${ch.ok ? 'ok' : 'fail'}">${ch.ok ? 'ok' : 'FAIL'}</td></tr>`,
+    );
   }
   parts.push('</table></section>');
   if (r.violations.length) {
-    parts.push(`<section id="violations"><h2>Oracle violations</h2><table><tr><th>at</th><th>oracle</th><th>class</th><th>node</th><th>message</th></tr>`);
+    parts.push(
+      `<section id="violations"><h2>Oracle violations</h2><table><tr><th>at</th><th>oracle</th><th>class</th><th>node</th><th>message</th></tr>`,
+    );
     for (const v of r.violations.slice(0, MAX_VIOLATIONS)) {
-      parts.push(`<tr><td class="num">${esc(seconds(v.atMs))}</td><td>${esc(v.oracle)}</td><td>${esc(v.class)}</td><td>${esc(v.node)}</td><td>${esc(v.message)}</td></tr>`);
+      parts.push(
+        `<tr><td class="num">${esc(seconds(v.atMs))}</td><td>${esc(v.oracle)}</td><td>${esc(v.class)}</td><td>${esc(v.node)}</td><td>${esc(v.message)}</td></tr>`,
+      );
     }
     parts.push('</table>');
     if (r.violations.length > MAX_VIOLATIONS) parts.push(`<p>… and ${r.violations.length - MAX_VIOLATIONS} more.</p>`);
@@ -225,7 +276,9 @@ export function reportHtml(scenario: Scenario, r: RunResult): string {
   }
 
   parts.push('</main>');
-  parts.push(`<footer>lockstep run · scenario ${esc(r.scenario)} · seed ${r.seed} · ${esc(r.crypto)} crypto · simulated ${esc(seconds(r.simulatedMs))} · trace ${esc(r.traceHash)}</footer>`);
+  parts.push(
+    `<footer>lockstep run · scenario ${esc(r.scenario)} · seed ${r.seed} · ${esc(r.crypto)} crypto · simulated ${esc(seconds(r.simulatedMs))} · trace ${esc(r.traceHash)}</footer>`,
+  );
   parts.push(`<script>${SCRIPT}</script>`);
   parts.push('</body></html>\n');
   return parts.join('\n');

@@ -14,11 +14,21 @@ export interface ExpectationCheck {
 }
 
 export function checkExpectations(s: Scenario, r: RunResult): ExpectationCheck[] {
-  const out: ExpectationCheck[] = [{ what: 'verdict', expected: s.expect.verdict, actual: r.verdict, ok: s.expect.verdict === r.verdict }];
-  if (s.expect.oracle) out.push({ what: 'oracle', expected: s.expect.oracle, actual: r.violation?.oracle ?? 'none', ok: r.violation?.oracle === s.expect.oracle });
+  const out: ExpectationCheck[] = [
+    { what: 'verdict', expected: s.expect.verdict, actual: r.verdict, ok: s.expect.verdict === r.verdict },
+  ];
+  if (s.expect.oracle)
+    out.push({
+      what: 'oracle',
+      expected: s.expect.oracle,
+      actual: r.violation?.oracle ?? 'none',
+      ok: r.violation?.oracle === s.expect.oracle,
+    });
   const actual: Record<string, number> = { ...r.counts, backupBlocks: r.backupBlocks, reorgDepth: r.maxReorgDepth };
-  for (const [k, v] of Object.entries(s.expect.min)) out.push({ what: k, expected: `>= ${v}`, actual: String(actual[k]), ok: (actual[k] ?? 0) >= (v as number) });
-  for (const [k, v] of Object.entries(s.expect.max)) out.push({ what: k, expected: `<= ${v}`, actual: String(actual[k]), ok: (actual[k] ?? 0) <= (v as number) });
+  for (const [k, v] of Object.entries(s.expect.min))
+    out.push({ what: k, expected: `>= ${v}`, actual: String(actual[k]), ok: (actual[k] ?? 0) >= (v as number) });
+  for (const [k, v] of Object.entries(s.expect.max))
+    out.push({ what: k, expected: `<= ${v}`, actual: String(actual[k]), ok: (actual[k] ?? 0) <= (v as number) });
   return out;
 }
 
@@ -70,7 +80,9 @@ export function summaryMarkdown(s: Scenario, r: RunResult): string {
     '',
     '## Faults',
     '',
-    ...(r.faultsFired.length ? r.faultsFired.map((f) => `- ${(f.atMs / 1000).toFixed(1)} s: ${f.kind} (${f.detail})`) : ['- none']),
+    ...(r.faultsFired.length
+      ? r.faultsFired.map((f) => `- ${(f.atMs / 1000).toFixed(1)} s: ${f.kind} (${f.detail})`)
+      : ['- none']),
     '',
   ];
   return lines.join('\n');

@@ -25,13 +25,21 @@ export function terminalSummary(s: Scenario, r: RunResult, wallMs: number): stri
   const out: string[] = [];
   out.push(`scenario    ${r.scenario} — ${s.description.split('.')[0]}`);
   out.push(`seed        ${r.seed}   crypto ${r.crypto}`);
-  out.push(`simulated   ${simS.toFixed(0)} s in ${(wallMs / 1000).toFixed(1)} s of wall time (${(simS / Math.max(0.001, wallMs / 1000)).toFixed(0)}x)`);
+  out.push(
+    `simulated   ${simS.toFixed(0)} s in ${(wallMs / 1000).toFixed(1)} s of wall time (${(simS / Math.max(0.001, wallMs / 1000)).toFixed(0)}x)`,
+  );
   out.push(`events      ${r.events}`);
   out.push(`service     ${c.serviceBlocks} blocks`);
-  out.push(`sidechain   ${c.sidechainBlocks} blocks, ${r.backupBlocks} by backups, ${c.reorgs} reorgs (deepest ${r.maxReorgDepth})`);
+  out.push(
+    `sidechain   ${c.sidechainBlocks} blocks, ${r.backupBlocks} by backups, ${c.reorgs} reorgs (deepest ${r.maxReorgDepth})`,
+  );
   out.push(`spans       ${c.spans} committed beyond the genesis span`);
-  out.push(`checkpoints ${c.checkpointsAcked} acked, ${c.noAcks} no-acks${r.checkpointLatencyMs.length ? `, latency ${(Math.min(...r.checkpointLatencyMs) / 1000).toFixed(0)}-${(Math.max(...r.checkpointLatencyMs) / 1000).toFixed(0)} s` : ''}`);
-  out.push(`faults      ${r.faultsFired.length ? r.faultsFired.map((f) => `${f.kind}@${(f.atMs / 1000).toFixed(0)}s(${f.detail})`).join(', ') : 'none'}`);
+  out.push(
+    `checkpoints ${c.checkpointsAcked} acked, ${c.noAcks} no-acks${r.checkpointLatencyMs.length ? `, latency ${(Math.min(...r.checkpointLatencyMs) / 1000).toFixed(0)}-${(Math.max(...r.checkpointLatencyMs) / 1000).toFixed(0)} s` : ''}`,
+  );
+  out.push(
+    `faults      ${r.faultsFired.length ? r.faultsFired.map((f) => `${f.kind}@${(f.atMs / 1000).toFixed(0)}s(${f.detail})`).join(', ') : 'none'}`,
+  );
   out.push(`trace       ${r.traceHash}`);
   out.push('');
   out.push(plot('sidechain height per node', Object.values(r.samples.sidechainHeight)));
@@ -44,10 +52,17 @@ export function terminalSummary(s: Scenario, r: RunResult, wallMs: number): stri
     return d;
   });
   out.push(plot('reorg depth over time (deepest per interval)', [reorgSeries], 4));
-  out.push(plot('checkpoint latency, buffered to acked (s), per checkpoint', [r.checkpointLatencyMs.map((ms) => ms / 1000)], 5));
+  out.push(
+    plot(
+      'checkpoint latency, buffered to acked (s), per checkpoint',
+      [r.checkpointLatencyMs.map((ms) => ms / 1000)],
+      5,
+    ),
+  );
   const checks = checkExpectations(s, r);
   out.push('expectations');
-  for (const ch of checks) out.push(`  ${ch.ok ? 'ok  ' : 'FAIL'} ${ch.what.padEnd(18)} expected ${ch.expected.padEnd(10)} got ${ch.actual}`);
+  for (const ch of checks)
+    out.push(`  ${ch.ok ? 'ok  ' : 'FAIL'} ${ch.what.padEnd(18)} expected ${ch.expected.padEnd(10)} got ${ch.actual}`);
   out.push('');
   out.push(`verdict     ${r.verdict.toUpperCase()}${r.message !== 'completed' ? ` (${r.message})` : ''}`);
   return out.join('\n') + '\n';

@@ -15,7 +15,14 @@ import { shrinkScenario } from '../campaign/shrink';
 /** The smoke network (4 equal validators, fast crypto, short spans) with these faults, no workload. */
 function scenarioWith(faults: unknown[], duration: string): Scenario {
   const base = encodeScenario(loadScenario('smoke').scenario);
-  return decodeScenario({ ...base, name: 'height-trigger', duration, faults, workload: {}, expect: { verdict: 'pass' } });
+  return decodeScenario({
+    ...base,
+    name: 'height-trigger',
+    duration,
+    faults,
+    workload: {},
+    expect: { verdict: 'pass' },
+  });
 }
 
 /** Run inline (keeping every record, in the canonical order) and in a worker; they must agree. */
@@ -80,7 +87,12 @@ describe('height-triggered faults', () => {
     const fired = r.faultsFired[0]!;
     const firstImport = records.find((x) => x.kind === 'sidechain.imported' && heightOf(x) >= 16)!;
     expect(heightOf(firstImport)).toBe(16);
-    expect(fired).toMatchObject({ index: 0, kind: 'offlineProducer', atMs: firstImport.t, atHeight: { chain: 'sidechain', height: 16, node: firstImport.node } });
+    expect(fired).toMatchObject({
+      index: 0,
+      kind: 'offlineProducer',
+      atMs: firstImport.t,
+      atHeight: { chain: 'sidechain', height: 16, node: firstImport.node },
+    });
     expect(records.findIndex((x) => x.kind === 'fault.start')).toBeGreaterThan(records.indexOf(firstImport));
     // sc-2 seals nothing while offline (the block it imported at the trigger's instant may be its own), and seals again after.
     const produced = records.filter((x) => x.node === 'sc-2' && x.kind === 'sidechain.produced');
@@ -93,7 +105,12 @@ describe('height-triggered faults', () => {
     const s = scenarioWith([{ kind: 'crash', node: 'sc-1', atHeight: { sidechain: 10 }, for: '20s' }], '60s');
     const suite = new OracleSuite(s);
     expect(suite.silentWindows()).toEqual([]);
-    suite.observe({ t: 33_000, node: '', kind: 'fault.start', data: { index: 0, kind: 'crash', detail: 'sc-1', permanent: false } });
+    suite.observe({
+      t: 33_000,
+      node: '',
+      kind: 'fault.start',
+      data: { index: 0, kind: 'crash', detail: 'sc-1', permanent: false },
+    });
     const at = BigInt(Math.floor((s.epochMs + 33_000) / 1000));
     expect(suite.silentWindows()).toEqual([[at, at + 20n + 30n]]);
   });

@@ -17,7 +17,8 @@ export function resolveScenarioPath(nameOrFile: string): string {
 
 export function loadScenario(nameOrFile: string): { scenario: Scenario; file: string } {
   const file = resolveScenarioPath(nameOrFile);
-  if (!existsSync(file)) throw new InputError('--scenario', `no scenario ${JSON.stringify(nameOrFile)} (looked for ${file})`);
+  if (!existsSync(file))
+    throw new InputError('--scenario', `no scenario ${JSON.stringify(nameOrFile)} (looked for ${file})`);
   let json: unknown;
   try {
     json = JSON.parse(readFileSync(file, 'utf8'));

@@ -25,8 +25,12 @@ describe('scenario files', () => {
       patch(o);
       return () => decodeScenario(o);
     };
-    expect(bad((o) => (o.faults = [{ kind: 'crash', node: 'svc-9', at: '1s' }]))).toThrow(/^faults\[0\]\.node: unknown node "svc-9"/);
-    expect(bad((o) => (o.faults = [{ kind: 'meteor', at: '1s' }]))).toThrow(/^faults\[0\]\.kind: unknown fault kind "meteor"/);
+    expect(bad((o) => (o.faults = [{ kind: 'crash', node: 'svc-9', at: '1s' }]))).toThrow(
+      /^faults\[0\]\.node: unknown node "svc-9"/,
+    );
+    expect(bad((o) => (o.faults = [{ kind: 'meteor', at: '1s' }]))).toThrow(
+      /^faults\[0\]\.kind: unknown fault kind "meteor"/,
+    );
     expect(bad((o) => (o.params.sprint = 7))).toThrow(/params\.spanDuration: must be a multiple of params\.sprint/);
     expect(bad((o) => (o.duration = '10 minutes'))).toThrow(/^duration: expected a duration/);
     expect(bad((o) => (o.validators = []))).toThrow(/^validators: expected 1 to 64 validators/);
@@ -45,9 +49,18 @@ describe('scenario files', () => {
       { kind: 'link', from: ['sc-1'], to: ['svc-1'], link: { loss: 1 }, atHeight: { sidechain: 3 } },
       { kind: 'pause', node: 'svc-1', at: '10s', for: '5s' },
     ]);
-    expect(s.faults[0]).toEqual({ kind: 'crash', node: 'svc-2', atHeight: { chain: 'service', height: 120 }, forMs: 30_000 });
+    expect(s.faults[0]).toEqual({
+      kind: 'crash',
+      node: 'svc-2',
+      atHeight: { chain: 'service', height: 120 },
+      forMs: 30_000,
+    });
     expect(s.faults[0]).not.toHaveProperty('atMs');
-    expect(s.faults[1]).toEqual({ kind: 'offlineProducer', validator: 'inTurn', atHeight: { chain: 'sidechain', height: 64 } });
+    expect(s.faults[1]).toEqual({
+      kind: 'offlineProducer',
+      validator: 'inTurn',
+      atHeight: { chain: 'sidechain', height: 64 },
+    });
     expect(s.faults[5]).toEqual({ kind: 'pause', node: 'svc-1', atMs: 10_000, forMs: 5_000 });
     // encode writes the same shape back, and decode reads it to the same scenario.
     const file = JSON.parse(JSON.stringify(encodeScenario(s)));
@@ -55,20 +68,47 @@ describe('scenario files', () => {
     expect(file.faults[1]).not.toHaveProperty('at');
     expect(decodeScenario(file)).toEqual(s);
 
-    const bad = (fault: Record<string, unknown>) => () => withFaults([{ kind: 'pause', node: 'svc-1', at: '1s' }, { kind: 'pause', node: 'svc-1', at: '2s' }, fault]);
-    expect(bad({ kind: 'crash', node: 'svc-2', at: '10s', atHeight: { service: 5 } })).toThrow(/^faults\[2\]\.atHeight: give either at \(a time\) or atHeight \(a height\), not both/);
-    expect(bad({ kind: 'crash', node: 'svc-2', atHeight: 120 })).toThrow(/^faults\[2\]\.atHeight: expected an object, got 120/);
-    expect(bad({ kind: 'crash', node: 'svc-2', atHeight: {} })).toThrow(/^faults\[2\]\.atHeight: expected exactly one of service, sidechain/);
-    expect(bad({ kind: 'crash', node: 'svc-2', atHeight: { service: 5, sidechain: 5 } })).toThrow(/^faults\[2\]\.atHeight: expected exactly one of service, sidechain/);
-    expect(bad({ kind: 'crash', node: 'svc-2', atHeight: { parent: 5 } })).toThrow(/^faults\[2\]\.atHeight\.parent: unknown field \(allowed: service, sidechain\)/);
-    expect(bad({ kind: 'crash', node: 'svc-2', atHeight: { service: 0 } })).toThrow(/^faults\[2\]\.atHeight\.service: must be between 1 and/);
-    expect(bad({ kind: 'crash', node: 'svc-2', atHeight: { service: '120' } })).toThrow(/^faults\[2\]\.atHeight\.service: expected an integer, got "120"/);
-    expect(bad({ kind: 'crash', node: 'svc-2', atHeight: { service: 1.5 } })).toThrow(/^faults\[2\]\.atHeight\.service: expected an integer/);
+    const bad = (fault: Record<string, unknown>) => () =>
+      withFaults([{ kind: 'pause', node: 'svc-1', at: '1s' }, { kind: 'pause', node: 'svc-1', at: '2s' }, fault]);
+    expect(bad({ kind: 'crash', node: 'svc-2', at: '10s', atHeight: { service: 5 } })).toThrow(
+      /^faults\[2\]\.atHeight: give either at \(a time\) or atHeight \(a height\), not both/,
+    );
+    expect(bad({ kind: 'crash', node: 'svc-2', atHeight: 120 })).toThrow(
+      /^faults\[2\]\.atHeight: expected an object, got 120/,
+    );
+    expect(bad({ kind: 'crash', node: 'svc-2', atHeight: {} })).toThrow(
+      /^faults\[2\]\.atHeight: expected exactly one of service, sidechain/,
+    );
+    expect(bad({ kind: 'crash', node: 'svc-2', atHeight: { service: 5, sidechain: 5 } })).toThrow(
+      /^faults\[2\]\.atHeight: expected exactly one of service, sidechain/,
+    );
+    expect(bad({ kind: 'crash', node: 'svc-2', atHeight: { parent: 5 } })).toThrow(
+      /^faults\[2\]\.atHeight\.parent: unknown field \(allowed: service, sidechain\)/,
+    );
+    expect(bad({ kind: 'crash', node: 'svc-2', atHeight: { service: 0 } })).toThrow(
+      /^faults\[2\]\.atHeight\.service: must be between 1 and/,
+    );
+    expect(bad({ kind: 'crash', node: 'svc-2', atHeight: { service: '120' } })).toThrow(
+      /^faults\[2\]\.atHeight\.service: expected an integer, got "120"/,
+    );
+    expect(bad({ kind: 'crash', node: 'svc-2', atHeight: { service: 1.5 } })).toThrow(
+      /^faults\[2\]\.atHeight\.service: expected an integer/,
+    );
     // The trigger is watched where the fault acts: cross-domain combinations are refused.
-    expect(bad({ kind: 'crash', node: 'sc-2', atHeight: { service: 120 } })).toThrow(/^faults\[2\]\.atHeight\.service: a service height can only trigger a fault on service nodes .*this crash acts on sidechain nodes: use atHeight\.sidechain or give it a time \(at\)/);
-    expect(bad({ kind: 'offlineProducer', validator: 1, atHeight: { service: 120 } })).toThrow(/^faults\[2\]\.atHeight\.service: .*this offlineProducer acts on sidechain nodes/);
-    expect(bad({ kind: 'offlineCheckpointProposer', atHeight: { sidechain: 64 } })).toThrow(/^faults\[2\]\.atHeight\.sidechain: a sidechain height can only trigger a fault on sidechain nodes \(sc-\*\) and the producer faults; this offlineCheckpointProposer acts on the service side: use atHeight\.service or/);
-    expect(bad({ kind: 'partition', groups: [['svc-1', 'sc-1'], ['svc-2']], atHeight: { service: 5 } })).toThrow(/^faults\[2\]\.atHeight\.service: .*this partition acts on both service and sidechain nodes: give it a time \(at\)/);
-    expect(bad({ kind: 'link', from: ['svc-1'], to: ['sc-1'], link: { loss: 1 }, atHeight: { sidechain: 5 } })).toThrow(/^faults\[2\]\.atHeight\.sidechain: .*this link acts on the service side/);
+    expect(bad({ kind: 'crash', node: 'sc-2', atHeight: { service: 120 } })).toThrow(
+      /^faults\[2\]\.atHeight\.service: a service height can only trigger a fault on service nodes .*this crash acts on sidechain nodes: use atHeight\.sidechain or give it a time \(at\)/,
+    );
+    expect(bad({ kind: 'offlineProducer', validator: 1, atHeight: { service: 120 } })).toThrow(
+      /^faults\[2\]\.atHeight\.service: .*this offlineProducer acts on sidechain nodes/,
+    );
+    expect(bad({ kind: 'offlineCheckpointProposer', atHeight: { sidechain: 64 } })).toThrow(
+      /^faults\[2\]\.atHeight\.sidechain: a sidechain height can only trigger a fault on sidechain nodes \(sc-\*\) and the producer faults; this offlineCheckpointProposer acts on the service side: use atHeight\.service or/,
+    );
+    expect(bad({ kind: 'partition', groups: [['svc-1', 'sc-1'], ['svc-2']], atHeight: { service: 5 } })).toThrow(
+      /^faults\[2\]\.atHeight\.service: .*this partition acts on both service and sidechain nodes: give it a time \(at\)/,
+    );
+    expect(bad({ kind: 'link', from: ['svc-1'], to: ['sc-1'], link: { loss: 1 }, atHeight: { sidechain: 5 } })).toThrow(
+      /^faults\[2\]\.atHeight\.sidechain: .*this link acts on the service side/,
+    );
   });
 });

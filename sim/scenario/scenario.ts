@@ -180,19 +180,22 @@ class Reader {
     return typeof k === 'number' ? `${this.path}[${k}]` : this.path ? `${this.path}.${k}` : k;
   }
   obj(v: unknown): Obj {
-    if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new InputError(this.path || 'scenario', `expected an object, got ${describeValue(v)}`);
+    if (v === null || typeof v !== 'object' || Array.isArray(v))
+      throw new InputError(this.path || 'scenario', `expected an object, got ${describeValue(v)}`);
     return v as Obj;
   }
   child(k: string | number): Reader {
     return new Reader(this.at(k));
   }
   noExtra(o: Obj, allowed: readonly string[]): void {
-    for (const k of Object.keys(o)) if (!allowed.includes(k)) throw new InputError(this.at(k), `unknown field (allowed: ${allowed.join(', ')})`);
+    for (const k of Object.keys(o))
+      if (!allowed.includes(k)) throw new InputError(this.at(k), `unknown field (allowed: ${allowed.join(', ')})`);
   }
   str(o: Obj, k: string, d?: string): string {
     const v = o[k];
     if (v === undefined && d !== undefined) return d;
-    if (typeof v !== 'string') throw new InputError(this.at(k), v === undefined ? 'is required' : `expected a string, got ${describeValue(v)}`);
+    if (typeof v !== 'string')
+      throw new InputError(this.at(k), v === undefined ? 'is required' : `expected a string, got ${describeValue(v)}`);
     return v;
   }
   int(o: Obj, k: string, d: number | undefined, min = 0, max = Number.MAX_SAFE_INTEGER): number {
@@ -201,14 +204,16 @@ class Reader {
       if (d === undefined) throw new InputError(this.at(k), 'is required');
       return d;
     }
-    if (typeof v !== 'number' || !Number.isSafeInteger(v)) throw new InputError(this.at(k), `expected an integer, got ${describeValue(v)}`);
+    if (typeof v !== 'number' || !Number.isSafeInteger(v))
+      throw new InputError(this.at(k), `expected an integer, got ${describeValue(v)}`);
     if (v < min || v > max) throw new InputError(this.at(k), `must be between ${min} and ${max}, got ${v}`);
     return v;
   }
   prob(o: Obj, k: string, d: number): number {
     const v = o[k];
     if (v === undefined) return d;
-    if (typeof v !== 'number' || !(v >= 0 && v <= 1)) throw new InputError(this.at(k), `expected a probability in [0, 1], got ${describeValue(v)}`);
+    if (typeof v !== 'number' || !(v >= 0 && v <= 1))
+      throw new InputError(this.at(k), `expected a probability in [0, 1], got ${describeValue(v)}`);
     return v;
   }
   bool(o: Obj, k: string, d: boolean): boolean {
@@ -248,20 +253,39 @@ function describeValue(v: unknown): string {
   return typeof v === 'object' ? 'an object' : String(v);
 }
 
-const TOP_KEYS = ['$schema', 'name', 'description', 'crypto', 'duration', 'maxEvents', 'epoch', 'validators', 'params', 'network', 'faults', 'workload', 'expect', 'plant', 'seed'];
+const TOP_KEYS = [
+  '$schema',
+  'name',
+  'description',
+  'crypto',
+  'duration',
+  'maxEvents',
+  'epoch',
+  'validators',
+  'params',
+  'network',
+  'faults',
+  'workload',
+  'expect',
+  'plant',
+  'seed',
+];
 
 export function decodeScenario(value: unknown): Scenario {
   const r = new Reader('');
   const o = r.obj(value);
   r.noExtra(o, TOP_KEYS);
   const name = r.str(o, 'name');
-  if (!/^[a-z0-9][a-z0-9._-]*$/.test(name)) throw new InputError('name', `use lower-case letters, digits, '.', '_' or '-', got ${describeValue(name)}`);
+  if (!/^[a-z0-9][a-z0-9._-]*$/.test(name))
+    throw new InputError('name', `use lower-case letters, digits, '.', '_' or '-', got ${describeValue(name)}`);
   const crypto = r.str(o, 'crypto', 'fast');
-  if (crypto !== 'real' && crypto !== 'fast') throw new InputError('crypto', `expected "real" or "fast", got ${describeValue(crypto)}`);
+  if (crypto !== 'real' && crypto !== 'fast')
+    throw new InputError('crypto', `expected "real" or "fast", got ${describeValue(crypto)}`);
 
   const vr = r.child('validators');
   const vlist = r.arr(o, 'validators');
-  if (vlist.length < 1 || vlist.length > 64) throw new InputError('validators', `expected 1 to 64 validators, got ${vlist.length}`);
+  if (vlist.length < 1 || vlist.length > 64)
+    throw new InputError('validators', `expected 1 to 64 validators, got ${vlist.length}`);
   const validators = vlist.map((item, i) => {
     const c = vr.child(i);
     const v = c.obj(item);
@@ -273,7 +297,13 @@ export function decodeScenario(value: unknown): Scenario {
 
   const pr = r.child('params');
   const po = o.params === undefined ? {} : pr.obj(o.params);
-  pr.noExtra(po, [...Object.keys(DEFAULT_PARAMS).filter((k) => !k.endsWith('Ms')), 'checkpointBufferTime', 'parentBlockTime', 'commitTimeout', 'relayDelayPerRank']);
+  pr.noExtra(po, [
+    ...Object.keys(DEFAULT_PARAMS).filter((k) => !k.endsWith('Ms')),
+    'checkpointBufferTime',
+    'parentBlockTime',
+    'commitTimeout',
+    'relayDelayPerRank',
+  ]);
   const D = DEFAULT_PARAMS;
   const params: ScenarioParams = {
     producerCount: pr.int(po, 'producerCount', D.producerCount, 1, 64),
@@ -294,8 +324,10 @@ export function decodeScenario(value: unknown): Scenario {
     validatorSlots: pr.int(po, 'validatorSlots', D.validatorSlots, 1, 1000),
     jitter: pr.bool(po, 'jitter', D.jitter),
   };
-  if (params.spanDuration % params.sprint !== 0) throw new InputError('params.spanDuration', `must be a multiple of params.sprint (${params.sprint})`);
-  if (params.firstSpanDuration % params.sprint !== 0) throw new InputError('params.firstSpanDuration', `must be a multiple of params.sprint (${params.sprint})`);
+  if (params.spanDuration % params.sprint !== 0)
+    throw new InputError('params.spanDuration', `must be a multiple of params.sprint (${params.sprint})`);
+  if (params.firstSpanDuration % params.sprint !== 0)
+    throw new InputError('params.firstSpanDuration', `must be a multiple of params.sprint (${params.sprint})`);
   if (params.checkpointBufferTimeMs < 1000) throw new InputError('params.checkpointBufferTime', 'must be at least 1s');
   if (params.parentBlockTimeMs < 1) throw new InputError('params.parentBlockTime', 'must be positive');
 
@@ -307,7 +339,16 @@ export function decodeScenario(value: unknown): Scenario {
 
   const wr = r.child('workload');
   const wo = o.workload === undefined ? {} : wr.obj(o.workload);
-  wr.noExtra(wo, ['transfers', 'topups', 'stateSyncs', 'stakeUpdates', 'joins', 'exits', 'signerChanges', 'sidechainTxs']);
+  wr.noExtra(wo, [
+    'transfers',
+    'topups',
+    'stateSyncs',
+    'stakeUpdates',
+    'joins',
+    'exits',
+    'signerChanges',
+    'sidechainTxs',
+  ]);
   const vIndex = (c: Reader, x: Obj) => c.int(x, 'validator', undefined, 1, validators.length);
   const list = <T>(k: string, f: (c: Reader, x: Obj) => T, allowed: string[]): T[] =>
     wr.arr(wo, k).map((item, i) => {
@@ -319,13 +360,37 @@ export function decodeScenario(value: unknown): Scenario {
   const transfersObj = wo.transfers === undefined ? null : wr.child('transfers').obj(wo.transfers);
   const scTxObj = wo.sidechainTxs === undefined ? null : wr.child('sidechainTxs').obj(wo.sidechainTxs);
   const workload: WorkloadSpec = {
-    transfers: transfersObj ? { everyMs: wr.child('transfers').duration(transfersObj, 'every'), amountWei: wr.child('transfers').big(transfersObj, 'amountWei', 10n ** 15n) } : null,
-    topups: list('topups', (c, x) => ({ atMs: c.duration(x, 'at'), validator: vIndex(c, x), amountTokens: c.big(x, 'amount', 10n), repeat: c.int(x, 'repeat', 1, 1, 100) }), ['at', 'validator', 'amount', 'repeat']),
-    stateSyncs: list('stateSyncs', (c, x) => ({ atMs: c.duration(x, 'at'), count: c.int(x, 'count', 1, 1, 1000) }), ['at', 'count']),
-    stakeUpdates: list('stakeUpdates', (c, x) => ({ atMs: c.duration(x, 'at'), validator: vIndex(c, x), amountTokens: c.big(x, 'amount') }), ['at', 'validator', 'amount']),
+    transfers: transfersObj
+      ? {
+          everyMs: wr.child('transfers').duration(transfersObj, 'every'),
+          amountWei: wr.child('transfers').big(transfersObj, 'amountWei', 10n ** 15n),
+        }
+      : null,
+    topups: list(
+      'topups',
+      (c, x) => ({
+        atMs: c.duration(x, 'at'),
+        validator: vIndex(c, x),
+        amountTokens: c.big(x, 'amount', 10n),
+        repeat: c.int(x, 'repeat', 1, 1, 100),
+      }),
+      ['at', 'validator', 'amount', 'repeat'],
+    ),
+    stateSyncs: list('stateSyncs', (c, x) => ({ atMs: c.duration(x, 'at'), count: c.int(x, 'count', 1, 1, 1000) }), [
+      'at',
+      'count',
+    ]),
+    stakeUpdates: list(
+      'stakeUpdates',
+      (c, x) => ({ atMs: c.duration(x, 'at'), validator: vIndex(c, x), amountTokens: c.big(x, 'amount') }),
+      ['at', 'validator', 'amount'],
+    ),
     joins: list('joins', (c, x) => ({ atMs: c.duration(x, 'at'), stakeTokens: c.big(x, 'stake') }), ['at', 'stake']),
     exits: list('exits', (c, x) => ({ atMs: c.duration(x, 'at'), validator: vIndex(c, x) }), ['at', 'validator']),
-    signerChanges: list('signerChanges', (c, x) => ({ atMs: c.duration(x, 'at'), validator: vIndex(c, x) }), ['at', 'validator']),
+    signerChanges: list('signerChanges', (c, x) => ({ atMs: c.duration(x, 'at'), validator: vIndex(c, x) }), [
+      'at',
+      'validator',
+    ]),
     sidechainTxs: scTxObj ? { everyMs: wr.child('sidechainTxs').duration(scTxObj, 'every') } : null,
   };
 
@@ -333,7 +398,8 @@ export function decodeScenario(value: unknown): Scenario {
   const eo = o.expect === undefined ? {} : er.obj(o.expect);
   er.noExtra(eo, ['verdict', 'oracle', 'min', 'max']);
   const verdict = er.str(eo, 'verdict', 'pass');
-  if (!['pass', 'safety', 'liveness', 'crash'].includes(verdict)) throw new InputError('expect.verdict', `expected pass, safety, liveness or crash, got ${describeValue(verdict)}`);
+  if (!['pass', 'safety', 'liveness', 'crash'].includes(verdict))
+    throw new InputError('expect.verdict', `expected pass, safety, liveness or crash, got ${describeValue(verdict)}`);
   const countKeys = ['serviceBlocks', 'sidechainBlocks', 'spans', 'checkpointsAcked', 'noAcks', 'reorgs'];
   const bounds = (k: 'min' | 'max', extra: string[]) => {
     const c = er.child(k);
@@ -371,7 +437,9 @@ export function decodeScenario(value: unknown): Scenario {
 /** The scenario as a file (the inverse of decodeScenario): durations in ms, amounts as strings. */
 export function encodeScenario(s: Scenario): Record<string, unknown> {
   const link = (l: Partial<LinkModel>) => ({
-    ...(l.latencyMinMs !== undefined && l.latencyMaxMs !== undefined ? { latency: [l.latencyMinMs, l.latencyMaxMs] } : {}),
+    ...(l.latencyMinMs !== undefined && l.latencyMaxMs !== undefined
+      ? { latency: [l.latencyMinMs, l.latencyMaxMs] }
+      : {}),
     ...(l.loss !== undefined ? { loss: l.loss } : {}),
     ...(l.duplicate !== undefined ? { duplicate: l.duplicate } : {}),
     ...(l.reorder !== undefined ? { reorder: l.reorder } : {}),
@@ -422,16 +490,32 @@ export function encodeScenario(s: Scenario): Record<string, unknown> {
       ...(f.delayS !== undefined ? { delayS: f.delayS } : {}),
     })),
     workload: {
-      ...(w.transfers ? { transfers: { every: w.transfers.everyMs, amountWei: w.transfers.amountWei.toString() } } : {}),
+      ...(w.transfers
+        ? { transfers: { every: w.transfers.everyMs, amountWei: w.transfers.amountWei.toString() } }
+        : {}),
       ...(w.sidechainTxs ? { sidechainTxs: { every: w.sidechainTxs.everyMs } } : {}),
-      topups: w.topups.map((t) => ({ at: t.atMs, validator: t.validator, amount: t.amountTokens.toString(), repeat: t.repeat })),
+      topups: w.topups.map((t) => ({
+        at: t.atMs,
+        validator: t.validator,
+        amount: t.amountTokens.toString(),
+        repeat: t.repeat,
+      })),
       stateSyncs: w.stateSyncs.map((t) => ({ at: t.atMs, count: t.count })),
-      stakeUpdates: w.stakeUpdates.map((t) => ({ at: t.atMs, validator: t.validator, amount: t.amountTokens.toString() })),
+      stakeUpdates: w.stakeUpdates.map((t) => ({
+        at: t.atMs,
+        validator: t.validator,
+        amount: t.amountTokens.toString(),
+      })),
       joins: w.joins.map((t) => ({ at: t.atMs, stake: t.stakeTokens.toString() })),
       exits: w.exits.map((t) => ({ at: t.atMs, validator: t.validator })),
       signerChanges: w.signerChanges.map((t) => ({ at: t.atMs, validator: t.validator })),
     },
-    expect: { verdict: s.expect.verdict, ...(s.expect.oracle ? { oracle: s.expect.oracle } : {}), min: s.expect.min, max: s.expect.max },
+    expect: {
+      verdict: s.expect.verdict,
+      ...(s.expect.oracle ? { oracle: s.expect.oracle } : {}),
+      min: s.expect.min,
+      max: s.expect.max,
+    },
     ...(s.plant ? { plant: s.plant } : {}),
     ...(s.seed !== undefined ? { seed: s.seed } : {}),
   };
@@ -444,7 +528,8 @@ function decodeLink(r: Reader, value: unknown, base: Partial<LinkModel> | null):
   const out: Partial<LinkModel> = { ...(base ?? {}) };
   if (o.latency !== undefined) {
     const lat = o.latency;
-    if (!Array.isArray(lat) || lat.length !== 2) throw new InputError(`${r.path}.latency`, 'expected [min, max] durations, e.g. ["20ms", "80ms"]');
+    if (!Array.isArray(lat) || lat.length !== 2)
+      throw new InputError(`${r.path}.latency`, 'expected [min, max] durations, e.g. ["20ms", "80ms"]');
     out.latencyMinMs = parseDurationMs(lat[0], `${r.path}.latency[0]`);
     out.latencyMaxMs = parseDurationMs(lat[1], `${r.path}.latency[1]`);
     if (out.latencyMinMs > out.latencyMaxMs) throw new InputError(`${r.path}.latency`, 'min must not exceed max');
@@ -459,7 +544,11 @@ function decodeLink(r: Reader, value: unknown, base: Partial<LinkModel> | null):
 function decodeFault(r: Reader, value: unknown, validatorCount: number, nodes: Set<string>): FaultSpec {
   const o = r.obj(value);
   const kind = r.str(o, 'kind');
-  if (!(FAULT_KINDS as readonly string[]).includes(kind)) throw new InputError(`${r.path}.kind`, `unknown fault kind ${describeValue(kind)}; kinds: ${FAULT_KINDS.join(', ')}`);
+  if (!(FAULT_KINDS as readonly string[]).includes(kind))
+    throw new InputError(
+      `${r.path}.kind`,
+      `unknown fault kind ${describeValue(kind)}; kinds: ${FAULT_KINDS.join(', ')}`,
+    );
   const allowed: Record<FaultKind, string[]> = {
     crash: ['node'],
     pause: ['node'],
@@ -479,17 +568,23 @@ function decodeFault(r: Reader, value: unknown, validatorCount: number, nodes: S
   r.noExtra(o, ['kind', 'at', 'atHeight', 'for', ...allowed[kind as FaultKind]]);
   const f: FaultSpec = { kind: kind as FaultKind };
   if (o.atHeight === undefined) f.atMs = r.duration(o, 'at', 0);
-  else if (o.at !== undefined) throw new InputError(`${r.path}.atHeight`, 'give either at (a time) or atHeight (a height), not both');
+  else if (o.at !== undefined)
+    throw new InputError(`${r.path}.atHeight`, 'give either at (a time) or atHeight (a height), not both');
   else f.atHeight = decodeHeightTrigger(r.child('atHeight'), o.atHeight);
   if (o.for !== undefined) f.forMs = r.duration(o, 'for');
   const node = (k: string): string => {
     const id = r.str(o, k);
-    if (!nodes.has(id)) throw new InputError(`${r.path}.${k}`, `unknown node ${describeValue(id)}; nodes are parent, svc-1..svc-${validatorCount}, sc-1..sc-${validatorCount}`);
+    if (!nodes.has(id))
+      throw new InputError(
+        `${r.path}.${k}`,
+        `unknown node ${describeValue(id)}; nodes are parent, svc-1..svc-${validatorCount}, sc-1..sc-${validatorCount}`,
+      );
     return id;
   };
   const nodeList = (k: string): string[] =>
     r.arr(o, k).map((x, i) => {
-      if (typeof x !== 'string' || !nodes.has(x)) throw new InputError(`${r.path}.${k}[${i}]`, `unknown node ${describeValue(x)}`);
+      if (typeof x !== 'string' || !nodes.has(x))
+        throw new InputError(`${r.path}.${k}[${i}]`, `unknown node ${describeValue(x)}`);
       return x;
     });
   switch (f.kind) {
@@ -509,9 +604,11 @@ function decodeFault(r: Reader, value: unknown, validatorCount: number, nodes: S
       const groups = r.arr(o, 'groups');
       if (groups.length < 2) throw new InputError(`${r.path}.groups`, 'expected at least two groups of nodes');
       f.groups = groups.map((g, gi) => {
-        if (!Array.isArray(g) || g.length === 0) throw new InputError(`${r.path}.groups[${gi}]`, 'expected a non-empty array of node ids');
+        if (!Array.isArray(g) || g.length === 0)
+          throw new InputError(`${r.path}.groups[${gi}]`, 'expected a non-empty array of node ids');
         return g.map((x, i) => {
-          if (typeof x !== 'string' || !nodes.has(x)) throw new InputError(`${r.path}.groups[${gi}][${i}]`, `unknown node ${describeValue(x)}`);
+          if (typeof x !== 'string' || !nodes.has(x))
+            throw new InputError(`${r.path}.groups[${gi}][${i}]`, `unknown node ${describeValue(x)}`);
           return x;
         });
       });
@@ -545,7 +642,11 @@ function decodeFault(r: Reader, value: unknown, validatorCount: number, nodes: S
       const list = r.arr(o, 'validators');
       if (list.length === 0) throw new InputError(`${r.path}.validators`, 'name at least one validator');
       f.validators = list.map((x, i) => {
-        if (typeof x !== 'number' || !Number.isSafeInteger(x) || x < 1 || x > validatorCount) throw new InputError(`${r.path}.validators[${i}]`, `expected a validator index 1..${validatorCount}, got ${describeValue(x)}`);
+        if (typeof x !== 'number' || !Number.isSafeInteger(x) || x < 1 || x > validatorCount)
+          throw new InputError(
+            `${r.path}.validators[${i}]`,
+            `expected a validator index 1..${validatorCount}, got ${describeValue(x)}`,
+          );
         return x;
       });
       break;
@@ -559,7 +660,11 @@ function decodeHeightTrigger(r: Reader, value: unknown): HeightTrigger {
   const o = r.obj(value);
   r.noExtra(o, ['service', 'sidechain']);
   const keys = Object.keys(o);
-  if (keys.length !== 1) throw new InputError(r.path, `expected exactly one of service, sidechain with a height, e.g. {"service": 120}, got ${keys.length} fields`);
+  if (keys.length !== 1)
+    throw new InputError(
+      r.path,
+      `expected exactly one of service, sidechain with a height, e.g. {"service": 120}, got ${keys.length} fields`,
+    );
   const chain = keys[0] as TriggerChain;
   return { chain, height: r.int(o, chain, undefined, 1) };
 }
@@ -571,7 +676,8 @@ function decodeHeightTrigger(r: Reader, value: unknown): HeightTrigger {
  * sim/domain/domain.ts: the service side is the main domain).
  */
 export function faultSides(f: FaultSpec): Set<TriggerChain> {
-  const of = (nodes: readonly string[]) => new Set<TriggerChain>(nodes.map((n) => (n.startsWith('sc-') ? 'sidechain' : 'service')));
+  const of = (nodes: readonly string[]) =>
+    new Set<TriggerChain>(nodes.map((n) => (n.startsWith('sc-') ? 'sidechain' : 'service')));
   switch (f.kind) {
     case 'crash':
     case 'pause':
@@ -606,7 +712,14 @@ function checkTriggerSide(field: string, f: FaultSpec, chain: TriggerChain): voi
   if (sides.size === 1 && sides.has(chain)) return;
   const service = 'service nodes (svc-*), the parent chain, doubleSign, offlineCheckpointProposer, byzantineValidators';
   const sidechain = 'sidechain nodes (sc-*) and the producer faults';
-  const actsOn = sides.size === 0 ? 'no node' : sides.size === 2 ? 'both service and sidechain nodes' : sides.has('sidechain') ? 'sidechain nodes' : 'the service side';
+  const actsOn =
+    sides.size === 0
+      ? 'no node'
+      : sides.size === 2
+        ? 'both service and sidechain nodes'
+        : sides.has('sidechain')
+          ? 'sidechain nodes'
+          : 'the service side';
   throw new InputError(
     field,
     `a ${chain} height can only trigger a fault on ${chain === 'service' ? service : sidechain}; this ${f.kind} acts on ${actsOn}: ${sides.size === 1 ? `use atHeight.${[...sides][0]} or ` : ''}give it a time (at)`,

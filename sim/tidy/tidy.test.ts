@@ -72,7 +72,12 @@ describe('tidy catches what it exists for', () => {
     });
     try {
       const vs = checkTree(root);
-      expect(vs.map((v) => v.file).sort()).toEqual(['src/app/c.ts', 'src/core/a.ts', 'src/index.ts', 'src/sidechain/b.ts']);
+      expect(vs.map((v) => v.file).sort()).toEqual([
+        'src/app/c.ts',
+        'src/core/a.ts',
+        'src/index.ts',
+        'src/sidechain/b.ts',
+      ]);
       expect(vs.every((v) => v.rule === 'import-direction')).toBe(true);
       expect(vs.find((v) => v.file === 'src/app/c.ts')!.message).toMatch(/must not import sim\//);
     } finally {

@@ -25,17 +25,44 @@ const BANNED: BannedApi[] = [
   { pattern: /\bDate\s*\.\s*now\s*\(/, name: 'Date.now', hint: 'use the engine clock (Clock.nowMs) instead' },
   { pattern: /\bnew\s+Date\s*\(/, name: 'new Date', hint: 'use the engine clock; format times from virtual ms' },
   { pattern: /\bMath\s*\.\s*random\s*\(/, name: 'Math.random', hint: 'use a seeded Rng stream (rng.fork(name))' },
-  { pattern: /\bperformance\s*\.\s*now\s*\(/, name: 'performance.now', hint: 'use the engine clock; wall time only in real adapters and bench/' },
+  {
+    pattern: /\bperformance\s*\.\s*now\s*\(/,
+    name: 'performance.now',
+    hint: 'use the engine clock; wall time only in real adapters and bench/',
+  },
   { pattern: /\bsetTimeout\s*\(/, name: 'setTimeout', hint: 'schedule an engine event (engine.after) instead' },
   { pattern: /\bsetInterval\s*\(/, name: 'setInterval', hint: 'schedule a recurring engine event instead' },
-  { pattern: /\bsetImmediate\s*\(/, name: 'setImmediate', hint: 'schedule an engine event at the current time instead' },
-  { pattern: /\brandomBytes\s*\(/, name: 'crypto.randomBytes', hint: 'draw bytes from a seeded Rng stream (rng.bytes)' },
-  { pattern: /\.sort\(\s*\)/, name: '.sort() without a comparator', hint: 'pass a comparator from src/core/order (canonical order)' },
-  { pattern: /\blocaleCompare\b/, name: 'localeCompare', hint: 'use compareStrings from src/core/order (locale-independent)' },
+  {
+    pattern: /\bsetImmediate\s*\(/,
+    name: 'setImmediate',
+    hint: 'schedule an engine event at the current time instead',
+  },
+  {
+    pattern: /\brandomBytes\s*\(/,
+    name: 'crypto.randomBytes',
+    hint: 'draw bytes from a seeded Rng stream (rng.bytes)',
+  },
+  {
+    pattern: /\.sort\(\s*\)/,
+    name: '.sort() without a comparator',
+    hint: 'pass a comparator from src/core/order (canonical order)',
+  },
+  {
+    pattern: /\blocaleCompare\b/,
+    name: 'localeCompare',
+    hint: 'use compareStrings from src/core/order (locale-independent)',
+  },
 ];
 
 /** Where the real adapters live: wall clock, sockets and files are allowed there. */
-const REAL_ADAPTERS = [/^src\/node\/real/, /^src\/rpc\//, /^src\/cli\//, /^sim\/workers\//, /^sim\/campaign\//, /^sim\/tidy\//];
+const REAL_ADAPTERS = [
+  /^src\/node\/real/,
+  /^src\/rpc\//,
+  /^src\/cli\//,
+  /^sim\/workers\//,
+  /^sim\/campaign\//,
+  /^sim\/tidy\//,
+];
 
 /** Allowed imports per src folder (besides itself). */
 const ALLOWED: Record<string, string[]> = {
@@ -54,7 +81,8 @@ const ALLOWED: Record<string, string[]> = {
   '.': ['core', 'store', 'modules', 'app', 'consensus', 'bridge', 'parent', 'sidechain', 'node', 'rpc'],
 };
 
-const IMPORT_RE = /(?:^|\s)(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+)['"]|(?:^|\s)import\s*\(\s*['"]([^'"]+)['"]\s*\)|(?:^|\s)import\s+['"]([^'"]+)['"]/g;
+const IMPORT_RE =
+  /(?:^|\s)(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+)['"]|(?:^|\s)import\s*\(\s*['"]([^'"]+)['"]\s*\)|(?:^|\s)import\s+['"]([^'"]+)['"]/g;
 
 export function listSourceFiles(root: string, dirs: string[] = ['src', 'sim']): string[] {
   const out: string[] = [];
@@ -96,7 +124,13 @@ export function checkFile(root: string, file: string, text: string = readFileSyn
   if (!REAL_ADAPTERS.some((re) => re.test(rel))) {
     lines.forEach((line, i) => {
       for (const b of BANNED) {
-        if (b.pattern.test(line)) violations.push({ file: rel, line: i + 1, rule: 'banned-api', message: `${b.name} is banned here: ${b.hint}` });
+        if (b.pattern.test(line))
+          violations.push({
+            file: rel,
+            line: i + 1,
+            rule: 'banned-api',
+            message: `${b.name} is banned here: ${b.hint}`,
+          });
       }
     });
   }

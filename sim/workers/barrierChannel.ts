@@ -88,7 +88,12 @@ export class BarrierClient {
  * The worker's end: answer requests until `isLast(request)` is true (that one is answered too).
  * Blocks the worker's event loop meanwhile; all its traffic goes through this channel.
  */
-export function serveBarrier(shared: BarrierShared, handle: (request: unknown) => unknown, isLast: (request: unknown) => boolean, spinMs = 0): void {
+export function serveBarrier(
+  shared: BarrierShared,
+  handle: (request: unknown) => unknown,
+  isLast: (request: unknown) => boolean,
+  spinMs = 0,
+): void {
   const flags = new Int32Array(shared.flags);
   let seen = 0;
   for (;;) {

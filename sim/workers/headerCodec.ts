@@ -68,5 +68,11 @@ export class HeaderDecoder {
 }
 
 function sameHeader(a: HeaderSummary, b: HeaderSummary): boolean {
-  return a.number === b.number && a.hash === b.hash && a.time === b.time && a.txHash === b.txHash && a.receiptHash === b.receiptHash;
+  return (
+    a.number === b.number &&
+    a.hash === b.hash &&
+    a.time === b.time &&
+    a.txHash === b.txHash &&
+    a.receiptHash === b.receiptHash
+  );
 }

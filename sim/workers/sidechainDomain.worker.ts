@@ -18,7 +18,12 @@ import { HeaderEncoder } from './headerCodec';
 export type SidechainRequest = { kind: 'window'; req: WindowRequest } | { kind: 'report'; query: SidechainReportQuery };
 
 export interface SidechainDomainApi {
-  init(scenario: Scenario, seed: number, opts: DomainOptions, barrier: BarrierShared): { status: DomainStatus; end: WindowEnd | null };
+  init(
+    scenario: Scenario,
+    seed: number,
+    opts: DomainOptions,
+    barrier: BarrierShared,
+  ): { status: DomainStatus; end: WindowEnd | null };
   /** Serve barrier requests until the report is asked for; returns then. */
   serve(spinMs: number): void;
 }

@@ -12,7 +12,13 @@ import { MessageChannel, Worker } from 'node:worker_threads';
 import { transfer, wrap, type Remote } from 'comlink';
 import { type Scenario } from '../scenario/scenario';
 import { type SidechainReport, type SidechainReportQuery } from '../domain/sidechainDomain';
-import { type DomainOptions, type DomainStatus, type WindowEnd, type WindowRequest, type WindowResult } from '../domain/domain';
+import {
+  type DomainOptions,
+  type DomainStatus,
+  type WindowEnd,
+  type WindowRequest,
+  type WindowResult,
+} from '../domain/domain';
 import { nodeEndpoint } from './nodeEndpoint';
 import { BarrierClient, newBarrierFlags } from './barrierChannel';
 import { HeaderDecoder } from './headerCodec';
@@ -86,10 +92,15 @@ function acquire(): LiveWorker {
 
 export function startSidechainWorker(opts: SidechainWorkerOptions = {}): RemoteSidechainDomain {
   const live = acquire();
-  const call = <T>(p: Promise<T>): Promise<T> => (live.failure ? Promise.reject(live.failure) : Promise.race([p, live.death]));
+  const call = <T>(p: Promise<T>): Promise<T> =>
+    live.failure ? Promise.reject(live.failure) : Promise.race([p, live.death]);
   const channel = new MessageChannel();
   const flags = newBarrierFlags();
-  const client = new BarrierClient({ flags, port: channel.port1 }, () => live.failure, opts.mainSpinMs ?? DEFAULT_MAIN_SPIN_MS);
+  const client = new BarrierClient(
+    { flags, port: channel.port1 },
+    () => live.failure,
+    opts.mainSpinMs ?? DEFAULT_MAIN_SPIN_MS,
+  );
   const headers = new HeaderDecoder();
   let serving: Promise<void> | null = null;
   let reported = false;
@@ -100,7 +111,14 @@ export function startSidechainWorker(opts: SidechainWorkerOptions = {}): RemoteS
   };
   return {
     async init(scenario, seed, initOpts) {
-      const out = await call(live.remote.init(scenario, seed, initOpts, transfer({ flags, port: channel.port2 }, [channel.port2] as unknown as Parameters<typeof transfer>[1])));
+      const out = await call(
+        live.remote.init(
+          scenario,
+          seed,
+          initOpts,
+          transfer({ flags, port: channel.port2 }, [channel.port2] as unknown as Parameters<typeof transfer>[1]),
+        ),
+      );
       serving = call(live.remote.serve(opts.workerSpinMs ?? DEFAULT_WORKER_SPIN_MS));
       serving.catch(() => {});
       return out;

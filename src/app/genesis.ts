@@ -14,7 +14,12 @@ import { type Coin, addCoins, decodeCoins, setSendEnabled } from '../modules/ban
 import { type ChainParams, DEFAULT_CHAIN_PARAMS, setChainParams } from '../modules/chainParams';
 import { type Validator, setValidator, setValidatorSet } from '../modules/staking/keeper';
 import { ValidatorSet } from '../modules/staking/validatorSet';
-import { type SidechainParams, DEFAULT_SIDECHAIN_PARAMS, DEFAULT_FIRST_SPAN_DURATION, setSidechainParams } from '../modules/sidechain/params';
+import {
+  type SidechainParams,
+  DEFAULT_SIDECHAIN_PARAMS,
+  DEFAULT_FIRST_SPAN_DURATION,
+  setSidechainParams,
+} from '../modules/sidechain/params';
 import { genesisSpan, setSpan } from '../modules/sidechain/keeper';
 import { type CheckpointParams, DEFAULT_CHECKPOINT_PARAMS, setCheckpointParams } from '../modules/checkpoint/keeper';
 import { setAckCount } from '../modules/checkpoint/ackCount';
@@ -44,7 +49,11 @@ export function decodeGenesis(value: unknown): Genesis {
   const root = asObject(value, 'genesis');
   noExtraKeys(root, ['chain_id', 'genesis_time_ms', 'app_state'], 'genesis');
   const chainId = str(root, 'chain_id', 'genesis', { maxLength: 64 });
-  if (!/^[a-zA-Z0-9._-]+$/.test(chainId)) throw new InputError('genesis.chain_id', `must be letters, digits, '.', '_' or '-', got ${JSON.stringify(chainId)}`);
+  if (!/^[a-zA-Z0-9._-]+$/.test(chainId))
+    throw new InputError(
+      'genesis.chain_id',
+      `must be letters, digits, '.', '_' or '-', got ${JSON.stringify(chainId)}`,
+    );
   const genesisTimeMs = Number(optUint64(root, 'genesis_time_ms', 'genesis', 0n));
   const app = asObject(root.app_state ?? {}, 'genesis.app_state');
   noExtraKeys(app, ['chain', 'auth', 'bank', 'staking', 'sidechain', 'checkpoint'], 'genesis.app_state');
@@ -53,15 +62,32 @@ export function decodeGenesis(value: unknown): Genesis {
   const cp = 'genesis.app_state.chain';
   noExtraKeys(chainObj, ['parent_chain_tx_confirmations', 'sidechain_tx_confirmations', 'sidechain_chain_id'], cp);
   const chain: ChainParams = {
-    parentChainTxConfirmations: optUint64(chainObj, 'parent_chain_tx_confirmations', cp, DEFAULT_CHAIN_PARAMS.parentChainTxConfirmations),
-    sidechainTxConfirmations: optUint64(chainObj, 'sidechain_tx_confirmations', cp, DEFAULT_CHAIN_PARAMS.sidechainTxConfirmations),
-    sidechainChainId: chainObj.sidechain_chain_id === undefined ? DEFAULT_CHAIN_PARAMS.sidechainChainId : str(chainObj, 'sidechain_chain_id', cp, { maxLength: 64 }),
+    parentChainTxConfirmations: optUint64(
+      chainObj,
+      'parent_chain_tx_confirmations',
+      cp,
+      DEFAULT_CHAIN_PARAMS.parentChainTxConfirmations,
+    ),
+    sidechainTxConfirmations: optUint64(
+      chainObj,
+      'sidechain_tx_confirmations',
+      cp,
+      DEFAULT_CHAIN_PARAMS.sidechainTxConfirmations,
+    ),
+    sidechainChainId:
+      chainObj.sidechain_chain_id === undefined
+        ? DEFAULT_CHAIN_PARAMS.sidechainChainId
+        : str(chainObj, 'sidechain_chain_id', cp, { maxLength: 64 }),
   };
-  if (!/^[0-9]+$/.test(chain.sidechainChainId)) throw new InputError(`${cp}.sidechain_chain_id`, 'must be a decimal chain id');
+  if (!/^[0-9]+$/.test(chain.sidechainChainId))
+    throw new InputError(`${cp}.sidechain_chain_id`, 'must be a decimal chain id');
 
   const authObj = asObject(app.auth ?? {}, 'genesis.app_state.auth');
   noExtraKeys(authObj, ['params', 'accounts'], 'genesis.app_state.auth');
-  const authParams = authObj.params === undefined ? DEFAULT_AUTH_PARAMS : decodeAuthParams(authObj.params, 'genesis.app_state.auth.params');
+  const authParams =
+    authObj.params === undefined
+      ? DEFAULT_AUTH_PARAMS
+      : decodeAuthParams(authObj.params, 'genesis.app_state.auth.params');
   const seenAccounts = new Set<string>();
   const accounts = asArray(authObj.accounts ?? [], 'genesis.app_state.auth.accounts').map((item, i) => {
     const p = `genesis.app_state.auth.accounts[${i}]`;
@@ -75,12 +101,14 @@ export function decodeGenesis(value: unknown): Genesis {
 
   const bankObj = asObject(app.bank ?? {}, 'genesis.app_state.bank');
   noExtraKeys(bankObj, ['send_enabled'], 'genesis.app_state.bank');
-  const sendEnabled = bankObj.send_enabled === undefined ? true : bool(bankObj, 'send_enabled', 'genesis.app_state.bank');
+  const sendEnabled =
+    bankObj.send_enabled === undefined ? true : bool(bankObj, 'send_enabled', 'genesis.app_state.bank');
 
   const stakingObj = asObject(app.staking ?? {}, 'genesis.app_state.staking');
   noExtraKeys(stakingObj, ['validators'], 'genesis.app_state.staking');
   const vlist = asArray(stakingObj.validators, 'genesis.app_state.staking.validators');
-  if (vlist.length === 0) throw new InputError('genesis.app_state.staking.validators', 'at least one validator is required');
+  if (vlist.length === 0)
+    throw new InputError('genesis.app_state.staking.validators', 'at least one validator is required');
   const ids = new Set<bigint>();
   const signers = new Set<string>();
   const validators = vlist.map((item, i) => {
@@ -110,27 +138,55 @@ export function decodeGenesis(value: unknown): Genesis {
     spanDuration: optUint64(spObj, 'span_duration', sp, DEFAULT_SIDECHAIN_PARAMS.spanDuration),
     producerCount: optUint64(spObj, 'producer_count', sp, DEFAULT_SIDECHAIN_PARAMS.producerCount),
   };
-  for (const [k, v] of Object.entries({ sprint_duration: scParams.sprintDuration, span_duration: scParams.spanDuration, producer_count: scParams.producerCount })) {
+  for (const [k, v] of Object.entries({
+    sprint_duration: scParams.sprintDuration,
+    span_duration: scParams.spanDuration,
+    producer_count: scParams.producerCount,
+  })) {
     if (v === 0n) throw new InputError(`${sp}.${k}`, 'must be non-zero');
   }
-  if (scParams.spanDuration % scParams.sprintDuration !== 0n) throw new InputError(`${sp}.span_duration`, `must be a multiple of sprint_duration (${scParams.sprintDuration})`);
-  const firstSpanDuration = optUint64(scObj, 'first_span_duration', 'genesis.app_state.sidechain', DEFAULT_FIRST_SPAN_DURATION);
+  if (scParams.spanDuration % scParams.sprintDuration !== 0n)
+    throw new InputError(`${sp}.span_duration`, `must be a multiple of sprint_duration (${scParams.sprintDuration})`);
+  const firstSpanDuration = optUint64(
+    scObj,
+    'first_span_duration',
+    'genesis.app_state.sidechain',
+    DEFAULT_FIRST_SPAN_DURATION,
+  );
   if (firstSpanDuration === 0n || firstSpanDuration % scParams.sprintDuration !== 0n) {
-    throw new InputError('genesis.app_state.sidechain.first_span_duration', `must be a non-zero multiple of sprint_duration (${scParams.sprintDuration})`);
+    throw new InputError(
+      'genesis.app_state.sidechain.first_span_duration',
+      `must be a non-zero multiple of sprint_duration (${scParams.sprintDuration})`,
+    );
   }
 
   const ckObj = asObject(app.checkpoint ?? {}, 'genesis.app_state.checkpoint');
   noExtraKeys(ckObj, ['params'], 'genesis.app_state.checkpoint');
   const kpObj = asObject(ckObj.params ?? {}, 'genesis.app_state.checkpoint.params');
   const kp = 'genesis.app_state.checkpoint.params';
-  noExtraKeys(kpObj, ['checkpoint_buffer_time_ms', 'avg_checkpoint_length', 'max_checkpoint_length', 'child_chain_block_interval'], kp);
+  noExtraKeys(
+    kpObj,
+    ['checkpoint_buffer_time_ms', 'avg_checkpoint_length', 'max_checkpoint_length', 'child_chain_block_interval'],
+    kp,
+  );
   const ckParams: CheckpointParams = {
-    checkpointBufferTimeMs: optUint64(kpObj, 'checkpoint_buffer_time_ms', kp, DEFAULT_CHECKPOINT_PARAMS.checkpointBufferTimeMs),
+    checkpointBufferTimeMs: optUint64(
+      kpObj,
+      'checkpoint_buffer_time_ms',
+      kp,
+      DEFAULT_CHECKPOINT_PARAMS.checkpointBufferTimeMs,
+    ),
     avgCheckpointLength: optUint64(kpObj, 'avg_checkpoint_length', kp, DEFAULT_CHECKPOINT_PARAMS.avgCheckpointLength),
     maxCheckpointLength: optUint64(kpObj, 'max_checkpoint_length', kp, DEFAULT_CHECKPOINT_PARAMS.maxCheckpointLength),
-    childBlockInterval: optUint64(kpObj, 'child_chain_block_interval', kp, DEFAULT_CHECKPOINT_PARAMS.childBlockInterval),
+    childBlockInterval: optUint64(
+      kpObj,
+      'child_chain_block_interval',
+      kp,
+      DEFAULT_CHECKPOINT_PARAMS.childBlockInterval,
+    ),
   };
-  if (ckParams.checkpointBufferTimeMs < 1000n) throw new InputError(`${kp}.checkpoint_buffer_time_ms`, 'must be at least 1000');
+  if (ckParams.checkpointBufferTimeMs < 1000n)
+    throw new InputError(`${kp}.checkpoint_buffer_time_ms`, 'must be at least 1000');
 
   return {
     chainId,
@@ -159,13 +215,33 @@ export function initGenesis(store: KVStore, g: Genesis): void {
 
   const validators: Validator[] = [...g.staking.validators]
     .sort((a, b) => compareBig(a.id, b.id))
-    .map((v) => ({ id: v.id, startEpoch: v.startEpoch, endEpoch: 0n, power: v.power, pubKey: v.pubKey, signer: v.signer, lastUpdated: null, jailed: false }));
+    .map((v) => ({
+      id: v.id,
+      startEpoch: v.startEpoch,
+      endEpoch: 0n,
+      power: v.power,
+      pubKey: v.pubKey,
+      signer: v.signer,
+      lastUpdated: null,
+      jailed: false,
+    }));
   for (const v of validators) setValidator(store, v);
-  const set = new ValidatorSet(validators.filter((v) => v.startEpoch <= 1n).map((v) => ({ address: v.signer, power: v.power, id: v.id })));
+  const set = new ValidatorSet(
+    validators.filter((v) => v.startEpoch <= 1n).map((v) => ({ address: v.signer, power: v.power, id: v.id })),
+  );
   // Heimdall's InitGenesis without a stored current set applies one more rotation (heimdall §4.3).
   set.incrementProposerPriority(1);
   setValidatorSet(store, set);
-  setSpan(store, genesisSpan(set, validators, g.sidechain.firstSpanDuration, g.sidechain.params.producerCount, g.chain.sidechainChainId));
+  setSpan(
+    store,
+    genesisSpan(
+      set,
+      validators,
+      g.sidechain.firstSpanDuration,
+      g.sidechain.params.producerCount,
+      g.chain.sidechainChainId,
+    ),
+  );
 }
 
 export type { Obj };

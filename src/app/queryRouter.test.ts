@@ -14,7 +14,12 @@ import { type Hex } from '../core/bytes';
 import { accountRootHash } from '../index';
 import { getAccount } from '../modules/auth/accounts';
 import { getValidatorSet } from '../modules/staking/keeper';
-import { MsgCheckpointAckDef, MsgCheckpointDef, MsgCheckpointNoAckDef, type MsgCheckpoint } from '../modules/checkpoint/msgs';
+import {
+  MsgCheckpointAckDef,
+  MsgCheckpointDef,
+  MsgCheckpointNoAckDef,
+  type MsgCheckpoint,
+} from '../modules/checkpoint/msgs';
 import { MsgProposeSpanDef } from '../modules/sidechain/msgs';
 import { MsgStakeUpdateDef } from '../modules/staking/msgs';
 import { MsgTopupDef, MsgWithdrawFeeDef } from '../modules/topup/msgs';
@@ -41,12 +46,19 @@ const AUTH_PARAMS = {
   max_tx_gas: 1000000,
   tx_fees: '1000000000000000',
 };
-const CHECKPOINT_PARAMS = { checkpoint_buffer_time: 1000000000000, avg_checkpoint_length: 256, max_checkpoint_length: 1024, child_chain_block_interval: 10000 };
+const CHECKPOINT_PARAMS = {
+  checkpoint_buffer_time: 1000000000000,
+  avg_checkpoint_length: 256,
+  max_checkpoint_length: 1024,
+  child_chain_block_interval: 10000,
+};
 const SIDECHAIN_PARAMS = { sprint_duration: 16, span_duration: 1600, producer_count: 4 };
 /** The querier errors as the reference writes them: the ABCI log of an sdk code-1 error, as a string. */
 const SPAN_NOT_FOUND = '{"codespace":"sdk","code":1,"message":"could not get span; span not found for id"}';
-const NO_BUFFER = '{"codespace":"sdk","code":1,"message":"could not fetch checkpoint buffer; No checkpoint found in buffer"}';
-const noCheckpoint = (n: number) => `{"codespace":"sdk","code":1,"message":"could not fetch checkpoint by index ${n}; Invalid checkpoint Index"}`;
+const NO_BUFFER =
+  '{"codespace":"sdk","code":1,"message":"could not fetch checkpoint buffer; No checkpoint found in buffer"}';
+const noCheckpoint = (n: number) =>
+  `{"codespace":"sdk","code":1,"message":"could not fetch checkpoint by index ${n}; Invalid checkpoint Index"}`;
 const notUint = (s: string) => `'${s}' is not a valid uint64`;
 const ZERO = '0x0000000000000000000000000000000000000000';
 const CONTRACT = testKey('query-router-test/receiver').address;
@@ -76,8 +88,14 @@ interface World {
 }
 
 function settled(r: { txs: TxResult[]; side: SideTxResult[] }, what: string, sides = 1): void {
-  expect(r.txs.map((t) => [t.code, t.log]), `${what}: deliver`).toEqual(r.txs.map(() => [0, '']));
-  expect(r.side.map((s) => [s.code, s.log]), `${what}: post`).toEqual(Array.from({ length: sides }, () => [0, '']));
+  expect(
+    r.txs.map((t) => [t.code, t.log]),
+    `${what}: deliver`,
+  ).toEqual(r.txs.map(() => [0, '']));
+  expect(
+    r.side.map((s) => [s.code, s.log]),
+    `${what}: post`,
+  ).toEqual(Array.from({ length: sides }, () => [0, '']));
 }
 
 function buildWorld(): World {
@@ -91,29 +109,102 @@ function buildWorld(): World {
 
   // Span 1 (the second span), proposed while the sidechain is inside span 0.
   chain.observers.sidechainHead = 100n;
-  settled(chain.blockAndSettle([chain.tx(MsgProposeSpanDef, { spanId: 1n, proposer: v1.address, startBlock: 256n, endBlock: 1855n, sidechainChainId: SIDECHAIN_CHAIN_ID }, v1)]), 'span 1');
+  settled(
+    chain.blockAndSettle([
+      chain.tx(
+        MsgProposeSpanDef,
+        { spanId: 1n, proposer: v1.address, startBlock: 256n, endBlock: 1855n, sidechainChainId: SIDECHAIN_CHAIN_ID },
+        v1,
+      ),
+    ]),
+    'span 1',
+  );
   chain.observers.sidechainHead = 100_000n;
 
   // A stake update (validator 2 to power 150), so one validator has a non-zero last_updated.
-  const stake = chain.observers.addEvent({ name: 'StakeUpdate', txHash: fakeTxHash('query-router/stake'), logIndex: 2n, blockNumber: 777n, validatorId: 2n, newAmount: 150n * TOKEN }) as StakeUpdateEvent;
-  settled(chain.blockAndSettle([chain.tx(MsgStakeUpdateDef, { from: v1.address, id: 2n, txHash: stake.txHash, logIndex: stake.logIndex }, v1)]), 'stake update');
+  const stake = chain.observers.addEvent({
+    name: 'StakeUpdate',
+    txHash: fakeTxHash('query-router/stake'),
+    logIndex: 2n,
+    blockNumber: 777n,
+    validatorId: 2n,
+    newAmount: 150n * TOKEN,
+  }) as StakeUpdateEvent;
+  settled(
+    chain.blockAndSettle([
+      chain.tx(MsgStakeUpdateDef, { from: v1.address, id: 2n, txHash: stake.txHash, logIndex: stake.logIndex }, v1),
+    ]),
+    'stake update',
+  );
 
   // A top-up of validator 3, relayed by validator 2.
-  const topup = chain.observers.addEvent({ name: 'TopUpFee', txHash: fakeTxHash('query-router/topup'), logIndex: 3n, blockNumber: 88n, user: v3.address, fee: 50n * TOKEN }) as TopUpFeeEvent;
-  settled(chain.blockAndSettle([chain.tx(MsgTopupDef, { fromAddress: v2.address, id: 3n, txHash: topup.txHash, logIndex: topup.logIndex }, v2)]), 'topup');
+  const topup = chain.observers.addEvent({
+    name: 'TopUpFee',
+    txHash: fakeTxHash('query-router/topup'),
+    logIndex: 3n,
+    blockNumber: 88n,
+    user: v3.address,
+    fee: 50n * TOKEN,
+  }) as TopUpFeeEvent;
+  settled(
+    chain.blockAndSettle([
+      chain.tx(MsgTopupDef, { fromAddress: v2.address, id: 3n, txHash: topup.txHash, logIndex: topup.logIndex }, v2),
+    ]),
+    'topup',
+  );
 
   // An event record.
-  const synced = chain.observers.addEvent({ name: 'StateSynced', txHash: fakeTxHash('query-router/state-synced'), logIndex: 1n, blockNumber: 99n, id: 1n, contractAddress: CONTRACT, data: '0xcafe' }) as StateSyncedEvent;
-  settled(chain.blockAndSettle([chain.tx(MsgEventRecordDef, { from: v4.address, txHash: synced.txHash, logIndex: synced.logIndex, id: 1n, contractAddress: CONTRACT, data: synced.data, sidechainChainId: SIDECHAIN_CHAIN_ID }, v4)]), 'event record');
+  const synced = chain.observers.addEvent({
+    name: 'StateSynced',
+    txHash: fakeTxHash('query-router/state-synced'),
+    logIndex: 1n,
+    blockNumber: 99n,
+    id: 1n,
+    contractAddress: CONTRACT,
+    data: '0xcafe',
+  }) as StateSyncedEvent;
+  settled(
+    chain.blockAndSettle([
+      chain.tx(
+        MsgEventRecordDef,
+        {
+          from: v4.address,
+          txHash: synced.txHash,
+          logIndex: synced.logIndex,
+          id: 1n,
+          contractAddress: CONTRACT,
+          data: synced.data,
+          sidechainChainId: SIDECHAIN_CHAIN_ID,
+        },
+        v4,
+      ),
+    ]),
+    'event record',
+  );
   const recordTimeMs = chain.timeMs;
 
   // Checkpoint 1: buffered, then acked.
   const p1 = proposer();
-  const cp1: MsgCheckpoint = { proposer: p1.address, startBlock: 0n, endBlock: 255n, rootHash: sidechainRoot(0n, 255n), accountRootHash: dividendRoot() };
+  const cp1: MsgCheckpoint = {
+    proposer: p1.address,
+    startBlock: 0n,
+    endBlock: 255n,
+    rootHash: sidechainRoot(0n, 255n),
+    accountRootHash: dividendRoot(),
+  };
   settled(chain.blockAndSettle([chain.tx(MsgCheckpointDef, cp1, p1)]), 'checkpoint 1');
   const cp1Timestamp = seconds(chain.timeMs);
   chain.observers.headerBlocks.set(1n, { number: 1n, ...cp1 });
-  settled(chain.blockAndSettle([chain.tx(MsgCheckpointAckDef, { from: v4.address, headerBlock: 1n, txHash: fakeTxHash('query-router/ack-1'), logIndex: 0n }, v4)]), 'ack 1');
+  settled(
+    chain.blockAndSettle([
+      chain.tx(
+        MsgCheckpointAckDef,
+        { from: v4.address, headerBlock: 1n, txHash: fakeTxHash('query-router/ack-1'), logIndex: 0n },
+        v4,
+      ),
+    ]),
+    'ack 1',
+  );
 
   // A withdrawal by validator 3 (changes the dividend-account root).
   const withdrawn = 10n * TOKEN;
@@ -124,12 +215,21 @@ function buildWorld(): World {
   const next = getValidatorSet(chain.app.store).copy();
   next.incrementProposerPriority(1);
   const noAckTimeMs = (cp1Timestamp + 1000) * 1000 + 700;
-  const na = chain.block([chain.tx(MsgCheckpointNoAckDef, { from: next.proposer.address }, keyOf(next.proposer.address))], { timeMs: noAckTimeMs });
+  const na = chain.block(
+    [chain.tx(MsgCheckpointNoAckDef, { from: next.proposer.address }, keyOf(next.proposer.address))],
+    { timeMs: noAckTimeMs },
+  );
   settled({ txs: na.txs, side: na.end.sideTxResults }, 'no-ack', 0);
 
   // Checkpoint 2: buffered (not acked), carrying the new dividend root.
   const p2 = proposer();
-  const cp2: MsgCheckpoint = { proposer: p2.address, startBlock: 256n, endBlock: 511n, rootHash: sidechainRoot(256n, 511n), accountRootHash: dividendRoot() };
+  const cp2: MsgCheckpoint = {
+    proposer: p2.address,
+    startBlock: 256n,
+    endBlock: 511n,
+    rootHash: sidechainRoot(256n, 511n),
+    accountRootHash: dividendRoot(),
+  };
   settled(chain.blockAndSettle([chain.tx(MsgCheckpointDef, cp2, p2)]), 'checkpoint 2');
   const cp2Timestamp = seconds(chain.timeMs);
 
@@ -147,7 +247,11 @@ beforeAll(() => {
 // --- helpers -----------------------------------------------------------------------------------
 
 /** `observers` null: a query without observers (the sidechain is not reachable). */
-function query(path: string, chain: TestChain = W.chain, observers: FakeObservers | null = chain.observers): QueryResponse {
+function query(
+  path: string,
+  chain: TestChain = W.chain,
+  observers: FakeObservers | null = chain.observers,
+): QueryResponse {
   return chain.app.query(path, observers ?? undefined);
 }
 
@@ -164,7 +268,13 @@ function ok(path: string, chain: TestChain = W.chain, observers?: FakeObservers)
 }
 
 /** The reference error body: exactly `{"error":"<msg>"}`. */
-function fails(path: string, status: number, message: string, chain: TestChain = W.chain, observers?: FakeObservers | null): void {
+function fails(
+  path: string,
+  status: number,
+  message: string,
+  chain: TestChain = W.chain,
+  observers?: FakeObservers | null,
+): void {
   const r = query(path, chain, observers === undefined ? chain.observers : observers);
   expect(r, path).toStrictEqual({ status, body: { error: message } });
 }
@@ -197,7 +307,11 @@ function expectSpan(s: Json, id: number, start: number, end: number): void {
 
 /** The committed validator set as the queries should show it (signer, power, accum), in set order. */
 function setMembers(): Array<{ signer: Address; power: number; accum: number }> {
-  return getValidatorSet(W.chain.app.store).validators.map((m) => ({ signer: m.address, power: Number(m.power), accum: Number(m.proposerPriority) }));
+  return getValidatorSet(W.chain.app.store).validators.map((m) => ({
+    signer: m.address,
+    power: Number(m.power),
+    accum: Number(m.proposerPriority),
+  }));
 }
 
 const checkpointJson = (m: MsgCheckpoint, timestamp: number) => ({
@@ -251,7 +365,11 @@ describe('sidechain routes', () => {
     fails('/sidechain/span/2', 500, SPAN_NOT_FOUND);
     fails('/sidechain/span/18446744073709551615', 500, SPAN_NOT_FOUND);
     const body = query('/sidechain/span/2').body as { error: string };
-    expect(JSON.parse(body.error)).toStrictEqual({ codespace: 'sdk', code: 1, message: 'could not get span; span not found for id' });
+    expect(JSON.parse(body.error)).toStrictEqual({
+      codespace: 'sdk',
+      code: 1,
+      message: 'could not get span; span not found for id',
+    });
     for (const q of ['', '?page=1', '?limit=1']) expect(query(`/sidechain/span/list${q}`).status).toBe(400);
     fails('/sidechain/span/list?page=x&limit=1', 400, notUint('x'));
     fails('/sidechain/span/list?page=1&limit=-5', 400, notUint('-5'));
@@ -273,7 +391,10 @@ describe('auth routes', () => {
       value: {
         address: k.address,
         coins: [{ denom: 'matic', amount: { i: W.chain.balance(k.address).toString() } }],
-        public_key: { type: 'tendermint/PubKeySecp256k1', value: Buffer.from(k.pubKey.slice(2), 'hex').toString('base64') },
+        public_key: {
+          type: 'tendermint/PubKeySecp256k1',
+          value: Buffer.from(k.pubKey.slice(2), 'hex').toString('base64'),
+        },
         account_number: acc.accountNumber.toString(),
         sequence: acc.sequence.toString(),
       },
@@ -296,9 +417,17 @@ describe('auth routes', () => {
     const acc = getAccount(W.chain.app.store, k.address)!;
     const s = ok(`/auth/accounts/${k.address}/sequence`);
     expect(Object.keys(s)).toEqual(['address', 'account_number', 'sequence']);
-    expect(s).toStrictEqual({ address: k.address, account_number: acc.accountNumber.toString(), sequence: acc.sequence.toString() });
+    expect(s).toStrictEqual({
+      address: k.address,
+      account_number: acc.accountNumber.toString(),
+      sequence: acc.sequence.toString(),
+    });
     expect(s.sequence).toBe(ok(`/auth/accounts/${k.address}`).value.sequence);
-    expect(ok(`/auth/accounts/${OUTSIDER}/sequence`)).toStrictEqual({ address: OUTSIDER, account_number: '0', sequence: '0' });
+    expect(ok(`/auth/accounts/${OUTSIDER}/sequence`)).toStrictEqual({
+      address: OUTSIDER,
+      account_number: '0',
+      sequence: '0',
+    });
   });
 
   it('/auth/params: the seven auth parameters', () => {
@@ -308,7 +437,15 @@ describe('auth routes', () => {
   });
 
   it('errors: an invalid or zero address is 404 "Invalid address"', () => {
-    for (const bad of ['garbage', ZERO, '0x' + '1'.repeat(39), '0x' + '1'.repeat(41), '1'.repeat(40), '0x' + 'g'.repeat(40), '0x' + '1'.repeat(38) + '%20']) {
+    for (const bad of [
+      'garbage',
+      ZERO,
+      '0x' + '1'.repeat(39),
+      '0x' + '1'.repeat(41),
+      '1'.repeat(40),
+      '0x' + 'g'.repeat(40),
+      '0x' + '1'.repeat(38) + '%20',
+    ]) {
       fails(`/auth/accounts/${bad}`, 404, 'Invalid address');
       fails(`/auth/accounts/${bad}/sequence`, 404, 'Invalid address');
     }
@@ -426,14 +563,24 @@ describe('checkpoint routes', () => {
     for (const path of ['/checkpoints/parama', '/checkpoints/params']) {
       const p = ok(path);
       expect(p).toStrictEqual(CHECKPOINT_PARAMS);
-      expect(Object.keys(p)).toEqual(['checkpoint_buffer_time', 'avg_checkpoint_length', 'max_checkpoint_length', 'child_chain_block_interval']);
+      expect(Object.keys(p)).toEqual([
+        'checkpoint_buffer_time',
+        'avg_checkpoint_length',
+        'max_checkpoint_length',
+        'child_chain_block_interval',
+      ]);
     }
   });
 
   it('/checkpoints/prepare?start=&end= (with observers): {proposer, rootHash, startBlock, endBlock}', () => {
     const p = ok('/checkpoints/prepare?start=512&end=767');
     expect(Object.keys(p)).toEqual(['proposer', 'rootHash', 'startBlock', 'endBlock']);
-    expect(p).toStrictEqual({ proposer: ok('/staking/current-proposer').signer, rootHash: sidechainRoot(512n, 767n), startBlock: 512, endBlock: 767 });
+    expect(p).toStrictEqual({
+      proposer: ok('/staking/current-proposer').signer,
+      rootHash: sidechainRoot(512n, 767n),
+      startBlock: 512,
+      endBlock: 767,
+    });
     // Up to MaxCheckpointLength blocks.
     expect(ok('/checkpoints/prepare?start=0&end=1023').rootHash).toBe(sidechainRoot(0n, 1023n));
     expect(ok('/checkpoints/prepare?start=7&end=7').rootHash).toBe(sidechainRoot(7n, 7n));
@@ -441,7 +588,13 @@ describe('checkpoint routes', () => {
 
   it('/overview: ack_count, checkpoint_buffer, validator_count, validator_set, last_noack_time (RFC3339)', () => {
     const o = ok('/overview');
-    expect(Object.keys(o)).toEqual(['ack_count', 'checkpoint_buffer', 'validator_count', 'validator_set', 'last_noack_time']);
+    expect(Object.keys(o)).toEqual([
+      'ack_count',
+      'checkpoint_buffer',
+      'validator_count',
+      'validator_set',
+      'last_noack_time',
+    ]);
     expect(o).toStrictEqual({
       ack_count: 1,
       checkpoint_buffer: ok('/checkpoints/buffer'),
@@ -461,7 +614,8 @@ describe('checkpoint routes', () => {
     fails('/checkpoints/list?page=one&limit=10', 400, notUint('one'));
     fails('/checkpoints/list?page=1&limit=ten', 400, notUint('ten'));
     const required = '`start` and `end` query params required';
-    for (const q of ['', '?start=1', '?end=5', '?start=&end=5', '?start=1&end=']) fails(`/checkpoints/prepare${q}`, 400, required);
+    for (const q of ['', '?start=1', '?end=5', '?start=&end=5', '?start=1&end='])
+      fails(`/checkpoints/prepare${q}`, 400, required);
     // A parse error is a plain 500 (reference: strconv error, not a querier error).
     fails('/checkpoints/prepare?start=x&end=5', 500, notUint('x'));
     fails('/checkpoints/prepare?start=1&end=-5', 500, notUint('-5'));
@@ -473,7 +627,13 @@ describe('checkpoint routes', () => {
     fails('/checkpoints/prepare?start=0&end=255', 400, 'sidechain not reachable from this query', W.chain, null);
     const behind = new FakeObservers();
     behind.sidechainHead = 300n;
-    fails('/checkpoints/prepare?start=256&end=511', 400, 'could not get root hash: blocks not available', W.chain, behind);
+    fails(
+      '/checkpoints/prepare?start=256&end=511',
+      400,
+      'could not get root hash: blocks not available',
+      W.chain,
+      behind,
+    );
   });
 
   it('on a fresh chain: latest 400, buffer 500, count and last-no-ack 0, list null, overview empty', () => {
@@ -489,7 +649,12 @@ describe('checkpoint routes', () => {
     expect(ok('/checkpoints/last-no-ack', fresh)).toStrictEqual({ result: 0 });
     expect(ok('/checkpoints/list?page=1&limit=10', fresh)).toBeNull();
     const o = ok('/overview', fresh);
-    expect(o).toMatchObject({ ack_count: 0, checkpoint_buffer: null, validator_count: 4, last_noack_time: '1970-01-01T00:00:00Z' });
+    expect(o).toMatchObject({
+      ack_count: 0,
+      checkpoint_buffer: null,
+      validator_count: 4,
+      last_noack_time: '1970-01-01T00:00:00Z',
+    });
     expect(o.validator_set).toStrictEqual(ok('/staking/validator-set', fresh));
     expect(query('/overview', fresh).body).toMatchObject({ height: '0' });
   });
@@ -508,11 +673,14 @@ describe('topup routes', () => {
     const d3 = ok('/topup/dividend-account/3');
     expect(Object.keys(d3)).toEqual(['ID', 'feeAmount', 'slashedAmount']);
     expect(d3).toStrictEqual({ ID: 3, feeAmount: W.withdrawn.toString(), slashedAmount: '0' });
-    for (const id of [1, 2, 4]) expect(ok(`/topup/dividend-account/${id}`)).toStrictEqual({ ID: id, feeAmount: '0', slashedAmount: '0' });
+    for (const id of [1, 2, 4])
+      expect(ok(`/topup/dividend-account/${id}`)).toStrictEqual({ ID: id, feeAmount: '0', slashedAmount: '0' });
     const root = ok('/topup/dividend-account-root');
     expect(Object.keys(root)).toEqual(['accountRootHash']);
     const fees = [0n, 0n, W.withdrawn, 0n];
-    expect(root.accountRootHash).toBe(accountRootHash(fees.map((feeAmount, i) => ({ id: i + 1, feeAmount, slashedAmount: 0n }))));
+    expect(root.accountRootHash).toBe(
+      accountRootHash(fees.map((feeAmount, i) => ({ id: i + 1, feeAmount, slashedAmount: 0n }))),
+    );
   });
 
   it('errors: bad id 400, unknown validator 404, isoldtx without params 400', () => {
@@ -545,7 +713,7 @@ describe('clerk routes', () => {
     expect(W.recordTimeMs % 1000).not.toBe(0);
   });
 
-  it('/clerk/event-record/list: plain paging, from-id + to-time (Bor\'s poll), from-time + to-time', () => {
+  it("/clerk/event-record/list: plain paging, from-id + to-time (Bor's poll), from-time + to-time", () => {
     const after = seconds(W.recordTimeMs) + 1;
     expect(ok('/clerk/event-record/list?page=1&limit=10')).toStrictEqual([record()]);
     expect(ok('/clerk/event-record/list')).toStrictEqual([record()]);
@@ -576,7 +744,11 @@ describe('clerk routes', () => {
 
 describe('chain routes', () => {
   it('/chain/params: confirmations and the sidechain chain id', () => {
-    expect(ok('/chain/params')).toStrictEqual({ parent_chain_tx_confirmations: 6, sidechain_tx_confirmations: 10, sidechain_chain_id: SIDECHAIN_CHAIN_ID });
+    expect(ok('/chain/params')).toStrictEqual({
+      parent_chain_tx_confirmations: 6,
+      sidechain_tx_confirmations: 10,
+      sidechain_chain_id: SIDECHAIN_CHAIN_ID,
+    });
   });
 });
 
@@ -631,7 +803,7 @@ function concrete(p: string): string {
 }
 
 describe('every read path', () => {
-  it('every GET path of the spec\'s REST table and every extra route answers 200 with the envelope', () => {
+  it("every GET path of the spec's REST table and every extra route answers 200 with the envelope", () => {
     for (const p of [...SPEC_GET_PATHS, ...EXTRA_GET_PATHS]) {
       const result = ok(concrete(p));
       expect(result, p).not.toBeUndefined();
@@ -641,7 +813,22 @@ describe('every read path', () => {
   });
 
   it('unknown paths (including the POST-only /checkpoint/* routes) are 404 {"error": …}', () => {
-    for (const p of ['/nope', '/', '', '/sidechain', '/sidechain/span', '/checkpoint/new', '/checkpoint/ack', '/checkpoint/no-ack', '/checkpoints', '/staking/validator', '/auth/accounts', '/sidechain//params', '/SIDECHAIN/PARAMS', '/txs']) {
+    for (const p of [
+      '/nope',
+      '/',
+      '',
+      '/sidechain',
+      '/sidechain/span',
+      '/checkpoint/new',
+      '/checkpoint/ack',
+      '/checkpoint/no-ack',
+      '/checkpoints',
+      '/staking/validator',
+      '/auth/accounts',
+      '/sidechain//params',
+      '/SIDECHAIN/PARAMS',
+      '/txs',
+    ]) {
       const r = query(p);
       expect(r.status, p).toBe(404);
       expect(Object.keys(r.body as object)).toEqual(['error']);
@@ -650,7 +837,8 @@ describe('every read path', () => {
   });
 
   it('bad percent-encoding or unparsable paths are 400, never a throw', () => {
-    for (const p of ['/%zz', '/sidechain/span/%', '/checkpoints/%E0%A4%A', '/auth/accounts/%ff']) fails(p, 400, 'malformed percent-encoding in path');
+    for (const p of ['/%zz', '/sidechain/span/%', '/checkpoints/%E0%A4%A', '/auth/accounts/%ff'])
+      fails(p, 400, 'malformed percent-encoding in path');
     for (const p of ['//[', '//a:b:c/x', 'http://[::1/x']) {
       const r = query(p);
       expect(r.status, p).toBe(400);
@@ -701,12 +889,39 @@ describe('fuzz: any path or query string', () => {
     '/topup/dividend-account-root',
     '/chain/params',
   ];
-  const hex = (n: number) => fc.string({ unit: fc.constantFrom(...'0123456789abcdefABCDEF'), minLength: n, maxLength: n });
+  const hex = (n: number) =>
+    fc.string({ unit: fc.constantFrom(...'0123456789abcdefABCDEF'), minLength: n, maxLength: n });
   const value = () =>
     fc.oneof(
       fc.nat({ max: 2000 }).map(String),
       fc.bigInt({ min: -(1n << 70n), max: 1n << 70n }).map(String),
-      fc.constantFrom('', '0', '1', '2', '255', '1023', '1024', 'x', '-1', '1.5', '1e3', '0x10', '01', '18446744073709551615', '18446744073709551616', '%', '%zz', '%2F', '%00', '..', '.', ' ', '+1', '😀', '\u0000'),
+      fc.constantFrom(
+        '',
+        '0',
+        '1',
+        '2',
+        '255',
+        '1023',
+        '1024',
+        'x',
+        '-1',
+        '1.5',
+        '1e3',
+        '0x10',
+        '01',
+        '18446744073709551615',
+        '18446744073709551616',
+        '%',
+        '%zz',
+        '%2F',
+        '%00',
+        '..',
+        '.',
+        ' ',
+        '+1',
+        '😀',
+        '\u0000',
+      ),
       hex(40).map((h) => `0x${h}`),
       hex(64).map((h) => `0x${h}`),
       fc.constantFrom(W.v[0]!.address, W.stake.txHash, W.topup.txHash, W.synced.txHash, ZERO),
@@ -715,15 +930,66 @@ describe('fuzz: any path or query string', () => {
     );
   const queryString = () =>
     fc
-      .array(fc.tuple(fc.constantFrom('page', 'limit', 'start', 'end', 'txhash', 'logindex', 'from-id', 'from-time', 'to-time', 'height', 'x'), value()), { maxLength: 4 })
+      .array(
+        fc.tuple(
+          fc.constantFrom(
+            'page',
+            'limit',
+            'start',
+            'end',
+            'txhash',
+            'logindex',
+            'from-id',
+            'from-time',
+            'to-time',
+            'height',
+            'x',
+          ),
+          value(),
+        ),
+        { maxLength: 4 },
+      )
       .map((kv) => (kv.length ? `?${kv.map(([k, v]) => `${k}=${v}`).join('&')}` : ''));
   const structured = () =>
     fc
       .tuple(fc.constantFrom(...TEMPLATES), value(), queryString(), fc.constantFrom('', '', '', '/', '#frag', '//'))
       .map(([t, seg, qs, tail]) => `${t.replace('{}', seg)}${tail}${qs}`);
   const garbage = () =>
-    fc.array(fc.constantFrom('/', '%', 'z', '0', 'F', 'e', '?', '&', '=', '#', '\\', ' ', '..', '[', ']', ':', '@', 'sidechain', 'checkpoints', 'span', '%2', '%E0'), { maxLength: 16 }).map((xs) => xs.join(''));
-  const anyPath = () => fc.oneof({ arbitrary: structured(), weight: 4 }, { arbitrary: garbage(), weight: 1 }, { arbitrary: fc.string({ unit: 'binary', maxLength: 40 }), weight: 1 });
+    fc
+      .array(
+        fc.constantFrom(
+          '/',
+          '%',
+          'z',
+          '0',
+          'F',
+          'e',
+          '?',
+          '&',
+          '=',
+          '#',
+          '\\',
+          ' ',
+          '..',
+          '[',
+          ']',
+          ':',
+          '@',
+          'sidechain',
+          'checkpoints',
+          'span',
+          '%2',
+          '%E0',
+        ),
+        { maxLength: 16 },
+      )
+      .map((xs) => xs.join(''));
+  const anyPath = () =>
+    fc.oneof(
+      { arbitrary: structured(), weight: 4 },
+      { arbitrary: garbage(), weight: 1 },
+      { arbitrary: fc.string({ unit: 'binary', maxLength: 40 }), weight: 1 },
+    );
 
   it('300 random paths: a numeric status and either the success envelope or {error: string}; the state and app hash do not change', () => {
     const app = W.chain.app;
@@ -755,6 +1021,11 @@ describe('fuzz: any path or query string', () => {
     // The fuzz reached both answers.
     expect(statuses.get(200) ?? 0).toBeGreaterThan(0);
     expect([...statuses.keys()].some((s) => s >= 400)).toBe(true);
-    expect({ appHash: app.appHash, storeHash: app.store.hash(), height: app.height, state: app.exportState() }).toStrictEqual(before);
+    expect({
+      appHash: app.appHash,
+      storeHash: app.store.hash(),
+      height: app.height,
+      state: app.exportState(),
+    }).toStrictEqual(before);
   });
 });

@@ -17,7 +17,14 @@ import { authParamsJson, getAuthParams } from '../modules/auth/params';
 import { accountCoins, coinsJson } from '../modules/bank/keeper';
 import { getSidechainParams, sidechainParamsJson } from '../modules/sidechain/params';
 import { allSpans, getLastSpan, getSpan, nextSpanSeedBlock, spanJson } from '../modules/sidechain/keeper';
-import { getValidator, getValidatorBySigner, getValidatorSet, isSeqSeen, validatorJson, validatorSetJson } from '../modules/staking/keeper';
+import {
+  getValidator,
+  getValidatorBySigner,
+  getValidatorSet,
+  isSeqSeen,
+  validatorJson,
+  validatorSetJson,
+} from '../modules/staking/keeper';
 import {
   allCheckpoints,
   checkpointJson,
@@ -48,10 +55,14 @@ interface QueryCtx {
 
 type Handler = (q: QueryCtx, args: string[]) => QueryResponse;
 
-const okBody = (q: QueryCtx, result: unknown): QueryResponse => ({ status: 200, body: { height: q.height.toString(), result } });
+const okBody = (q: QueryCtx, result: unknown): QueryResponse => ({
+  status: 200,
+  body: { height: q.height.toString(), result },
+});
 const error = (status: number, message: string): QueryResponse => ({ status, body: { error: message } });
 /** A querier error: the message is the ABCI log of an sdk code-1 error (reference §6.4). */
-const querierError = (status: number, message: string): QueryResponse => error(status, abciLog({ codespace: 'sdk', code: 1, message }));
+const querierError = (status: number, message: string): QueryResponse =>
+  error(status, abciLog({ codespace: 'sdk', code: 1, message }));
 
 function uintArg(value: string | null | undefined): bigint | null {
   if (value === null || value === undefined) return null;
@@ -93,167 +104,249 @@ function paged<T>(items: T[], page: bigint, limit: bigint): T[] | null {
 
 const ROUTES: Array<[RegExp, Handler]> = [
   // --- sidechain (spans) ---
-  [/^\/sidechain\/span\/list$/, (q) => {
-    const pa = pageArgs(q);
-    if ('status' in pa) return pa;
-    const limit = pa.limit > 150n ? 150n : pa.limit;
-    return okBody(q, paged(allSpans(q.store), pa.page, limit)?.map((s) => spanJson(q.store, s)) ?? null);
-  }],
-  [/^\/sidechain\/span\/([^/]+)$/, (q, [id]) => {
-    const n = uintArg(id);
-    if (n === null) return notUint(id!);
-    const span = getSpan(q.store, n);
-    return span ? okBody(q, spanJson(q.store, span)) : querierError(500, 'could not get span; span not found for id');
-  }],
-  [/^\/sidechain\/latest-span$/, (q) => {
-    const span = getLastSpan(q.store);
-    return span ? okBody(q, spanJson(q.store, span)) : querierError(500, 'could not get span; span not found');
-  }],
+  [
+    /^\/sidechain\/span\/list$/,
+    (q) => {
+      const pa = pageArgs(q);
+      if ('status' in pa) return pa;
+      const limit = pa.limit > 150n ? 150n : pa.limit;
+      return okBody(q, paged(allSpans(q.store), pa.page, limit)?.map((s) => spanJson(q.store, s)) ?? null);
+    },
+  ],
+  [
+    /^\/sidechain\/span\/([^/]+)$/,
+    (q, [id]) => {
+      const n = uintArg(id);
+      if (n === null) return notUint(id!);
+      const span = getSpan(q.store, n);
+      return span ? okBody(q, spanJson(q.store, span)) : querierError(500, 'could not get span; span not found for id');
+    },
+  ],
+  [
+    /^\/sidechain\/latest-span$/,
+    (q) => {
+      const span = getLastSpan(q.store);
+      return span ? okBody(q, spanJson(q.store, span)) : querierError(500, 'could not get span; span not found');
+    },
+  ],
   [/^\/sidechain\/params$/, (q) => okBody(q, sidechainParamsJson(getSidechainParams(q.store)))],
   [/^\/sidechain\/next-span-seed-block$/, (q) => okBody(q, { block: Number(nextSpanSeedBlock(q.store)) })],
 
   // --- auth ---
-  [/^\/auth\/accounts\/([^/]+)\/sequence$/, (q, [a]) => {
-    const address = addressArg(a!);
-    if (!address) return error(404, 'Invalid address');
-    const acc = getAccount(q.store, address);
-    return okBody(q, { address, account_number: (acc?.accountNumber ?? 0n).toString(), sequence: (acc?.sequence ?? 0n).toString() });
-  }],
-  [/^\/auth\/accounts\/([^/]+)$/, (q, [a]) => {
-    const address = addressArg(a!);
-    if (!address) return error(404, 'Invalid address');
-    const acc = getAccount(q.store, address);
-    return okBody(q, {
-      type: 'auth/Account',
-      value: {
+  [
+    /^\/auth\/accounts\/([^/]+)\/sequence$/,
+    (q, [a]) => {
+      const address = addressArg(a!);
+      if (!address) return error(404, 'Invalid address');
+      const acc = getAccount(q.store, address);
+      return okBody(q, {
         address,
-        coins: coinsJson(accountCoins(acc?.coins ?? {})),
-        public_key: acc?.pubKey ? { type: 'tendermint/PubKeySecp256k1', value: Buffer.from(fromHex(acc.pubKey)).toString('base64') } : null,
         account_number: (acc?.accountNumber ?? 0n).toString(),
         sequence: (acc?.sequence ?? 0n).toString(),
-      },
-    });
-  }],
+      });
+    },
+  ],
+  [
+    /^\/auth\/accounts\/([^/]+)$/,
+    (q, [a]) => {
+      const address = addressArg(a!);
+      if (!address) return error(404, 'Invalid address');
+      const acc = getAccount(q.store, address);
+      return okBody(q, {
+        type: 'auth/Account',
+        value: {
+          address,
+          coins: coinsJson(accountCoins(acc?.coins ?? {})),
+          public_key: acc?.pubKey
+            ? { type: 'tendermint/PubKeySecp256k1', value: Buffer.from(fromHex(acc.pubKey)).toString('base64') }
+            : null,
+          account_number: (acc?.accountNumber ?? 0n).toString(),
+          sequence: (acc?.sequence ?? 0n).toString(),
+        },
+      });
+    },
+  ],
   [/^\/auth\/params$/, (q) => okBody(q, authParamsJson(getAuthParams(q.store)))],
 
   // --- staking ---
   [/^\/staking\/validator-set$/, (q) => okBody(q, validatorSetJson(q.store, getValidatorSet(q.store), 'info'))],
-  [/^\/staking\/validator\/([^/]+)$/, (q, [id]) => {
-    const n = uintArg(id);
-    if (n === null) return notUint(id!);
-    const v = getValidator(q.store, n);
-    if (!v) return error(404, 'No validator found');
-    const m = getValidatorSet(q.store).getByAddress(v.signer);
-    return okBody(q, validatorJson(v, { form: 'info', accum: m?.proposerPriority ?? 0n }));
-  }],
-  [/^\/staking\/signer\/([^/]+)$/, (q, [a]) => {
-    const address = addressArg(a!);
-    if (!address) return error(400, 'Invalid address');
-    const v = getValidatorBySigner(q.store, address);
-    if (!v) return error(404, 'No validator found');
-    const m = getValidatorSet(q.store).getByAddress(v.signer);
-    return okBody(q, validatorJson(v, { form: 'info', accum: m?.proposerPriority ?? 0n }));
-  }],
-  [/^\/staking\/current-proposer$/, (q) => {
-    const set = getValidatorSet(q.store);
-    const p = set.proposer;
-    const v = p ? getValidatorBySigner(q.store, p.address) : undefined;
-    return v ? okBody(q, validatorJson(v, { form: 'info', power: p!.power, accum: p!.proposerPriority })) : error(404, 'No proposer found');
-  }],
-  [/^\/staking\/proposer\/([^/]+)$/, (q, [t]) => {
-    const times = uintArg(t);
-    if (times === null) return notUint(t!);
-    const set = getValidatorSet(q.store).copy();
-    const n = Math.min(Number(times), set.validators.length);
-    const out: unknown[] = [];
-    for (let i = 0; i < n; i++) {
-      const p = set.proposer!;
-      const v = getValidatorBySigner(q.store, p.address);
-      if (v) out.push(validatorJson(v, { form: 'info', power: p.power, accum: p.proposerPriority }));
-      set.incrementProposerPriority(1);
-    }
-    return okBody(q, out);
-  }],
+  [
+    /^\/staking\/validator\/([^/]+)$/,
+    (q, [id]) => {
+      const n = uintArg(id);
+      if (n === null) return notUint(id!);
+      const v = getValidator(q.store, n);
+      if (!v) return error(404, 'No validator found');
+      const m = getValidatorSet(q.store).getByAddress(v.signer);
+      return okBody(q, validatorJson(v, { form: 'info', accum: m?.proposerPriority ?? 0n }));
+    },
+  ],
+  [
+    /^\/staking\/signer\/([^/]+)$/,
+    (q, [a]) => {
+      const address = addressArg(a!);
+      if (!address) return error(400, 'Invalid address');
+      const v = getValidatorBySigner(q.store, address);
+      if (!v) return error(404, 'No validator found');
+      const m = getValidatorSet(q.store).getByAddress(v.signer);
+      return okBody(q, validatorJson(v, { form: 'info', accum: m?.proposerPriority ?? 0n }));
+    },
+  ],
+  [
+    /^\/staking\/current-proposer$/,
+    (q) => {
+      const set = getValidatorSet(q.store);
+      const p = set.proposer;
+      const v = p ? getValidatorBySigner(q.store, p.address) : undefined;
+      return v
+        ? okBody(q, validatorJson(v, { form: 'info', power: p!.power, accum: p!.proposerPriority }))
+        : error(404, 'No proposer found');
+    },
+  ],
+  [
+    /^\/staking\/proposer\/([^/]+)$/,
+    (q, [t]) => {
+      const times = uintArg(t);
+      if (times === null) return notUint(t!);
+      const set = getValidatorSet(q.store).copy();
+      const n = Math.min(Number(times), set.validators.length);
+      const out: unknown[] = [];
+      for (let i = 0; i < n; i++) {
+        const p = set.proposer!;
+        const v = getValidatorBySigner(q.store, p.address);
+        if (v) out.push(validatorJson(v, { form: 'info', power: p.power, accum: p.proposerPriority }));
+        set.incrementProposerPriority(1);
+      }
+      return okBody(q, out);
+    },
+  ],
   [/^\/staking\/totalpower$/, (q) => okBody(q, { result: Number(getValidatorSet(q.store).totalVotingPower()) })],
   [/^\/staking\/isoldtx$/, (q) => isOld(q, isSeqSeen)],
 
   // --- checkpoints ---
   [/^\/checkpoints\/(params|parama)$/, (q) => okBody(q, checkpointParamsJson(getCheckpointParams(q.store)))],
   [/^\/checkpoints\/count$/, (q) => okBody(q, { result: Number(getAckCount(q.store)) })],
-  [/^\/checkpoints\/buffer$/, (q) => {
-    const b = getBuffer(q.store);
-    return b ? okBody(q, checkpointJson(b)) : querierError(500, 'could not fetch checkpoint buffer; No checkpoint found in buffer');
-  }],
-  [/^\/checkpoints\/latest$/, (q) => {
-    const last = getLastCheckpoint(q.store);
-    return last ? okBody(q, checkpointJson(last.checkpoint, last.number)) : querierError(400, `could not fetch checkpoint by index ${getAckCount(q.store)}; Invalid checkpoint Index`);
-  }],
+  [
+    /^\/checkpoints\/buffer$/,
+    (q) => {
+      const b = getBuffer(q.store);
+      return b
+        ? okBody(q, checkpointJson(b))
+        : querierError(500, 'could not fetch checkpoint buffer; No checkpoint found in buffer');
+    },
+  ],
+  [
+    /^\/checkpoints\/latest$/,
+    (q) => {
+      const last = getLastCheckpoint(q.store);
+      return last
+        ? okBody(q, checkpointJson(last.checkpoint, last.number))
+        : querierError(400, `could not fetch checkpoint by index ${getAckCount(q.store)}; Invalid checkpoint Index`);
+    },
+  ],
   [/^\/checkpoints\/last-no-ack$/, (q) => okBody(q, { result: Number(getLastNoAck(q.store)) })],
-  [/^\/checkpoints\/list$/, (q) => {
-    const pa = pageArgs(q);
-    if ('status' in pa) return pa;
-    const limit = pa.limit > 10_000n ? 10_000n : pa.limit;
-    return okBody(q, paged(allCheckpoints(q.store), pa.page, limit)?.map((c) => checkpointJson(c.checkpoint, c.number)) ?? null);
-  }],
+  [
+    /^\/checkpoints\/list$/,
+    (q) => {
+      const pa = pageArgs(q);
+      if ('status' in pa) return pa;
+      const limit = pa.limit > 10_000n ? 10_000n : pa.limit;
+      return okBody(
+        q,
+        paged(allCheckpoints(q.store), pa.page, limit)?.map((c) => checkpointJson(c.checkpoint, c.number)) ?? null,
+      );
+    },
+  ],
   [/^\/checkpoints\/prepare$/, (q) => prepareCheckpoint(q)],
-  [/^\/checkpoints\/([^/]+)$/, (q, [n]) => {
-    const num = uintArg(n);
-    if (num === null) return notUint(n!);
-    const cp = getCheckpoint(q.store, num);
-    return cp ? okBody(q, checkpointJson(cp, num)) : querierError(400, `could not fetch checkpoint by index ${num}; Invalid checkpoint Index`);
-  }],
-  [/^\/overview$/, (q) => {
-    const set = getValidatorSet(q.store);
-    const buf = getBuffer(q.store);
-    return okBody(q, {
-      ack_count: Number(getAckCount(q.store)),
-      checkpoint_buffer: buf ? checkpointJson(buf) : null,
-      validator_count: set.validators.length,
-      validator_set: validatorSetJson(q.store, set, 'info'),
-      last_noack_time: rfc3339FromUnixSeconds(getLastNoAck(q.store)),
-    });
-  }],
+  [
+    /^\/checkpoints\/([^/]+)$/,
+    (q, [n]) => {
+      const num = uintArg(n);
+      if (num === null) return notUint(n!);
+      const cp = getCheckpoint(q.store, num);
+      return cp
+        ? okBody(q, checkpointJson(cp, num))
+        : querierError(400, `could not fetch checkpoint by index ${num}; Invalid checkpoint Index`);
+    },
+  ],
+  [
+    /^\/overview$/,
+    (q) => {
+      const set = getValidatorSet(q.store);
+      const buf = getBuffer(q.store);
+      return okBody(q, {
+        ack_count: Number(getAckCount(q.store)),
+        checkpoint_buffer: buf ? checkpointJson(buf) : null,
+        validator_count: set.validators.length,
+        validator_set: validatorSetJson(q.store, set, 'info'),
+        last_noack_time: rfc3339FromUnixSeconds(getLastNoAck(q.store)),
+      });
+    },
+  ],
 
   // --- clerk ---
-  [/^\/clerk\/event-record\/list$/, (q) => {
-    const num = (k: string) => {
-      const v = q.params.get(k);
-      return v === null ? undefined : uintArg(v);
-    };
-    const args = { fromId: num('from-id'), fromTime: num('from-time'), toTime: num('to-time'), page: num('page'), limit: num('limit') };
-    for (const [k, v] of Object.entries(args)) if (v === null) return notUint(q.params.get(k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)) ?? '');
-    const records = listRecords(q.store, {
-      fromId: args.fromId ?? undefined,
-      fromTimeMs: args.fromTime === undefined || args.fromTime === null ? undefined : Number(args.fromTime) * 1000,
-      toTimeMs: args.toTime === undefined || args.toTime === null ? undefined : Number(args.toTime) * 1000,
-      page: args.page === undefined || args.page === null ? undefined : Number(args.page),
-      limit: args.limit === undefined || args.limit === null ? undefined : Number(args.limit),
-    });
-    return okBody(q, records.length ? records.map(recordJson) : []);
-  }],
-  [/^\/clerk\/event-record\/([^/]+)$/, (q, [id]) => {
-    const n = uintArg(id);
-    if (n === null) return notUint(id!);
-    const r = getRecord(q.store, n);
-    return r ? okBody(q, recordJson(r)) : error(404, 'No record found');
-  }],
+  [
+    /^\/clerk\/event-record\/list$/,
+    (q) => {
+      const num = (k: string) => {
+        const v = q.params.get(k);
+        return v === null ? undefined : uintArg(v);
+      };
+      const args = {
+        fromId: num('from-id'),
+        fromTime: num('from-time'),
+        toTime: num('to-time'),
+        page: num('page'),
+        limit: num('limit'),
+      };
+      for (const [k, v] of Object.entries(args))
+        if (v === null) return notUint(q.params.get(k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)) ?? '');
+      const records = listRecords(q.store, {
+        fromId: args.fromId ?? undefined,
+        fromTimeMs: args.fromTime === undefined || args.fromTime === null ? undefined : Number(args.fromTime) * 1000,
+        toTimeMs: args.toTime === undefined || args.toTime === null ? undefined : Number(args.toTime) * 1000,
+        page: args.page === undefined || args.page === null ? undefined : Number(args.page),
+        limit: args.limit === undefined || args.limit === null ? undefined : Number(args.limit),
+      });
+      return okBody(q, records.length ? records.map(recordJson) : []);
+    },
+  ],
+  [
+    /^\/clerk\/event-record\/([^/]+)$/,
+    (q, [id]) => {
+      const n = uintArg(id);
+      if (n === null) return notUint(id!);
+      const r = getRecord(q.store, n);
+      return r ? okBody(q, recordJson(r)) : error(404, 'No record found');
+    },
+  ],
   [/^\/clerk\/isoldtx$/, (q) => isOld(q, isClerkSeqSeen)],
 
   // --- topup ---
   [/^\/topup\/isoldtx$/, (q) => isOld(q, isTopupSeen)],
   [/^\/topup\/dividend-account-root$/, (q) => okBody(q, { accountRootHash: dividendAccountRoot(q.store) })],
-  [/^\/topup\/dividend-account\/([^/]+)$/, (q, [id]) => {
-    const n = uintArg(id);
-    if (n === null) return notUint(id!);
-    if (!getValidator(q.store, n)) return error(404, 'No validator found');
-    return okBody(q, dividendAccountJson(getDividendAccount(q.store, n)));
-  }],
+  [
+    /^\/topup\/dividend-account\/([^/]+)$/,
+    (q, [id]) => {
+      const n = uintArg(id);
+      if (n === null) return notUint(id!);
+      if (!getValidator(q.store, n)) return error(404, 'No validator found');
+      return okBody(q, dividendAccountJson(getDividendAccount(q.store, n)));
+    },
+  ],
 
   // --- chain ---
-  [/^\/chain\/params$/, (q) => {
-    const c = getChainParams(q.store);
-    return okBody(q, { parent_chain_tx_confirmations: Number(c.parentChainTxConfirmations), sidechain_tx_confirmations: Number(c.sidechainTxConfirmations), sidechain_chain_id: c.sidechainChainId });
-  }],
+  [
+    /^\/chain\/params$/,
+    (q) => {
+      const c = getChainParams(q.store);
+      return okBody(q, {
+        parent_chain_tx_confirmations: Number(c.parentChainTxConfirmations),
+        sidechain_tx_confirmations: Number(c.sidechainTxConfirmations),
+        sidechain_chain_id: c.sidechainChainId,
+      });
+    },
+  ],
 ];
 
 function isOld(q: QueryCtx, seen: (s: KVReader, txHash: string, logIndex: bigint) => boolean): QueryResponse {
@@ -284,16 +377,27 @@ function prepareCheckpoint(q: QueryCtx): QueryResponse {
   if (s === null) return error(500, `'${start}' is not a valid uint64`);
   if (e === null) return error(500, `'${end}' is not a valid uint64`);
   if (s > e) return error(400, `Invalid parameters start: ${s} and end block: ${e} params`);
-  if (e - s + 1n > getCheckpointParams(q.store).maxCheckpointLength) return error(400, 'number of headers requested exceeds');
+  if (e - s + 1n > getCheckpointParams(q.store).maxCheckpointLength)
+    return error(400, 'number of headers requested exceeds');
   if (!q.observers) return error(400, 'sidechain not reachable from this query');
   const root = q.observers.sidechain.rootHash(s, e, 0n);
   if (root === null) return error(400, 'could not get root hash: blocks not available');
   const proposer = getValidatorSet(q.store).proposer;
-  return okBody(q, { proposer: proposer?.address ?? ZERO_ADDRESS, rootHash: root, startBlock: Number(s), endBlock: Number(e) });
+  return okBody(q, {
+    proposer: proposer?.address ?? ZERO_ADDRESS,
+    rootHash: root,
+    startBlock: Number(s),
+    endBlock: Number(e),
+  });
 }
 
 /** Route a GET path (with its query string). Unknown paths are 404. Never throws on bad input. */
-export function routeQuery(store: KVReader, at: { height: bigint; timeMs: number }, pathWithQuery: string, observers?: Observers): QueryResponse {
+export function routeQuery(
+  store: KVReader,
+  at: { height: bigint; timeMs: number },
+  pathWithQuery: string,
+  observers?: Observers,
+): QueryResponse {
   let url: URL;
   try {
     url = new URL(pathWithQuery, 'http://query.local');

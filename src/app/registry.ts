@@ -1,7 +1,12 @@
 /** Every message the service handles, by amino type name. */
 import { type MsgDef } from '../modules/types';
 import { MsgSendDef, MsgMultiSendDef } from '../modules/bank/msgs';
-import { MsgValidatorJoinDef, MsgStakeUpdateDef, MsgValidatorExitDef, MsgSignerUpdateDef } from '../modules/staking/msgs';
+import {
+  MsgValidatorJoinDef,
+  MsgStakeUpdateDef,
+  MsgValidatorExitDef,
+  MsgSignerUpdateDef,
+} from '../modules/staking/msgs';
 import { MsgProposeSpanDef } from '../modules/sidechain/msgs';
 import { MsgCheckpointDef, MsgCheckpointAckDef, MsgCheckpointNoAckDef } from '../modules/checkpoint/msgs';
 import { MsgTopupDef, MsgWithdrawFeeDef } from '../modules/topup/msgs';

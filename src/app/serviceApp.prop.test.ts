@@ -28,13 +28,28 @@ type Cmd =
   | { t: 'withdraw'; from: number; amount: bigint; bad: Corruption }
   | { t: 'noack'; from: number; bad: Corruption };
 
-const corruption = fc.constantFrom<Corruption>('none', 'none', 'none', 'badSig', 'wrongSeq', 'wrongChain', 'bigMemo', 'garbage');
+const corruption = fc.constantFrom<Corruption>(
+  'none',
+  'none',
+  'none',
+  'badSig',
+  'wrongSeq',
+  'wrongChain',
+  'bigMemo',
+  'garbage',
+);
 const who = fc.integer({ min: 0, max: 5 });
 const amount = fc.oneof(fc.bigInt({ min: 1n, max: 50n * TOKEN }), fc.constant(2000n * TOKEN), fc.constant(0n));
 
 const cmd: fc.Arbitrary<Cmd> = fc.oneof(
   fc.record({ t: fc.constant('send' as const), from: who, to: who, amount, bad: corruption }),
-  fc.record({ t: fc.constant('multi' as const), from: who, to: fc.array(who, { minLength: 1, maxLength: 3 }), amount, bad: corruption }),
+  fc.record({
+    t: fc.constant('multi' as const),
+    from: who,
+    to: fc.array(who, { minLength: 1, maxLength: 3 }),
+    amount,
+    bad: corruption,
+  }),
   fc.record({ t: fc.constant('topup' as const), event: fc.integer({ min: 0, max: 3 }), relayer: who, bad: corruption }),
   fc.record({ t: fc.constant('withdraw' as const), from: who, amount, bad: corruption }),
   fc.record({ t: fc.constant('noack' as const), from: who, bad: corruption }),
@@ -53,10 +68,22 @@ function makeWorld(): World {
   const a = new TestChain(opts);
   const b = new TestChain(opts);
   const people = [...a.validators, ...extra];
-  const events = [0, 1, 2, 3].map((i) => ({ txHash: fakeTxHash(`topup-${i}`), logIndex: BigInt(i % 2), fee: BigInt(i + 1) * 10n * TOKEN, validator: i % 4 }));
+  const events = [0, 1, 2, 3].map((i) => ({
+    txHash: fakeTxHash(`topup-${i}`),
+    logIndex: BigInt(i % 2),
+    fee: BigInt(i + 1) * 10n * TOKEN,
+    validator: i % 4,
+  }));
   for (const chain of [a, b]) {
     for (const e of events) {
-      chain.observers.addEvent({ name: 'TopUpFee', txHash: e.txHash, logIndex: e.logIndex, blockNumber: 50n, user: people[e.validator]!.address, fee: e.fee });
+      chain.observers.addEvent({
+        name: 'TopUpFee',
+        txHash: e.txHash,
+        logIndex: e.logIndex,
+        blockNumber: 50n,
+        user: people[e.validator]!.address,
+        fee: e.fee,
+      });
     }
   }
   return { a, b, people, events };
@@ -73,23 +100,41 @@ function buildTx(w: World, c: Cmd, offsets: Map<Address, bigint>): Uint8Array {
     memo: c.bad === 'bigMemo' ? 'x'.repeat(257) : '',
   };
   const signKey = c.bad === 'badSig' ? testKey('intruder') : key;
-  if (c.bad === 'garbage') return new TextEncoder().encode('{"msg":{"type":"cosmos-sdk/MsgSend","value":{"from_address":42}}}');
+  if (c.bad === 'garbage')
+    return new TextEncoder().encode('{"msg":{"type":"cosmos-sdk/MsgSend","value":{"from_address":42}}}');
   const p = (i: number) => w.people[i]!.address;
   switch (c.t) {
     case 'send':
-      return w.a.tx(MsgSendDef, { fromAddress: key.address, toAddress: p(c.to), amount: c.amount === 0n ? [] : [{ denom: 'matic', amount: c.amount }] }, signKey, opts);
+      return w.a.tx(
+        MsgSendDef,
+        {
+          fromAddress: key.address,
+          toAddress: p(c.to),
+          amount: c.amount === 0n ? [] : [{ denom: 'matic', amount: c.amount }],
+        },
+        signKey,
+        opts,
+      );
     case 'multi': {
       const each = c.amount === 0n ? 1n : c.amount;
       return w.a.tx(
         MsgMultiSendDef,
-        { inputs: [{ address: key.address, coins: [{ denom: 'matic', amount: each * BigInt(c.to.length) }] }], outputs: c.to.map((i) => ({ address: p(i), coins: [{ denom: 'matic', amount: each }] })) },
+        {
+          inputs: [{ address: key.address, coins: [{ denom: 'matic', amount: each * BigInt(c.to.length) }] }],
+          outputs: c.to.map((i) => ({ address: p(i), coins: [{ denom: 'matic', amount: each }] })),
+        },
         signKey,
         opts,
       );
     }
     case 'topup': {
       const e = w.events[c.event]!;
-      return w.a.tx(MsgTopupDef, { fromAddress: key.address, id: BigInt(e.validator + 1), txHash: e.txHash, logIndex: e.logIndex }, signKey, opts);
+      return w.a.tx(
+        MsgTopupDef,
+        { fromAddress: key.address, id: BigInt(e.validator + 1), txHash: e.txHash, logIndex: e.logIndex },
+        signKey,
+        opts,
+      );
     }
     case 'withdraw':
       return w.a.tx(MsgWithdrawFeeDef, { fromAddress: key.address, amount: c.amount }, signKey, opts);
@@ -136,7 +181,8 @@ describe('state machine properties under random valid and invalid transactions',
             const signer = w.people[c.t === 'topup' ? c.relayer : c.from]!.address;
             successes.set(signer, (successes.get(signer) ?? 0n) + 1n);
           });
-          for (const [addr, seq] of sequences(w.a)) expect(seq - (seqBefore.get(addr) ?? 0n)).toBe(successes.get(addr) ?? 0n);
+          for (const [addr, seq] of sequences(w.a))
+            expect(seq - (seqBefore.get(addr) ?? 0n)).toBe(successes.get(addr) ?? 0n);
 
           for (const side of ra.end.sideTxResults) {
             for (const ev of side.events) {

@@ -9,7 +9,13 @@ describe('service app: blocks and transfers', () => {
     const to = testKey('receiver').address;
     const before = chain.app.appHash;
     const r = chain.block(
-      [chain.tx(MsgSendDef, { fromAddress: a!.address, toAddress: to, amount: [{ denom: 'matic', amount: 5n * TOKEN }] }, a!)],
+      [
+        chain.tx(
+          MsgSendDef,
+          { fromAddress: a!.address, toAddress: to, amount: [{ denom: 'matic', amount: 5n * TOKEN }] },
+          a!,
+        ),
+      ],
       { proposer: c!.address },
     );
     expect(r.txs[0]).toMatchObject({ code: 0 });

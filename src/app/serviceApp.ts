@@ -123,9 +123,25 @@ export class ServiceApp {
   beginBlock(req: BeginBlockRequest): void {
     assert(this.block === null, 'beginBlock called twice without commit', { height: this.lastHeight });
     const height = req.height ?? this.lastHeight + 1n;
-    assert(height === this.lastHeight + 1n, 'blocks are applied in order', { expected: this.lastHeight + 1n, got: height });
-    assert(Number.isSafeInteger(req.timeMs) && req.timeMs >= this.lastTimeMs, 'block time never goes back', { last: this.lastTimeMs, got: req.timeMs });
-    this.block = { height, timeMs: req.timeMs, proposer: req.proposer, branch: this.store.branch(), gasUsed: 0n, bytes: 0, txCount: 0, hasCheckpoint: false, sideTxResults: [] };
+    assert(height === this.lastHeight + 1n, 'blocks are applied in order', {
+      expected: this.lastHeight + 1n,
+      got: height,
+    });
+    assert(Number.isSafeInteger(req.timeMs) && req.timeMs >= this.lastTimeMs, 'block time never goes back', {
+      last: this.lastTimeMs,
+      got: req.timeMs,
+    });
+    this.block = {
+      height,
+      timeMs: req.timeMs,
+      proposer: req.proposer,
+      branch: this.store.branch(),
+      gasUsed: 0n,
+      bytes: 0,
+      txCount: 0,
+      hasCheckpoint: false,
+      sideTxResults: [],
+    };
     this.processSideTxs(req.sideTxVotes ?? []);
   }
 
@@ -170,7 +186,15 @@ export class ServiceApp {
     const b = this.block;
     assert(b !== null, 'deliverTx outside a block');
     const hash = hashTx(txBytes);
-    const fail = (e: ResultError, gasUsed = 0n, gasWanted = 0n): TxResult => ({ code: e.code, codespace: e.codespace, log: abciLog(e), gasWanted, gasUsed, events: [], hash });
+    const fail = (e: ResultError, gasUsed = 0n, gasWanted = 0n): TxResult => ({
+      code: e.code,
+      codespace: e.codespace,
+      log: abciLog(e),
+      gasWanted,
+      gasUsed,
+      events: [],
+      hash,
+    });
 
     let tx: StdTx;
     try {
@@ -179,10 +203,18 @@ export class ServiceApp {
       if (e instanceof InputError) return fail(err(SdkErrors.TxDecode, e.message));
       throw e;
     }
-    if (b.bytes + txBytes.length > BLOCK_MAX_BYTES) return fail(err(SdkErrors.TxDecode, `block max bytes exceeded: ${b.bytes + txBytes.length} > ${BLOCK_MAX_BYTES}`));
+    if (b.bytes + txBytes.length > BLOCK_MAX_BYTES)
+      return fail(
+        err(SdkErrors.TxDecode, `block max bytes exceeded: ${b.bytes + txBytes.length} > ${BLOCK_MAX_BYTES}`),
+      );
     const checkpoint = isCheckpointTx(tx);
     if ((checkpoint && b.txCount > 0) || b.hasCheckpoint) {
-      return fail(err(SdkErrors.OutOfGas, 'out of gas in location: block; a block holding MsgCheckpoint holds no other transaction'));
+      return fail(
+        err(
+          SdkErrors.OutOfGas,
+          'out of gas in location: block; a block holding MsgCheckpoint holds no other transaction',
+        ),
+      );
     }
 
     const branch = b.branch.branch();
@@ -194,9 +226,22 @@ export class ServiceApp {
     }
     if (b.gasUsed + result.gasUsed > BLOCK_MAX_GAS) {
       branch.discard();
-      return fail(err(SdkErrors.OutOfGas, `out of gas in location: block; block gas ${b.gasUsed} + ${result.gasUsed} exceeds ${BLOCK_MAX_GAS}`), result.gasUsed, result.gasWanted);
+      return fail(
+        err(
+          SdkErrors.OutOfGas,
+          `out of gas in location: block; block gas ${b.gasUsed} + ${result.gasUsed} exceeds ${BLOCK_MAX_GAS}`,
+        ),
+        result.gasUsed,
+        result.gasWanted,
+      );
     }
-    if (tx.def.side) addPending(branch, b.txCount, { txHash: hash, height: b.height, msgType: tx.def.type, msgValue: tx.def.encode(tx.msg) });
+    if (tx.def.side)
+      addPending(branch, b.txCount, {
+        txHash: hash,
+        height: b.height,
+        msgType: tx.def.type,
+        msgValue: tx.def.encode(tx.msg),
+      });
     branch.commit();
     b.gasUsed += result.gasUsed;
     b.bytes += txBytes.length;
@@ -212,7 +257,9 @@ export class ServiceApp {
     height: bigint,
     timeMs: number,
     events: AppEvent[],
-  ): { ok: true; gasUsed: bigint; gasWanted: bigint } | { ok: false; error: ResultError; gasUsed: bigint; gasWanted: bigint } {
+  ):
+    | { ok: true; gasUsed: bigint; gasWanted: bigint }
+    | { ok: false; error: ResultError; gasUsed: bigint; gasWanted: bigint } {
     const ante = anteHandler(branch, tx, size, this.chainId, this.scheme);
     if (!ante.ok) return { ok: false, error: ante.error, gasUsed: ante.gasUsed, gasWanted: 0n };
     const ctx: Ctx = { store: branch, height, timeMs, chainId: this.chainId, events };
@@ -255,18 +302,36 @@ export class ServiceApp {
    * request and txs come from and `blockHash` its hash: when another node of this process already
    * applied that block to the same state, its record is adopted instead (sharedExecution.ts).
    */
-  applyBlock(req: BeginBlockRequest & { timeMs: number }, txs: readonly Hex[], block: object, blockHash: Hex): AppliedBlock {
+  applyBlock(
+    req: BeginBlockRequest & { timeMs: number },
+    txs: readonly Hex[],
+    block: object,
+    blockHash: Hex,
+  ): AppliedBlock {
     assert(this.block === null, 'applyBlock inside a block', { height: this.lastHeight });
     const height = req.height ?? this.lastHeight + 1n;
     const key = executionKey(
-      { mode: this.scheme.mode, chainId: this.chainId, height: this.lastHeight, timeMs: this.lastTimeMs, appHash: this.lastAppHash },
+      {
+        mode: this.scheme.mode,
+        chainId: this.chainId,
+        height: this.lastHeight,
+        timeMs: this.lastTimeMs,
+        appHash: this.lastAppHash,
+      },
       `${blockHash}|${req.timeMs}|${req.proposer}|${txs.length}`,
     );
     const known = findExecution(key, block);
     if (known) {
-      assert(known.applied.commit.height === height, 'a shared block record is for this height', { height, record: known.applied.commit.height });
+      assert(known.applied.commit.height === height, 'a shared block record is for this height', {
+        height,
+        record: known.applied.commit.height,
+      });
       const appHash = this.store.adopt(known.writes, known.delta);
-      assert(appHash === known.applied.commit.appHash, 'adopting a block record reaches its app hash', { height, appHash, record: known.applied.commit.appHash });
+      assert(appHash === known.applied.commit.appHash, 'adopting a block record reaches its app hash', {
+        height,
+        appHash,
+        record: known.applied.commit.appHash,
+      });
       this.finishCommit(height, req.timeMs, appHash);
       return known.applied;
     }
@@ -285,7 +350,15 @@ export class ServiceApp {
   /** Mempool admission: decode and ante against the check state (sequences advance per admitted tx). */
   checkTx(txBytes: Uint8Array): TxResult {
     const hash = hashTx(txBytes);
-    const fail = (e: ResultError): TxResult => ({ code: e.code, codespace: e.codespace, log: abciLog(e), gasWanted: 0n, gasUsed: 0n, events: [], hash });
+    const fail = (e: ResultError): TxResult => ({
+      code: e.code,
+      codespace: e.codespace,
+      log: abciLog(e),
+      gasWanted: 0n,
+      gasUsed: 0n,
+      events: [],
+      hash,
+    });
     let tx: StdTx;
     try {
       tx = decodeTx(txBytes, MSG_REGISTRY);
@@ -300,7 +373,15 @@ export class ServiceApp {
       return fail(ante.error);
     }
     branch.commit();
-    return { code: 0, codespace: '', log: '', gasWanted: ante.value.gasWanted, gasUsed: ante.value.gasUsed, events: [], hash };
+    return {
+      code: 0,
+      codespace: '',
+      log: '',
+      gasWanted: ante.value.gasWanted,
+      gasUsed: ante.value.gasUsed,
+      events: [],
+      hash,
+    };
   }
 
   /** Account number and next sequence for signing a new tx (the mempool's check state). */

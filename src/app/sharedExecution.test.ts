@@ -7,11 +7,21 @@ const HASH_A = `0x${'a1'.repeat(32)}` as Hex;
 
 function transfer(chain: TestChain): Hex {
   const [a] = chain.validators;
-  return toHex(chain.tx(MsgSendDef, { fromAddress: a!.address, toAddress: testKey('receiver').address, amount: [{ denom: 'matic', amount: 3n * TOKEN }] }, a!));
+  return toHex(
+    chain.tx(
+      MsgSendDef,
+      {
+        fromAddress: a!.address,
+        toAddress: testKey('receiver').address,
+        amount: [{ denom: 'matic', amount: 3n * TOKEN }],
+      },
+      a!,
+    ),
+  );
 }
 
 describe('shared block execution', () => {
-  it('a second node applying the same block to the same state adopts the first one\'s record', () => {
+  it("a second node applying the same block to the same state adopts the first one's record", () => {
     const one = new TestChain();
     const two = new TestChain();
     const block = { txs: [transfer(one)] };
@@ -30,7 +40,12 @@ describe('shared block execution', () => {
     const next = { txs: [transfer(one)] };
     expect(next.txs[0]).toBe(transfer(two));
     one.app.applyBlock({ timeMs: 10_000, proposer: req.proposer }, next.txs, next, `0x${'b2'.repeat(32)}` as Hex);
-    two.app.applyBlock({ timeMs: 10_000, proposer: req.proposer }, next.txs, { ...next }, `0x${'b2'.repeat(32)}` as Hex);
+    two.app.applyBlock(
+      { timeMs: 10_000, proposer: req.proposer },
+      next.txs,
+      { ...next },
+      `0x${'b2'.repeat(32)}` as Hex,
+    );
     expect(two.app.appHash).toBe(one.app.appHash);
   });
 
@@ -38,7 +53,17 @@ describe('shared block execution', () => {
     const one = new TestChain();
     const same = new TestChain();
     const ahead = new TestChain();
-    ahead.block([ahead.tx(MsgSendDef, { fromAddress: ahead.validators[0]!.address, toAddress: testKey('x').address, amount: [{ denom: 'matic', amount: 1n }] }, ahead.validators[0]!)]);
+    ahead.block([
+      ahead.tx(
+        MsgSendDef,
+        {
+          fromAddress: ahead.validators[0]!.address,
+          toAddress: testKey('x').address,
+          amount: [{ denom: 'matic', amount: 1n }],
+        },
+        ahead.validators[0]!,
+      ),
+    ]);
     const block = { txs: [transfer(one)] };
     const req = { timeMs: 20_000, proposer: one.validators[0]!.address };
     const first = one.app.applyBlock(req, block.txs, block, HASH_A);

@@ -32,7 +32,10 @@ const LIMIT = 64;
 const records = new Map<string, ExecutionRecord>();
 
 /** The state before the block, and the block (its hash and the fields the caller read from it). */
-export function executionKey(state: { mode: string; chainId: string; height: bigint; timeMs: number; appHash: Hex }, block: string): string {
+export function executionKey(
+  state: { mode: string; chainId: string; height: bigint; timeMs: number; appHash: Hex },
+  block: string,
+): string {
   return `${state.mode}|${state.chainId}|${state.height}|${state.timeMs}|${state.appHash}|${block}`;
 }
 

@@ -31,9 +31,12 @@ export interface SideTxVotes {
   votes: ValidatorSideVote[];
 }
 
-export type Tally = { result: 'yes'; observation: unknown; yesPower: bigint; totalPower: bigint } | { result: 'no' | 'skip'; yesPower: bigint; totalPower: bigint };
+export type Tally =
+  | { result: 'yes'; observation: unknown; yesPower: bigint; totalPower: bigint }
+  | { result: 'no' | 'skip'; yesPower: bigint; totalPower: bigint };
 
-const pendingKey = (height: bigint, index: number) => `app/pending_side_tx/${idKey(height)}/${String(index).padStart(6, '0')}`;
+const pendingKey = (height: bigint, index: number) =>
+  `app/pending_side_tx/${idKey(height)}/${String(index).padStart(6, '0')}`;
 
 export function addPending(store: KVStore, index: number, p: PendingSideTx): void {
   store.set(pendingKey(p.height, index), p);
@@ -68,7 +71,8 @@ export function tally(set: ValidatorSet, votes: readonly ValidatorSideVote[]): T
   let best: { power: bigint; observation: unknown } | undefined;
   for (const e of yes.values()) if (!best || e.power > best.power) best = e;
   const yesPower = best?.power ?? 0n;
-  if (best && yesPower * 3n > total * 2n) return { result: 'yes', observation: best.observation, yesPower, totalPower: total };
+  if (best && yesPower * 3n > total * 2n)
+    return { result: 'yes', observation: best.observation, yesPower, totalPower: total };
   if (noPower * 3n > total * 2n) return { result: 'no', yesPower, totalPower: total };
   return { result: 'skip', yesPower, totalPower: total };
 }

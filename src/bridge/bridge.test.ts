@@ -15,7 +15,13 @@ function viewTo(n: bigint): SidechainView {
   const headers: HeaderSummary[] = [];
   for (let k = 0n; k <= n; k++) {
     const h = syntheticHeader(k);
-    headers.push({ number: k, hash: toHex(keccak256Bytes(new TextEncoder().encode(`h${k}`))), time: BigInt(h.time), txHash: h.txHash as Hex, receiptHash: h.receiptHash as Hex });
+    headers.push({
+      number: k,
+      hash: toHex(keccak256Bytes(new TextEncoder().encode(`h${k}`))),
+      time: BigInt(h.time),
+      txHash: h.txHash as Hex,
+      receiptHash: h.receiptHash as Hex,
+    });
   }
   v.update(null, headers, n);
   return v;
@@ -35,7 +41,8 @@ describe('bridge: checkpoint proposals and the buffer', () => {
     inMempool: () => false,
     genesisTimeMs: 0,
   });
-  const proposals = (b: Bridge, nowMs: number) => b.tick(inputs(nowMs)).filter((a) => a.kind === 'tx' && a.def.type === 'checkpoint/MsgCheckpoint');
+  const proposals = (b: Bridge, nowMs: number) =>
+    b.tick(inputs(nowMs)).filter((a) => a.kind === 'tx' && a.def.type === 'checkpoint/MsgCheckpoint');
 
   it('the proposer proposes the next range when the buffer is empty', () => {
     expect(getBuffer(store)).toBeUndefined();
@@ -46,7 +53,14 @@ describe('bridge: checkpoint proposals and the buffer', () => {
 
   it('not while a checkpoint waits in the buffer; again once the buffer has expired (a new MsgCheckpoint flushes it)', () => {
     const bufferedAtS = 2_000n;
-    setBuffer(store, { proposer: me, startBlock: 0n, endBlock: 31n, rootHash: toHex(new Uint8Array(32)), accountRootHash: toHex(new Uint8Array(32)), timestamp: bufferedAtS });
+    setBuffer(store, {
+      proposer: me,
+      startBlock: 0n,
+      endBlock: 31n,
+      rootHash: toHex(new Uint8Array(32)),
+      accountRootHash: toHex(new Uint8Array(32)),
+      timestamp: bufferedAtS,
+    });
     const expiresMs = Number(bufferedAtS * 1000n + bufferMs);
     const bridge = new Bridge({ ...DEFAULT_BRIDGE_CONFIG, checkpointLength: 32n }, '15001');
     expect(proposals(bridge, expiresMs - 1_000)).toEqual([]);

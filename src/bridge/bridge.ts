@@ -17,12 +17,23 @@ import { getChainParams } from '../modules/chainParams';
 import { getValidatorBySigner, getValidatorSet, isSeqSeen } from '../modules/staking/keeper';
 import { isTopupSeen, dividendAccountRoot } from '../modules/topup/keeper';
 import { hasRecord, isClerkSeqSeen } from '../modules/clerk/keeper';
-import { bufferExpired, getBuffer, getCheckpointParams, getLastCheckpoint, getLastNoAck } from '../modules/checkpoint/keeper';
+import {
+  bufferExpired,
+  getBuffer,
+  getCheckpointParams,
+  getLastCheckpoint,
+  getLastNoAck,
+} from '../modules/checkpoint/keeper';
 import { getAckCount } from '../modules/checkpoint/ackCount';
 import { getLastSpan, getSpan } from '../modules/sidechain/keeper';
 import { getSidechainParams } from '../modules/sidechain/params';
 import { inSpanProposalWindow } from '../modules/sidechain/msgs';
-import { MsgValidatorJoinDef, MsgStakeUpdateDef, MsgValidatorExitDef, MsgSignerUpdateDef } from '../modules/staking/msgs';
+import {
+  MsgValidatorJoinDef,
+  MsgStakeUpdateDef,
+  MsgValidatorExitDef,
+  MsgSignerUpdateDef,
+} from '../modules/staking/msgs';
 import { MsgTopupDef } from '../modules/topup/msgs';
 import { MsgEventRecordDef } from '../modules/clerk/msgs';
 import { MsgCheckpointDef, MsgCheckpointAckDef, MsgCheckpointNoAckDef } from '../modules/checkpoint/msgs';
@@ -137,7 +148,8 @@ export class Bridge {
     const l = t.log;
     const s = x.state;
     const ref = { from: x.me, txHash: l.txHash, logIndex: l.logIndex };
-    const tx = (def: MsgDef, msg: unknown): BridgeAction | null => (this.due(x, t.key) ? { kind: 'tx', key: t.key, def, msg } : null);
+    const tx = (def: MsgDef, msg: unknown): BridgeAction | null =>
+      this.due(x, t.key) ? { kind: 'tx', key: t.key, def, msg } : null;
     switch (l.name) {
       case 'Staked':
         if (isSeqSeen(s, l.txHash, l.logIndex)) return 'done';
@@ -159,7 +171,13 @@ export class Bridge {
       }
       case 'StateSynced':
         if (hasRecord(s, l.id) || isClerkSeqSeen(s, l.txHash, l.logIndex)) return 'done';
-        return tx(MsgEventRecordDef, { ...ref, id: l.id, contractAddress: l.contractAddress, data: l.data, sidechainChainId: this.sidechainChainId });
+        return tx(MsgEventRecordDef, {
+          ...ref,
+          id: l.id,
+          contractAddress: l.contractAddress,
+          data: l.data,
+          sidechainChainId: this.sidechainChainId,
+        });
       case 'NewHeaderBlock': {
         const number = l.headerBlockId / getCheckpointParams(s).childBlockInterval;
         if (number <= getAckCount(s)) return 'done';
@@ -183,18 +201,37 @@ export class Bridge {
     if (root === null) return null;
     const key = `checkpoint/${start}/${end}/${root}`;
     if (!this.due(x, key)) return null;
-    return { kind: 'tx', key, def: MsgCheckpointDef, msg: { proposer: x.me, startBlock: start, endBlock: end, rootHash: root, accountRootHash: dividendAccountRoot(s) } };
+    return {
+      kind: 'tx',
+      key,
+      def: MsgCheckpointDef,
+      msg: {
+        proposer: x.me,
+        startBlock: start,
+        endBlock: end,
+        rootHash: root,
+        accountRootHash: dividendAccountRoot(s),
+      },
+    };
   }
 
   /**
    * A committed block buffered a checkpoint this node proposed: submit it to the root chain with
    * the yes-voters' signatures, taken from the block's commit.
    */
-  onCheckpointBuffered(x: BridgeInputs, checkpoint: Omit<Checkpoint, 'sidechainChainId'>, signatures: Hex[]): BridgeAction | null {
+  onCheckpointBuffered(
+    x: BridgeInputs,
+    checkpoint: Omit<Checkpoint, 'sidechainChainId'>,
+    signatures: Hex[],
+  ): BridgeAction | null {
     if (checkpoint.proposer !== x.me) return null;
     const c: Checkpoint = { ...checkpoint, sidechainChainId: this.sidechainChainId };
     this.submission = { checkpoint: c, signatures, sentAtMs: x.nowMs };
-    return { kind: 'parentCall', key: `submit/${c.startBlock}`, call: { method: 'submitCheckpoint', from: x.me, checkpoint: c, signatures } };
+    return {
+      kind: 'parentCall',
+      key: `submit/${c.startBlock}`,
+      call: { method: 'submitCheckpoint', from: x.me, checkpoint: c, signatures },
+    };
   }
 
   private resubmit(x: BridgeInputs): BridgeAction | null {
@@ -209,7 +246,11 @@ export class Bridge {
     if (rec && rec.startBlock === sub.checkpoint.startBlock) return null;
     if (x.nowMs - sub.sentAtMs < this.cfg.resubmitAfterMs) return null;
     sub.sentAtMs = x.nowMs;
-    return { kind: 'parentCall', key: `submit/${sub.checkpoint.startBlock}`, call: { method: 'submitCheckpoint', from: x.me, checkpoint: sub.checkpoint, signatures: sub.signatures } };
+    return {
+      kind: 'parentCall',
+      key: `submit/${sub.checkpoint.startBlock}`,
+      call: { method: 'submitCheckpoint', from: x.me, checkpoint: sub.checkpoint, signatures: sub.signatures },
+    };
   }
 
   /** Time out a silent checkpoint proposer (reference §3.4, bridge side). */
@@ -260,7 +301,13 @@ export class Bridge {
       kind: 'tx',
       key,
       def: MsgProposeSpanDef,
-      msg: { spanId: id, proposer: x.me, startBlock: start, endBlock: start + getSidechainParams(s).spanDuration - 1n, sidechainChainId: this.sidechainChainId },
+      msg: {
+        spanId: id,
+        proposer: x.me,
+        startBlock: start,
+        endBlock: start + getSidechainParams(s).spanDuration - 1n,
+        sidechainChainId: this.sidechainChainId,
+      },
     };
   }
 

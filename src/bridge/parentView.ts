@@ -58,7 +58,8 @@ export class ParentView implements ParentChainObserver {
 
   event(txHash: Hex, logIndex: bigint, confirmations: bigint): ParentEvent | null {
     const rc = this.receipts.get(txHash);
-    if (!rc || rc.status !== 1 || this.headNumber === null || this.headNumber - rc.blockNumber < confirmations) return null;
+    if (!rc || rc.status !== 1 || this.headNumber === null || this.headNumber - rc.blockNumber < confirmations)
+      return null;
     const log = rc.logs.find((l) => l.logIndex === logIndex);
     if (!log) return null;
     const d = decodeOnce(log);

@@ -12,7 +12,7 @@ import { mergeSummaries, type CampaignSummary } from '../../sim/campaign/fuzz';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { InputError } from '../core/errors';
-import type { Argv } from 'yargs';
+import { type Argv } from 'yargs';
 import { registerDevnetCommands } from './devnet/commands';
 import { registerClientCommands } from './client/commands';
 
@@ -22,7 +22,10 @@ function targetOptions<T>(y: Argv<T>) {
     .option('seed', { type: 'number', describe: 'run seed (with --scenario; default 1)' })
     .option('fuzz-seed', { type: 'number', describe: 'a seed of the swarm fuzz profile instead of a scenario' })
     .option('duration', { type: 'string', describe: 'with --fuzz-seed: simulated time per seed (default 2h)' })
-    .option('report', { type: 'string', describe: 'a report folder of `lockstep run` (its summary.json names scenario and seed)' })
+    .option('report', {
+      type: 'string',
+      describe: 'a report folder of `lockstep run` (its summary.json names scenario and seed)',
+    })
     .option('crypto', { type: 'string', choices: ['fast', 'real'], describe: "override the run's crypto mode" })
     .option('plant', { type: 'string', hidden: true });
 }
@@ -69,14 +72,38 @@ export async function main(argv: string[]): Promise<number> {
       'Run a scenario on virtual time and print its summary',
       (y) =>
         y
-          .option('scenario', { type: 'string', default: 'default', describe: 'scenario name (under scenarios/) or a JSON file' })
+          .option('scenario', {
+            type: 'string',
+            default: 'default',
+            describe: 'scenario name (under scenarios/) or a JSON file',
+          })
           .option('seed', { type: 'number', default: 1, describe: 'run seed (same scenario + seed = same trace hash)' })
-          .option('until', { type: 'string', describe: "simulated duration to run, e.g. 90s, 10m, 1h (default: the scenario's duration)" })
-          .option('placement', { type: 'string', default: 'inline', choices: ['inline', 'worker'], describe: 'run the sidechain domain inline or in a worker thread' })
-          .option('crypto', { type: 'string', choices: ['real', 'fast'], describe: "override the scenario's crypto mode" })
-          .option('json', { type: 'boolean', default: false, describe: 'print one JSON object instead of the readable summary' })
+          .option('until', {
+            type: 'string',
+            describe: "simulated duration to run, e.g. 90s, 10m, 1h (default: the scenario's duration)",
+          })
+          .option('placement', {
+            type: 'string',
+            default: 'inline',
+            choices: ['inline', 'worker'],
+            describe: 'run the sidechain domain inline or in a worker thread',
+          })
+          .option('crypto', {
+            type: 'string',
+            choices: ['real', 'fast'],
+            describe: "override the scenario's crypto mode",
+          })
+          .option('json', {
+            type: 'boolean',
+            default: false,
+            describe: 'print one JSON object instead of the readable summary',
+          })
           .option('out', { type: 'string', describe: 'report folder (default reports/runs/<scenario>-<seed>/)' })
-          .option('trace', { type: 'boolean', default: true, describe: 'write trace.jsonl to the report folder (--no-trace to skip)' })
+          .option('trace', {
+            type: 'boolean',
+            default: true,
+            describe: 'write trace.jsonl to the report folder (--no-trace to skip)',
+          })
           .example('$0 run', 'run the default scenario')
           .example('$0 run --scenario smoke --seed 7 --json', 'one JSON line for scripts')
           .epilogue(EPILOGUE),
@@ -101,16 +128,40 @@ export async function main(argv: string[]): Promise<number> {
           .option('seeds', { type: 'number', describe: 'run seeds 1..N (within the shard)' })
           .option('time', { type: 'string', describe: 'or keep going for this much wall time, e.g. 10m' })
           .option('workers', { type: 'number', default: 2, describe: 'worker threads' })
-          .option('shard', { type: 'string', default: '1/1', describe: 'I/N: run only seeds with (seed - 1) % N == I - 1 (CI matrices)' })
-          .option('profile', { type: 'string', default: 'swarm', describe: 'fault profile: swarm draws the fault mix and knobs per seed' })
-          .option('crypto', { type: 'string', default: 'fast', choices: ['fast', 'real'], describe: 'crypto mode of every run' })
+          .option('shard', {
+            type: 'string',
+            default: '1/1',
+            describe: 'I/N: run only seeds with (seed - 1) % N == I - 1 (CI matrices)',
+          })
+          .option('profile', {
+            type: 'string',
+            default: 'swarm',
+            describe: 'fault profile: swarm draws the fault mix and knobs per seed',
+          })
+          .option('crypto', {
+            type: 'string',
+            default: 'fast',
+            choices: ['fast', 'real'],
+            describe: 'crypto mode of every run',
+          })
           .option('duration', { type: 'string', default: '2h', describe: 'simulated time per seed' })
           .option('out', { type: 'string', describe: 'results folder (default reports/fuzz/shard-I-of-N/)' })
-          .option('efficacy-every', { type: 'number', default: 10, describe: 'measure fault efficacy on every k-th seed (re-runs without each fault); 0 = never' })
+          .option('efficacy-every', {
+            type: 'number',
+            default: 10,
+            describe: 'measure fault efficacy on every k-th seed (re-runs without each fault); 0 = never',
+          })
           .option('plant', { type: 'string', hidden: true, describe: 'turn on a planted bug (test builds)' })
-          .option('json', { type: 'boolean', default: false, describe: 'print one JSON object (seeds, verdicts, failures, faults)' })
+          .option('json', {
+            type: 'boolean',
+            default: false,
+            describe: 'print one JSON object (seeds, verdicts, failures, faults)',
+          })
           .example('$0 fuzz --seeds 200 --workers 2 --duration 30m', '200 swarm seeds of 30 simulated minutes')
-          .example('$0 fuzz --seeds 1000 --shard 3/8 --json', 'one shard of a CI matrix; merge with `lockstep report merge`')
+          .example(
+            '$0 fuzz --seeds 1000 --shard 3/8 --json',
+            'one shard of a CI matrix; merge with `lockstep report merge`',
+          )
           .epilogue(EPILOGUE),
       async (a) => {
         exitCode = await fuzzCommand({
@@ -139,7 +190,12 @@ export async function main(argv: string[]): Promise<number> {
           .example('$0 shrink --fuzz-seed 17 --duration 30m', 'shrink a failing fuzz seed')
           .epilogue(EPILOGUE),
       async (a) => {
-        exitCode = await shrinkCommand({ ...targetArgs(a), ...(a.out !== undefined ? { out: a.out } : {}), ...(a.name !== undefined ? { name: a.name } : {}), json: a.json });
+        exitCode = await shrinkCommand({
+          ...targetArgs(a),
+          ...(a.out !== undefined ? { out: a.out } : {}),
+          ...(a.name !== undefined ? { name: a.name } : {}),
+          json: a.json,
+        });
       },
     )
     .command(
@@ -149,8 +205,15 @@ export async function main(argv: string[]): Promise<number> {
         targetOptions(y)
           .option('from', { type: 'string', describe: 'print events from this virtual time, e.g. 90s' })
           .option('to', { type: 'string', describe: 'print events up to this virtual time' })
-          .option('window', { type: 'string', default: '5s', describe: 'without --from/--to: this much before and after the first violation (or the end)' })
-          .option('kinds', { type: 'string', describe: 'only these event kinds, comma-separated (e.g. sidechain.reorg,service.commit)' })
+          .option('window', {
+            type: 'string',
+            default: '5s',
+            describe: 'without --from/--to: this much before and after the first violation (or the end)',
+          })
+          .option('kinds', {
+            type: 'string',
+            describe: 'only these event kinds, comma-separated (e.g. sidechain.reorg,service.commit)',
+          })
           .epilogue(`${REPLAY_COLUMNS}
 ${EPILOGUE}`),
       async (a) => {
@@ -170,7 +233,11 @@ ${EPILOGUE}`),
         y
           .positional('action', { type: 'string', choices: ['merge'] })
           .positional('dirs', { type: 'string', array: true, describe: 'fuzz result folders (each with summary.json)' })
-          .option('out', { type: 'string', default: join('reports', 'fuzz', 'merged'), describe: 'folder for the merged summary' })
+          .option('out', {
+            type: 'string',
+            default: join('reports', 'fuzz', 'merged'),
+            describe: 'folder for the merged summary',
+          })
           .option('json', { type: 'boolean', default: false }),
       async (a) => {
         exitCode = await reportMerge((a.dirs ?? []) as string[], a.out, a.json);

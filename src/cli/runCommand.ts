@@ -26,12 +26,20 @@ export interface RunCliOptions {
   trace: boolean;
 }
 
-export const VERDICT_EXIT: Record<string, number> = { pass: EXIT.pass, safety: EXIT.safety, liveness: EXIT.liveness, crash: EXIT.crash };
+export const VERDICT_EXIT: Record<string, number> = {
+  pass: EXIT.pass,
+  safety: EXIT.safety,
+  liveness: EXIT.liveness,
+  crash: EXIT.crash,
+};
 
 export async function runCommand(opts: RunCliOptions): Promise<number> {
-  if (!Number.isSafeInteger(opts.seed) || opts.seed < 0) throw new InputError('--seed', `expected a non-negative integer, got ${opts.seed}`);
-  if (opts.placement !== 'inline' && opts.placement !== 'worker') throw new InputError('--placement', `expected inline or worker, got ${JSON.stringify(opts.placement)}`);
-  if (opts.crypto !== undefined && opts.crypto !== 'real' && opts.crypto !== 'fast') throw new InputError('--crypto', `expected real or fast, got ${JSON.stringify(opts.crypto)}`);
+  if (!Number.isSafeInteger(opts.seed) || opts.seed < 0)
+    throw new InputError('--seed', `expected a non-negative integer, got ${opts.seed}`);
+  if (opts.placement !== 'inline' && opts.placement !== 'worker')
+    throw new InputError('--placement', `expected inline or worker, got ${JSON.stringify(opts.placement)}`);
+  if (opts.crypto !== undefined && opts.crypto !== 'real' && opts.crypto !== 'fast')
+    throw new InputError('--crypto', `expected real or fast, got ${JSON.stringify(opts.crypto)}`);
   const { scenario: loaded } = loadScenario(opts.scenario);
   const scenario = opts.crypto ? { ...loaded, crypto: opts.crypto as 'real' | 'fast' } : loaded;
   const untilMs = opts.until === undefined ? scenario.durationMs : parseDurationMs(opts.until, '--until');
@@ -43,7 +51,8 @@ export async function runCommand(opts: RunCliOptions): Promise<number> {
 
   // A regression of the campaign pipeline names a planted bug: turn it on (inline runs only).
   if (scenario.plant !== undefined) {
-    if (opts.placement === 'worker') throw new InputError('--placement', 'a scenario with a planted bug runs inline only');
+    if (opts.placement === 'worker')
+      throw new InputError('--placement', 'a scenario with a planted bug runs inline only');
     installPlant(scenario.plant);
     process.stderr.write(`note: planted bug ${scenario.plant} is on for this run (test build)\n`);
   }
@@ -64,7 +73,9 @@ export async function runCommand(opts: RunCliOptions): Promise<number> {
       if (showProgress) {
         const frac = simMs / totalMs;
         const bar = '='.repeat(Math.floor(frac * 30)).padEnd(30, ' ');
-        process.stderr.write(`\r[${bar}] ${(frac * 100).toFixed(0).padStart(3)}%  ${(simMs / 1000).toFixed(0)} s simulated, ${((Date.now() - wallStart) / 1000).toFixed(1)} s wall `);
+        process.stderr.write(
+          `\r[${bar}] ${(frac * 100).toFixed(0).padStart(3)}%  ${(simMs / 1000).toFixed(0)} s simulated, ${((Date.now() - wallStart) / 1000).toFixed(1)} s wall `,
+        );
       }
       return interrupted ? 'stop' : undefined;
     },

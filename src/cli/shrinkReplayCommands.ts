@@ -28,13 +28,18 @@ export interface RunTarget {
 
 /** Which run: a scenario file/name with a seed, a fuzz seed of the swarm profile, or a report folder. */
 export function resolveTarget(t: RunTarget): { scenario: Scenario; seed: number; label: string } {
-  if (t.plant !== undefined && !PLANT_NAMES.includes(t.plant)) throw new InputError('--plant', `unknown planted bug; known: ${PLANT_NAMES.join(', ')}`);
+  if (t.plant !== undefined && !PLANT_NAMES.includes(t.plant))
+    throw new InputError('--plant', `unknown planted bug; known: ${PLANT_NAMES.join(', ')}`);
   let scenario: Scenario;
   let seed: number;
   let label: string;
   if (t.fuzzSeed !== undefined) {
-    if (!Number.isSafeInteger(t.fuzzSeed) || t.fuzzSeed < 1) throw new InputError('--fuzz-seed', `expected a positive integer, got ${t.fuzzSeed}`);
-    scenario = { ...swarmScenario(t.fuzzSeed, t.duration ? parseDurationMs(t.duration, '--duration') : 2 * 3_600_000), name: `fuzz-seed-${t.fuzzSeed}` };
+    if (!Number.isSafeInteger(t.fuzzSeed) || t.fuzzSeed < 1)
+      throw new InputError('--fuzz-seed', `expected a positive integer, got ${t.fuzzSeed}`);
+    scenario = {
+      ...swarmScenario(t.fuzzSeed, t.duration ? parseDurationMs(t.duration, '--duration') : 2 * 3_600_000),
+      name: `fuzz-seed-${t.fuzzSeed}`,
+    };
     seed = t.fuzzSeed;
     label = `fuzz seed ${seed}`;
   } else if (t.report !== undefined) {
@@ -45,13 +50,15 @@ export function resolveTarget(t: RunTarget): { scenario: Scenario; seed: number;
     seed = Number(summary.seed);
     label = `${summary.scenario} seed ${seed} (from ${t.report})`;
   } else {
-    if (t.scenario === undefined) throw new InputError('--scenario', 'give --scenario NAME|FILE (with --seed), --fuzz-seed N or --report DIR');
+    if (t.scenario === undefined)
+      throw new InputError('--scenario', 'give --scenario NAME|FILE (with --seed), --fuzz-seed N or --report DIR');
     scenario = loadScenario(t.scenario).scenario;
     seed = t.seed ?? 1;
     label = `${scenario.name} seed ${seed}`;
   }
   if (t.crypto !== undefined) {
-    if (t.crypto !== 'fast' && t.crypto !== 'real') throw new InputError('--crypto', `expected fast or real, got ${JSON.stringify(t.crypto)}`);
+    if (t.crypto !== 'fast' && t.crypto !== 'real')
+      throw new InputError('--crypto', `expected fast or real, got ${JSON.stringify(t.crypto)}`);
     scenario = { ...scenario, crypto: t.crypto };
   }
   if (t.plant !== undefined) scenario = { ...scenario, plant: t.plant };
@@ -65,9 +72,14 @@ export async function shrinkCommand(t: RunTarget & { out?: string; name?: string
     const first = runScenario(scenario, { seed });
     if (!first.violation) throw new InputError('run', `${label} passes (${first.verdict}); there is nothing to shrink`);
     const oracle = first.violation.oracle;
-    process.stderr.write(`${label} fails ${oracle}: ${first.violation.message}\nshrinking (each step re-runs the scenario)...\n`);
-    const { scenario: small, stats } = shrinkScenario(scenario, oracle, (s) => runScenario(s, { seed }).violation?.oracle ?? null, (what, s) =>
-      process.stderr.write(`  after ${what}: ${s.faults.length} faults, ${s.durationMs / 1000} s\n`),
+    process.stderr.write(
+      `${label} fails ${oracle}: ${first.violation.message}\nshrinking (each step re-runs the scenario)...\n`,
+    );
+    const { scenario: small, stats } = shrinkScenario(
+      scenario,
+      oracle,
+      (s) => runScenario(s, { seed }).violation?.oracle ?? null,
+      (what, s) => process.stderr.write(`  after ${what}: ${s.faults.length} faults, ${s.durationMs / 1000} s\n`),
     );
     const last = runScenario(small, { seed });
     const name = t.name ?? `regression-${oracle}-${scenario.name}-${seed}`;
@@ -82,8 +94,19 @@ export async function shrinkCommand(t: RunTarget & { out?: string; name?: string
     mkdirSync(dir, { recursive: true });
     const file = join(dir, `${name}.json`);
     writeFileSync(file, JSON.stringify(encodeScenario(regression), null, 2) + '\n');
-    const out = { file, oracle, runs: stats.runs, faults: `${stats.faultsBefore} -> ${stats.faultsAfter}`, duration: `${stats.durationBeforeMs / 1000}s -> ${stats.durationAfterMs / 1000}s`, seed };
-    process.stdout.write(t.json ? JSON.stringify(out) + '\n' : `wrote ${file}\n  oracle ${oracle}\n  faults ${out.faults}, duration ${out.duration}, ${stats.runs} runs\n  run it: npx lockstep run --scenario ${file} --seed ${seed}\n`);
+    const out = {
+      file,
+      oracle,
+      runs: stats.runs,
+      faults: `${stats.faultsBefore} -> ${stats.faultsAfter}`,
+      duration: `${stats.durationBeforeMs / 1000}s -> ${stats.durationAfterMs / 1000}s`,
+      seed,
+    };
+    process.stdout.write(
+      t.json
+        ? JSON.stringify(out) + '\n'
+        : `wrote ${file}\n  oracle ${oracle}\n  faults ${out.faults}, duration ${out.duration}, ${stats.runs} runs\n  run it: npx lockstep run --scenario ${file} --seed ${seed}\n`,
+    );
     return EXIT.pass;
   } finally {
     undo();
@@ -97,7 +120,8 @@ export interface ReplayOptions extends RunTarget {
   kinds?: string;
 }
 
-export const REPLAY_COLUMNS = 'columns: virtual time (ms since start) | seq (schedule order; - for a recorded fact) | kind | target node | data';
+export const REPLAY_COLUMNS =
+  'columns: virtual time (ms since start) | seq (schedule order; - for a recorded fact) | kind | target node | data';
 
 export async function replayCommand(o: ReplayOptions): Promise<number> {
   const { scenario, seed, label } = resolveTarget(o);
@@ -123,13 +147,17 @@ export async function replayCommand(o: ReplayOptions): Promise<number> {
     fromMs = Math.max(0, r.simulatedMs - windowMs);
     toMs = r.simulatedMs;
   }
-  process.stdout.write(`# ${label}: ${r.verdict}${r.violation ? ` — first violation ${r.violation.oracle} at ${r.violation.atMs} ms on ${r.violation.node || 'the network'}: ${r.violation.message}` : ''}\n`);
+  process.stdout.write(
+    `# ${label}: ${r.verdict}${r.violation ? ` — first violation ${r.violation.oracle} at ${r.violation.atMs} ms on ${r.violation.node || 'the network'}: ${r.violation.message}` : ''}\n`,
+  );
   process.stdout.write(`# events from ${fromMs} to ${toMs} ms; ${REPLAY_COLUMNS}\n`);
   for (const line of lines) {
     const e = JSON.parse(line) as { t: number; seq: number; kind: string; target: string; data?: unknown };
     if (e.t < fromMs || e.t > toMs) continue;
     if (kinds && !kinds.has(e.kind)) continue;
-    process.stdout.write(`${String(e.t).padStart(9)} ${e.seq < 0 ? '        -' : String(e.seq).padStart(9)} ${e.kind.padEnd(22)} ${e.target.padEnd(7)} ${e.data === undefined ? '' : JSON.stringify(e.data)}\n`);
+    process.stdout.write(
+      `${String(e.t).padStart(9)} ${e.seq < 0 ? '        -' : String(e.seq).padStart(9)} ${e.kind.padEnd(22)} ${e.target.padEnd(7)} ${e.data === undefined ? '' : JSON.stringify(e.data)}\n`,
+    );
   }
   process.stdout.write(`# trace ${r.traceHash}\n`);
   return VERDICT_EXIT[r.verdict] ?? EXIT.crash;

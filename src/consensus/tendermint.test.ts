@@ -19,14 +19,26 @@ interface Msg {
  * order; timers fire only when no message is in flight. Signatures are not checked here (the node
  * layer does that); `byzantine` validators double-sign.
  */
-function simulate(opts: { n: number; powers?: bigint[]; crashed?: number[]; byzantine?: number[]; seed: number; height?: bigint; maxSteps?: number; partition?: (from: number, to: number) => boolean }) {
+function simulate(opts: {
+  n: number;
+  powers?: bigint[];
+  crashed?: number[];
+  byzantine?: number[];
+  seed: number;
+  height?: bigint;
+  maxSteps?: number;
+  partition?: (from: number, to: number) => boolean;
+}) {
   const prng = seedrandom.alea(`tendermint-test/${opts.seed}`);
   const rng = { int: (lo: number, hi: number) => lo + Math.floor(prng.double() * (hi - lo + 1)) };
-  const set = new ValidatorSet(Array.from({ length: opts.n }, (_, i) => ({ address: addr(i), power: opts.powers?.[i] ?? 10n })));
+  const set = new ValidatorSet(
+    Array.from({ length: opts.n }, (_, i) => ({ address: addr(i), power: opts.powers?.[i] ?? 10n })),
+  );
   const height = opts.height ?? 1n;
   const decisions = new Map<number, Hex>();
-  const engines = Array.from({ length: opts.n }, (_, i) =>
-    new Tendermint(addr(i), height, set.copy(), { validBlock: () => true }),
+  const engines = Array.from(
+    { length: opts.n },
+    (_, i) => new Tendermint(addr(i), height, set.copy(), { validBlock: () => true }),
   );
   const inflight: Msg[] = [];
   const timers: Array<{ to: number; input: ConsensusInput }> = [];
@@ -41,7 +53,7 @@ function simulate(opts: { n: number; powers?: bigint[]; crashed?: number[]; byza
   });
   const alive = (i: number) => !opts.crashed?.includes(i);
   const broadcast = (from: number, input: ConsensusInput) => {
-    for (let j = 0; j < opts.n; j++) if (alive(j) && !(opts.partition?.(from, j))) inflight.push({ to: j, input });
+    for (let j = 0; j < opts.n; j++) if (alive(j) && !opts.partition?.(from, j)) inflight.push({ to: j, input });
   };
   const process = (i: number, outs: ConsensusOutput[]) => {
     for (const o of outs) {
@@ -49,16 +61,31 @@ function simulate(opts: { n: number; powers?: bigint[]; crashed?: number[]; byza
         const variants = opts.byzantine?.includes(i) ? [0, 1] : [0];
         for (const variant of variants) {
           const block = o.reuse ?? makeBlock(i, o.round, variant);
-          const p: Proposal = { height, round: o.round, block, blockHash: blockHash(block), polRound: o.polRound, proposer: addr(i), signature: '0x' };
+          const p: Proposal = {
+            height,
+            round: o.round,
+            block,
+            blockHash: blockHash(block),
+            polRound: o.polRound,
+            proposer: addr(i),
+            signature: '0x',
+          };
           if (variants.length === 1) broadcast(i, { kind: 'proposal', proposal: p });
-          else for (let j = 0; j < opts.n; j++) if (alive(j) && j % 2 === variant) inflight.push({ to: j, input: { kind: 'proposal', proposal: p } });
+          else
+            for (let j = 0; j < opts.n; j++)
+              if (alive(j) && j % 2 === variant) inflight.push({ to: j, input: { kind: 'proposal', proposal: p } });
         }
       } else if (o.kind === 'vote') {
-        const hashes = opts.byzantine?.includes(i) && o.blockHash !== null ? [o.blockHash, toHex(keccak256Bytes(new Uint8Array([9])))] : [o.blockHash];
+        const hashes =
+          opts.byzantine?.includes(i) && o.blockHash !== null
+            ? [o.blockHash, toHex(keccak256Bytes(new Uint8Array([9])))]
+            : [o.blockHash];
         for (const [k, h] of hashes.entries()) {
           const v: Vote = { type: o.type, height, round: o.round, blockHash: h, validator: addr(i), signature: '0x' };
           if (hashes.length === 1) broadcast(i, { kind: 'vote', vote: v });
-          else for (let j = 0; j < opts.n; j++) if (alive(j) && j % 2 === k) inflight.push({ to: j, input: { kind: 'vote', vote: v } });
+          else
+            for (let j = 0; j < opts.n; j++)
+              if (alive(j) && j % 2 === k) inflight.push({ to: j, input: { kind: 'vote', vote: v } });
         }
       } else if (o.kind === 'timer') {
         timers.push({ to: i, input: o.timeout });
@@ -131,8 +158,15 @@ describe('Tendermint engine', () => {
     const set = new ValidatorSet([0, 1, 2, 3].map((i) => ({ address: addr(i), power: 1n })));
     const e = new Tendermint(addr(0), 1n, set, { validBlock: () => true });
     e.start();
-    const v = (h: Hex | null): Vote => ({ type: 'prevote', height: 1n, round: 0, blockHash: h, validator: addr(2), signature: '0x' });
-    e.handle({ kind: 'vote', vote: v('0x' + '11'.repeat(32) as Hex) });
+    const v = (h: Hex | null): Vote => ({
+      type: 'prevote',
+      height: 1n,
+      round: 0,
+      blockHash: h,
+      validator: addr(2),
+      signature: '0x',
+    });
+    e.handle({ kind: 'vote', vote: v(('0x' + '11'.repeat(32)) as Hex) });
     const out = e.handle({ kind: 'vote', vote: v(null) });
     expect(out.some((o) => o.kind === 'evidence')).toBe(true);
   });

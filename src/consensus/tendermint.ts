@@ -10,7 +10,7 @@
 import { type Address } from '../core/address';
 import { type Hex } from '../core/bytes';
 import { assert } from '../core/errors';
-import { ValidatorSet } from '../core/validatorSet';
+import { type ValidatorSet } from '../core/validatorSet';
 import { type Proposal, type ServiceBlock, type Step, type Vote } from './types';
 import { VoteSet } from './voteSet';
 
@@ -119,7 +119,11 @@ export class Tendermint {
     if (this.me !== null && this.proposerOf(r) === this.me) {
       out.push({ kind: 'propose', height: this.height, round: r, polRound: this.validRound, reuse: this.validBlock });
     }
-    out.push({ kind: 'timer', afterMs: this.timeouts.proposeMs + r * this.timeouts.proposeDeltaMs, timeout: { kind: 'timeout', height: this.height, round: r, step: 'propose' } });
+    out.push({
+      kind: 'timer',
+      afterMs: this.timeouts.proposeMs + r * this.timeouts.proposeDeltaMs,
+      timeout: { kind: 'timeout', height: this.height, round: r, step: 'propose' },
+    });
     // Messages for this round may have arrived before we got here.
     out.push(...this.evaluate());
     return out;
@@ -143,7 +147,8 @@ export class Tendermint {
         const conflictsBefore = set.conflicts.length;
         const added = set.add(v);
         const out: ConsensusOutput[] = [];
-        if (set.conflicts.length > conflictsBefore) out.push({ kind: 'evidence', votes: set.conflicts[set.conflicts.length - 1]! });
+        if (set.conflicts.length > conflictsBefore)
+          out.push({ kind: 'evidence', votes: set.conflicts[set.conflicts.length - 1]! });
         if (!added) return out;
         return [...out, ...this.evaluate()];
       }
@@ -209,7 +214,16 @@ export class Tendermint {
       if (prv && prv.precommits.twoThirdsFor(p.blockHash) && this.isValid(p)) {
         this.decided = true;
         this.step = 'commit';
-        return [{ kind: 'decide', height: this.height, round: pr, block: p.block, blockHash: p.blockHash, commit: prv.precommits.votesFor(p.blockHash) }];
+        return [
+          {
+            kind: 'decide',
+            height: this.height,
+            round: pr,
+            block: p.block,
+            blockHash: p.blockHash,
+            commit: prv.precommits.votesFor(p.blockHash),
+          },
+        ];
       }
     }
 
@@ -228,10 +242,22 @@ export class Tendermint {
     }
 
     if (this.step === 'prevote' && rv.prevotes.twoThirdsAny() && this.once(`prevote-timer/${r}`)) {
-      return [{ kind: 'timer', afterMs: this.timeouts.prevoteMs + r * this.timeouts.prevoteDeltaMs, timeout: { kind: 'timeout', height: this.height, round: r, step: 'prevote' } }];
+      return [
+        {
+          kind: 'timer',
+          afterMs: this.timeouts.prevoteMs + r * this.timeouts.prevoteDeltaMs,
+          timeout: { kind: 'timeout', height: this.height, round: r, step: 'prevote' },
+        },
+      ];
     }
 
-    if (proposal && (this.step === 'prevote' || this.step === 'precommit') && rv.prevotes.twoThirdsFor(proposal.blockHash) && this.isValid(proposal) && this.once(`polka/${r}`)) {
+    if (
+      proposal &&
+      (this.step === 'prevote' || this.step === 'precommit') &&
+      rv.prevotes.twoThirdsFor(proposal.blockHash) &&
+      this.isValid(proposal) &&
+      this.once(`polka/${r}`)
+    ) {
       const out: ConsensusOutput[] = [];
       if (this.step === 'prevote') {
         this.lockedBlock = proposal.block;
@@ -251,7 +277,13 @@ export class Tendermint {
     }
 
     if (rv.precommits.twoThirdsAny() && this.once(`precommit-timer/${r}`)) {
-      return [{ kind: 'timer', afterMs: this.timeouts.precommitMs + r * this.timeouts.precommitDeltaMs, timeout: { kind: 'timeout', height: this.height, round: r, step: 'precommit' } }];
+      return [
+        {
+          kind: 'timer',
+          afterMs: this.timeouts.precommitMs + r * this.timeouts.precommitDeltaMs,
+          timeout: { kind: 'timeout', height: this.height, round: r, step: 'precommit' },
+        },
+      ];
     }
 
     // Skip ahead: +1/3 of the power is already at a later round.

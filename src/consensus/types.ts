@@ -132,5 +132,17 @@ function computeVoteDigest(v: Omit<Vote, 'signature'>, chainId: string): Uint8Ar
 }
 
 export function proposalDigest(p: Omit<Proposal, 'signature' | 'block'>, chainId: string): Uint8Array {
-  return keccak256Bytes(utf8(canonicalJson({ chainId, kind: 'proposal', height: p.height, round: p.round, blockHash: p.blockHash, polRound: p.polRound, proposer: p.proposer })));
+  return keccak256Bytes(
+    utf8(
+      canonicalJson({
+        chainId,
+        kind: 'proposal',
+        height: p.height,
+        round: p.round,
+        blockHash: p.blockHash,
+        polRound: p.polRound,
+        proposer: p.proposer,
+      }),
+    ),
+  );
 }

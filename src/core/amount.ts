@@ -70,7 +70,7 @@ export function maxBig(a: bigint, b: bigint): bigint {
 /** Floor division (Go big.Int.Div / Euclidean for positive divisors). */
 export function floorDiv(a: bigint, b: bigint): bigint {
   const q = a / b;
-  return (a % b !== 0n) && ((a < 0n) !== (b < 0n)) ? q - 1n : q;
+  return a % b !== 0n && a < 0n !== b < 0n ? q - 1n : q;
 }
 
 /** Saturating int64 add/sub (Tendermint safeAddClip / safeSubClip). */

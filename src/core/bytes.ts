@@ -36,9 +36,11 @@ export function isHex(value: unknown): value is Hex {
 /** Parse `0x` hex (either case, even length). `field` names the input in the error. */
 export function fromHex(hex: string, field = 'hex'): Bytes {
   if (typeof hex !== 'string') throw new InputError(field, `expected 0x-prefixed hex, got ${typeof hex}`);
-  if (!(hex.startsWith('0x') || hex.startsWith('0X'))) throw new InputError(field, `expected 0x-prefixed hex, got ${JSON.stringify(truncate(hex))}`);
+  if (!(hex.startsWith('0x') || hex.startsWith('0X')))
+    throw new InputError(field, `expected 0x-prefixed hex, got ${JSON.stringify(truncate(hex))}`);
   const body = hex.slice(2);
-  if (body.length % 2 !== 0) throw new InputError(field, `hex has an odd number of digits: ${JSON.stringify(truncate(hex))}`);
+  if (body.length % 2 !== 0)
+    throw new InputError(field, `hex has an odd number of digits: ${JSON.stringify(truncate(hex))}`);
   const out = new Uint8Array(body.length / 2);
   for (let i = 0; i < out.length; i++) {
     const hi = hexNibble(body.charCodeAt(2 * i));

@@ -4,9 +4,9 @@ import { InvariantError } from './errors';
 
 describe('canonical JSON', () => {
   it('sorts keys at every level, writes integers as strings, drops undefined members, escapes as Go does', () => {
-    expect(canonicalJson({ b: 1, a: [2n, { d: 'x', c: null, e: undefined }, undefined], c: true, 'A<': '<&>\u2028' })).toBe(
-      '{"A\\u003c":"\\u003c\\u0026\\u003e\\u2028","a":["2",{"c":null,"d":"x"},null],"b":"1","c":true}',
-    );
+    expect(
+      canonicalJson({ b: 1, a: [2n, { d: 'x', c: null, e: undefined }, undefined], c: true, 'A<': '<&>\u2028' }),
+    ).toBe('{"A\\u003c":"\\u003c\\u0026\\u003e\\u2028","a":["2",{"c":null,"d":"x"},null],"b":"1","c":true}');
     expect(canonicalJson([])).toBe('[]');
     expect(canonicalJson({})).toBe('{}');
   });

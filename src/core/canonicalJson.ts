@@ -8,7 +8,14 @@
 import { InvariantError } from './errors';
 import { utf8, type Bytes } from './bytes';
 
-export type JsonValue = null | boolean | number | bigint | string | JsonValue[] | { [key: string]: JsonValue | undefined };
+export type JsonValue =
+  | null
+  | boolean
+  | number
+  | bigint
+  | string
+  | JsonValue[]
+  | { [key: string]: JsonValue | undefined };
 
 export function canonicalJson(value: unknown): string {
   try {
@@ -40,7 +47,9 @@ function unwritable(value: unknown): Unwritable | null {
     case 'number':
       return Number.isInteger(value) ? null : new Unwritable('canonical JSON holds only integers', { value });
     case 'object':
-      return value instanceof Uint8Array ? new Unwritable('canonical JSON cannot hold raw bytes; hex-encode them', {}) : null;
+      return value instanceof Uint8Array
+        ? new Unwritable('canonical JSON cannot hold raw bytes; hex-encode them', {})
+        : null;
     case 'boolean':
     case 'bigint':
     case 'string':
@@ -102,7 +111,9 @@ function pathOf(value: unknown, path: string): string | null {
     return null;
   }
   const obj = value as Record<string, unknown>;
-  for (const k of Object.keys(obj).filter((key) => obj[key] !== undefined).sort(compareKeys)) {
+  for (const k of Object.keys(obj)
+    .filter((key) => obj[key] !== undefined)
+    .sort(compareKeys)) {
     const p = pathOf(obj[k], `${path}.${k}`);
     if (p) return p;
   }

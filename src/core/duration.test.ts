@@ -11,7 +11,8 @@ describe('durations', () => {
     expect(parseDurationMs(0)).toBe(0);
   });
   it('names the field on bad input', () => {
-    for (const bad of ['', '10x', 'm10', '1.5h', '-1s', '10m junk']) expect(() => parseDurationMs(bad, 'until')).toThrow(/^until: /);
+    for (const bad of ['', '10x', 'm10', '1.5h', '-1s', '10m junk'])
+      expect(() => parseDurationMs(bad, 'until')).toThrow(/^until: /);
     expect(() => parseDurationMs(-1, 'until')).toThrow(/until/);
   });
   it('formats like Go durations', () => {

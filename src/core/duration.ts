@@ -8,10 +8,12 @@ const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_00
 
 export function parseDurationMs(value: unknown, field = 'duration'): number {
   if (typeof value === 'number') {
-    if (!Number.isSafeInteger(value) || value < 0) throw new InputError(field, `expected a non-negative integer of milliseconds, got ${value}`);
+    if (!Number.isSafeInteger(value) || value < 0)
+      throw new InputError(field, `expected a non-negative integer of milliseconds, got ${value}`);
     return value;
   }
-  if (typeof value !== 'string' || value.length === 0) throw new InputError(field, `expected a duration such as 90s, 10m or 2h, got ${JSON.stringify(value)}`);
+  if (typeof value !== 'string' || value.length === 0)
+    throw new InputError(field, `expected a duration such as 90s, 10m or 2h, got ${JSON.stringify(value)}`);
   if (/^\d+$/.test(value)) return Number(value);
   const re = /(\d+)(ms|s|m|h|d)/g;
   let total = 0;

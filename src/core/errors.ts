@@ -131,7 +131,11 @@ function describeContext(context: Readonly<Record<string, unknown>>): string {
     .join(', ');
 }
 
-export function assert(condition: unknown, message: string, context?: Readonly<Record<string, unknown>>): asserts condition {
+export function assert(
+  condition: unknown,
+  message: string,
+  context?: Readonly<Record<string, unknown>>,
+): asserts condition {
   if (!condition) throw new InvariantError(message, context);
 }
 

@@ -21,7 +21,12 @@ describe('keccak sanity vectors', () => {
 describe('hash rule 1: sidechain block hash (heimdall §10.6)', () => {
   for (const leaf of vectors.heimdallLeaves.leaves) {
     it(`leaf(${leaf.number})`, () => {
-      const h = { number: leaf.number, time: vectors.heimdallLeaves.timeBase + 2 * leaf.number, txHash: empty, receiptHash: empty };
+      const h = {
+        number: leaf.number,
+        time: vectors.heimdallLeaves.timeBase + 2 * leaf.number,
+        txHash: empty,
+        receiptHash: empty,
+      };
       expect(sidechainBlockHash(h)).toBe(leaf.hash);
     });
   }
@@ -31,20 +36,32 @@ describe('hash rule 1: sidechain block hash (heimdall §10.6)', () => {
   });
   it('names a bad field', () => {
     expect(() => sidechainBlockHash({ number: -1, time: 0, txHash: empty, receiptHash: empty })).toThrow(/number/);
-    expect(() => sidechainBlockHash({ number: 0, time: 0, txHash: '0x12', receiptHash: empty })).toThrow(/txHash.*32 bytes/);
+    expect(() => sidechainBlockHash({ number: 0, time: 0, txHash: '0x12', receiptHash: empty })).toThrow(
+      /txHash.*32 bytes/,
+    );
   });
 });
 
 describe('hash rule 2: checkpoint root', () => {
   for (const r of vectors.heimdallLeaves.roots) {
     it(`heimdall root(${r.start}..${r.end})`, () => {
-      const headers = range(r.start, r.end).map((k) => ({ number: k, time: vectors.heimdallLeaves.timeBase + 2 * k, txHash: empty, receiptHash: empty }));
+      const headers = range(r.start, r.end).map((k) => ({
+        number: k,
+        time: vectors.heimdallLeaves.timeBase + 2 * k,
+        txHash: empty,
+        receiptHash: empty,
+      }));
       expect(checkpointRootHash(headers)).toBe(r.root);
     });
   }
   for (const r of vectors.borRootHash.roots) {
     it(`bor_getRootHash(${r.start}, ${r.end})`, () => {
-      const headers = range(r.start, r.end).map((k) => ({ number: k, time: 1000 + 2 * (k - 1), txHash: empty, receiptHash: empty }));
+      const headers = range(r.start, r.end).map((k) => ({
+        number: k,
+        time: 1000 + 2 * (k - 1),
+        txHash: empty,
+        receiptHash: empty,
+      }));
       expect(toBareHex(checkpointRootHashBytes(headers))).toBe(r.root);
     });
   }
@@ -66,7 +83,8 @@ describe('merkle tree shapes', () => {
   });
   it('1024 leaves match a recursive reference tree', () => {
     const l = range(0, 1023).map(leaf);
-    const ref = (xs: string[]): string => (xs.length === 1 ? xs[0]! : node(ref(xs.slice(0, xs.length / 2)), ref(xs.slice(xs.length / 2))));
+    const ref = (xs: string[]): string =>
+      xs.length === 1 ? xs[0]! : node(ref(xs.slice(0, xs.length / 2)), ref(xs.slice(xs.length / 2)));
     expect(merkleRoot(l)).toBe(ref(l));
   });
   it('0 leaves: one zero leaf', () => expect(merkleRoot([])).toBe(zero));

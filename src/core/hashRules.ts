@@ -50,7 +50,13 @@ const rootCache = new Map<string, Bytes>();
 function rootKey(headers: readonly SidechainHeaderFields[]): string | null {
   let key = '';
   for (const h of headers) {
-    if (typeof h.number !== 'bigint' || typeof h.time !== 'bigint' || typeof h.txHash !== 'string' || typeof h.receiptHash !== 'string') return null;
+    if (
+      typeof h.number !== 'bigint' ||
+      typeof h.time !== 'bigint' ||
+      typeof h.txHash !== 'string' ||
+      typeof h.receiptHash !== 'string'
+    )
+      return null;
     key += `${h.number}|${h.time}|${h.txHash}|${h.receiptHash};`;
   }
   return key;
@@ -65,14 +71,16 @@ export interface DividendAccountFields {
 /** Rule 3: keccak256(pad32(id) ‖ pad32(feeAmount) ‖ pad32(slashedAmount)); amounts parsed from decimal. */
 export function dividendAccountHashBytes(a: DividendAccountFields): Bytes {
   return keccak256Bytes(
-    concatBytes(pad32(parseUint(a.id, 'id')), pad32(parseUint(a.feeAmount, 'feeAmount')), pad32(parseUint(a.slashedAmount, 'slashedAmount'))),
+    concatBytes(
+      pad32(parseUint(a.id, 'id')),
+      pad32(parseUint(a.feeAmount, 'feeAmount')),
+      pad32(parseUint(a.slashedAmount, 'slashedAmount')),
+    ),
   );
 }
 
 /** Rule 4: the Merkle root over every validator's account hash, ordered by validator id. */
 export function accountRootHashBytes(accounts: readonly DividendAccountFields[]): Bytes {
-  const sorted = accounts
-    .map((a) => ({ id: parseUint(a.id, 'id'), a }))
-    .sort((x, y) => compareBig(x.id, y.id));
+  const sorted = accounts.map((a) => ({ id: parseUint(a.id, 'id'), a })).sort((x, y) => compareBig(x.id, y.id));
   return merkleRootBytes(sorted.map((x) => dividendAccountHashBytes(x.a)));
 }

@@ -14,7 +14,8 @@ export function nextPowerOfTwo(n: number): number {
 }
 
 export function merkleRootBytes(leaves: readonly Uint8Array[]): Bytes {
-  for (const [i, leaf] of leaves.entries()) assert(leaf.length === 32, 'merkle leaf must be 32 bytes', { index: i, length: leaf.length });
+  for (const [i, leaf] of leaves.entries())
+    assert(leaf.length === 32, 'merkle leaf must be 32 bytes', { index: i, length: leaf.length });
   const width = nextPowerOfTwo(leaves.length);
   let level: Uint8Array[] = new Array(width);
   for (let i = 0; i < width; i++) level[i] = leaves[i] ?? new Uint8Array(32);

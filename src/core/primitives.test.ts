@@ -23,22 +23,29 @@ describe('hex', () => {
 
 describe('addresses', () => {
   it('parse case-insensitively, write lower-case', () => {
-    expect(parseAddress('0xABCDEF0123456789ABCDEF0123456789ABCDEF01')).toBe('0xabcdef0123456789abcdef0123456789abcdef01');
+    expect(parseAddress('0xABCDEF0123456789ABCDEF0123456789ABCDEF01')).toBe(
+      '0xabcdef0123456789abcdef0123456789abcdef01',
+    );
     expect(isAddress('0xABCDEF0123456789ABCDEF0123456789ABCDEF01')).toBe(false);
   });
   it('error names the field and the bad value', () => {
-    expect(() => parseAddress('0x1234', 'to_address')).toThrow(/^to_address: not a 20-byte 0x-hex address: string "0x1234"/);
+    expect(() => parseAddress('0x1234', 'to_address')).toThrow(
+      /^to_address: not a 20-byte 0x-hex address: string "0x1234"/,
+    );
     expect(() => parseAddress(42, 'from')).toThrow(/from: .*number 42/);
   });
   it('order is byte order', () => {
-    expect(compareAddresses('0x0a00000000000000000000000000000000000000', '0x0b00000000000000000000000000000000000000')).toBe(-1);
+    expect(
+      compareAddresses('0x0a00000000000000000000000000000000000000', '0x0b00000000000000000000000000000000000000'),
+    ).toBe(-1);
   });
 });
 
 describe('amounts', () => {
   it('parse strict decimals', () => {
     expect(parseUint('1000000000000000000000', 'amount')).toBe(10n ** 21n);
-    for (const bad of ['', '-1', '01', '1e3', ' 1', '0x10', '1.0']) expect(() => parseUint(bad, 'amount')).toThrow(/amount/);
+    for (const bad of ['', '-1', '01', '1e3', ' 1', '0x10', '1.0'])
+      expect(() => parseUint(bad, 'amount')).toThrow(/amount/);
     expect(() => parseUint64('18446744073709551616', 'height')).toThrow(/height: out of range/);
   });
   it('pad32', () => {
@@ -58,7 +65,9 @@ describe('amounts', () => {
 
 describe('canonical JSON', () => {
   it('sorts keys at every level, no whitespace, integers as strings', () => {
-    expect(canonicalJson({ b: 1, a: { d: [3n, { z: true, y: null }], c: 'x' } })).toBe('{"a":{"c":"x","d":["3",{"y":null,"z":true}]},"b":"1"}');
+    expect(canonicalJson({ b: 1, a: { d: [3n, { z: true, y: null }], c: 'x' } })).toBe(
+      '{"a":{"c":"x","d":["3",{"y":null,"z":true}]},"b":"1"}',
+    );
   });
   it('drops undefined members and escapes like Go', () => {
     expect(canonicalJson({ a: undefined, m: '<a&b>\u2028' })).toBe('{"m":"\\u003ca\\u0026b\\u003e\\u2028"}');
@@ -68,7 +77,13 @@ describe('canonical JSON', () => {
     expect(() => canonicalJson({ x: new Uint8Array(1) })).toThrow(InvariantError);
   });
   it('matches the reference sign-doc example shape', () => {
-    const doc = { sequence: '7', msg: { value: { start_block: '0' }, type: 'checkpoint/MsgCheckpoint' }, memo: '', chain_id: 'heimdall-137', account_number: '0' };
+    const doc = {
+      sequence: '7',
+      msg: { value: { start_block: '0' }, type: 'checkpoint/MsgCheckpoint' },
+      memo: '',
+      chain_id: 'heimdall-137',
+      account_number: '0',
+    };
     expect(canonicalJson(doc)).toBe(
       '{"account_number":"0","chain_id":"heimdall-137","memo":"","msg":{"type":"checkpoint/MsgCheckpoint","value":{"start_block":"0"}},"sequence":"7"}',
     );

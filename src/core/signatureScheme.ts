@@ -98,7 +98,11 @@ function signingKeyOf(privateKey: Bytes | string): SigningKey {
   if (k === undefined) {
     const sk = typeof privateKey === 'string' ? fromHex(privateKey, 'privateKey') : Uint8Array.from(privateKey);
     const address = registerFastKey(sk);
-    k = { privateKey: sk, addressBytes: fromHex(address), signer: { address, publicKey: fastKeys.get(address)!.publicKey } };
+    k = {
+      privateKey: sk,
+      addressBytes: fromHex(address),
+      signer: { address, publicKey: fastKeys.get(address)!.publicKey },
+    };
     // A campaign draws new keys for every seed: keep this lookup bounded (the registry is not).
     if (signingKeys.size >= 4096) signingKeys.clear();
     signingKeys.set(hex, k);

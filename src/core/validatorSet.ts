@@ -163,12 +163,18 @@ export class ValidatorSet {
     members.forEach((m, i) => {
       if (m.power <= 0n) throw new InputError(`validatorSet.validators[${i}].power`, `must be positive: ${m.power}`);
       if (i > 0 && compareAddresses(members[i - 1]!.address, m.address) >= 0) {
-        throw new InputError(`validatorSet.validators[${i}].address`, 'validators must be sorted by address without duplicates');
+        throw new InputError(
+          `validatorSet.validators[${i}].address`,
+          'validators must be sorted by address without duplicates',
+        );
       }
       total += m.power;
     });
     if (total > MAX_TOTAL_VOTING_POWER) {
-      throw new InputError('validatorSet.validators', `total voting power ${total} exceeds the max allowed ${MAX_TOTAL_VOTING_POWER}`);
+      throw new InputError(
+        'validatorSet.validators',
+        `total voting power ${total} exceeds the max allowed ${MAX_TOTAL_VOTING_POWER}`,
+      );
     }
     const p = obj.proposer;
     const proposer = p === null || p === undefined ? null : memberFromJSON(p, 'validatorSet.proposer');
@@ -375,7 +381,11 @@ function describeList(ms: readonly Member[]): string {
 }
 
 function memberToJSON(m: Member): SetValidatorJSON {
-  const j: SetValidatorJSON = { address: m.address, power: m.power.toString(), proposerPriority: m.proposerPriority.toString() };
+  const j: SetValidatorJSON = {
+    address: m.address,
+    power: m.power.toString(),
+    proposerPriority: m.proposerPriority.toString(),
+  };
   if (m.id !== undefined) j.id = m.id.toString();
   return j;
 }

@@ -10,7 +10,8 @@ import { InputError } from '../core/errors';
 export type Obj = Record<string, unknown>;
 
 export function asObject(value: unknown, path: string): Obj {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new InputError(path, `expected an object, got ${describe(value)}`);
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new InputError(path, `expected an object, got ${describe(value)}`);
   return value as Obj;
 }
 
@@ -27,7 +28,8 @@ export function field(o: Obj, key: string, path: string): unknown {
 export function str(o: Obj, key: string, path: string, opts: { maxLength?: number } = {}): string {
   const v = field(o, key, path);
   if (typeof v !== 'string') throw new InputError(`${path}.${key}`, `expected a string, got ${describe(v)}`);
-  if (opts.maxLength !== undefined && v.length > opts.maxLength) throw new InputError(`${path}.${key}`, `longer than ${opts.maxLength} characters`);
+  if (opts.maxLength !== undefined && v.length > opts.maxLength)
+    throw new InputError(`${path}.${key}`, `longer than ${opts.maxLength} characters`);
   return v;
 }
 
@@ -86,5 +88,6 @@ export function pubKey(o: Obj, key: string, path: string): Hex {
 
 /** Reject members the schema does not know, naming the first one. */
 export function noExtraKeys(o: Obj, allowed: readonly string[], path: string): void {
-  for (const k of Object.keys(o)) if (!allowed.includes(k)) throw new InputError(`${path}.${k}`, `unknown field (allowed: ${allowed.join(', ')})`);
+  for (const k of Object.keys(o))
+    if (!allowed.includes(k)) throw new InputError(`${path}.${k}`, `unknown field (allowed: ${allowed.join(', ')})`);
 }

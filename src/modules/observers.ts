@@ -58,7 +58,13 @@ export interface StateSyncedEvent extends EventBase {
   data: Hex;
 }
 
-export type ParentEvent = StakedEvent | StakeUpdateEvent | UnstakeInitEvent | SignerChangeEvent | TopUpFeeEvent | StateSyncedEvent;
+export type ParentEvent =
+  | StakedEvent
+  | StakeUpdateEvent
+  | UnstakeInitEvent
+  | SignerChangeEvent
+  | TopUpFeeEvent
+  | StateSyncedEvent;
 
 /** The root chain's record of a submitted checkpoint (header block). */
 export interface HeaderBlockRecord {

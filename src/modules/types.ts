@@ -31,7 +31,10 @@ export function rejected(error: ResultError): HandlerResult {
 }
 
 /** A side-tx vote: yes carries the observation every yes-voter must agree on. */
-export type SideVote = { result: 'yes'; observation: unknown } | { result: 'no'; reason?: string } | { result: 'skip'; reason?: string };
+export type SideVote =
+  | { result: 'yes'; observation: unknown }
+  | { result: 'no'; reason?: string }
+  | { result: 'skip'; reason?: string };
 
 export interface SideHandler<M> {
   /** What this validator sees on the other chains; pure in (msg, state, observers). */

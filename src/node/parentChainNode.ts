@@ -31,8 +31,13 @@ export class ParentChainNode implements SimNode<NodeMessage, ParentTimer> {
     const next = this.chain.nextBlockTimeMs();
     if (now >= next) {
       const b = this.chain.mineBlock(Math.max(next, now));
-      ctx.record('parent.block', { number: String(b.number), txs: b.receipts.length, failed: b.receipts.filter((r) => r.status === 0).length });
-      for (const r of b.receipts) if (r.status === 0) ctx.record('parent.callFailed', { txHash: r.txHash, error: r.error ?? '' });
+      ctx.record('parent.block', {
+        number: String(b.number),
+        txs: b.receipts.length,
+        failed: b.receipts.filter((r) => r.status === 0).length,
+      });
+      for (const r of b.receipts)
+        if (r.status === 0) ctx.record('parent.callFailed', { txHash: r.txHash, error: r.error ?? '' });
     }
     ctx.setTimer(Math.max(1, this.chain.nextBlockTimeMs() - now), { kind: 'mine' });
   }
@@ -42,7 +47,8 @@ export class ParentChainNode implements SimNode<NodeMessage, ParentTimer> {
     if (msg.kind === 'p.sync') {
       const head = this.chain.head().number;
       const blocks = [];
-      for (let n = msg.fromBlock; n <= head && n < msg.fromBlock + MAX_SYNC_BLOCKS; n++) blocks.push(this.chain.block(n)!);
+      for (let n = msg.fromBlock; n <= head && n < msg.fromBlock + MAX_SYNC_BLOCKS; n++)
+        blocks.push(this.chain.block(n)!);
       const headerBlocks = [];
       for (let n = msg.fromHeaderBlock; ; n++) {
         const h = this.chain.headerBlock(n);

@@ -25,8 +25,24 @@ import { allAccounts } from '../modules/auth/accounts';
 import { allDividendAccounts } from '../modules/topup/keeper';
 import { type MsgProposeSpan } from '../modules/sidechain/msgs';
 import { listRecords } from '../modules/clerk/keeper';
-import { Tendermint, type ConsensusOutput, type TimeoutConfig, type TimeoutInput, DEFAULT_TIMEOUTS } from '../consensus/tendermint';
-import { type CommittedBlock, type Proposal, type ServiceBlock, type SideVoteEntry, type Vote, blockHash, proposalDigest, signedVote, voteDigest } from '../consensus/types';
+import {
+  Tendermint,
+  type ConsensusOutput,
+  type TimeoutConfig,
+  type TimeoutInput,
+  DEFAULT_TIMEOUTS,
+} from '../consensus/tendermint';
+import {
+  type CommittedBlock,
+  type Proposal,
+  type ServiceBlock,
+  type SideVoteEntry,
+  type Vote,
+  blockHash,
+  proposalDigest,
+  signedVote,
+  voteDigest,
+} from '../consensus/types';
 import { checkpointSignDigest } from '../parent/contracts/checkpointSignDigest';
 import { Bridge, type BridgeAction, type BridgeConfig, DEFAULT_BRIDGE_CONFIG } from '../bridge/bridge';
 import { type NodeContext, type SimNode } from './ports';
@@ -159,7 +175,11 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
   /** Fresh volatile state from genesis (constructor and restart). */
   private reset(): void {
     this.app = new ServiceApp(this.genesis, this.scheme);
-    this.consensusSet = new ValidatorSet(this.app.genesis.staking.validators.filter((v) => v.startEpoch <= 1n).map((v) => ({ address: v.signer, power: v.power })));
+    this.consensusSet = new ValidatorSet(
+      this.app.genesis.staking.validators
+        .filter((v) => v.startEpoch <= 1n)
+        .map((v) => ({ address: v.signer, power: v.power })),
+    );
     this.previousSet = null;
     this.consensus = null;
     this.mempool = new Map();
@@ -199,7 +219,13 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
 
   private startHeight(ctx: NodeContext<NodeMessage, ServiceTimer>, height: bigint): void {
     const isValidator = this.consensusSet.hasAddress(this.address);
-    this.consensus = new Tendermint(isValidator ? this.address : null, height, this.consensusSet.copy(), { validBlock: (b, h) => this.validBlock(b, h, ctx) }, this.cfg.timeouts);
+    this.consensus = new Tendermint(
+      isValidator ? this.address : null,
+      height,
+      this.consensusSet.copy(),
+      { validBlock: (b, h) => this.validBlock(b, h, ctx) },
+      this.cfg.timeouts,
+    );
     this.process(ctx, this.consensus.start());
     ctx.setTimer(this.cfg.gossipMs, { kind: 'gossip', height });
     const queued = this.futureInputs.get(height) ?? [];
@@ -210,12 +236,18 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
 
   private process(ctx: NodeContext<NodeMessage, ServiceTimer>, outs: ConsensusOutput[]): void {
     for (const o of outs) {
-      if (!this.consensus || o.kind !== 'decide' && this.consensus.height !== this.app.height + 1n) return;
+      if (!this.consensus || (o.kind !== 'decide' && this.consensus.height !== this.app.height + 1n)) return;
       switch (o.kind) {
         case 'propose': {
           const block = o.reuse ?? this.buildBlock(ctx, o.height);
           const hash = blockHash(block);
-          const unsigned = { height: o.height, round: o.round, blockHash: hash, polRound: o.polRound, proposer: this.address };
+          const unsigned = {
+            height: o.height,
+            round: o.round,
+            blockHash: hash,
+            polRound: o.polRound,
+            proposer: this.address,
+          };
           const proposal = this.signProposal({ ...unsigned, block });
           this.broadcastOwn(ctx, { kind: 'c.proposal', proposal });
           this.process(ctx, this.consensus.handle({ kind: 'proposal', proposal }));
@@ -243,7 +275,12 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
           this.onDecide(ctx, { block: o.block, blockHash: o.blockHash, commit: o.commit });
           return;
         case 'evidence':
-          ctx.record('consensus.evidence', { validator: o.votes[0].validator, height: String(o.votes[0].height), round: o.votes[0].round, type: o.votes[0].type });
+          ctx.record('consensus.evidence', {
+            validator: o.votes[0].validator,
+            height: String(o.votes[0].height),
+            round: o.votes[0].round,
+            type: o.votes[0].type,
+          });
           break;
       }
     }
@@ -251,12 +288,19 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
 
   private signProposal(p: Omit<Proposal, 'signature'>): Proposal {
     const { block: _b, ...unsigned } = p;
-    return { ...p, signature: toHex(this.scheme.sign(proposalDigest(unsigned, this.app.chainId), this.identity.privateKey)) };
+    return {
+      ...p,
+      signature: toHex(this.scheme.sign(proposalDigest(unsigned, this.app.chainId), this.identity.privateKey)),
+    };
   }
 
   /** Broadcast this node's own proposal or vote, unless a Byzantine wrapper routes it. */
   private broadcastOwn(ctx: NodeContext<NodeMessage, ServiceTimer>, msg: NodeMessage): void {
-    const routes = this.hooks.byzantineRoutes?.(this, msg, { signVote: (v) => this.signVote(v), signProposal: (p) => this.signProposal(p), peers: this.identity.peers });
+    const routes = this.hooks.byzantineRoutes?.(this, msg, {
+      signVote: (v) => this.signVote(v),
+      signProposal: (p) => this.signProposal(p),
+      peers: this.identity.peers,
+    });
     if (!routes) return this.broadcast(ctx, msg);
     for (const r of routes) for (const to of r.to) ctx.send(to, r.msg);
   }
@@ -314,7 +358,9 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
     let bytes = 0;
     for (const t of b.txs) bytes += (t.length - 2) / 2;
     if (bytes > BLOCK_MAX_BYTES) return false;
-    return last === undefined ? b.lastCommit.length === 0 : this.validCommit(b.lastCommit, b.height - 1n, last.blockHash, this.previousSet ?? this.consensusSet);
+    return last === undefined
+      ? b.lastCommit.length === 0
+      : this.validCommit(b.lastCommit, b.height - 1n, last.blockHash, this.previousSet ?? this.consensusSet);
   }
 
   /** +2/3 of `set`'s power in valid precommits for `hash` at `height`. */
@@ -344,7 +390,8 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
     const hit = verifiedProposals.get(p);
     if (hit !== undefined) return hit;
     const { signature, block: _block, ...unsigned } = p;
-    const ok = this.scheme.recover(proposalDigest(unsigned, this.app.chainId), fromHex(signature))?.address === p.proposer;
+    const ok =
+      this.scheme.recover(proposalDigest(unsigned, this.app.chainId), fromHex(signature))?.address === p.proposer;
     verifiedProposals.set(p, ok);
     return ok;
   }
@@ -358,18 +405,39 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
    * Apply a committed block to the app and the consensus set; `live` is false while replaying the
    * disk after a restart (no votes, no bridge, no records).
    */
-  private applyBlock(cb: CommittedBlock, _nowMs: number | null, ctx: NodeContext<NodeMessage, ServiceTimer>, live: boolean): void {
+  private applyBlock(
+    cb: CommittedBlock,
+    _nowMs: number | null,
+    ctx: NodeContext<NodeMessage, ServiceTimer>,
+    live: boolean,
+  ): void {
     const b = cb.block;
-    assert(b.height === this.app.height + 1n, 'blocks apply in order', { node: this.id, height: b.height, app: this.app.height });
+    assert(b.height === this.app.height + 1n, 'blocks apply in order', {
+      node: this.id,
+      height: b.height,
+      app: this.app.height,
+    });
     const sideTxVotes = sideVotesOf(b.lastCommit);
-    const before = live ? { set: getValidatorSet(this.app.store), lastCheckpoint: getLastCheckpoint(this.app.store), lastSpan: getLastSpan(this.app.store) } : null;
+    const before = live
+      ? {
+          set: getValidatorSet(this.app.store),
+          lastCheckpoint: getLastCheckpoint(this.app.store),
+          lastSpan: getLastSpan(this.app.store),
+        }
+      : null;
     // The block's own hash (not the one it came with): the shared execution record is keyed by it.
-    const { results, end, commit } = this.app.applyBlock({ timeMs: b.timeMs, proposer: b.proposer, sideTxVotes }, b.txs, b, blockHash(b));
+    const { results, end, commit } = this.app.applyBlock(
+      { timeMs: b.timeMs, proposer: b.proposer, sideTxVotes },
+      b.txs,
+      b,
+      blockHash(b),
+    );
     if (live) this.disk.push(cb);
     this.lastCommit = cb.commit;
     this.previousSet = this.consensusSet;
     const next = this.consensusSet.copy();
-    if (end.validatorUpdates.length) next.updateWithChangeSet(end.validatorUpdates.map((u) => ({ address: u.address, power: u.power })));
+    if (end.validatorUpdates.length)
+      next.updateWithChangeSet(end.validatorUpdates.map((u) => ({ address: u.address, power: u.power })));
     next.incrementProposerPriority(1);
     this.consensusSet = next;
     this.consensus = null;
@@ -380,12 +448,22 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
       // A client's tx (e.g. from a devnet's REST API) gets its delivery result on record.
       if (live && this.clientTxs.delete(h)) {
         const r = results[i]!;
-        ctx.record('service.clientTxResult', { hash: h, height: String(b.height), code: r.code, codespace: r.codespace, log: r.log, gasWanted: String(r.gasWanted), gasUsed: String(r.gasUsed) });
+        ctx.record('service.clientTxResult', {
+          hash: h,
+          height: String(b.height),
+          code: r.code,
+          codespace: r.codespace,
+          log: r.log,
+          gasWanted: String(r.gasWanted),
+          gasUsed: String(r.gasUsed),
+        });
       }
     }
     this.app.resetCheckState();
     for (const [h, e] of [...this.mempool]) if (this.app.checkTx(fromHex(e.tx)).code !== 0) this.mempool.delete(h);
-    for (const r of end.sideTxResults) for (const ev of r.events) if (ev.type === 'topup' && r.code === 0) this.minted += BigInt(ev.attributes['topup-amount'] ?? '0');
+    for (const r of end.sideTxResults)
+      for (const ev of r.events)
+        if (ev.type === 'topup' && r.code === 0) this.minted += BigInt(ev.attributes['topup-amount'] ?? '0');
     if (!live || !before) return;
     ctx.record('service.commit', {
       height: String(commit.height),
@@ -398,8 +476,19 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
       minted: this.minted.toString(),
     });
     for (const r of end.sideTxResults) {
-      ctx.record('service.sideTx', { height: String(commit.height), type: r.msgType, result: r.tally.result, code: r.code });
-      for (const ev of r.events) if (ev.type === 'topup' && r.code === 0) ctx.record('service.topupMinted', { txHash: ev.attributes['tx-hash'] ?? '', logIndex: ev.attributes['log-index'] ?? '', height: String(commit.height) });
+      ctx.record('service.sideTx', {
+        height: String(commit.height),
+        type: r.msgType,
+        result: r.tally.result,
+        code: r.code,
+      });
+      for (const ev of r.events)
+        if (ev.type === 'topup' && r.code === 0)
+          ctx.record('service.topupMinted', {
+            txHash: ev.attributes['tx-hash'] ?? '',
+            logIndex: ev.attributes['log-index'] ?? '',
+            height: String(commit.height),
+          });
     }
     this.recordCheckpointEvents(ctx, b, results, end, before);
     this.hooks.onCommit?.(this, cb, end, results);
@@ -414,7 +503,11 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
     b: ServiceBlock,
     results: TxResult[],
     end: EndBlockResponse,
-    before: { set: ValidatorSet; lastCheckpoint: ReturnType<typeof getLastCheckpoint>; lastSpan: ReturnType<typeof getLastSpan> },
+    before: {
+      set: ValidatorSet;
+      lastCheckpoint: ReturnType<typeof getLastCheckpoint>;
+      lastSpan: ReturnType<typeof getLastSpan>;
+    },
   ): void {
     const store = this.app.store;
     const acks = end.sideTxResults.filter((r) => r.msgType === 'checkpoint/MsgCheckpointACK' && r.code === 0).length;
@@ -433,11 +526,23 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
     if (acks + noAcks > 0) {
       const expected = before.set.copy();
       expected.incrementProposerPriority(acks + noAcks);
-      ctx.record('checkpoint.rotation', { event: acks ? 'ack' : 'no-ack', steps: acks + noAcks, expected: expected.proposer.address, actual: getValidatorSet(store).proposer.address, height: String(b.height) });
+      ctx.record('checkpoint.rotation', {
+        event: acks ? 'ack' : 'no-ack',
+        steps: acks + noAcks,
+        expected: expected.proposer.address,
+        actual: getValidatorSet(store).proposer.address,
+        height: String(b.height),
+      });
     }
     const last = getLastCheckpoint(store);
     if (acks > 0 && last) {
-      ctx.record('checkpoint.acked', { number: String(last.number), start: String(last.checkpoint.startBlock), end: String(last.checkpoint.endBlock), root: last.checkpoint.rootHash, height: String(b.height) });
+      ctx.record('checkpoint.acked', {
+        number: String(last.number),
+        start: String(last.checkpoint.startBlock),
+        end: String(last.checkpoint.endBlock),
+        root: last.checkpoint.rootHash,
+        height: String(b.height),
+      });
     }
     const span = getLastSpan(store);
     if (span && before.lastSpan && span.id !== before.lastSpan.id) {
@@ -491,18 +596,28 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
       }
       const cp = msgOf<MsgCheckpoint>(txHash, 'checkpoint/MsgCheckpoint');
       if (vote.result === 'yes' && cp) {
-        entry.signature = toHex(this.scheme.sign(checkpointSignDigest({ ...cp, sidechainChainId }), this.identity.privateKey));
+        entry.signature = toHex(
+          this.scheme.sign(checkpointSignDigest({ ...cp, sidechainChainId }), this.identity.privateKey),
+        );
       }
       return entry;
     });
   }
 
-  private afterCommitBridge(ctx: NodeContext<NodeMessage, ServiceTimer>, cb: CommittedBlock, end: EndBlockResponse, votes: SideTxVotes[]): void {
+  private afterCommitBridge(
+    ctx: NodeContext<NodeMessage, ServiceTimer>,
+    cb: CommittedBlock,
+    end: EndBlockResponse,
+    votes: SideTxVotes[],
+  ): void {
     for (const r of end.sideTxResults) {
       if (r.msgType !== 'checkpoint/MsgCheckpoint' || r.code !== 0) continue;
       const buf = getBuffer(this.app.store);
       if (!buf) continue;
-      const sigs = (votes.find((v) => v.txHash === r.txHash)?.votes ?? []).filter((v) => v.vote.result === 'yes').map((v) => (v as { signature?: Hex }).signature).filter((s): s is Hex => typeof s === 'string');
+      const sigs = (votes.find((v) => v.txHash === r.txHash)?.votes ?? [])
+        .filter((v) => v.vote.result === 'yes')
+        .map((v) => (v as { signature?: Hex }).signature)
+        .filter((s): s is Hex => typeof s === 'string');
       const action = this.bridge.onCheckpointBuffered(this.bridgeInputs(ctx), buf, sigs);
       if (action) this.act(ctx, action);
     }
@@ -549,7 +664,7 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
         return;
       case 'sc.headers': {
         const ok = this.sidechainView.update(msg.anchor, msg.headers, msg.head);
-        this.sidechainFrom = ok ? null : (msg.anchor && msg.anchor.number > 256n ? msg.anchor.number - 256n : 0n);
+        this.sidechainFrom = ok ? null : msg.anchor && msg.anchor.number > 256n ? msg.anchor.number - 256n : 0n;
         return;
       }
       case 'svc.getSpan':
@@ -561,7 +676,10 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
       case 'svc.getCheckpoint': {
         const last = getLastCheckpoint(this.app.store);
         const cp = last?.checkpoint;
-        ctx.send(from, { kind: 'svc.checkpoint', checkpoint: cp ? { start: cp.startBlock, end: cp.endBlock, rootHash: cp.rootHash } : null });
+        ctx.send(from, {
+          kind: 'svc.checkpoint',
+          checkpoint: cp ? { start: cp.startBlock, end: cp.endBlock, rootHash: cp.rootHash } : null,
+        });
         return;
       }
       default:
@@ -570,7 +688,12 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
   }
 
   /** A message from a later height: keep it for when we get there, and ask for the blocks we miss. */
-  private aheadOf(from: string, height: bigint, msg: NodeMessage, ctx: NodeContext<NodeMessage, ServiceTimer>): boolean {
+  private aheadOf(
+    from: string,
+    height: bigint,
+    msg: NodeMessage,
+    ctx: NodeContext<NodeMessage, ServiceTimer>,
+  ): boolean {
     // Between a commit and the next height (the commit timeout) no consensus runs: messages for the
     // next height must wait for it, not be dropped.
     const mine = this.consensus?.height ?? this.app.height;
@@ -593,9 +716,17 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
     let applied = false;
     for (const cb of blocks) {
       if (cb.block.height !== this.app.height + 1n) continue;
-      if (blockHash(cb.block) !== cb.blockHash || !this.validCommit(cb.commit, cb.block.height, cb.blockHash, this.consensusSet)) break;
+      if (
+        blockHash(cb.block) !== cb.blockHash ||
+        !this.validCommit(cb.commit, cb.block.height, cb.blockHash, this.consensusSet)
+      )
+        break;
       const last = this.disk[this.disk.length - 1];
-      if (cb.block.lastBlockHash !== (last?.blockHash ?? toHex(new Uint8Array(32))) || cb.block.lastAppHash !== this.app.appHash) break;
+      if (
+        cb.block.lastBlockHash !== (last?.blockHash ?? toHex(new Uint8Array(32))) ||
+        cb.block.lastAppHash !== this.app.appHash
+      )
+        break;
       this.applyBlock(cb, ctx.nowMs(), ctx, true);
       applied = true;
     }
@@ -609,24 +740,34 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
     if (!this.alive) return;
     switch (tag.kind) {
       case 'consensus':
-        if (this.consensus && tag.timeout.height === this.consensus.height) this.process(ctx, this.consensus.handle(tag.timeout));
+        if (this.consensus && tag.timeout.height === this.consensus.height)
+          this.process(ctx, this.consensus.handle(tag.timeout));
         return;
       case 'nextHeight':
-        if (tag.height === this.app.height + 1n && (!this.consensus || this.consensus.hasDecided)) this.startHeight(ctx, tag.height);
+        if (tag.height === this.app.height + 1n && (!this.consensus || this.consensus.hasDecided))
+          this.startHeight(ctx, tag.height);
         return;
       case 'gossip':
         if (this.consensus && this.consensus.height === tag.height && !this.consensus.hasDecided) {
           for (const p of this.consensus.knownProposals()) this.broadcast(ctx, { kind: 'c.proposal', proposal: p });
-          for (const v of this.consensus.knownVotes()) if (v.validator === this.address) this.broadcast(ctx, { kind: 'c.vote', vote: v });
+          for (const v of this.consensus.knownVotes())
+            if (v.validator === this.address) this.broadcast(ctx, { kind: 'c.vote', vote: v });
           ctx.setTimer(this.cfg.gossipMs, { kind: 'gossip', height: tag.height });
         }
         return;
       case 'pollParent':
-        ctx.send(this.identity.parentNode, { kind: 'p.sync', fromBlock: this.parentView.nextFrom(), fromHeaderBlock: this.parentView.lastHeaderBlock() + 1n });
+        ctx.send(this.identity.parentNode, {
+          kind: 'p.sync',
+          fromBlock: this.parentView.nextFrom(),
+          fromHeaderBlock: this.parentView.lastHeaderBlock() + 1n,
+        });
         ctx.setTimer(this.cfg.parentPollMs, { kind: 'pollParent' });
         return;
       case 'pollSidechain':
-        ctx.send(this.identity.sidechainNode, { kind: 'sc.getHeaders', from: this.sidechainFrom ?? this.sidechainView.nextFrom() });
+        ctx.send(this.identity.sidechainNode, {
+          kind: 'sc.getHeaders',
+          from: this.sidechainFrom ?? this.sidechainView.nextFrom(),
+        });
         ctx.setTimer(this.cfg.sidechainPollMs, { kind: 'pollSidechain' });
         return;
       case 'bridge':
@@ -666,7 +807,17 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
   signOwnTx(def: MsgDef, msg: unknown): Hex | null {
     const acc = this.app.signingAccount(this.address);
     if (!acc) return null;
-    return toHex(encodeTx(signTx(def, msg, { chainId: this.app.chainId, accountNumber: acc.accountNumber, sequence: acc.sequence, memo: '' }, this.identity.privateKey, this.scheme)));
+    return toHex(
+      encodeTx(
+        signTx(
+          def,
+          msg,
+          { chainId: this.app.chainId, accountNumber: acc.accountNumber, sequence: acc.sequence, memo: '' },
+          this.identity.privateKey,
+          this.scheme,
+        ),
+      ),
+    );
   }
 
   /** A client's tx: the CheckTx answer goes on record (what a node's broadcast endpoint answers). */
@@ -688,7 +839,14 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
       return;
     }
     const r = this.app.checkTx(raw);
-    ctx.record('service.clientTx', { hash: h, code: r.code, codespace: r.codespace, log: r.log, gasWanted: String(r.gasWanted), gasUsed: String(r.gasUsed) });
+    ctx.record('service.clientTx', {
+      hash: h,
+      code: r.code,
+      codespace: r.codespace,
+      log: r.log,
+      gasWanted: String(r.gasWanted),
+      gasUsed: String(r.gasUsed),
+    });
     if (r.code !== 0) return;
     this.clientTxs.add(h);
     this.mempool.set(h, { tx, key: mempoolKeyOf(raw) });
@@ -734,7 +892,12 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
   private spanFor(id: bigint): CommittedSpan | null {
     const s = getSpan(this.app.store, id);
     if (!s) return null;
-    return { id: s.id, startBlock: s.startBlock, endBlock: s.endBlock, producers: s.selectedProducers.map((p) => ({ id: p.id, address: p.signer, power: p.power })) };
+    return {
+      id: s.id,
+      startBlock: s.startBlock,
+      endBlock: s.endBlock,
+      producers: s.selectedProducers.map((p) => ({ id: p.id, address: p.signer, power: p.power })),
+    };
   }
 
   private stateSyncsFrom(fromId: bigint): StateSyncRecord[] {
@@ -794,7 +957,11 @@ export function sideVotesOf(commit: readonly Vote[]): SideTxVotes[] {
   for (const v of commit) {
     for (const e of v.sideTxVotes ?? []) {
       const list = byTx.get(e.txHash) ?? [];
-      list.push({ validator: v.validator, vote: e.vote as SideVote, ...(e.signature ? { signature: e.signature } : {}) } as SideTxVotes['votes'][number]);
+      list.push({
+        validator: v.validator,
+        vote: e.vote as SideVote,
+        ...(e.signature ? { signature: e.signature } : {}),
+      } as SideTxVotes['votes'][number]);
       byTx.set(e.txHash, list);
     }
   }

@@ -43,7 +43,12 @@ const MAX_REWIND = 126n;
 /** Bor's checkpoint fetch-and-verify period: at most one mismatch rewind per this long. */
 const CHECKPOINT_RECHECK_MS = 100_000;
 
-export const DEFAULT_SIDECHAIN_NODE_CONFIG: SidechainNodeConfig = { statusMs: 4_000, servicePollMs: 4_000, maxHeadersPerAnswer: 256, jitter: false };
+export const DEFAULT_SIDECHAIN_NODE_CONFIG: SidechainNodeConfig = {
+  statusMs: 4_000,
+  servicePollMs: 4_000,
+  maxHeadersPerAnswer: 256,
+  jitter: false,
+};
 
 export interface SidechainIdentity {
   id: string;
@@ -128,8 +133,13 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
     const early = this.hooks.sealEarly?.(this, plan) ?? false;
     const timeS = early ? head.block.header.time + BigInt(this.chain.cfg.periodS) : plan.timeS + BigInt(extra);
     let releaseMs = Number(timeS) * 1000;
-    if (this.nodeCfg.jitter && plan.succession > 0) releaseMs += Math.floor(ctx.random() * jitterBoundMs(head.snapshot.validatorSet.size));
-    ctx.setTimer(Math.max(0, releaseMs - ctx.nowMs()), { kind: 'produce', parentHash: plan.parentHash, number: plan.number });
+    if (this.nodeCfg.jitter && plan.succession > 0)
+      releaseMs += Math.floor(ctx.random() * jitterBoundMs(head.snapshot.validatorSet.size));
+    ctx.setTimer(Math.max(0, releaseMs - ctx.nowMs()), {
+      kind: 'produce',
+      parentHash: plan.parentHash,
+      number: plan.number,
+    });
     this.planned = { ...plan, timeS };
   }
 
@@ -194,11 +204,28 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
       },
       plan.timeS,
     );
-    ctx.record('sidechain.produced', { number: String(block.header.number), hash: block.hash, signer: me.address, difficulty: String(block.header.difficulty), succession: plan.succession });
+    ctx.record('sidechain.produced', {
+      number: String(block.header.number),
+      hash: block.hash,
+      signer: me.address,
+      difficulty: String(block.header.difficulty),
+      succession: plan.succession,
+    });
     const result = this.chain.import(block, this.nowS(ctx) + 1_000_000n, ctx.nowMs());
     this.afterImport(ctx, block, result, '');
     const twin = this.hooks.shouldEquivocate?.(this, block)
-      ? buildBlock(this.chain, plan, me.privateKey, me.address, { span: () => block.body.spanCommit, stateSyncs: () => block.body.stateSyncs, txs: [...txs, { from: me.address, to: me.address, value: 0n, nonce: block.header.number }] }, plan.timeS)
+      ? buildBlock(
+          this.chain,
+          plan,
+          me.privateKey,
+          me.address,
+          {
+            span: () => block.body.spanCommit,
+            stateSyncs: () => block.body.stateSyncs,
+            txs: [...txs, { from: me.address, to: me.address, value: 0n, nonce: block.header.number }],
+          },
+          plan.timeS,
+        )
       : null;
     if (twin) {
       ctx.record('fault.equivocation', { number: String(block.header.number), a: block.hash, b: twin.hash });
@@ -213,7 +240,12 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
     this.afterImport(ctx, block, result, from);
   }
 
-  private afterImport(ctx: NodeContext<NodeMessage, SidechainTimer>, block: SidechainBlock, result: ImportResult, from: string): void {
+  private afterImport(
+    ctx: NodeContext<NodeMessage, SidechainTimer>,
+    block: SidechainBlock,
+    result: ImportResult,
+    from: string,
+  ): void {
     this.hooks.onImport?.(this, block, result, ctx.nowMs());
     switch (result.status) {
       case 'imported': {
@@ -228,7 +260,11 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
           difficulty: String(block.header.difficulty),
         });
         if (block.body.stateSyncs.length) {
-          ctx.record('sidechain.stateSyncs', { number: String(block.header.number), lastStateIdBefore: String(parent.state.lastStateId), ids: block.body.stateSyncs.map((r) => String(r.id)) });
+          ctx.record('sidechain.stateSyncs', {
+            number: String(block.header.number),
+            lastStateIdBefore: String(parent.state.lastStateId),
+            ids: block.body.stateSyncs.map((r) => String(r.id)),
+          });
         }
         if (from !== '') for (const p of this.identity.peers) if (p !== from) ctx.send(p, { kind: 'sc.block', block });
         if (result.reorg) recordReorg(ctx, result.reorg);
@@ -254,7 +290,11 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
         ctx.setTimer(Math.max(1, Number(result.retryAtS) * 1000 - ctx.nowMs()), { kind: 'retry', block, from });
         return;
       case 'rejected':
-        ctx.record('sidechain.rejected', { number: String(block.header.number), hash: block.hash, reason: result.reason });
+        ctx.record('sidechain.rejected', {
+          number: String(block.header.number),
+          hash: block.hash,
+          reason: result.reason,
+        });
         return;
       case 'known':
         return;
@@ -293,7 +333,10 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
       case 'op.setHead': {
         // The operator rewinds this node; its peers' status messages bring it back.
         const r = this.rewind(ctx, msg.number);
-        ctx.record('sidechain.setHead', r.ok ? { number: String(msg.number), removed: r.removed } : { number: String(msg.number), error: r.error });
+        ctx.record(
+          'sidechain.setHead',
+          r.ok ? { number: String(msg.number), removed: r.removed } : { number: String(msg.number), error: r.error },
+        );
         return;
       }
       default:
@@ -309,7 +352,10 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
    * its floor (else the block before the range), at most 126 blocks below its head, and its peers
    * bring the checkpointed chain back.
    */
-  private whitelistCheckpoint(ctx: NodeContext<NodeMessage, SidechainTimer>, cp: { start: bigint; end: bigint; rootHash: Hex }): void {
+  private whitelistCheckpoint(
+    ctx: NodeContext<NodeMessage, SidechainTimer>,
+    cp: { start: bigint; end: bigint; rootHash: Hex },
+  ): void {
     const floor = this.chain.finalityFloor();
     if (floor && floor.number >= cp.end) return;
     const head = this.chain.head().block.header.number;
@@ -327,7 +373,11 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
     const fork = this.chain.findCheckpointFork(cp.start, cp.end, root);
     if (fork) {
       const reorg = this.chain.finalizeFork(fork, ctx.nowMs());
-      ctx.record('sidechain.checkpointFork', { start: String(cp.start), end: String(cp.end), head: String(this.chain.head().block.header.number) });
+      ctx.record('sidechain.checkpointFork', {
+        start: String(cp.start),
+        end: String(cp.end),
+        head: String(this.chain.head().block.header.number),
+      });
       if (reorg) recordReorg(ctx, reorg);
       this.planned = null;
       this.scheduleProduction(ctx);
@@ -378,7 +428,11 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
   }
 
   /** Forget the blocks above `n` (every branch) and plan production on the new head. */
-  private rewind(ctx: NodeContext<NodeMessage, SidechainTimer>, n: bigint, opts: { keepOrphans?: boolean } = {}): ReturnType<SidechainChain['rewindTo']> {
+  private rewind(
+    ctx: NodeContext<NodeMessage, SidechainTimer>,
+    n: bigint,
+    opts: { keepOrphans?: boolean } = {},
+  ): ReturnType<SidechainChain['rewindTo']> {
     const r = this.chain.rewindTo(n);
     if (r.ok) {
       if (!opts.keepOrphans) this.orphans = new Map();
@@ -392,10 +446,16 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
     const head = this.chain.head().block.header.number;
     const start = from > head ? head : from;
     const headers: HeaderSummary[] = [];
-    for (let n = start; n <= head && headers.length < this.nodeCfg.maxHeadersPerAnswer; n++) headers.push(summaryOf(this.chain.byNumber(n)!.block));
+    for (let n = start; n <= head && headers.length < this.nodeCfg.maxHeadersPerAnswer; n++)
+      headers.push(summaryOf(this.chain.byNumber(n)!.block));
     const anchorBlock = start > 0n ? this.chain.byNumber(start - 1n) : undefined;
     const reported = headers.length ? headers[headers.length - 1]!.number : head;
-    return { kind: 'sc.headers', anchor: anchorBlock ? { number: start - 1n, hash: anchorBlock.block.hash } : null, headers, head: reported };
+    return {
+      kind: 'sc.headers',
+      anchor: anchorBlock ? { number: start - 1n, hash: anchorBlock.block.hash } : null,
+      headers,
+      head: reported,
+    };
   }
 
   onTimer(tag: SidechainTimer, ctx: NodeContext<NodeMessage, SidechainTimer>): void {
@@ -412,9 +472,15 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
         return;
       case 'status': {
         const head = this.chain.head();
-        for (const p of this.identity.peers) ctx.send(p, { kind: 'sc.status', head: head.block.hash, number: head.block.header.number, td: head.td });
+        for (const p of this.identity.peers)
+          ctx.send(p, { kind: 'sc.status', head: head.block.hash, number: head.block.header.number, td: head.td });
         // Every few status rounds, let the fork-choice oracle compare the head with the heaviest block known.
-        if (++this.statusRounds % 8 === 0) ctx.record('sidechain.headCheck', { head: head.block.hash, heaviest: this.heaviestKnown(), number: String(head.block.header.number) });
+        if (++this.statusRounds % 8 === 0)
+          ctx.record('sidechain.headCheck', {
+            head: head.block.hash,
+            heaviest: this.heaviestKnown(),
+            number: String(head.block.header.number),
+          });
         ctx.setTimer(this.nodeCfg.statusMs, { kind: 'status' });
         return;
       }
@@ -448,5 +514,10 @@ function summaryOf(block: SidechainBlock): HeaderSummary {
 }
 
 function recordReorg(ctx: NodeContext<NodeMessage, SidechainTimer>, r: Reorg): void {
-  ctx.record('sidechain.reorg', { depth: r.depth, oldHead: r.oldHead, newHead: r.newHead, ancestor: String(r.commonAncestor) });
+  ctx.record('sidechain.reorg', {
+    depth: r.depth,
+    oldHead: r.oldHead,
+    newHead: r.newHead,
+    ancestor: String(r.commonAncestor),
+  });
 }

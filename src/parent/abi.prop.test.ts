@@ -14,16 +14,42 @@ const bytes = (max: number) => fc.uint8Array({ maxLength: max }).map((b) => toHe
 const word = fc.uint8Array({ minLength: 32, maxLength: 32 }).map((b) => toHex(b));
 
 const eventArb: fc.Arbitrary<{ [N in ParentLogName]: { name: N; args: ParentEventArgs[N] } }[ParentLogName]> = fc.oneof(
-  fc.record({ name: fc.constant('Staked' as const), args: fc.record({ signer: address, validatorId: uint, activationEpoch: uint, amount: uint, total: uint, signerPubkey: bytes(80) }) }),
+  fc.record({
+    name: fc.constant('Staked' as const),
+    args: fc.record({
+      signer: address,
+      validatorId: uint,
+      activationEpoch: uint,
+      amount: uint,
+      total: uint,
+      signerPubkey: bytes(80),
+    }),
+  }),
   fc.record({ name: fc.constant('StakeUpdate' as const), args: fc.record({ validatorId: uint, newAmount: uint }) }),
-  fc.record({ name: fc.constant('UnstakeInit' as const), args: fc.record({ user: address, validatorId: uint, deactivationEpoch: uint, amount: uint }) }),
-  fc.record({ name: fc.constant('SignerChange' as const), args: fc.record({ validatorId: uint, oldSigner: address, newSigner: address, signerPubkey: bytes(80) }) }),
+  fc.record({
+    name: fc.constant('UnstakeInit' as const),
+    args: fc.record({ user: address, validatorId: uint, deactivationEpoch: uint, amount: uint }),
+  }),
+  fc.record({
+    name: fc.constant('SignerChange' as const),
+    args: fc.record({ validatorId: uint, oldSigner: address, newSigner: address, signerPubkey: bytes(80) }),
+  }),
   fc.record({ name: fc.constant('TopUpFee' as const), args: fc.record({ user: address, fee: uint }) }),
-  fc.record({ name: fc.constant('StateSynced' as const), args: fc.record({ id: uint, contractAddress: address, data: bytes(100) }) }),
-  fc.record({ name: fc.constant('NewHeaderBlock' as const), args: fc.record({ proposer: address, headerBlockId: uint, reward: uint, start: uint, end: uint, root: word }) }),
+  fc.record({
+    name: fc.constant('StateSynced' as const),
+    args: fc.record({ id: uint, contractAddress: address, data: bytes(100) }),
+  }),
+  fc.record({
+    name: fc.constant('NewHeaderBlock' as const),
+    args: fc.record({ proposer: address, headerBlockId: uint, reward: uint, start: uint, end: uint, root: word }),
+  }),
 );
 
-const position = fc.record({ txHash: word, logIndex: fc.bigInt({ min: 0n, max: 1n << 32n }), blockNumber: fc.bigInt({ min: 0n, max: 1n << 40n }) });
+const position = fc.record({
+  txHash: word,
+  logIndex: fc.bigInt({ min: 0n, max: 1n << 32n }),
+  blockNumber: fc.bigInt({ min: 0n, max: 1n << 40n }),
+});
 
 describe('ABI properties', () => {
   it('decode(encode(event)) gives back the event', () => {
@@ -37,9 +63,20 @@ describe('ABI properties', () => {
   });
 
   it('decodeLog never throws, and whatever it accepts re-encodes to exactly the input', () => {
-    const topic0 = fc.constantFrom(...(['Staked', 'StakeUpdate', 'UnstakeInit', 'SignerChange', 'TopUpFee', 'StateSynced', 'NewHeaderBlock'] as const).map(eventTopic));
-    const topics = fc.tuple(topic0, fc.array(fc.oneof(word, fc.constant(toHex(new Uint8Array(32)))), { maxLength: 4 })).map(([t, rest]) => [t, ...rest]);
-    const data = fc.oneof(bytes(200), fc.array(fc.oneof(word, fc.constant(`0x${'00'.repeat(31)}20` as Hex)), { maxLength: 6 }).map((ws) => `0x${ws.map((w) => w.slice(2)).join('')}` as Hex));
+    const topic0 = fc.constantFrom(
+      ...(
+        ['Staked', 'StakeUpdate', 'UnstakeInit', 'SignerChange', 'TopUpFee', 'StateSynced', 'NewHeaderBlock'] as const
+      ).map(eventTopic),
+    );
+    const topics = fc
+      .tuple(topic0, fc.array(fc.oneof(word, fc.constant(toHex(new Uint8Array(32)))), { maxLength: 4 }))
+      .map(([t, rest]) => [t, ...rest]);
+    const data = fc.oneof(
+      bytes(200),
+      fc
+        .array(fc.oneof(word, fc.constant(`0x${'00'.repeat(31)}20` as Hex)), { maxLength: 6 })
+        .map((ws) => `0x${ws.map((w) => w.slice(2)).join('')}` as Hex),
+    );
     fc.assert(
       fc.property(topics, data, position, (t, d, pos) => {
         const decoded = decodeLog({ topics: t, data: d, ...pos });

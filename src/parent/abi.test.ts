@@ -14,7 +14,15 @@ import {
   type UnstakeInitEvent,
   type ParentEvent,
 } from '../modules/observers';
-import { type DecodedParentLog, type ParentEventArgs, type ParentLogName, PARENT_LOG_NAMES, decodeLog, encodeLog, eventTopic } from './abi';
+import {
+  type DecodedParentLog,
+  type ParentEventArgs,
+  type ParentLogName,
+  PARENT_LOG_NAMES,
+  decodeLog,
+  encodeLog,
+  eventTopic,
+} from './abi';
 import { type Hex } from '../core/bytes';
 import { pad32 } from '../core/amount';
 import { toHex } from '../core/bytes';
@@ -26,7 +34,14 @@ const PUB64 = `0x${'c3'.repeat(64)}` as Hex;
 const ROOT = `0x${'5e'.repeat(32)}` as Hex;
 
 const SAMPLES: { [N in ParentLogName]: ParentEventArgs[N] } = {
-  Staked: { signer: A1, validatorId: 7n, activationEpoch: 3n, amount: 10n ** 21n, total: 5n * 10n ** 21n, signerPubkey: PUB64 },
+  Staked: {
+    signer: A1,
+    validatorId: 7n,
+    activationEpoch: 3n,
+    amount: 10n ** 21n,
+    total: 5n * 10n ** 21n,
+    signerPubkey: PUB64,
+  },
   StakeUpdate: { validatorId: 7n, newAmount: 2n * 10n ** 21n },
   UnstakeInit: { user: A2, validatorId: 7n, deactivationEpoch: 4n, amount: 10n ** 21n },
   SignerChange: { validatorId: 7n, oldSigner: A1, newSigner: A2, signerPubkey: PUB64 },
@@ -47,13 +62,35 @@ const CANONICAL: Record<ParentLogName, string> = {
 
 /** The field names of observers.ts, written out by hand (the type test below keeps them honest). */
 const OBSERVER_FIELDS: Record<ParentLogName, string[]> = {
-  Staked: ['name', 'txHash', 'logIndex', 'blockNumber', 'signer', 'validatorId', 'activationEpoch', 'amount', 'total', 'signerPubkey'],
+  Staked: [
+    'name',
+    'txHash',
+    'logIndex',
+    'blockNumber',
+    'signer',
+    'validatorId',
+    'activationEpoch',
+    'amount',
+    'total',
+    'signerPubkey',
+  ],
   StakeUpdate: ['name', 'txHash', 'logIndex', 'blockNumber', 'validatorId', 'newAmount'],
   UnstakeInit: ['name', 'txHash', 'logIndex', 'blockNumber', 'user', 'validatorId', 'deactivationEpoch', 'amount'],
   SignerChange: ['name', 'txHash', 'logIndex', 'blockNumber', 'validatorId', 'oldSigner', 'newSigner', 'signerPubkey'],
   TopUpFee: ['name', 'txHash', 'logIndex', 'blockNumber', 'user', 'fee'],
   StateSynced: ['name', 'txHash', 'logIndex', 'blockNumber', 'id', 'contractAddress', 'data'],
-  NewHeaderBlock: ['name', 'txHash', 'logIndex', 'blockNumber', 'proposer', 'headerBlockId', 'reward', 'start', 'end', 'root'],
+  NewHeaderBlock: [
+    'name',
+    'txHash',
+    'logIndex',
+    'blockNumber',
+    'proposer',
+    'headerBlockId',
+    'reward',
+    'start',
+    'end',
+    'root',
+  ],
 };
 
 const sorted = (xs: string[]): string[] => [...xs].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
@@ -86,7 +123,9 @@ describe('hand-checked encodings', () => {
     const s = SAMPLES.Staked;
     const e = encodeLog('Staked', s);
     expect(e.topics).toEqual([id(CANONICAL.Staked), toHex(pad32(BigInt(A1))), toHex(pad32(7n)), toHex(pad32(3n))]);
-    expect(e.data).toBe(AbiCoder.defaultAbiCoder().encode(['uint256', 'uint256', 'bytes'], [s.amount, s.total, s.signerPubkey]));
+    expect(e.data).toBe(
+      AbiCoder.defaultAbiCoder().encode(['uint256', 'uint256', 'bytes'], [s.amount, s.total, s.signerPubkey]),
+    );
   });
 
   it('UnstakeInit: amount is indexed, deactivationEpoch is data', () => {
@@ -115,8 +154,18 @@ describe('decodeLog round trips with the observers.ts field names', () => {
   });
 
   it('addresses, bytes and the tx hash come back lower-case', () => {
-    const e = encodeLog('SignerChange', { ...SAMPLES.SignerChange, newSigner: getAddress(A2) as Hex, signerPubkey: `0x${'C3'.repeat(64)}` });
-    const upper = { topics: e.topics.map((t) => t.toUpperCase().replace('0X', '0x')), data: e.data.toUpperCase().replace('0X', '0x'), txHash: TX.toUpperCase().replace('0X', '0x'), logIndex: 0n, blockNumber: 1n };
+    const e = encodeLog('SignerChange', {
+      ...SAMPLES.SignerChange,
+      newSigner: getAddress(A2) as Hex,
+      signerPubkey: `0x${'C3'.repeat(64)}`,
+    });
+    const upper = {
+      topics: e.topics.map((t) => t.toUpperCase().replace('0X', '0x')),
+      data: e.data.toUpperCase().replace('0X', '0x'),
+      txHash: TX.toUpperCase().replace('0X', '0x'),
+      logIndex: 0n,
+      blockNumber: 1n,
+    };
     const d = decodeLog(upper);
     expect(d).toMatchObject({ name: 'SignerChange', txHash: TX, newSigner: A2, signerPubkey: PUB64 });
   });
@@ -147,7 +196,10 @@ describe('decodeLog: anything else is null, never a throw', () => {
     ['trailing data', { ...good, data: `${good.data}${'00'.repeat(32)}` }],
     ['truncated data', { ...good, data: good.data.slice(0, 66) }],
     ['dirty padding in the bytes', { ...good, data: `${good.data.slice(0, -2)}01` }],
-    ['an address topic with high bits set', { ...good, topics: [good.topics[0], good.topics[1], `0x${'ff'.repeat(32)}`] }],
+    [
+      'an address topic with high bits set',
+      { ...good, topics: [good.topics[0], good.topics[1], `0x${'ff'.repeat(32)}`] },
+    ],
     ['a short topic', { ...good, topics: [good.topics[0], '0x01', good.topics[2]] }],
     ['data that is not hex', { ...good, data: '0xzz' }],
     ['data without 0x', { ...good, data: good.data.slice(2) }],

@@ -27,7 +27,14 @@ export const PARENT_ABI = new Interface(EVENT_SIGNATURES);
 // --- event arguments (the fields after name and position) -----------------------------------------
 
 export interface ParentEventArgs {
-  Staked: { signer: Address; validatorId: bigint; activationEpoch: bigint; amount: bigint; total: bigint; signerPubkey: Hex };
+  Staked: {
+    signer: Address;
+    validatorId: bigint;
+    activationEpoch: bigint;
+    amount: bigint;
+    total: bigint;
+    signerPubkey: Hex;
+  };
   StakeUpdate: { validatorId: bigint; newAmount: bigint };
   UnstakeInit: { user: Address; validatorId: bigint; deactivationEpoch: bigint; amount: bigint };
   SignerChange: { validatorId: bigint; oldSigner: Address; newSigner: Address; signerPubkey: Hex };
@@ -38,7 +45,15 @@ export interface ParentEventArgs {
 
 export type ParentLogName = keyof ParentEventArgs;
 
-export const PARENT_LOG_NAMES: readonly ParentLogName[] = ['Staked', 'StakeUpdate', 'UnstakeInit', 'SignerChange', 'TopUpFee', 'StateSynced', 'NewHeaderBlock'];
+export const PARENT_LOG_NAMES: readonly ParentLogName[] = [
+  'Staked',
+  'StakeUpdate',
+  'UnstakeInit',
+  'SignerChange',
+  'TopUpFee',
+  'StateSynced',
+  'NewHeaderBlock',
+];
 
 // --- decoded logs: written out (not mapped types) so they read like observers.ts ------------------
 
@@ -178,7 +193,8 @@ export function decodeLog(log: DecodableLog): DecodedParentLog | null {
     if (typeof txHash !== 'string' || !HASH_RE.test(txHash)) return null;
     if (typeof logIndex !== 'bigint' || logIndex < 0n) return null;
     if (typeof blockNumber !== 'bigint' || blockNumber < 0n) return null;
-    if (!Array.isArray(topics) || topics.length === 0 || !topics.every((t) => typeof t === 'string' && HASH_RE.test(t))) return null;
+    if (!Array.isArray(topics) || topics.length === 0 || !topics.every((t) => typeof t === 'string' && HASH_RE.test(t)))
+      return null;
     if (!isHex(data)) return null;
 
     const lowerTopics = topics.map((t: string) => t.toLowerCase());

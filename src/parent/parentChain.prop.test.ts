@@ -20,7 +20,14 @@ const KEYS = 7;
 type Op =
   | { kind: 'call'; call: ParentCall }
   /** restake / unstake / updateSigner on an existing validator (picked at run time), mostly by its owner. */
-  | { kind: 'owned'; method: 'restake' | 'unstake' | 'updateSigner'; pick: number; byOwner: boolean; amount: bigint; key: number }
+  | {
+      kind: 'owned';
+      method: 'restake' | 'unstake' | 'updateSigner';
+      pick: number;
+      byOwner: boolean;
+      amount: bigint;
+      key: number;
+    }
   | { kind: 'checkpoint'; signers: number[]; startShift: bigint; length: bigint; label: string }
   | { kind: 'mine'; afterMs: number };
 
@@ -29,9 +36,45 @@ const validatorId = fc.bigInt({ min: 1n, max: 9n });
 const amount = fc.oneof(fc.bigInt({ min: 0n, max: 2n * ONE_TOKEN }), fc.bigInt({ min: 1n, max: 40n }).map(tokens));
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ i: who, amount }).map(({ i, amount }): Op => ({ kind: 'call', call: { method: 'stake', from: testOwner(i), signerPubkey: testSigner(i).pubkey, amount } })) },
-  { weight: 1, arbitrary: fc.record({ i: who, j: who, amount }).map(({ i, j, amount }): Op => ({ kind: 'call', call: { method: 'stakeFor', from: testOwner(j), user: testOwner(i), signerPubkey: testSigner(i).pubkey, amount } })) },
-  { weight: 1, arbitrary: fc.record({ i: who, id: validatorId, amount }).map(({ i, id, amount }): Op => ({ kind: 'call', call: { method: 'restake', from: testOwner(i), validatorId: id, amount } })) },
+  {
+    weight: 4,
+    arbitrary: fc
+      .record({ i: who, amount })
+      .map(
+        ({ i, amount }): Op => ({
+          kind: 'call',
+          call: { method: 'stake', from: testOwner(i), signerPubkey: testSigner(i).pubkey, amount },
+        }),
+      ),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .record({ i: who, j: who, amount })
+      .map(
+        ({ i, j, amount }): Op => ({
+          kind: 'call',
+          call: {
+            method: 'stakeFor',
+            from: testOwner(j),
+            user: testOwner(i),
+            signerPubkey: testSigner(i).pubkey,
+            amount,
+          },
+        }),
+      ),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .record({ i: who, id: validatorId, amount })
+      .map(
+        ({ i, id, amount }): Op => ({
+          kind: 'call',
+          call: { method: 'restake', from: testOwner(i), validatorId: id, amount },
+        }),
+      ),
+  },
   {
     weight: 5,
     arbitrary: fc
@@ -44,23 +87,47 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
       })
       .map((r): Op => ({ kind: 'owned', ...r })),
   },
-  { weight: 1, arbitrary: fc.record({ i: who, fee: fc.bigInt({ min: 0n, max: 3n }) }).map(({ i, fee }): Op => ({ kind: 'call', call: { method: 'topUpForFee', from: testOwner(i), user: testSigner(i).address, fee } })) },
-  { weight: 1, arbitrary: fc.record({ i: who, data: fc.oneof(fc.constant('0x0'), fc.uint8Array({ maxLength: 8 }).map(toHex)) }).map(({ i, data }): Op => ({ kind: 'call', call: { method: 'syncState', from: testOwner(i), receiver: testOwner(40), data: data as Hex } })) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .record({ i: who, fee: fc.bigInt({ min: 0n, max: 3n }) })
+      .map(
+        ({ i, fee }): Op => ({
+          kind: 'call',
+          call: { method: 'topUpForFee', from: testOwner(i), user: testSigner(i).address, fee },
+        }),
+      ),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .record({ i: who, data: fc.oneof(fc.constant('0x0'), fc.uint8Array({ maxLength: 8 }).map(toHex)) })
+      .map(
+        ({ i, data }): Op => ({
+          kind: 'call',
+          call: { method: 'syncState', from: testOwner(i), receiver: testOwner(40), data: data as Hex },
+        }),
+      ),
+  },
   {
     weight: 2,
-    arbitrary: fc.record({
-      signers: fc.uniqueArray(fc.integer({ min: 0, max: KEYS + 2 }), { maxLength: KEYS }),
-      startShift: fc.constantFrom(0n, 0n, 0n, 1n, -1n),
-      length: fc.bigInt({ min: 0n, max: 300n }),
-      label: fc.constantFrom('a', 'b'),
-    }).map((r): Op => ({ kind: 'checkpoint', ...r })),
+    arbitrary: fc
+      .record({
+        signers: fc.uniqueArray(fc.integer({ min: 0, max: KEYS + 2 }), { maxLength: KEYS }),
+        startShift: fc.constantFrom(0n, 0n, 0n, 1n, -1n),
+        length: fc.bigInt({ min: 0n, max: 300n }),
+        label: fc.constantFrom('a', 'b'),
+      })
+      .map((r): Op => ({ kind: 'checkpoint', ...r })),
   },
   { weight: 3, arbitrary: fc.integer({ min: 1, max: 30_000 }).map((afterMs): Op => ({ kind: 'mine', afterMs })) },
 );
 
 const OPS = fc.array(opArb, { minLength: 5, maxLength: 40 });
 
-const GENESIS = { validators: [0, 1].map((i) => ({ owner: testOwner(i), signerPubkey: testSigner(i).pubkey, amount: tokens(5) })) };
+const GENESIS = {
+  validators: [0, 1].map((i) => ({ owner: testOwner(i), signerPubkey: testSigner(i).pubkey, amount: tokens(5) })),
+};
 
 /** The call an op makes on this chain (checkpoints continue this chain's last one). */
 function callOf(chain: ParentChain, op: Exclude<Op, { kind: 'mine' }>): ParentCall {
@@ -74,8 +141,18 @@ function callOf(chain: ParentChain, op: Exclude<Op, { kind: 'mine' }>): ParentCa
     return { method: 'updateSigner', from, validatorId: v.id, signerPubkey: testSigner(op.key).pubkey };
   }
   const start = chain.rootChain.nextStartBlock() + op.startShift;
-  const cp = testCheckpoint(start < 0n ? 0n : start, (start < 0n ? 0n : start) + op.length, testSigner(0).address, op.label);
-  return { method: 'submitCheckpoint', from: testOwner(0), checkpoint: cp, signatures: signCheckpoint(cp, op.signers.map(testSigner)) };
+  const cp = testCheckpoint(
+    start < 0n ? 0n : start,
+    (start < 0n ? 0n : start) + op.length,
+    testSigner(0).address,
+    op.label,
+  );
+  return {
+    method: 'submitCheckpoint',
+    from: testOwner(0),
+    checkpoint: cp,
+    signatures: signCheckpoint(cp, op.signers.map(testSigner)),
+  };
 }
 
 /** Run ops with several calls per block; return the chain. */
@@ -116,7 +193,11 @@ describe('ParentChain properties', () => {
           const indices = block.receipts.flatMap((r) => r.logs.map((l) => l.logIndex));
           expect(indices).toEqual(indices.map((_, k) => BigInt(k)));
           for (const r of block.receipts) {
-            expect(r.logs.every((l) => l.txHash === r.txHash && l.blockNumber === block.number && l.blockHash === block.hash)).toBe(true);
+            expect(
+              r.logs.every(
+                (l) => l.txHash === r.txHash && l.blockNumber === block.number && l.blockHash === block.hash,
+              ),
+            ).toBe(true);
             if (r.status === 0) expect(r.logs).toEqual([]);
           }
         }
@@ -143,7 +224,8 @@ describe('ParentChain properties', () => {
           } else {
             expect(r.logs.length).toBeGreaterThan(0);
           }
-          if (call.method === 'stake' || call.method === 'stakeFor') expect(r.error === 'no more slots').toBe(!freeSlot);
+          if (call.method === 'stake' || call.method === 'stakeFor')
+            expect(r.error === 'no more slots').toBe(!freeSlot);
           expect(chain.stakeManager.slotsInUse()).toBeLessThanOrEqual(SLOTS);
         }
       }),

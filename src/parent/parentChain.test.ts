@@ -18,8 +18,18 @@ function chain(config: ConstructorParameters<typeof ParentChain>[0] = {}): Paren
   return new ParentChain({ genesisTimeMs: 1_000, ...config }, GENESIS);
 }
 
-const stake = (i: number, amount = tokens(5)): ParentCall => ({ method: 'stake', from: testOwner(i), signerPubkey: testSigner(i).pubkey, amount });
-const topUp = (fee: bigint): ParentCall => ({ method: 'topUpForFee', from: testOwner(0), user: testSigner(0).address, fee });
+const stake = (i: number, amount = tokens(5)): ParentCall => ({
+  method: 'stake',
+  from: testOwner(i),
+  signerPubkey: testSigner(i).pubkey,
+  amount,
+});
+const topUp = (fee: bigint): ParentCall => ({
+  method: 'topUpForFee',
+  from: testOwner(0),
+  user: testSigner(0).address,
+  fee,
+});
 const sync = (data: Hex): ParentCall => ({ method: 'syncState', from: testOwner(0), receiver: testOwner(50), data });
 
 describe('genesis', () => {
@@ -38,7 +48,14 @@ describe('genesis', () => {
 
   it('the defaults', () => {
     const c = new ParentChain();
-    expect(c.config).toEqual({ chainId: 1337n, blockTimeMs: 12_000, confirmations: 6, validatorSlots: 10, childBlockInterval: 10_000n, genesisTimeMs: 0 });
+    expect(c.config).toEqual({
+      chainId: 1337n,
+      blockTimeMs: 12_000,
+      confirmations: 6,
+      validatorSlots: 10,
+      childBlockInterval: 10_000n,
+      genesisTimeMs: 0,
+    });
     expect(DEFAULT_PARENT_CHAIN_CONFIG.validatorSlots).toBe(10);
     expect(c.rootChain.childBlockInterval).toBe(10_000n);
     expect(c.stakeManager.validatorThreshold).toBe(10);
@@ -46,7 +63,9 @@ describe('genesis', () => {
 
   it('a genesis that breaks a contract rule or a bad config is an InputError naming the field', () => {
     expect(() => new ParentChain({ validatorSlots: 2 }, GENESIS)).toThrow(/^genesis\.validators\[2\]: no more slots$/);
-    expect(() => new ParentChain({}, { validators: [{ ...GENESIS.validators[0]!, amount: 1n }] })).toThrow(/genesis\.validators\[0\]: amount must be at least 1 token/);
+    expect(() => new ParentChain({}, { validators: [{ ...GENESIS.validators[0]!, amount: 1n }] })).toThrow(
+      /genesis\.validators\[0\]: amount must be at least 1 token/,
+    );
     expect(() => new ParentChain({ confirmations: -1 })).toThrow(/^config\.confirmations:/);
     expect(() => new ParentChain({ chainId: 0n })).toThrow(/^config\.chainId:/);
     expect(() => new ParentChain({ blockTimeMs: 1.5 })).toThrow(/^config\.blockTimeMs:/);
@@ -98,7 +117,9 @@ describe('transactions and blocks', () => {
     expect(c.block(2n)).toBe(b2);
     expect(c.block(3n)).toBeNull();
     expect(c.blockHash(-1n)).toBeNull();
-    expect(() => c.mineBlock(13_001)).toThrow(/^timeMs: a block's time must be an integer after its parent's \(13001\)/);
+    expect(() => c.mineBlock(13_001)).toThrow(
+      /^timeMs: a block's time must be an integer after its parent's \(13001\)/,
+    );
     expect(() => c.mineBlock(20_000.5)).toThrow(/^timeMs:/);
     expect(c.head().number).toBe(2n);
   });
@@ -107,7 +128,9 @@ describe('transactions and blocks', () => {
     const c = chain();
     c.submit(topUp(1n));
     const b = c.mineBlock(2_000);
-    expect(Object.isFrozen(b) && Object.isFrozen(b.receipts) && Object.isFrozen(b.receipts[0]!.logs[0]!.topics)).toBe(true);
+    expect(Object.isFrozen(b) && Object.isFrozen(b.receipts) && Object.isFrozen(b.receipts[0]!.logs[0]!.topics)).toBe(
+      true,
+    );
   });
 });
 
@@ -126,11 +149,25 @@ describe('receipts and logs', () => {
       [2n, hSync, PARENT_CONTRACTS.stateSender],
     ]);
     expect(logs.every((l) => l.blockNumber === 1n && l.blockHash === block.hash)).toBe(true);
-    expect(c.receipt(hFail)).toEqual({ txHash: hFail, blockNumber: 1n, blockHash: block.hash, status: 0, error: 'fee must be positive', logs: [] });
+    expect(c.receipt(hFail)).toEqual({
+      txHash: hFail,
+      blockNumber: 1n,
+      blockHash: block.hash,
+      status: 0,
+      error: 'fee must be positive',
+      logs: [],
+    });
     expect(c.receipt(hTop)?.logs.map((l) => l.logIndex)).toEqual([1n]);
     expect(c.log(hSync, 2n)).toBe(logs[2]);
     expect(c.log(hSync, 0n)).toBeNull();
-    expect(decodeLog(c.log(hTop, 1n)!)).toEqual({ name: 'TopUpFee', txHash: hTop, logIndex: 1n, blockNumber: 1n, user: testSigner(0).address, fee: 7n });
+    expect(decodeLog(c.log(hTop, 1n)!)).toEqual({
+      name: 'TopUpFee',
+      txHash: hTop,
+      logIndex: 1n,
+      blockNumber: 1n,
+      user: testSigner(0).address,
+      fee: 7n,
+    });
 
     // The next block starts again at 0.
     const h2 = c.submit(sync('0x02'));
@@ -154,7 +191,14 @@ describe('receipts and logs', () => {
     const hashes = failing.map((f) => c.submit(f));
     const block = c.mineBlock(2_000);
     expect(block.receipts.map((r) => r.status)).toEqual([0, 0, 0, 0, 0, 0]);
-    expect(hashes.map((h) => c.receipt(h)?.error)).toEqual(['no more slots', 'not the owner', 'no validator 9', 'signer already in use', 'invalid data', 'not enough signatures']);
+    expect(hashes.map((h) => c.receipt(h)?.error)).toEqual([
+      'no more slots',
+      'not the owner',
+      'no validator 9',
+      'signer already in use',
+      'invalid data',
+      'not enough signatures',
+    ]);
     expect(c.logs(0n, 1n)).toEqual([]);
     expect(c.stateDigest()).toBe(before);
   });
@@ -197,12 +241,30 @@ describe('checkpoints through the chain', () => {
   it('submitCheckpoint stores header block 1, emits NewHeaderBlock from the root chain and advances the epoch', () => {
     const c = chain();
     const cp = testCheckpoint(0n, 255n, testSigner(0).address);
-    const h = c.submit({ method: 'submitCheckpoint', from: testSigner(0).address, checkpoint: cp, signatures: signCheckpoint(cp, [0, 1, 2].map(testSigner)) });
+    const h = c.submit({
+      method: 'submitCheckpoint',
+      from: testSigner(0).address,
+      checkpoint: cp,
+      signatures: signCheckpoint(cp, [0, 1, 2].map(testSigner)),
+    });
     c.mineBlock(2_000);
     expect(c.receipt(h)?.status).toBe(1);
     expect(c.receipt(h)?.logs[0]?.address).toBe(PARENT_CONTRACTS.rootChain);
-    expect(decodeLog(c.log(h, 0n)!)).toMatchObject({ name: 'NewHeaderBlock', headerBlockId: 10_000n, start: 0n, end: 255n, root: cp.rootHash });
-    expect(c.headerBlock(1n)).toEqual({ number: 1n, proposer: cp.proposer, startBlock: 0n, endBlock: 255n, rootHash: cp.rootHash, accountRootHash: cp.accountRootHash });
+    expect(decodeLog(c.log(h, 0n)!)).toMatchObject({
+      name: 'NewHeaderBlock',
+      headerBlockId: 10_000n,
+      start: 0n,
+      end: 255n,
+      root: cp.rootHash,
+    });
+    expect(c.headerBlock(1n)).toEqual({
+      number: 1n,
+      proposer: cp.proposer,
+      startBlock: 0n,
+      endBlock: 255n,
+      rootHash: cp.rootHash,
+      accountRootHash: cp.accountRootHash,
+    });
     expect(c.headerBlock(2n)).toBeNull();
     expect(c.stakeManager.currentEpoch).toBe(2n);
 
@@ -217,7 +279,12 @@ describe('checkpoints through the chain', () => {
   it('a sidechain chain id in the config reaches the root chain', () => {
     const c = chain({ sidechainChainId: '137' });
     const cp = testCheckpoint(0n, 255n);
-    const h = c.submit({ method: 'submitCheckpoint', from: testOwner(0), checkpoint: cp, signatures: signCheckpoint(cp, [0, 1, 2].map(testSigner)) });
+    const h = c.submit({
+      method: 'submitCheckpoint',
+      from: testOwner(0),
+      checkpoint: cp,
+      signatures: signCheckpoint(cp, [0, 1, 2].map(testSigner)),
+    });
     c.mineBlock(2_000);
     expect(c.receipt(h)?.error).toBe('invalid sidechain chain id');
   });

@@ -20,7 +20,12 @@ import { PARENT_CONTRACTS } from './contracts/addresses';
 import { type CallResult } from './contracts/callResult';
 import { StakeManager } from './contracts/stakeManager';
 import { type SignatureScheme, realScheme } from '../core/signatureScheme';
-import { type Checkpoint, type HeaderBlockRecord, DEFAULT_CHILD_BLOCK_INTERVAL, RootChain } from './contracts/rootChain';
+import {
+  type Checkpoint,
+  type HeaderBlockRecord,
+  DEFAULT_CHILD_BLOCK_INTERVAL,
+  RootChain,
+} from './contracts/rootChain';
 import { StateSender } from './contracts/stateSender';
 
 export interface ParentChainConfig {
@@ -72,7 +77,16 @@ export type ParentCall =
 
 export type ParentCallMethod = ParentCall['method'];
 
-const METHODS: readonly ParentCallMethod[] = ['stake', 'stakeFor', 'restake', 'unstake', 'updateSigner', 'topUpForFee', 'syncState', 'submitCheckpoint'];
+const METHODS: readonly ParentCallMethod[] = [
+  'stake',
+  'stakeFor',
+  'restake',
+  'unstake',
+  'updateSigner',
+  'topUpForFee',
+  'syncState',
+  'submitCheckpoint',
+];
 
 export interface ParentLog {
   /** The emitting contract. */
@@ -123,9 +137,16 @@ export class ParentChain {
   private pending: Array<{ txHash: Hex; call: ParentCall }> = [];
   private nonce = 0n;
 
-  constructor(config: Partial<ParentChainConfig> = {}, genesis: ParentGenesis = { validators: [] }, scheme: SignatureScheme = realScheme) {
+  constructor(
+    config: Partial<ParentChainConfig> = {},
+    genesis: ParentGenesis = { validators: [] },
+    scheme: SignatureScheme = realScheme,
+  ) {
     this.config = Object.freeze(readConfig({ ...DEFAULT_PARENT_CHAIN_CONFIG, ...config }));
-    this.stakeManager = new StakeManager({ validatorThreshold: this.config.validatorSlots, loggerAddress: PARENT_CONTRACTS.stakingInfo });
+    this.stakeManager = new StakeManager({
+      validatorThreshold: this.config.validatorSlots,
+      loggerAddress: PARENT_CONTRACTS.stakingInfo,
+    });
     this.rootChain = new RootChain({
       stakeManager: this.stakeManager,
       childBlockInterval: this.config.childBlockInterval,
@@ -191,7 +212,10 @@ export class ParentChain {
   mineBlock(timeMs: number): ParentBlock {
     const parent = this.head();
     if (!Number.isSafeInteger(timeMs) || timeMs <= parent.timeMs) {
-      throw new InputError('timeMs', `a block's time must be an integer after its parent's (${parent.timeMs}), got ${timeMs}`);
+      throw new InputError(
+        'timeMs',
+        `a block's time must be an integer after its parent's (${parent.timeMs}), got ${timeMs}`,
+      );
     }
     const queue = this.pending;
     this.pending = [];
@@ -290,24 +314,49 @@ export class ParentChain {
   }
 
   /** Hash the header, then stamp every receipt and log with the block's position and hash. */
-  private seal(number: bigint, parentHash: Hex, timeMs: number, results: Array<{ txHash: Hex; result: CallResult }>, genesisRoot?: Hex): ParentBlock {
+  private seal(
+    number: bigint,
+    parentHash: Hex,
+    timeMs: number,
+    results: Array<{ txHash: Hex; result: CallResult }>,
+    genesisRoot?: Hex,
+  ): ParentBlock {
     const receiptsRoot = toHex(
       keccak256Bytes(
         canonicalJsonBytes(
           results.map(({ txHash, result }) =>
             result.ok
-              ? { txHash, status: 1, logs: result.logs.map((l) => ({ address: l.address, topics: l.topics, data: l.data })) }
+              ? {
+                  txHash,
+                  status: 1,
+                  logs: result.logs.map((l) => ({ address: l.address, topics: l.topics, data: l.data })),
+                }
               : { txHash, status: 0, error: result.error, logs: [] },
           ),
         ),
       ),
     );
-    const hash = toHex(keccak256Bytes(canonicalJsonBytes({ chainId: this.config.chainId, number, parentHash, timeMs, receiptsRoot, genesisRoot })));
+    const hash = toHex(
+      keccak256Bytes(
+        canonicalJsonBytes({ chainId: this.config.chainId, number, parentHash, timeMs, receiptsRoot, genesisRoot }),
+      ),
+    );
 
     let logIndex = 0n;
     const receipts = results.map(({ txHash, result }): ParentReceipt => {
-      if (!result.ok) return deepFreeze({ txHash, blockNumber: number, blockHash: hash, status: 0, error: result.error, logs: [] });
-      const logs = result.logs.map((l): ParentLog => ({ address: l.address, topics: [...l.topics], data: l.data, logIndex: logIndex++, txHash, blockNumber: number, blockHash: hash }));
+      if (!result.ok)
+        return deepFreeze({ txHash, blockNumber: number, blockHash: hash, status: 0, error: result.error, logs: [] });
+      const logs = result.logs.map(
+        (l): ParentLog => ({
+          address: l.address,
+          topics: [...l.topics],
+          data: l.data,
+          logIndex: logIndex++,
+          txHash,
+          blockNumber: number,
+          blockHash: hash,
+        }),
+      );
       return deepFreeze({ txHash, blockNumber: number, blockHash: hash, status: 1, logs });
     });
     return deepFreeze({ number, hash, parentHash, timeMs, receiptsRoot, receipts });
@@ -316,14 +365,19 @@ export class ParentChain {
 
 function readConfig(c: ParentChainConfig): ParentChainConfig {
   const nonNegInt = (v: unknown, field: string, min = 0): number => {
-    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < min) throw new InputError(`config.${field}`, `expected an integer >= ${min}, got ${String(v)}`);
+    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < min)
+      throw new InputError(`config.${field}`, `expected an integer >= ${min}, got ${String(v)}`);
     return v;
   };
   const positiveBig = (v: unknown, field: string): bigint => {
-    if (typeof v !== 'bigint' || v <= 0n) throw new InputError(`config.${field}`, `expected a positive bigint, got ${String(v)}`);
+    if (typeof v !== 'bigint' || v <= 0n)
+      throw new InputError(`config.${field}`, `expected a positive bigint, got ${String(v)}`);
     return v;
   };
-  if (c.sidechainChainId !== undefined && (typeof c.sidechainChainId !== 'string' || !/^(0|[1-9][0-9]*)$/.test(c.sidechainChainId))) {
+  if (
+    c.sidechainChainId !== undefined &&
+    (typeof c.sidechainChainId !== 'string' || !/^(0|[1-9][0-9]*)$/.test(c.sidechainChainId))
+  ) {
     throw new InputError('config.sidechainChainId', `not a decimal integer: ${JSON.stringify(c.sidechainChainId)}`);
   }
   return {

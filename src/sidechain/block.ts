@@ -56,7 +56,9 @@ export function receiptRoot(txs: readonly SidechainTx[]): Hex {
   if (txs.length === 0) return EMPTY_ROOT;
   let root = receiptRoots.get(txs);
   if (root === undefined) {
-    root = toHex(keccak256Bytes(utf8(canonicalJson({ receipts: txs.map((t) => ({ status: 1, from: t.from, nonce: t.nonce })) }))));
+    root = toHex(
+      keccak256Bytes(utf8(canonicalJson({ receipts: txs.map((t) => ({ status: 1, from: t.from, nonce: t.nonce })) }))),
+    );
     receiptRoots.set(txs, root);
   }
   return root;

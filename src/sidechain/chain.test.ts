@@ -7,7 +7,14 @@ import { addressOfPublicKey, publicKeyBytesFromPrivateKey } from '../core/secp25
 import { SidechainChain, type StoredBlock } from './chain';
 import { buildBlock, planProduction, type ProductionInputs } from './producer';
 import { type SidechainBlock } from './block';
-import { FIXTURE_CONFIG, type FixtureKey as Key, fixtureKeys, fixtureProducers, fixtureRecords, fixtureSpans } from './testing/fixture';
+import {
+  FIXTURE_CONFIG,
+  type FixtureKey as Key,
+  fixtureKeys,
+  fixtureProducers,
+  fixtureRecords,
+  fixtureSpans,
+} from './testing/fixture';
 
 const keys = fixtureKeys('sidechain-test');
 // Small numbers so spans turn over quickly: sprint 4, span 0 = blocks 0..15, spans of 16 blocks.
@@ -40,7 +47,11 @@ function inTurn(parent: StoredBlock): Address {
 
 const FAR = 10n ** 12n;
 
-function grow(chain: SidechainChain, n: number, pick: (parent: StoredBlock, i: number) => Address = (p) => inTurn(p)): StoredBlock[] {
+function grow(
+  chain: SidechainChain,
+  n: number,
+  pick: (parent: StoredBlock, i: number) => Address = (p) => inTurn(p),
+): StoredBlock[] {
   const out: StoredBlock[] = [];
   for (let i = 0; i < n; i++) {
     const head = chain.head();
@@ -103,7 +114,9 @@ describe('sidechain chain and producer', () => {
   it('span commits at the reference block numbers; new producers govern from the span start', () => {
     const chain = new SidechainChain(cfg, { timeS: 1000n, producers });
     const blocks = grow(chain, 60);
-    const commits = blocks.filter((b) => b.block.body.spanCommit).map((b) => [Number(b.block.header.number), Number(b.block.body.spanCommit!.id)]);
+    const commits = blocks
+      .filter((b) => b.block.body.spanCommit)
+      .map((b) => [Number(b.block.header.number), Number(b.block.body.spanCommit!.id)]);
     // Span 1 at the first sprint start (nothing committed yet); span k+1 at end_k - sprint + 1.
     expect(commits).toEqual([
       [4, 1],
@@ -114,7 +127,8 @@ describe('sidechain chain and producer', () => {
     // Span 2 (blocks 32..47) drops the first producer: its sprint-end header at 31 announces it.
     const at31 = chain.byNumber(31n)!;
     expect(at31.snapshot.validatorSet.size).toBe(3);
-    for (const b of blocks.filter((x) => x.block.header.number >= 32n && x.block.header.number <= 47n)) expect(b.block.signer).not.toBe(producers[0]!.address);
+    for (const b of blocks.filter((x) => x.block.header.number >= 32n && x.block.header.number <= 47n))
+      expect(b.block.signer).not.toBe(producers[0]!.address);
   });
 
   it('state syncs commit at sprint starts with sequential ids, older than the confirmation delay', () => {
@@ -150,7 +164,14 @@ describe('sidechain chain and producer', () => {
     const p2 = set2.indexOfAddress(set2.proposer.address);
     const early = set2.validators[(p2 + 2) % set2.size]!.address;
     const plan = planProduction(cfg, head2, early)!;
-    const forged = buildBlock(chain, { ...plan, timeS: head2.block.header.time + 2n }, keyOf(early).sk, early, inputs(), 0n);
+    const forged = buildBlock(
+      chain,
+      { ...plan, timeS: head2.block.header.time + 2n },
+      keyOf(early).sk,
+      early,
+      inputs(),
+      0n,
+    );
     const r = chain.import(forged, FAR, 0);
     expect(r.status).toBe('rejected');
     expect((r as { reason: string }).reason).toMatch(/created too soon. Signer turn-ness number is 2/);
@@ -165,9 +186,22 @@ describe('sidechain chain and producer', () => {
     const strangerAddr = addressOfPublicKey(publicKeyBytesFromPrivateKey(stranger));
     const plan = planProduction(cfg, head, inTurn(head))!;
     const bad = buildBlock(chain, plan, stranger, strangerAddr, inputs(), 0n);
-    expect(chain.import(bad, FAR, 0)).toMatchObject({ status: 'rejected', reason: expect.stringMatching(/not a part of the producer set/) });
-    const wrongDiff = buildBlock(chain, { ...plan, difficulty: plan.difficulty - 1n }, keyOf(inTurn(head)).sk, inTurn(head), inputs(), 0n);
-    expect(chain.import(wrongDiff, FAR, 0)).toMatchObject({ status: 'rejected', reason: expect.stringMatching(/Wrong difficulty/) });
+    expect(chain.import(bad, FAR, 0)).toMatchObject({
+      status: 'rejected',
+      reason: expect.stringMatching(/not a part of the producer set/),
+    });
+    const wrongDiff = buildBlock(
+      chain,
+      { ...plan, difficulty: plan.difficulty - 1n },
+      keyOf(inTurn(head)).sk,
+      inTurn(head),
+      inputs(),
+      0n,
+    );
+    expect(chain.import(wrongDiff, FAR, 0)).toMatchObject({
+      status: 'rejected',
+      reason: expect.stringMatching(/Wrong difficulty/),
+    });
     expect(chain.import(good, FAR, 0)).toMatchObject({ status: 'imported' });
     expect(chain.import(good, FAR, 0)).toEqual({ status: 'known' });
   });
@@ -179,7 +213,11 @@ describe('sidechain chain and producer', () => {
     const main1 = inTurnChild(a, base.block.hash).block;
     const { block: main2, result: r } = inTurnChild(a, main1.hash, 1234);
     expect(a.get(main2.hash)!.td > a.get(b2.hash)!.td).toBe(true);
-    expect(r).toMatchObject({ status: 'imported', newHead: true, reorg: { depth: 2, commonAncestor: base.block.header.number, atMs: 1234 } });
+    expect(r).toMatchObject({
+      status: 'imported',
+      newHead: true,
+      reorg: { depth: 2, commonAncestor: base.block.header.number, atMs: 1234 },
+    });
     expect(a.reorgs).toHaveLength(1);
     expect(a.byNumber(base.block.header.number + 1n)!.block.hash).toBe(main1.hash);
     // Every branch is listed by number, and a rewind forgets what it removed.
@@ -237,32 +275,44 @@ describe('sidechain chain and producer', () => {
 describe('sidechain properties', () => {
   it('any mix of primaries and backups: timestamps respect the delay, difficulty = N - succession, the head is the heaviest', () => {
     fc.assert(
-      fc.property(fc.array(fc.record({ skip: fc.integer({ min: 0, max: 3 }), fork: fc.boolean() }), { minLength: 1, maxLength: 40 }), (steps) => {
-        const chain = new SidechainChain(cfg, { timeS: 1000n, producers });
-        const all: StoredBlock[] = [chain.genesis];
-        for (const s of steps) {
-          // Build on the head, or (fork) on a random earlier block.
-          const parent = s.fork ? all[Math.floor(all.length / 2)]! : chain.head();
-          const set = parent.snapshot.validatorSet;
-          const p = set.indexOfAddress(set.proposer.address);
-          const who = set.validators[(p + s.skip) % set.size]!.address;
-          const b = produce(chain, parent, who)!;
-          const r = chain.import(b, FAR, 0);
-          if (r.status !== 'imported') continue;
-          const stored = chain.get(b.hash)!;
-          all.push(stored);
-          const succession = s.skip % set.size;
-          expect(b.header.difficulty).toBe(BigInt(set.size - succession));
-          const delay = (b.header.number % 4n === 0n ? 4n : 2n) + 2n * BigInt(succession);
-          expect(b.header.time >= parent.block.header.time + delay).toBe(true);
-          // The head is the best of everything known.
-          let best = chain.genesis;
-          for (const x of chain.allBlocks()) {
-            if (x.td > best.td || (x.td === best.td && (x.block.header.number < best.block.header.number || (x.block.header.number === best.block.header.number && x.block.hash > best.block.hash)))) best = x;
+      fc.property(
+        fc.array(fc.record({ skip: fc.integer({ min: 0, max: 3 }), fork: fc.boolean() }), {
+          minLength: 1,
+          maxLength: 40,
+        }),
+        (steps) => {
+          const chain = new SidechainChain(cfg, { timeS: 1000n, producers });
+          const all: StoredBlock[] = [chain.genesis];
+          for (const s of steps) {
+            // Build on the head, or (fork) on a random earlier block.
+            const parent = s.fork ? all[Math.floor(all.length / 2)]! : chain.head();
+            const set = parent.snapshot.validatorSet;
+            const p = set.indexOfAddress(set.proposer.address);
+            const who = set.validators[(p + s.skip) % set.size]!.address;
+            const b = produce(chain, parent, who)!;
+            const r = chain.import(b, FAR, 0);
+            if (r.status !== 'imported') continue;
+            const stored = chain.get(b.hash)!;
+            all.push(stored);
+            const succession = s.skip % set.size;
+            expect(b.header.difficulty).toBe(BigInt(set.size - succession));
+            const delay = (b.header.number % 4n === 0n ? 4n : 2n) + 2n * BigInt(succession);
+            expect(b.header.time >= parent.block.header.time + delay).toBe(true);
+            // The head is the best of everything known.
+            let best = chain.genesis;
+            for (const x of chain.allBlocks()) {
+              if (
+                x.td > best.td ||
+                (x.td === best.td &&
+                  (x.block.header.number < best.block.header.number ||
+                    (x.block.header.number === best.block.header.number && x.block.hash > best.block.hash)))
+              )
+                best = x;
+            }
+            expect(chain.head().block.hash).toBe(best.block.hash);
           }
-          expect(chain.head().block.hash).toBe(best.block.hash);
-        }
-      }),
+        },
+      ),
       { numRuns: 60 },
     );
   });

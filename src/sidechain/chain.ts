@@ -86,11 +86,13 @@ export function executeSystemCalls(
   let state = parentState;
   const { spanCommit, stateSyncs } = block.body;
   if (!isSprintStart(n, sprint)) {
-    if (spanCommit || stateSyncs.length) return { ok: false, reason: `system calls in block ${n}, which is not a sprint start` };
+    if (spanCommit || stateSyncs.length)
+      return { ok: false, reason: `system calls in block ${n}, which is not a sprint start` };
     return { ok: true, state };
   }
   if (spanCommit) {
-    if (!needsSpanCommit(state, n, sprint)) return { ok: false, reason: `span ${spanCommit.id} committed at block ${n}, where no commit is due` };
+    if (!needsSpanCommit(state, n, sprint))
+      return { ok: false, reason: `span ${spanCommit.id} committed at block ${n}, where no commit is due` };
     const why = checkSpanCommit(state, spanCommit, sprint);
     if (why) return { ok: false, reason: `commitSpan: ${why}` };
     state = commitSpan(state, spanCommit);
@@ -99,7 +101,8 @@ export function executeSystemCalls(
   for (const r of stateSyncs) {
     const why = checkStateSync(state, r);
     if (why) return { ok: false, reason: why };
-    if (!(r.timeS < toTime)) return { ok: false, reason: `state sync ${r.id} is newer than the confirmation delay allows` };
+    if (!(r.timeS < toTime))
+      return { ok: false, reason: `state sync ${r.id} is newer than the confirmation delay allows` };
     state = commitStateSync(state, r);
   }
   return { ok: true, state };
@@ -137,7 +140,9 @@ export class SidechainChain {
       gasLimit: 30_000_000n,
       gasUsed: 0n,
       time: genesis.timeS,
-      extraData: toHex(concatBytes(fromHex(buildExtra(encodeValidatorBytes(genesis.producers))), new Uint8Array(EXTRA_SEAL_LENGTH))),
+      extraData: toHex(
+        concatBytes(fromHex(buildExtra(encodeValidatorBytes(genesis.producers))), new Uint8Array(EXTRA_SEAL_LENGTH)),
+      ),
       mixDigest: ZERO_HASH,
       nonce: ZERO_NONCE,
     };
@@ -146,7 +151,13 @@ export class SidechainChain {
       genesis.producers.map((p) => ({ address: p.address, power: p.power, id: p.id })),
       hash,
     );
-    this.genesis = { block: { header, hash, signer: ZERO_ADDRESS, body: EMPTY_BODY }, td: 1n, snapshot, state, importedAtMs: 0 };
+    this.genesis = {
+      block: { header, hash, signer: ZERO_ADDRESS, body: EMPTY_BODY },
+      td: 1n,
+      snapshot,
+      state,
+      importedAtMs: 0,
+    };
     this.store(this.genesis);
     this.canonical.set(0n, hash);
     this.headHash = hash;
@@ -190,7 +201,10 @@ export class SidechainChain {
     const parent = this.blocks.get(block.header.parentHash);
     if (!parent) return { status: 'orphan', parentHash: block.header.parentHash };
     const verdict = this.verify(parent, block, nowS);
-    if (verdict.status !== 'ok') return verdict.status === 'future' ? { status: 'future', retryAtS: block.header.time } : { status: 'rejected', reason: verdict.reason };
+    if (verdict.status !== 'ok')
+      return verdict.status === 'future'
+        ? { status: 'future', retryAtS: block.header.time }
+        : { status: 'rejected', reason: verdict.reason };
     const stored: StoredBlock = {
       block,
       td: parent.td + block.header.difficulty,
@@ -206,11 +220,16 @@ export class SidechainChain {
     return { status: 'imported', newHead: true, reorg };
   }
 
-  private verify(parent: StoredBlock, block: SidechainBlock, nowS: bigint): { status: 'ok'; state: SystemState } | { status: 'future' } | { status: 'rejected'; reason: string } {
+  private verify(
+    parent: StoredBlock,
+    block: SidechainBlock,
+    nowS: bigint,
+  ): { status: 'ok'; state: SystemState } | { status: 'future' } | { status: 'rejected'; reason: string } {
     const h = block.header;
     const n = h.number;
     const reject = (reason: string) => ({ status: 'rejected' as const, reason: `block ${n}: ${reason}` });
-    if (n !== parent.block.header.number + 1n) return reject(`number does not follow parent ${parent.block.header.number}`);
+    if (n !== parent.block.header.number + 1n)
+      return reject(`number does not follow parent ${parent.block.header.number}`);
     if (headerHash(h) !== block.hash) return reject('hash does not match the header');
     const signer = recoverSigner(h, this.scheme);
     if (signer === null || signer !== block.signer) return reject('seal does not recover to the claimed signer');
@@ -218,12 +237,17 @@ export class SidechainChain {
     if (!set.hasAddress(signer)) return reject(`Signer ${signer} is not a part of the producer set at block ${n}`);
     const succession = snapshotSuccession(parent.snapshot, signer);
     const expectedDifficulty = BigInt(set.size - succession);
-    if (h.difficulty !== expectedDifficulty) return reject(`Wrong difficulty at block ${n}, expected: ${expectedDifficulty}, actual ${h.difficulty}. Signer was ${signer}`);
+    if (h.difficulty !== expectedDifficulty)
+      return reject(
+        `Wrong difficulty at block ${n}, expected: ${expectedDifficulty}, actual ${h.difficulty}. Signer was ${signer}`,
+      );
     const delay = calcProducerDelay(n, succession, producerDelayParams(this.cfg));
     if (h.time < parent.block.header.time + BigInt(this.cfg.periodS)) return reject('invalid timestamp');
-    if (h.time < parent.block.header.time + BigInt(delay)) return reject(`Block ${n} was created too soon. Signer turn-ness number is ${succession}`);
+    if (h.time < parent.block.header.time + BigInt(delay))
+      return reject(`Block ${n} was created too soon. Signer turn-ness number is ${succession}`);
     if (h.time > nowS) return { status: 'future' };
-    if (h.txHash !== txRoot(block.body.txs) || h.receiptHash !== receiptRoot(block.body.txs)) return reject('transaction or receipt root mismatch');
+    if (h.txHash !== txRoot(block.body.txs) || h.receiptHash !== receiptRoot(block.body.txs))
+      return reject('transaction or receipt root mismatch');
     const exec = executeSystemCalls(parent.state, block, this.cfg);
     if (!exec.ok) return reject(exec.reason);
     if (systemStateRoot(exec.state) !== h.stateRoot) return reject('state root mismatch');
@@ -295,7 +319,11 @@ export class SidechainChain {
    */
   findCheckpointFork(start: bigint, end: bigint, root: string): StoredBlock | undefined {
     for (const b of this.atNumber.get(end) ?? []) {
-      const r = rootHashOf({ headNumber: () => end, headerByNumber: (n) => this.ancestorAt(b, n)?.block.header }, start, end);
+      const r = rootHashOf(
+        { headNumber: () => end, headerByNumber: (n) => this.ancestorAt(b, n)?.block.header },
+        start,
+        end,
+      );
       if (r.ok && r.value === root) return b;
     }
     return undefined;
@@ -309,7 +337,8 @@ export class SidechainChain {
     this.floor = { number: block.block.header.number, hash: block.block.hash };
     let best = block;
     const n = block.block.header.number;
-    for (const b of this.blocksFrom(n + 1n)) if (this.ancestorAt(b, n)?.block.hash === block.block.hash && prefer(b, best)) best = b;
+    for (const b of this.blocksFrom(n + 1n))
+      if (this.ancestorAt(b, n)?.block.hash === block.block.hash && prefer(b, best)) best = b;
     return best.block.hash === this.headHash ? null : this.setHead(best, nowMs);
   }
 
@@ -338,7 +367,11 @@ export class SidechainChain {
 
   /** `sidechain_getRootHash(start, end)` over the canonical chain (hex without 0x), with Bor's errors. */
   rootHash(start: bigint, end: bigint): { ok: true; root: string } | { ok: false; error: string } {
-    const r = rootHashOf({ headNumber: () => this.head().block.header.number, headerByNumber: (n) => this.byNumber(n)?.block.header }, start, end);
+    const r = rootHashOf(
+      { headNumber: () => this.head().block.header.number, headerByNumber: (n) => this.byNumber(n)?.block.header },
+      start,
+      end,
+    );
     return r.ok ? { ok: true, root: r.value } : { ok: false, error: r.error.message };
   }
 

@@ -4,7 +4,12 @@ import { calcProducerDelay, type ProducerDelayParams } from './config';
 
 // producerDelay >= period, as in every Bor network: the sprint's first block waits at least as long.
 const params: fc.Arbitrary<ProducerDelayParams> = fc
-  .record({ period: fc.integer({ min: 0, max: 30 }), extra: fc.integer({ min: 0, max: 30 }), sprint: fc.integer({ min: 1, max: 128 }), wiggle: fc.integer({ min: 0, max: 30 }) })
+  .record({
+    period: fc.integer({ min: 0, max: 30 }),
+    extra: fc.integer({ min: 0, max: 30 }),
+    sprint: fc.integer({ min: 1, max: 128 }),
+    wiggle: fc.integer({ min: 0, max: 30 }),
+  })
   .map(({ period, extra, sprint, wiggle }) => ({ period, producerDelay: period + extra, sprint, wiggle }));
 const number = fc.bigInt({ min: 0n, max: (1n << 64n) - 1n });
 

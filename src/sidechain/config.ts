@@ -53,7 +53,10 @@ export function sidechainConfig(overrides: Partial<SidechainConfig> = {}): Sidec
   const firstSpanEnd = parseUint64(c.firstSpanEnd, 'sidechain.firstSpanEnd');
   // The contract's commitSpan demands whole sprints per span; span 0 is blocks 0..firstSpanEnd.
   if ((firstSpanEnd + 1n) % BigInt(c.sprint) !== 0n) {
-    throw new InputError('sidechain.firstSpanEnd', `span 0 (0..${firstSpanEnd}) must be a whole number of sprints of ${c.sprint}`);
+    throw new InputError(
+      'sidechain.firstSpanEnd',
+      `span 0 (0..${firstSpanEnd}) must be a whole number of sprints of ${c.sprint}`,
+    );
   }
   return { ...c, chainId, firstSpanEnd };
 }
@@ -79,14 +82,16 @@ export function producerDelayParams(c: SidechainConfig): ProducerDelayParams {
 export function calcProducerDelay(number: bigint | number, succession: number, params: ProducerDelayParams): number {
   const n = parseUint64(number, 'number');
   nonNegativeInt(succession, 'succession');
-  if (typeof params !== 'object' || params === null) throw new InputError('params', 'expected { period, producerDelay, sprint, wiggle }');
+  if (typeof params !== 'object' || params === null)
+    throw new InputError('params', 'expected { period, producerDelay, sprint, wiggle }');
   nonNegativeInt(params.period, 'params.period');
   nonNegativeInt(params.producerDelay, 'params.producerDelay');
   positiveInt(params.sprint, 'params.sprint');
   nonNegativeInt(params.wiggle, 'params.wiggle');
   const base = n % BigInt(params.sprint) === 0n ? params.producerDelay : params.period;
   const delay = base + succession * params.wiggle;
-  if (!Number.isSafeInteger(delay)) throw new InputError('succession', `delay overflows: ${succession} × ${params.wiggle}`);
+  if (!Number.isSafeInteger(delay))
+    throw new InputError('succession', `delay overflows: ${succession} × ${params.wiggle}`);
   return delay;
 }
 

@@ -14,7 +14,9 @@ describe('succession and difficulty (sidechain.md §2.4)', () => {
   it('producers may come in any order and in any case; succession still walks the address order', () => {
     expect(sidechainDifficulty([C, A, B], B, A)).toBe(1n);
     expect(sidechainDifficulty([{ address: C }, { address: A }, { address: B }], B, C)).toBe(2n);
-    expect(sidechainDifficulty([C.toUpperCase().replace('0X', '0x'), A, B], B.toUpperCase().replace('0X', '0x'), B)).toBe(3n);
+    expect(
+      sidechainDifficulty([C.toUpperCase().replace('0X', '0x'), A, B], B.toUpperCase().replace('0X', '0x'), B),
+    ).toBe(3n);
   });
   it('a single producer always signs in turn with difficulty 1', () => {
     expect(sidechainDifficulty([A], A, A)).toBe(1n);

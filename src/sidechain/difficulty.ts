@@ -12,11 +12,15 @@ import { InputError, assert } from '../core/errors';
 
 /** `(i - p) mod n` for indices already known to be in range. */
 export function successionFromIndices(signerIndex: number, proposerIndex: number, n: number): number {
-  assert(n > 0 && signerIndex >= 0 && signerIndex < n && proposerIndex >= 0 && proposerIndex < n, 'succession indices out of range', {
-    signerIndex,
-    proposerIndex,
-    n,
-  });
+  assert(
+    n > 0 && signerIndex >= 0 && signerIndex < n && proposerIndex >= 0 && proposerIndex < n,
+    'succession indices out of range',
+    {
+      signerIndex,
+      proposerIndex,
+      n,
+    },
+  );
   return signerIndex >= proposerIndex ? signerIndex - proposerIndex : signerIndex + n - proposerIndex;
 }
 
@@ -39,9 +43,15 @@ export function succession(producersAddressSorted: readonly string[], proposer: 
  * case for an empty signer). Producers may come in any order (or as `{ address }` records); they
  * are sorted by address here because succession is defined in that order.
  */
-export function sidechainDifficulty(producers: ReadonlyArray<string | { readonly address: string }>, proposer: string, signer: string): bigint {
+export function sidechainDifficulty(
+  producers: ReadonlyArray<string | { readonly address: string }>,
+  proposer: string,
+  signer: string,
+): bigint {
   const sorted = producers
-    .map((p, i) => parseAddress(typeof p === 'string' ? p : (p as { address?: unknown } | null)?.address, `producers[${i}]`))
+    .map((p, i) =>
+      parseAddress(typeof p === 'string' ? p : (p as { address?: unknown } | null)?.address, `producers[${i}]`),
+    )
     .sort(compareAddresses);
   for (let i = 1; i < sorted.length; i++) {
     if (sorted[i - 1] === sorted[i]) throw new InputError('producers', `duplicate producer ${sorted[i]}`);

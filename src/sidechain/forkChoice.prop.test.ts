@@ -44,7 +44,12 @@ describe('compareHeads is a strict total order consistent with TD', () => {
         const best = heads.reduce((x, y) => preferredHead(x, y));
         const k = rot % heads.length;
         const rotated = [...heads.slice(k), ...heads.slice(0, k)].reverse();
-        expect(same(rotated.reduce((x, y) => preferredHead(x, y)), best)).toBe(true);
+        expect(
+          same(
+            rotated.reduce((x, y) => preferredHead(x, y)),
+            best,
+          ),
+        ).toBe(true);
       }),
     );
   });

@@ -82,7 +82,9 @@ export function isValidReorg(
   currentHeadNumber?: bigint,
 ): boolean {
   if (floor === undefined) return true;
-  if (typeof floor.floorNumber !== 'bigint' || floor.floorNumber < 0n) throw new InputError('floor.floorNumber', `expected a non-negative bigint, got ${String(floor.floorNumber)}`);
-  if (newHeadNumber < floor.floorNumber) return currentHeadNumber !== undefined && currentHeadNumber < floor.floorNumber;
+  if (typeof floor.floorNumber !== 'bigint' || floor.floorNumber < 0n)
+    throw new InputError('floor.floorNumber', `expected a non-negative bigint, got ${String(floor.floorNumber)}`);
+  if (newHeadNumber < floor.floorNumber)
+    return currentHeadNumber !== undefined && currentHeadNumber < floor.floorNumber;
   return reorgAllowed(floor.floorHash, newChain(floor.floorNumber));
 }

@@ -35,7 +35,17 @@ const header: fc.Arbitrary<SidechainHeader> = fc
     return h;
   });
 
-const HEX_FIELDS = ['parentHash', 'uncleHash', 'coinbase', 'stateRoot', 'txHash', 'receiptHash', 'bloom', 'mixDigest', 'nonce'] as const;
+const HEX_FIELDS = [
+  'parentHash',
+  'uncleHash',
+  'coinbase',
+  'stateRoot',
+  'txHash',
+  'receiptHash',
+  'bloom',
+  'mixDigest',
+  'nonce',
+] as const;
 const INT_FIELDS = ['difficulty', 'number', 'gasLimit', 'gasUsed', 'time', 'baseFee'] as const;
 
 function flipHex(value: Hex, bit: number, limitBytes?: number): Hex {

@@ -1,7 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import { Wallet, encodeRlp, keccak256 as ethersKeccak } from 'ethers';
 import vectors from './vectors/sidechain.json';
-import { type SidechainHeader, EMPTY_TRIE_ROOT, UNCLE_HASH, ZERO_HASH, buildExtra, decodeValidatorBytes, encodeValidatorBytes, headerHash, headerValidatorBytes, makeHeader, recoverSigner, sealHash, sealHeader } from './header';
+import {
+  type SidechainHeader,
+  EMPTY_TRIE_ROOT,
+  UNCLE_HASH,
+  ZERO_HASH,
+  buildExtra,
+  decodeValidatorBytes,
+  encodeValidatorBytes,
+  headerHash,
+  headerValidatorBytes,
+  makeHeader,
+  recoverSigner,
+  sealHash,
+  sealHeader,
+} from './header';
 import { fromHex, toHex } from '../core/bytes';
 import { ZERO_ADDRESS } from '../core/address';
 
@@ -111,10 +125,15 @@ describe('seal and recover', () => {
     expect(recoverSigner(makeHeader({ number: 1n, parentHash: ZERO_HASH, time: 0n }))).toBeNull();
   });
   it('a short extra has no seal', () => {
-    expect(recoverSigner({ ...makeHeader({ number: 1n, parentHash: ZERO_HASH, time: 0n }), extraData: '0x00' })).toBeNull();
-    expect(() => sealHeader({ ...makeHeader({ number: 1n, parentHash: ZERO_HASH, time: 0n }), extraData: toHex(new Uint8Array(96)) }, sk)).toThrow(
-      /header\.extraData: needs 32 bytes of vanity and 65 of seal/,
-    );
+    expect(
+      recoverSigner({ ...makeHeader({ number: 1n, parentHash: ZERO_HASH, time: 0n }), extraData: '0x00' }),
+    ).toBeNull();
+    expect(() =>
+      sealHeader(
+        { ...makeHeader({ number: 1n, parentHash: ZERO_HASH, time: 0n }), extraData: toHex(new Uint8Array(96)) },
+        sk,
+      ),
+    ).toThrow(/header\.extraData: needs 32 bytes of vanity and 65 of seal/);
   });
   it('does not modify its input', () => {
     const h = makeHeader({ number: 1n, parentHash: ZERO_HASH, time: 0n });
@@ -145,7 +164,12 @@ describe('validator bytes (sidechain.md §2.6)', () => {
   it('rejects a bad list, naming the field', () => {
     expect(() => encodeValidatorBytes([{ address: a, power: 0 }])).toThrow(/validators\[0\]\.power: must be positive/);
     expect(() => encodeValidatorBytes([{ address: a, power: 1n << 160n }])).toThrow(/does not fit in 20 bytes/);
-    expect(() => encodeValidatorBytes([{ address: a, power: 1 }, { address: a, power: 2 }])).toThrow(/duplicate producer/);
+    expect(() =>
+      encodeValidatorBytes([
+        { address: a, power: 1 },
+        { address: a, power: 2 },
+      ]),
+    ).toThrow(/duplicate producer/);
     expect(() => encodeValidatorBytes([{ address: '0x12', power: 1 }])).toThrow(/validators\[0\]\.address/);
     expect(() => decodeValidatorBytes(toHex(new Uint8Array(41)))).toThrow(/invalid validator list on sprint end block/);
   });

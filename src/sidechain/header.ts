@@ -67,7 +67,9 @@ export interface SidechainHeader {
  * A header with Bor's fixed fields filled in (zero coinbase, mixDigest and nonce, the uncle hash,
  * empty roots and bloom, an unsealed extra) and `fields` on top.
  */
-export function makeHeader(fields: Partial<SidechainHeader> & Pick<SidechainHeader, 'number' | 'parentHash' | 'time'>): SidechainHeader {
+export function makeHeader(
+  fields: Partial<SidechainHeader> & Pick<SidechainHeader, 'number' | 'parentHash' | 'time'>,
+): SidechainHeader {
   return {
     uncleHash: UNCLE_HASH,
     coinbase: ZERO_ADDRESS,
@@ -106,7 +108,9 @@ function computeSealHash(header: SidechainHeader): Bytes {
   if (extra.length < EXTRA_SEAL_LENGTH) {
     throw new InputError('header.extraData', `shorter than the ${EXTRA_SEAL_LENGTH}-byte seal: ${extra.length} bytes`);
   }
-  return keccak256Bytes(fromHex(encodeRlp(headerRlpFields(header, extra.subarray(0, extra.length - EXTRA_SEAL_LENGTH)))));
+  return keccak256Bytes(
+    fromHex(encodeRlp(headerRlpFields(header, extra.subarray(0, extra.length - EXTRA_SEAL_LENGTH)))),
+  );
 }
 
 export function sealHash(header: SidechainHeader): Hex {
@@ -171,7 +175,11 @@ function bigToMinimalBytes(value: bigint): Bytes {
  * A copy of `header` with the 65-byte `r ‖ s ‖ v` signature over its seal hash written into the
  * last 65 bytes of extraData. The extra must already have room for vanity and seal (`buildExtra`).
  */
-export function sealHeader(header: SidechainHeader, privateKey: BytesLike, scheme: SignatureScheme = realScheme): SidechainHeader {
+export function sealHeader(
+  header: SidechainHeader,
+  privateKey: BytesLike,
+  scheme: SignatureScheme = realScheme,
+): SidechainHeader {
   const extra = toBytes(header.extraData, 'header.extraData');
   if (extra.length < EXTRA_VANITY_LENGTH + EXTRA_SEAL_LENGTH) {
     throw new InputError(
@@ -218,14 +226,16 @@ export function encodeValidatorBytes(validators: readonly HeaderValidator[]): He
     if (typeof v !== 'object' || v === null) throw new InputError(field, 'expected { address, power }');
     const address = parseAddress(v.address, `${field}.address`);
     const power = typeof v.power === 'number' && Number.isSafeInteger(v.power) ? BigInt(v.power) : v.power;
-    if (typeof power !== 'bigint') throw new InputError(`${field}.power`, `expected an integer, got ${String(v.power)}`);
+    if (typeof power !== 'bigint')
+      throw new InputError(`${field}.power`, `expected an integer, got ${String(v.power)}`);
     if (power <= 0n) throw new InputError(`${field}.power`, `must be positive: ${power}`);
     if (power > MAX_HEADER_POWER) throw new InputError(`${field}.power`, `does not fit in 20 bytes: ${power}`);
     return { address, power };
   });
   parsed.sort((a, b) => compareAddresses(a.address, b.address));
   for (let i = 1; i < parsed.length; i++) {
-    if (parsed[i - 1]!.address === parsed[i]!.address) throw new InputError('validators', `duplicate producer ${parsed[i]!.address}`);
+    if (parsed[i - 1]!.address === parsed[i]!.address)
+      throw new InputError('validators', `duplicate producer ${parsed[i]!.address}`);
   }
   const out = new Uint8Array(parsed.length * VALIDATOR_HEADER_BYTES_LENGTH);
   parsed.forEach((v, i) => {
@@ -247,7 +257,10 @@ export function encodeValidatorBytes(validators: readonly HeaderValidator[]): He
 export function decodeValidatorBytes(bytes: BytesLike): Array<{ address: Address; power: bigint }> {
   const b = toBytes(bytes, 'validatorBytes');
   if (b.length % VALIDATOR_HEADER_BYTES_LENGTH !== 0) {
-    throw new InputError('validatorBytes', `invalid validator list on sprint end block: ${b.length} bytes is not a multiple of ${VALIDATOR_HEADER_BYTES_LENGTH}`);
+    throw new InputError(
+      'validatorBytes',
+      `invalid validator list on sprint end block: ${b.length} bytes is not a multiple of ${VALIDATOR_HEADER_BYTES_LENGTH}`,
+    );
   }
   const out: Array<{ address: Address; power: bigint }> = [];
   for (let at = 0; at < b.length; at += VALIDATOR_HEADER_BYTES_LENGTH) {
@@ -260,9 +273,16 @@ export function decodeValidatorBytes(bytes: BytesLike): Array<{ address: Address
 }
 
 /** `vanity ‖ validatorBytes ‖ 65 zero bytes` (the seal is written by `sealHeader`). */
-export function buildExtra(validatorBytes: BytesLike = new Uint8Array(0), vanity: BytesLike = new Uint8Array(EXTRA_VANITY_LENGTH)): Hex {
+export function buildExtra(
+  validatorBytes: BytesLike = new Uint8Array(0),
+  vanity: BytesLike = new Uint8Array(EXTRA_VANITY_LENGTH),
+): Hex {
   return toHex(
-    concatBytes(toBytes(vanity, 'vanity', EXTRA_VANITY_LENGTH), toBytes(validatorBytes, 'validatorBytes'), new Uint8Array(EXTRA_SEAL_LENGTH)),
+    concatBytes(
+      toBytes(vanity, 'vanity', EXTRA_VANITY_LENGTH),
+      toBytes(validatorBytes, 'validatorBytes'),
+      new Uint8Array(EXTRA_SEAL_LENGTH),
+    ),
   );
 }
 

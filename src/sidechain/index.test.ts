@@ -16,7 +16,9 @@ describe('sidechain library surface (a public contract: names stay stable)', () 
     const s = vectors.stateSyncTxHash[1]!;
     expect(sidechain.stateSyncTxHash(s.number, s.blockHash)).toBe(s.txHash);
     const empty = vectors.keccak.emptyTrieRoot;
-    const root = sidechain.sidechainRootHash([1, 2].map((k) => ({ number: k, time: 1000 + 2 * (k - 1), txHash: empty, receiptHash: empty })));
+    const root = sidechain.sidechainRootHash(
+      [1, 2].map((k) => ({ number: k, time: 1000 + 2 * (k - 1), txHash: empty, receiptHash: empty })),
+    );
     expect(root).toBe(vectors.rootHash.roots[1]!.root);
   });
 });

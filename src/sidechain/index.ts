@@ -54,7 +54,21 @@ export {
   snapshotFromJSON,
 } from './snapshot';
 export { borReceiptKey, stateSyncTxHash, stateSyncTxHashBytes } from './stateSync';
-export { type RootHashChainView, MAX_CHECKPOINT_LENGTH, ROOT_HASH_ERROR_CODE, sidechainRootHash, rootHashOf } from './rootHash';
-export { type HeadRef, type FinalityFloor, compareHeads, reorgNeeded, preferredHead, reorgAllowed, isValidReorg } from './forkChoice';
+export {
+  type RootHashChainView,
+  MAX_CHECKPOINT_LENGTH,
+  ROOT_HASH_ERROR_CODE,
+  sidechainRootHash,
+  rootHashOf,
+} from './rootHash';
+export {
+  type HeadRef,
+  type FinalityFloor,
+  compareHeads,
+  reorgNeeded,
+  preferredHead,
+  reorgAllowed,
+  isValidReorg,
+} from './forkChoice';
 
 export { callRpc, evalConsole, formatBlock, type RpcView, type RpcResult } from './rpc';

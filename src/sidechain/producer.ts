@@ -9,12 +9,26 @@ import { type Address, ZERO_ADDRESS } from '../core/address';
 import { assert } from '../core/errors';
 import { type Hex, toHex, fromHex } from '../core/bytes';
 import { type SidechainConfig, calcProducerDelay, producerDelayParams } from './config';
-import { type SidechainHeader, EXTRA_SEAL_LENGTH, EXTRA_VANITY_LENGTH, encodeValidatorBytes, headerHash, sealHeader } from './header';
+import {
+  type SidechainHeader,
+  EXTRA_SEAL_LENGTH,
+  EXTRA_VANITY_LENGTH,
+  encodeValidatorBytes,
+  headerHash,
+  sealHeader,
+} from './header';
 import { type SidechainBlock, type SidechainBody, type SidechainTx, receiptRoot, txRoot } from './block';
 import { type SidechainChain, type StoredBlock, executeSystemCalls } from './chain';
 import { isSprintEnd, isSprintStart } from './sprint';
 import { snapshotSuccession } from './snapshot';
-import { type CommittedSpan, type StateSyncRecord, currentSpan, needsSpanCommit, producersForBlock, systemStateRoot } from './systemState';
+import {
+  type CommittedSpan,
+  type StateSyncRecord,
+  currentSpan,
+  needsSpanCommit,
+  producersForBlock,
+  systemStateRoot,
+} from './systemState';
 
 export interface ProductionPlan {
   parentHash: Hex;
@@ -32,7 +46,13 @@ export function planProduction(cfg: SidechainConfig, parent: StoredBlock, me: Ad
   const succession = snapshotSuccession(parent.snapshot, me);
   const number = parent.block.header.number + 1n;
   const delay = calcProducerDelay(number, succession, producerDelayParams(cfg));
-  return { parentHash: parent.block.hash, number, succession, difficulty: BigInt(set.size - succession), timeS: parent.block.header.time + BigInt(delay) };
+  return {
+    parentHash: parent.block.hash,
+    number,
+    succession,
+    difficulty: BigInt(set.size - succession),
+    timeS: parent.block.header.time + BigInt(delay),
+  };
 }
 
 /** Upper bound (exclusive) of the optional clique-style backup jitter: (floor(N/2)+1) × 500 ms. */
@@ -50,7 +70,14 @@ export interface ProductionInputs {
 }
 
 /** Build and seal the block of `plan`; `nowS` may push the timestamp later (never earlier). */
-export function buildBlock(chain: SidechainChain, plan: ProductionPlan, privateKey: Hex, signer: Address, inputs: ProductionInputs, nowS: bigint): SidechainBlock {
+export function buildBlock(
+  chain: SidechainChain,
+  plan: ProductionPlan,
+  privateKey: Hex,
+  signer: Address,
+  inputs: ProductionInputs,
+  nowS: bigint,
+): SidechainBlock {
   const cfg = chain.cfg;
   const parent = chain.get(plan.parentHash)!;
   const timeS = plan.timeS > nowS ? plan.timeS : nowS;
@@ -73,9 +100,14 @@ export function buildBlock(chain: SidechainChain, plan: ProductionPlan, privateK
     body.spanCommit = null;
     exec = executeSystemCalls(parent.state, { header: { number: n, time: timeS }, body }, cfg);
   }
-  assert(exec.ok, 'the producer only includes system calls that execute', { number: n, reason: exec.ok ? '' : exec.reason });
+  assert(exec.ok, 'the producer only includes system calls that execute', {
+    number: n,
+    reason: exec.ok ? '' : exec.reason,
+  });
   const finalState = exec.state;
-  const middle = isSprintEnd(n, cfg.sprint) ? fromHex(encodeValidatorBytes(producersForBlock(finalState, n + 1n, cfg.firstSpanEnd))) : new Uint8Array(0);
+  const middle = isSprintEnd(n, cfg.sprint)
+    ? fromHex(encodeValidatorBytes(producersForBlock(finalState, n + 1n, cfg.firstSpanEnd)))
+    : new Uint8Array(0);
   const extra = new Uint8Array(EXTRA_VANITY_LENGTH + middle.length + EXTRA_SEAL_LENGTH);
   extra.set(middle, EXTRA_VANITY_LENGTH);
   const header: SidechainHeader = {

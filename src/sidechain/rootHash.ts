@@ -39,7 +39,9 @@ export function rootHashOf(chain: RootHashChainView, start: bigint | number, end
   const e = parseUint64(end, 'end');
   const length = (e - s + 1n) & UINT64_MAX;
   if (length > MAX_CHECKPOINT_LENGTH) {
-    return fail(rootHashError(`Start: ${s} and end block: ${e} exceed max allowed checkpoint length: ${MAX_CHECKPOINT_LENGTH}`));
+    return fail(
+      rootHashError(`Start: ${s} and end block: ${e} exceed max allowed checkpoint length: ${MAX_CHECKPOINT_LENGTH}`),
+    );
   }
   if (s > e || e > chain.headNumber()) {
     return fail(rootHashError(`Invalid parameters start: ${s} and end block: ${e} params`));

@@ -9,8 +9,24 @@ import { SidechainChain, type StoredBlock } from './chain';
 import { buildBlock, planProduction, type ProductionInputs } from './producer';
 import { type SidechainBlock, type SidechainTx } from './block';
 import { stateSyncTxHash } from './stateSync';
-import { RPC_METHODS, type RpcResult, type RpcView, callRpc, decodeUint64Hex, evalConsole, sidechainTxHash, toQuantity } from './rpc';
-import { FIXTURE_CONFIG, type FixtureKey as Key, fixtureKeys, fixtureProducers, fixtureRecords, fixtureSpans } from './testing/fixture';
+import {
+  RPC_METHODS,
+  type RpcResult,
+  type RpcView,
+  callRpc,
+  decodeUint64Hex,
+  evalConsole,
+  sidechainTxHash,
+  toQuantity,
+} from './rpc';
+import {
+  FIXTURE_CONFIG,
+  type FixtureKey as Key,
+  fixtureKeys,
+  fixtureProducers,
+  fixtureRecords,
+  fixtureSpans,
+} from './testing/fixture';
 
 // --- a small chain with real producers (helpers as in chain.test.ts) -------------------------------
 
@@ -61,7 +77,13 @@ function buildChain(): SidechainChain {
 }
 
 const CHAIN_ID = 15001n;
-const viewOf = (chain: SidechainChain, over: Partial<RpcView> = {}): RpcView => ({ chain, chainId: CHAIN_ID, peerCount: 3, syncing: null, ...over });
+const viewOf = (chain: SidechainChain, over: Partial<RpcView> = {}): RpcView => ({
+  chain,
+  chainId: CHAIN_ID,
+  peerCount: 3,
+  syncing: null,
+  ...over,
+});
 
 function ok(r: RpcResult): unknown {
   if (!r.ok) throw new Error(`expected a result, got ${r.error.code} ${r.error.message}`);
@@ -119,21 +141,49 @@ describe('sidechain RPC: simple methods (§4.3)', () => {
 
   it('eth_syncing: false, or an object of hex quantities', () => {
     expect(ok(callRpc(view, 'eth_syncing', []))).toBe(false);
-    const s = ok(callRpc(viewOf(chain, { syncing: { startingBlock: 0n, currentBlock: 14n, highestBlock: 1000n } }), 'eth_syncing', [])) as Record<string, string>;
+    const s = ok(
+      callRpc(
+        viewOf(chain, { syncing: { startingBlock: 0n, currentBlock: 14n, highestBlock: 1000n } }),
+        'eth_syncing',
+        [],
+      ),
+    ) as Record<string, string>;
     expect(s).toMatchObject({ startingBlock: '0x0', currentBlock: '0xe', highestBlock: '0x3e8' });
     for (const v of Object.values(s)) expect(v).toMatch(QUANTITY);
   });
 });
 
 describe('sidechain RPC: block objects (§4.3, §5 item 5)', () => {
-  const REQUIRED = ['number', 'hash', 'parentHash', 'nonce', 'mixHash', 'sha3Uncles', 'logsBloom', 'stateRoot', 'miner', 'difficulty', 'extraData', 'size', 'gasLimit', 'gasUsed', 'timestamp', 'transactionsRoot', 'receiptsRoot', 'transactions', 'uncles'];
+  const REQUIRED = [
+    'number',
+    'hash',
+    'parentHash',
+    'nonce',
+    'mixHash',
+    'sha3Uncles',
+    'logsBloom',
+    'stateRoot',
+    'miner',
+    'difficulty',
+    'extraData',
+    'size',
+    'gasLimit',
+    'gasUsed',
+    'timestamp',
+    'transactionsRoot',
+    'receiptsRoot',
+    'transactions',
+    'uncles',
+  ];
 
   function checkBlock(o: Record<string, unknown>, b: StoredBlock): void {
     const h = b.block.header;
     for (const k of REQUIRED) expect(o, k).toHaveProperty(k);
     expect(o).not.toHaveProperty('totalDifficulty');
-    for (const k of ['number', 'difficulty', 'size', 'gasLimit', 'gasUsed', 'timestamp']) expect(o[k], k).toMatch(QUANTITY);
-    for (const k of ['hash', 'parentHash', 'mixHash', 'sha3Uncles', 'stateRoot', 'transactionsRoot', 'receiptsRoot']) expect(o[k], k).toMatch(HASH);
+    for (const k of ['number', 'difficulty', 'size', 'gasLimit', 'gasUsed', 'timestamp'])
+      expect(o[k], k).toMatch(QUANTITY);
+    for (const k of ['hash', 'parentHash', 'mixHash', 'sha3Uncles', 'stateRoot', 'transactionsRoot', 'receiptsRoot'])
+      expect(o[k], k).toMatch(HASH);
     expect(o.logsBloom).toMatch(/^0x[0-9a-f]{512}$/);
     expect(o.nonce).toMatch(/^0x[0-9a-f]{16}$/);
     expect(o.extraData).toMatch(DATA);
@@ -157,11 +207,15 @@ describe('sidechain RPC: block objects (§4.3, §5 item 5)', () => {
   it('every canonical block, by number and by hash, with and without full transactions', () => {
     for (const b of chain.canonicalRange(0n)) {
       for (const full of [false, true]) {
-        const byNumber = wire(callRpc(view, 'eth_getBlockByNumber', [toQuantity(b.block.header.number), full])) as Record<string, unknown>;
+        const byNumber = wire(
+          callRpc(view, 'eth_getBlockByNumber', [toQuantity(b.block.header.number), full]),
+        ) as Record<string, unknown>;
         checkBlock(byNumber, b);
         expect(wire(callRpc(view, 'eth_getBlockByHash', [b.block.hash, full]))).toEqual(byNumber);
         // A hash in upper case finds the same block.
-        expect(wire(callRpc(view, 'eth_getBlockByHash', [`0x${b.block.hash.slice(2).toUpperCase()}`, full]))).toEqual(byNumber);
+        expect(wire(callRpc(view, 'eth_getBlockByHash', [`0x${b.block.hash.slice(2).toUpperCase()}`, full]))).toEqual(
+          byNumber,
+        );
       }
     }
   });
@@ -170,10 +224,15 @@ describe('sidechain RPC: block objects (§4.3, §5 item 5)', () => {
     for (const b of syncBlocks()) {
       const n = b.block.header.number;
       const expected = stateSyncTxHash(n, b.block.hash);
-      const hashes = (ok(callRpc(view, 'eth_getBlockByNumber', [toQuantity(n), false])) as { transactions: string[] }).transactions;
+      const hashes = (ok(callRpc(view, 'eth_getBlockByNumber', [toQuantity(n), false])) as { transactions: string[] })
+        .transactions;
       expect(hashes).toHaveLength(b.block.body.txs.length + 1);
       expect(hashes[hashes.length - 1]).toBe(expected);
-      const full = (wire(callRpc(view, 'eth_getBlockByNumber', [toQuantity(n), true])) as { transactions: Array<Record<string, unknown>> }).transactions;
+      const full = (
+        wire(callRpc(view, 'eth_getBlockByNumber', [toQuantity(n), true])) as {
+          transactions: Array<Record<string, unknown>>;
+        }
+      ).transactions;
       expect(full[full.length - 1]).toEqual({
         hash: expected,
         from: ZERO_ADDRESS,
@@ -193,7 +252,8 @@ describe('sidechain RPC: block objects (§4.3, §5 item 5)', () => {
       });
     }
     // Blocks without state syncs have no pseudo-transaction.
-    const plain = (ok(callRpc(view, 'eth_getBlockByNumber', ['0x1', false])) as { transactions: string[] }).transactions;
+    const plain = (ok(callRpc(view, 'eth_getBlockByNumber', ['0x1', false])) as { transactions: string[] })
+      .transactions;
     expect(plain).toEqual([]);
   });
 
@@ -201,13 +261,27 @@ describe('sidechain RPC: block objects (§4.3, §5 item 5)', () => {
     const b = chain.byNumber(10n)!;
     const expectedHashes = transfers.map((t) => toHex(keccak256Bytes(utf8(canonicalJson(t)))));
     expect(transfers.map(sidechainTxHash)).toEqual(expectedHashes);
-    expect((ok(callRpc(view, 'eth_getBlockByNumber', ['0xa', false])) as { transactions: string[] }).transactions).toEqual(expectedHashes);
-    const full = (wire(callRpc(view, 'eth_getBlockByNumber', ['0xa', true])) as { transactions: Array<Record<string, string>> }).transactions;
+    expect(
+      (ok(callRpc(view, 'eth_getBlockByNumber', ['0xa', false])) as { transactions: string[] }).transactions,
+    ).toEqual(expectedHashes);
+    const full = (
+      wire(callRpc(view, 'eth_getBlockByNumber', ['0xa', true])) as { transactions: Array<Record<string, string>> }
+    ).transactions;
     expect(full).toHaveLength(2);
     full.forEach((tx, i) => {
       const t = transfers[i]!;
-      expect(tx).toMatchObject({ hash: expectedHashes[i], from: t.from, to: t.to, value: toQuantity(t.value), nonce: toQuantity(t.nonce), blockHash: b.block.hash, blockNumber: '0xa', transactionIndex: toQuantity(i) });
-      for (const k of ['gas', 'gasPrice', 'r', 's', 'v', 'type', 'value', 'nonce', 'transactionIndex', 'blockNumber']) expect(tx[k], k).toMatch(QUANTITY);
+      expect(tx).toMatchObject({
+        hash: expectedHashes[i],
+        from: t.from,
+        to: t.to,
+        value: toQuantity(t.value),
+        nonce: toQuantity(t.nonce),
+        blockHash: b.block.hash,
+        blockNumber: '0xa',
+        transactionIndex: toQuantity(i),
+      });
+      for (const k of ['gas', 'gasPrice', 'r', 's', 'v', 'type', 'value', 'nonce', 'transactionIndex', 'blockNumber'])
+        expect(tx[k], k).toMatch(QUANTITY);
       expect(tx.from).toMatch(ADDRESS);
       expect(tx.to).toMatch(ADDRESS);
       expect(tx.input).toBe('0x');
@@ -219,18 +293,28 @@ describe('sidechain RPC: block objects (§4.3, §5 item 5)', () => {
 
   it('block tags: latest, earliest, pending, finalized and safe', () => {
     const head = chain.head();
-    expect((ok(callRpc(view, 'eth_getBlockByNumber', ['latest', false])) as { hash: string }).hash).toBe(head.block.hash);
-    expect((ok(callRpc(view, 'eth_getBlockByNumber', ['earliest', false])) as { hash: string }).hash).toBe(chain.genesis.block.hash);
+    expect((ok(callRpc(view, 'eth_getBlockByNumber', ['latest', false])) as { hash: string }).hash).toBe(
+      head.block.hash,
+    );
+    expect((ok(callRpc(view, 'eth_getBlockByNumber', ['earliest', false])) as { hash: string }).hash).toBe(
+      chain.genesis.block.hash,
+    );
     const pending = ok(callRpc(view, 'eth_getBlockByNumber', ['pending', true])) as Record<string, unknown>;
     expect(pending).toMatchObject({ number: '0xe', hash: null, nonce: null, miner: null });
     for (const tag of ['finalized', 'safe']) {
-      expect(callRpc(view, 'eth_getBlockByNumber', [tag, false])).toEqual({ ok: false, error: { code: -32000, message: 'finalized block not found' } });
+      expect(callRpc(view, 'eth_getBlockByNumber', [tag, false])).toEqual({
+        ok: false,
+        error: { code: -32000, message: 'finalized block not found' },
+      });
     }
     const c = buildChain();
     c.setFinalized(9n);
     for (const tag of ['finalized', 'safe']) {
       expect((ok(callRpc(viewOf(c), 'eth_getBlockByNumber', [tag, false])) as { number: string }).number).toBe('0x9');
-      expect(ok(callRpc(viewOf(c), 'eth_getTdByNumber', [tag]))).toEqual({ blockNumber: '0x9', totalDifficulty: toQuantity(c.byNumber(9n)!.td) });
+      expect(ok(callRpc(viewOf(c), 'eth_getTdByNumber', [tag]))).toEqual({
+        blockNumber: '0x9',
+        totalDifficulty: toQuantity(c.byNumber(9n)!.td),
+      });
     }
   });
 
@@ -244,9 +328,18 @@ describe('sidechain RPC: block objects (§4.3, §5 item 5)', () => {
 
   it('eth_getTdByNumber / eth_getTdByHash', () => {
     const b = chain.byNumber(5n)!;
-    expect(ok(callRpc(view, 'eth_getTdByNumber', ['0x5']))).toEqual({ blockNumber: '0x5', totalDifficulty: toQuantity(b.td) });
-    expect(ok(callRpc(view, 'eth_getTdByHash', [b.block.hash]))).toEqual({ blockHash: b.block.hash, totalDifficulty: toQuantity(b.td) });
-    expect(ok(callRpc(view, 'eth_getTdByNumber', ['latest']))).toEqual({ blockNumber: '0xe', totalDifficulty: toQuantity(chain.head().td) });
+    expect(ok(callRpc(view, 'eth_getTdByNumber', ['0x5']))).toEqual({
+      blockNumber: '0x5',
+      totalDifficulty: toQuantity(b.td),
+    });
+    expect(ok(callRpc(view, 'eth_getTdByHash', [b.block.hash]))).toEqual({
+      blockHash: b.block.hash,
+      totalDifficulty: toQuantity(b.td),
+    });
+    expect(ok(callRpc(view, 'eth_getTdByNumber', ['latest']))).toEqual({
+      blockNumber: '0xe',
+      totalDifficulty: toQuantity(chain.head().td),
+    });
   });
 });
 
@@ -258,16 +351,27 @@ describe('sidechain RPC: sidechain_* methods (§4.1, §4.2)', () => {
     expect([...latest].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))).toEqual(latest);
     expect(ok(callRpc(view, 'sidechain_getSigners', [null]))).toEqual(latest);
     expect(ok(callRpc(view, 'sidechain_getSigners', ['latest']))).toEqual(latest);
-    expect(ok(callRpc(view, 'sidechain_getSigners', ['0x3']))).toEqual(chain.signersAfter(chain.byNumber(3n)!.block.hash));
+    expect(ok(callRpc(view, 'sidechain_getSigners', ['0x3']))).toEqual(
+      chain.signersAfter(chain.byNumber(3n)!.block.hash),
+    );
     expect(ok(callRpc(view, 'sidechain_getSigners', ['0x3']))).toEqual(keys.map((k) => k.address));
-    expect(callRpc(view, 'sidechain_getSigners', ['0x64'])).toEqual({ ok: false, error: { code: -32000, message: 'unknown block' } });
+    expect(callRpc(view, 'sidechain_getSigners', ['0x64'])).toEqual({
+      ok: false,
+      error: { code: -32000, message: 'unknown block' },
+    });
   });
 
   it('sidechain_getSignersAtHash', () => {
     const b = chain.byNumber(7n)!;
     expect(ok(callRpc(view, 'sidechain_getSignersAtHash', [b.block.hash]))).toEqual(chain.signersAfter(b.block.hash));
-    expect(callRpc(view, 'sidechain_getSignersAtHash', [`0x${'00'.repeat(32)}`])).toEqual({ ok: false, error: { code: -32000, message: 'unknown block' } });
-    expect(callRpc(view, 'sidechain_getSignersAtHash', [])).toEqual({ ok: false, error: { code: -32602, message: 'missing value for required argument 0' } });
+    expect(callRpc(view, 'sidechain_getSignersAtHash', [`0x${'00'.repeat(32)}`])).toEqual({
+      ok: false,
+      error: { code: -32000, message: 'unknown block' },
+    });
+    expect(callRpc(view, 'sidechain_getSignersAtHash', [])).toEqual({
+      ok: false,
+      error: { code: -32602, message: 'missing value for required argument 0' },
+    });
   });
 
   it('sidechain_getAuthor: the signer, by number, tag, hash or {blockHash}; default latest', () => {
@@ -281,11 +385,26 @@ describe('sidechain RPC: sidechain_* methods (§4.1, §4.2)', () => {
     expect(ok(callRpc(view, 'sidechain_getAuthor', [{ blockNumber: '0x6' }]))).toBe(b.block.signer);
     expect(callRpc(view, 'sidechain_getAuthor', [{ blockNumber: '0x6', blockHash: b.block.hash }])).toEqual({
       ok: false,
-      error: { code: -32602, message: 'invalid argument 0: cannot specify both BlockHash and BlockNumber, choose one or the other' },
+      error: {
+        code: -32602,
+        message: 'invalid argument 0: cannot specify both BlockHash and BlockNumber, choose one or the other',
+      },
     });
-    expect(callRpc(view, 'sidechain_getAuthor', ['0x63'])).toEqual({ ok: false, error: { code: -32000, message: 'unknown block' } });
-    expect(callRpc(view, 'sidechain_getAuthor', ['earliest'])).toEqual({ ok: false, error: { code: -32000, message: 'recovery failed' } });
-    expect(callRpc(view, 'sidechain_getAuthor', [7])).toEqual({ ok: false, error: { code: -32602, message: 'invalid argument 0: json: cannot unmarshal number into Go value of type string' } });
+    expect(callRpc(view, 'sidechain_getAuthor', ['0x63'])).toEqual({
+      ok: false,
+      error: { code: -32000, message: 'unknown block' },
+    });
+    expect(callRpc(view, 'sidechain_getAuthor', ['earliest'])).toEqual({
+      ok: false,
+      error: { code: -32000, message: 'recovery failed' },
+    });
+    expect(callRpc(view, 'sidechain_getAuthor', [7])).toEqual({
+      ok: false,
+      error: {
+        code: -32602,
+        message: 'invalid argument 0: json: cannot unmarshal number into Go value of type string',
+      },
+    });
   });
 
   it('sidechain_getRootHash / eth_getRootHash: JSON numbers (and hex strings), hex without 0x', () => {
@@ -304,18 +423,63 @@ describe('sidechain RPC: sidechain_* methods (§4.1, §4.2)', () => {
 
   it('sidechain_getRootHash: Bor errors with -32000, including the uint64 wrap quirk', () => {
     const err = (start: unknown, end: unknown) => callRpc(view, 'sidechain_getRootHash', [start, end]);
-    expect(err(5, 20)).toEqual({ ok: false, error: { code: -32000, message: 'Invalid parameters start: 5 and end block: 20 params' } });
-    expect(err(6, 5)).toEqual({ ok: false, error: { code: -32000, message: 'Invalid parameters start: 6 and end block: 5 params' } });
-    expect(err(7, 5)).toEqual({ ok: false, error: { code: -32000, message: 'Start: 7 and end block: 5 exceed max allowed checkpoint length: 32768' } });
-    expect(err(0, 40000)).toEqual({ ok: false, error: { code: -32000, message: 'Start: 0 and end block: 40000 exceed max allowed checkpoint length: 32768' } });
-    expect(err('1', 5)).toEqual({ ok: false, error: { code: -32602, message: 'invalid argument 0: hex string without 0x prefix' } });
-    expect(err(1.5, 5)).toEqual({ ok: false, error: { code: -32602, message: 'invalid argument 0: json: cannot unmarshal number 1.5 into Go value of type uint64' } });
-    expect(err(1, -1)).toEqual({ ok: false, error: { code: -32602, message: 'invalid argument 1: json: cannot unmarshal number -1 into Go value of type uint64' } });
-    expect(err(true, 5)).toEqual({ ok: false, error: { code: -32602, message: 'invalid argument 0: json: cannot unmarshal bool into Go value of type uint64' } });
-    expect(err(1, 2 ** 64)).toEqual({ ok: false, error: { code: -32602, message: 'invalid argument 1: json: cannot unmarshal number 18446744073709552000 into Go value of type uint64' } });
-    expect(err(1, '0x10000000000000000')).toEqual({ ok: false, error: { code: -32602, message: 'invalid argument 1: hex number > 64 bits' } });
-    expect(callRpc(view, 'sidechain_getRootHash', [1])).toEqual({ ok: false, error: { code: -32602, message: 'missing value for required argument 1' } });
-    expect(callRpc(view, 'sidechain_getRootHash', [1, 2, 3])).toEqual({ ok: false, error: { code: -32602, message: 'too many arguments, want at most 2' } });
+    expect(err(5, 20)).toEqual({
+      ok: false,
+      error: { code: -32000, message: 'Invalid parameters start: 5 and end block: 20 params' },
+    });
+    expect(err(6, 5)).toEqual({
+      ok: false,
+      error: { code: -32000, message: 'Invalid parameters start: 6 and end block: 5 params' },
+    });
+    expect(err(7, 5)).toEqual({
+      ok: false,
+      error: { code: -32000, message: 'Start: 7 and end block: 5 exceed max allowed checkpoint length: 32768' },
+    });
+    expect(err(0, 40000)).toEqual({
+      ok: false,
+      error: { code: -32000, message: 'Start: 0 and end block: 40000 exceed max allowed checkpoint length: 32768' },
+    });
+    expect(err('1', 5)).toEqual({
+      ok: false,
+      error: { code: -32602, message: 'invalid argument 0: hex string without 0x prefix' },
+    });
+    expect(err(1.5, 5)).toEqual({
+      ok: false,
+      error: {
+        code: -32602,
+        message: 'invalid argument 0: json: cannot unmarshal number 1.5 into Go value of type uint64',
+      },
+    });
+    expect(err(1, -1)).toEqual({
+      ok: false,
+      error: {
+        code: -32602,
+        message: 'invalid argument 1: json: cannot unmarshal number -1 into Go value of type uint64',
+      },
+    });
+    expect(err(true, 5)).toEqual({
+      ok: false,
+      error: { code: -32602, message: 'invalid argument 0: json: cannot unmarshal bool into Go value of type uint64' },
+    });
+    expect(err(1, 2 ** 64)).toEqual({
+      ok: false,
+      error: {
+        code: -32602,
+        message: 'invalid argument 1: json: cannot unmarshal number 18446744073709552000 into Go value of type uint64',
+      },
+    });
+    expect(err(1, '0x10000000000000000')).toEqual({
+      ok: false,
+      error: { code: -32602, message: 'invalid argument 1: hex number > 64 bits' },
+    });
+    expect(callRpc(view, 'sidechain_getRootHash', [1])).toEqual({
+      ok: false,
+      error: { code: -32602, message: 'missing value for required argument 1' },
+    });
+    expect(callRpc(view, 'sidechain_getRootHash', [1, 2, 3])).toEqual({
+      ok: false,
+      error: { code: -32602, message: 'too many arguments, want at most 2' },
+    });
   });
 
   it('sidechain_getCurrentProposer and sidechain_getCurrentValidators (JSON numbers)', () => {
@@ -326,7 +490,12 @@ describe('sidechain RPC: sidechain_* methods (§4.1, §4.2)', () => {
     vs.forEach((v, i) => {
       const m = set.validators[i]!;
       expect(Object.keys(v).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))).toEqual(['ID', 'accum', 'power', 'signer']);
-      expect(v).toEqual({ ID: Number(m.id), signer: m.address, power: Number(m.power), accum: Number(m.proposerPriority) });
+      expect(v).toEqual({
+        ID: Number(m.id),
+        signer: m.address,
+        power: Number(m.power),
+        accum: Number(m.proposerPriority),
+      });
       expect(typeof v.ID).toBe('number');
       expect(typeof v.power).toBe('number');
       expect(typeof v.accum).toBe('number');
@@ -336,15 +505,26 @@ describe('sidechain RPC: sidechain_* methods (§4.1, §4.2)', () => {
   it('sidechain_getSnapshotProposerSequence: difficulties in the parent snapshot, the author and its difficulty', () => {
     for (const arg of [[], ['0x9'], [chain.byNumber(13n)!.block.hash]]) {
       const b = arg.length === 0 ? chain.head() : arg[0] === '0x9' ? chain.byNumber(9n)! : chain.byNumber(13n)!;
-      const seq = wire(callRpc(view, 'sidechain_getSnapshotProposerSequence', arg)) as { Signers: Array<{ Signer: string; Difficulty: number }>; Diff: number; Author: string };
+      const seq = wire(callRpc(view, 'sidechain_getSnapshotProposerSequence', arg)) as {
+        Signers: Array<{ Signer: string; Difficulty: number }>;
+        Diff: number;
+        Author: string;
+      };
       const parent = chain.get(b.block.header.parentHash)!;
       expect(seq.Author).toBe(b.block.signer);
       expect(seq.Diff).toBe(Number(b.block.header.difficulty));
-      expect(seq.Signers.map((s) => s.Difficulty)).toEqual(Array.from({ length: parent.snapshot.validatorSet.size }, (_, i) => parent.snapshot.validatorSet.size - i));
+      expect(seq.Signers.map((s) => s.Difficulty)).toEqual(
+        Array.from({ length: parent.snapshot.validatorSet.size }, (_, i) => parent.snapshot.validatorSet.size - i),
+      );
       expect(seq.Signers[0]!.Signer).toBe(parent.snapshot.validatorSet.proposer.address);
-      expect(seq.Signers.map((s) => s.Signer).sort((x, y) => (x < y ? -1 : 1))).toEqual(chain.signersAfter(parent.block.hash));
+      expect(seq.Signers.map((s) => s.Signer).sort((x, y) => (x < y ? -1 : 1))).toEqual(
+        chain.signersAfter(parent.block.hash),
+      );
     }
-    expect(callRpc(view, 'sidechain_getSnapshotProposerSequence', ['earliest'])).toEqual({ ok: false, error: { code: -32000, message: 'unknown block' } });
+    expect(callRpc(view, 'sidechain_getSnapshotProposerSequence', ['earliest'])).toEqual({
+      ok: false,
+      error: { code: -32000, message: 'unknown block' },
+    });
   });
 
   it('sidechain_getSnapshot / AtHash / getSnapshotProposer', () => {
@@ -352,10 +532,14 @@ describe('sidechain RPC: sidechain_* methods (§4.1, §4.2)', () => {
     const s = wire(callRpc(view, 'sidechain_getSnapshot', ['0xb'])) as Record<string, unknown>;
     expect(s).toMatchObject({ number: 11, hash: b.block.hash });
     expect((s.validatorSet as { validators: unknown[] }).validators).toHaveLength(b.snapshot.validatorSet.size);
-    expect((s.validatorSet as { proposer: { signer: string } }).proposer.signer).toBe(b.snapshot.validatorSet.proposer.address);
+    expect((s.validatorSet as { proposer: { signer: string } }).proposer.signer).toBe(
+      b.snapshot.validatorSet.proposer.address,
+    );
     expect(Object.values(s.recents as Record<string, string>)).toContain(b.block.signer);
     expect(wire(callRpc(view, 'sidechain_getSnapshotAtHash', [b.block.hash]))).toEqual(s);
-    expect(ok(callRpc(view, 'sidechain_getSnapshotProposer', ['0xb']))).toBe(chain.byNumber(10n)!.snapshot.validatorSet.proposer.address);
+    expect(ok(callRpc(view, 'sidechain_getSnapshotProposer', ['0xb']))).toBe(
+      chain.byNumber(10n)!.snapshot.validatorSet.proposer.address,
+    );
   });
 });
 
@@ -363,11 +547,16 @@ describe('sidechain RPC: errors (§4.4)', () => {
   const e = (code: number, message: string) => ({ ok: false, error: { code, message } });
 
   it('unknown methods: -32601 with geth wording', () => {
-    expect(callRpc(view, 'eth_getFooBar', [])).toEqual(e(-32601, 'the method eth_getFooBar does not exist/is not available'));
-    expect(callRpc(view, 'bor_getSigners', [])).toEqual(e(-32601, 'the method bor_getSigners does not exist/is not available'));
+    expect(callRpc(view, 'eth_getFooBar', [])).toEqual(
+      e(-32601, 'the method eth_getFooBar does not exist/is not available'),
+    );
+    expect(callRpc(view, 'bor_getSigners', [])).toEqual(
+      e(-32601, 'the method bor_getSigners does not exist/is not available'),
+    );
     expect(callRpc(view, '', [])).toEqual(e(-32601, 'the method  does not exist/is not available'));
     // No prototype lookups.
-    for (const m of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) expect(callRpc(view, m, [])).toEqual(e(-32601, `the method ${m} does not exist/is not available`));
+    for (const m of ['constructor', '__proto__', 'toString', 'hasOwnProperty'])
+      expect(callRpc(view, m, [])).toEqual(e(-32601, `the method ${m} does not exist/is not available`));
     // The method is checked before the params.
     expect(callRpc(view, 'nope', { a: 1 })).toEqual(e(-32601, 'the method nope does not exist/is not available'));
   });
@@ -377,12 +566,18 @@ describe('sidechain RPC: errors (§4.4)', () => {
     expect(callRpc(view, 'eth_blockNumber', 'x')).toEqual(e(-32602, 'non-array args'));
     expect(callRpc(view, 'eth_blockNumber', 5)).toEqual(e(-32602, 'non-array args'));
     expect(callRpc(view, 'eth_blockNumber', [1])).toEqual(e(-32602, 'too many arguments, want at most 0'));
-    expect(callRpc(view, 'sidechain_getSigners', ['latest', 1])).toEqual(e(-32602, 'too many arguments, want at most 1'));
-    expect(callRpc(view, 'eth_getBlockByNumber', ['latest'])).toEqual(e(-32602, 'missing value for required argument 1'));
+    expect(callRpc(view, 'sidechain_getSigners', ['latest', 1])).toEqual(
+      e(-32602, 'too many arguments, want at most 1'),
+    );
+    expect(callRpc(view, 'eth_getBlockByNumber', ['latest'])).toEqual(
+      e(-32602, 'missing value for required argument 1'),
+    );
     expect(callRpc(view, 'eth_getBlockByNumber', [])).toEqual(e(-32602, 'missing value for required argument 0'));
     expect(callRpc(view, 'eth_getBlockByHash', null)).toEqual(e(-32602, 'missing value for required argument 0'));
     // A bad argument is reported before a surplus one, as geth parses left to right.
-    expect(callRpc(view, 'eth_getBlockByNumber', ['0x01', true, 3])).toEqual(e(-32602, 'invalid argument 0: hex number with leading zero digits'));
+    expect(callRpc(view, 'eth_getBlockByNumber', ['0x01', true, 3])).toEqual(
+      e(-32602, 'invalid argument 0: hex number with leading zero digits'),
+    );
   });
 
   it('block numbers: strict hex quantities like geth', () => {
@@ -399,8 +594,12 @@ describe('sidechain RPC: errors (§4.4)', () => {
     expect(bn('0xffffffffffffffff')).toEqual(e(-32602, 'invalid argument 0: block number larger than int64'));
     expect(ok(bn('0X1'))).toMatchObject({ number: '0x1' });
     expect(ok(bn('0xA'))).toMatchObject({ number: '0xa' });
-    expect(callRpc(view, 'eth_getBlockByNumber', ['0x1', 'true'])).toEqual(e(-32602, 'invalid argument 1: json: cannot unmarshal string into Go value of type bool'));
-    expect(callRpc(view, 'eth_getBlockByNumber', ['0x1', 1])).toEqual(e(-32602, 'invalid argument 1: json: cannot unmarshal number into Go value of type bool'));
+    expect(callRpc(view, 'eth_getBlockByNumber', ['0x1', 'true'])).toEqual(
+      e(-32602, 'invalid argument 1: json: cannot unmarshal string into Go value of type bool'),
+    );
+    expect(callRpc(view, 'eth_getBlockByNumber', ['0x1', 1])).toEqual(
+      e(-32602, 'invalid argument 1: json: cannot unmarshal number into Go value of type bool'),
+    );
     // Go leaves a bool alone on null.
     expect(ok(callRpc(view, 'eth_getBlockByNumber', ['0x1', null]))).toMatchObject({ number: '0x1' });
   });
@@ -418,10 +617,24 @@ describe('sidechain RPC: errors (§4.4)', () => {
   it('hashes: 32-byte 0x hex', () => {
     const bh = (v: unknown) => callRpc(view, 'eth_getBlockByHash', [v, false]);
     expect(bh('0x1234')).toEqual(e(-32602, 'invalid argument 0: hex string has length 4, want 64 for common.Hash'));
-    expect(bh('ab'.repeat(32))).toEqual(e(-32602, 'invalid argument 0: json: cannot unmarshal hex string without 0x prefix into Go value of type common.Hash'));
-    expect(bh(`0x${'a'.repeat(63)}`)).toEqual(e(-32602, 'invalid argument 0: json: cannot unmarshal hex string of odd length into Go value of type common.Hash'));
-    expect(bh(`0x${'zz'.repeat(32)}`)).toEqual(e(-32602, 'invalid argument 0: json: cannot unmarshal invalid hex string into Go value of type common.Hash'));
-    expect(bh(5)).toEqual(e(-32602, 'invalid argument 0: json: cannot unmarshal non-string into Go value of type common.Hash'));
+    expect(bh('ab'.repeat(32))).toEqual(
+      e(
+        -32602,
+        'invalid argument 0: json: cannot unmarshal hex string without 0x prefix into Go value of type common.Hash',
+      ),
+    );
+    expect(bh(`0x${'a'.repeat(63)}`)).toEqual(
+      e(
+        -32602,
+        'invalid argument 0: json: cannot unmarshal hex string of odd length into Go value of type common.Hash',
+      ),
+    );
+    expect(bh(`0x${'zz'.repeat(32)}`)).toEqual(
+      e(-32602, 'invalid argument 0: json: cannot unmarshal invalid hex string into Go value of type common.Hash'),
+    );
+    expect(bh(5)).toEqual(
+      e(-32602, 'invalid argument 0: json: cannot unmarshal non-string into Go value of type common.Hash'),
+    );
     expect(bh('')).toEqual(e(-32602, 'invalid argument 0: hex string has length 0, want 64 for common.Hash'));
   });
 });
@@ -478,7 +691,9 @@ describe('sidechain RPC: ethers v6 reads it through JsonRpcApiProvider', () => {
       expect([...byHash.transactions]).toEqual(block.prefetchedTransactions.map((t) => t.hash));
     }
     const withTxs = (await provider.getBlock(10, true))!;
-    expect(withTxs.prefetchedTransactions.map((t) => [t.from.toLowerCase(), t.to?.toLowerCase(), t.value, t.nonce])).toEqual(transfers.map((t) => [t.from, t.to, t.value, Number(t.nonce)]));
+    expect(
+      withTxs.prefetchedTransactions.map((t) => [t.from.toLowerCase(), t.to?.toLowerCase(), t.value, t.nonce]),
+    ).toEqual(transfers.map((t) => [t.from, t.to, t.value, Number(t.nonce)]));
   });
 
   it('tags, unknown blocks and the unsupported-method mapping', async () => {
@@ -496,19 +711,44 @@ describe('sidechain RPC: ethers v6 reads it through JsonRpcApiProvider', () => {
 
 describe('sidechain RPC: never throws (property)', () => {
   const hexish = fc.oneof(
-    fc.constantFrom('latest', 'earliest', 'pending', 'finalized', 'safe', '0x', '0x0', '0x01', '0X5', '0xe', '0xf', '0x7fffffffffffffff', '0xffffffffffffffff', '0x10000000000000000', ''),
+    fc.constantFrom(
+      'latest',
+      'earliest',
+      'pending',
+      'finalized',
+      'safe',
+      '0x',
+      '0x0',
+      '0x01',
+      '0X5',
+      '0xe',
+      '0xf',
+      '0x7fffffffffffffff',
+      '0xffffffffffffffff',
+      '0x10000000000000000',
+      '',
+    ),
     fc.bigInt({ min: 0n, max: (1n << 66n) - 1n }).map((n) => `0x${n.toString(16)}`),
     fc.integer({ min: 0, max: 20 }).map((n) => `0x${n.toString(16)}`),
     fc.stringMatching(/^0x[0-9a-fA-F]{0,70}$/),
   );
-  const arg = fc.oneof(fc.jsonValue(), hexish, fc.integer({ min: -5, max: 40 }), fc.record({ blockNumber: hexish }), fc.record({ blockHash: hexish }));
+  const arg = fc.oneof(
+    fc.jsonValue(),
+    hexish,
+    fc.integer({ min: -5, max: 40 }),
+    fc.record({ blockNumber: hexish }),
+    fc.record({ blockHash: hexish }),
+  );
   const params = fc.oneof(fc.constant(undefined), fc.constant(null), fc.jsonValue(), fc.array(arg, { maxLength: 4 }));
   const method = fc.oneof(fc.constantFrom(...RPC_METHODS), fc.string({ maxLength: 30 }));
 
   it('every method answers any JSON with a well-formed result', () => {
     const finalized = buildChain();
     finalized.setFinalized(5n);
-    const views = [view, viewOf(finalized, { syncing: { startingBlock: 0n, currentBlock: 5n, highestBlock: 20n }, peerCount: 0 })];
+    const views = [
+      view,
+      viewOf(finalized, { syncing: { startingBlock: 0n, currentBlock: 5n, highestBlock: 20n }, peerCount: 0 }),
+    ];
     fc.assert(
       fc.property(fc.constantFrom(0, 1), method, params, (vi, m, p) => {
         const r = callRpc(views[vi]!, m, p);
@@ -522,7 +762,10 @@ describe('sidechain RPC: never throws (property)', () => {
           expect(typeof r.error.message).toBe('string');
           expect(r.error.message.length).toBeGreaterThan(0);
           if (r.error.code === -32601) expect(r.error.message).toMatch(/the method .* does not exist/i);
-          if (r.error.code === -32602) expect(r.error.message).toMatch(/^(invalid argument \d+: .+|missing value for required argument \d+|too many arguments, want at most \d+|non-array args)$/);
+          if (r.error.code === -32602)
+            expect(r.error.message).toMatch(
+              /^(invalid argument \d+: .+|missing value for required argument \d+|too many arguments, want at most \d+|non-array args)$/,
+            );
         }
       }),
       { numRuns: 3000 },
@@ -531,11 +774,44 @@ describe('sidechain RPC: never throws (property)', () => {
 
   it('the console answers any string without throwing', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string({ maxLength: 60 }), fc.array(fc.constantFrom('eth', 'admin', '.', 'syncing', 'blockNumber', '(', ')', "'latest'", ' ', '*', '100', '/', '-', 'currentBlock', 'highestBlock', 'nodeInfo', 'enode', 'peers', 'length', 'getBlock', 'number'), { maxLength: 12 }).map((t) => t.join(''))), (expr) => {
-        const r = evalConsole(view, expr);
-        expect(typeof r.ok).toBe('boolean');
-        if (!r.ok) expect(typeof r.error).toBe('string');
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string({ maxLength: 60 }),
+          fc
+            .array(
+              fc.constantFrom(
+                'eth',
+                'admin',
+                '.',
+                'syncing',
+                'blockNumber',
+                '(',
+                ')',
+                "'latest'",
+                ' ',
+                '*',
+                '100',
+                '/',
+                '-',
+                'currentBlock',
+                'highestBlock',
+                'nodeInfo',
+                'enode',
+                'peers',
+                'length',
+                'getBlock',
+                'number',
+              ),
+              { maxLength: 12 },
+            )
+            .map((t) => t.join('')),
+        ),
+        (expr) => {
+          const r = evalConsole(view, expr);
+          expect(typeof r.ok).toBe('boolean');
+          if (!r.ok) expect(typeof r.error).toBe('string');
+        },
+      ),
       { numRuns: 2000 },
     );
   });
@@ -543,7 +819,12 @@ describe('sidechain RPC: never throws (property)', () => {
 
 describe('sidechain console expressions (spec "Operator console")', () => {
   const PUB = `0x04${'11'.repeat(32)}${'22'.repeat(32)}`;
-  const syncingView = () => viewOf(chain, { syncing: { startingBlock: 0n, currentBlock: 250n, highestBlock: 1000n }, peerCount: 7, nodeKey: PUB });
+  const syncingView = () =>
+    viewOf(chain, {
+      syncing: { startingBlock: 0n, currentBlock: 250n, highestBlock: 1000n },
+      peerCount: 7,
+      nodeKey: PUB,
+    });
 
   it('peers, block number, latest block', () => {
     expect(evalConsole(syncingView(), 'admin.peers.length')).toEqual({ ok: true, value: 7 });
@@ -562,9 +843,14 @@ describe('sidechain console expressions (spec "Operator console")', () => {
     const v = (info as { value: Record<string, unknown> }).value;
     expect(v).toMatchObject({ enode, id: toHex(keccak256Bytes(`0x${'11'.repeat(32)}${'22'.repeat(32)}`)).slice(2) });
     expect(typeof v.name).toBe('string');
-    expect(v.protocols).toMatchObject({ eth: { network: 15001, genesis: chain.genesis.block.hash, head: chain.head().block.hash } });
+    expect(v.protocols).toMatchObject({
+      eth: { network: 15001, genesis: chain.genesis.block.hash, head: chain.head().block.hash },
+    });
     // Without a node key: zeros.
-    expect(evalConsole(view, 'admin.nodeInfo.enode')).toEqual({ ok: true, value: `enode://${'00'.repeat(64)}@127.0.0.1:30303` });
+    expect(evalConsole(view, 'admin.nodeInfo.enode')).toEqual({
+      ok: true,
+      value: `enode://${'00'.repeat(64)}@127.0.0.1:30303`,
+    });
     const broken = evalConsole(viewOf(chain, { nodeKey: '0x1234' }), 'admin.nodeInfo.enode');
     expect(broken.ok).toBe(false);
     expect((broken as { error: string }).error).toMatch(/nodeKey/);
@@ -572,23 +858,48 @@ describe('sidechain console expressions (spec "Operator console")', () => {
 
   it('syncing state, blocks behind and progress', () => {
     const s = syncingView();
-    expect(evalConsole(s, 'eth.syncing')).toMatchObject({ ok: true, value: { startingBlock: 0, currentBlock: 250, highestBlock: 1000 } });
+    expect(evalConsole(s, 'eth.syncing')).toMatchObject({
+      ok: true,
+      value: { startingBlock: 0, currentBlock: 250, highestBlock: 1000 },
+    });
     expect(evalConsole(s, 'eth.syncing.highestBlock - eth.syncing.currentBlock')).toEqual({ ok: true, value: 750 });
     expect(evalConsole(s, 'eth.syncing.highestBlock-eth.syncing.currentBlock')).toEqual({ ok: true, value: 750 });
-    expect(evalConsole(s, 'eth.syncing.currentBlock * 100 / eth.syncing.highestBlock')).toEqual({ ok: true, value: 25 });
+    expect(evalConsole(s, 'eth.syncing.currentBlock * 100 / eth.syncing.highestBlock')).toEqual({
+      ok: true,
+      value: 25,
+    });
     expect(evalConsole(view, 'eth.syncing')).toEqual({ ok: true, value: false });
     // As in geth's console: false.highestBlock is undefined, so the arithmetic is NaN.
     expect(evalConsole(view, 'eth.syncing.highestBlock - eth.syncing.currentBlock')).toEqual({ ok: true, value: NaN });
   });
 
   it('anything else is a clear error', () => {
-    for (const expr of ['eth.accounts', 'admin.peers', 'eth.getBlock(latest).number', 'eth.syncing.currentBlock + 1', 'e th.blockNumber', 'eth.blockNumber()', "eth.getBlock('pending').number", '', 'eth.blockNumber;1']) {
+    for (const expr of [
+      'eth.accounts',
+      'admin.peers',
+      'eth.getBlock(latest).number',
+      'eth.syncing.currentBlock + 1',
+      'e th.blockNumber',
+      'eth.blockNumber()',
+      "eth.getBlock('pending').number",
+      '',
+      'eth.blockNumber;1',
+    ]) {
       const r = evalConsole(view, expr);
       expect(r.ok, expr).toBe(false);
       expect((r as { error: string }).error.length).toBeGreaterThan(0);
     }
-    expect(evalConsole(view, 'eth.foo')).toMatchObject({ ok: false, error: expect.stringMatching(/unsupported console expression "eth\.foo"; supported: admin\.peers\.length/) });
-    expect(evalConsole(view, "eth.getBlock('latest).number")).toMatchObject({ ok: false, error: expect.stringMatching(/unterminated string/) });
-    expect(evalConsole(view, 'debug.setHead("0x1")')).toMatchObject({ ok: false, error: expect.stringMatching(/debug\.setHead/) });
+    expect(evalConsole(view, 'eth.foo')).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/unsupported console expression "eth\.foo"; supported: admin\.peers\.length/),
+    });
+    expect(evalConsole(view, "eth.getBlock('latest).number")).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/unterminated string/),
+    });
+    expect(evalConsole(view, 'debug.setHead("0x1")')).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/debug\.setHead/),
+    });
   });
 });

@@ -190,7 +190,8 @@ function parseBlockNumberOrHash(v: unknown): Parsed<BlockRef> {
     const bn = Object.hasOwn(o, 'blockNumber') && o.blockNumber !== null ? parseBlockNumber(o.blockNumber) : null;
     const bh = Object.hasOwn(o, 'blockHash') && o.blockHash !== null ? parseHash(o.blockHash) : null;
     const rc = Object.hasOwn(o, 'requireCanonical') ? o.requireCanonical : undefined;
-    if ((bn && !bn.ok) || (bh && !bh.ok) || (rc !== undefined && rc !== null && typeof rc !== 'boolean')) return notString;
+    if ((bn && !bn.ok) || (bh && !bh.ok) || (rc !== undefined && rc !== null && typeof rc !== 'boolean'))
+      return notString;
     if (bn && bh) return bad('cannot specify both BlockHash and BlockNumber, choose one or the other');
     if (bn?.ok) return good(bn.value);
     if (bh?.ok) return good({ hash: bh.value });
@@ -201,7 +202,9 @@ function parseBlockNumberOrHash(v: unknown): Parsed<BlockRef> {
   if (v.length === 66) {
     // common.Hash.UnmarshalText: the same checks without the JSON type wrapper.
     const h = parseHash(v);
-    return h.ok ? good({ hash: h.value }) : bad(h.message.replace(/^json: cannot unmarshal (.*) into Go value of type common\.Hash$/, '$1'));
+    return h.ok
+      ? good({ hash: h.value })
+      : bad(h.message.replace(/^json: cannot unmarshal (.*) into Go value of type common\.Hash$/, '$1'));
   }
   const n = decodeUint64Hex(v);
   if (!n.ok) return n;
@@ -220,7 +223,10 @@ function parseBool(v: unknown): Parsed<boolean> {
 function parseUint64Arg(v: unknown): Parsed<bigint> {
   if (v === null || v === undefined) return good(0n);
   if (typeof v === 'string') return decodeUint64Hex(v);
-  if (typeof v === 'bigint') return v >= 0n && v <= UINT64_MAX ? good(v) : bad(`json: cannot unmarshal number ${v} into Go value of type uint64`);
+  if (typeof v === 'bigint')
+    return v >= 0n && v <= UINT64_MAX
+      ? good(v)
+      : bad(`json: cannot unmarshal number ${v} into Go value of type uint64`);
   // `1.0`, `1e0`, `-0`: whole values, but not integer text (strconv.ParseUint refuses them).
   if (v instanceof JsonNumber) return bad(`json: cannot unmarshal number ${v.text} into Go value of type uint64`);
   if (typeof v === 'number') {
@@ -248,7 +254,8 @@ function parseArgs(params: unknown, specs: ReadonlyArray<ArgSpec<unknown>>): unk
   const out: unknown[] = [];
   for (let i = 0; i < raw.length; i++) {
     const spec = specs[i];
-    if (spec === undefined) throw new RpcFailure(RPC_INVALID_PARAMS, `too many arguments, want at most ${specs.length}`);
+    if (spec === undefined)
+      throw new RpcFailure(RPC_INVALID_PARAMS, `too many arguments, want at most ${specs.length}`);
     const v = raw[i];
     if (spec.optional && (v === null || v === undefined)) {
       out.push(undefined);
@@ -372,7 +379,15 @@ function blockSize(header: SidechainHeader, txs: readonly SidechainTx[]): number
   if (header.baseFee !== undefined) headerPayload += q(header.baseFee);
   let txsPayload = 0;
   for (const tx of txs) {
-    txsPayload += rlpListLength(q(tx.nonce) + q(0n) + q(TRANSFER_GAS) + rlpStringLength(20, undefined) + q(tx.value) + rlpStringLength(0, undefined) + 3 * q(0n));
+    txsPayload += rlpListLength(
+      q(tx.nonce) +
+        q(0n) +
+        q(TRANSFER_GAS) +
+        rlpStringLength(20, undefined) +
+        q(tx.value) +
+        rlpStringLength(0, undefined) +
+        3 * q(0n),
+    );
   }
   return rlpListLength(rlpListLength(headerPayload) + rlpListLength(txsPayload) + rlpListLength(0));
 }
@@ -380,7 +395,12 @@ function blockSize(header: SidechainHeader, txs: readonly SidechainTx[]): number
 const ZERO_ADDR = ZERO_ADDRESS as string;
 
 /** The fields of an unsigned legacy transaction, as geth's `newRPCTransaction` writes them. */
-function txObject(fields: { hash: string; from: string; to: string; value: bigint; nonce: bigint; gas: bigint }, blockHash: string | null, blockNumber: bigint, index: number): Record<string, unknown> {
+function txObject(
+  fields: { hash: string; from: string; to: string; value: bigint; nonce: bigint; gas: bigint },
+  blockHash: string | null,
+  blockNumber: bigint,
+  index: number,
+): Record<string, unknown> {
   return {
     blockHash,
     blockNumber: toQuantity(blockNumber),
@@ -412,11 +432,27 @@ export function formatBlock(stored: StoredBlock, fullTx: boolean, pending = fals
   const blockHash = pending ? null : lower(hash);
   const txs: unknown[] = body.txs.map((tx, i) => {
     const txHash = sidechainTxHash(tx);
-    return fullTx ? txObject({ hash: txHash, from: tx.from, to: tx.to, value: tx.value, nonce: tx.nonce, gas: TRANSFER_GAS }, blockHash, n, i) : txHash;
+    return fullTx
+      ? txObject(
+          { hash: txHash, from: tx.from, to: tx.to, value: tx.value, nonce: tx.nonce, gas: TRANSFER_GAS },
+          blockHash,
+          n,
+          i,
+        )
+      : txHash;
   });
   if (!pending && body.stateSyncs.length > 0) {
     const h = stateSyncTxHash(n, hash);
-    txs.push(fullTx ? txObject({ hash: h, from: ZERO_ADDR, to: ZERO_ADDR, value: 0n, nonce: 0n, gas: 0n }, blockHash, n, body.txs.length) : h);
+    txs.push(
+      fullTx
+        ? txObject(
+            { hash: h, from: ZERO_ADDR, to: ZERO_ADDR, value: 0n, nonce: 0n, gas: 0n },
+            blockHash,
+            n,
+            body.txs.length,
+          )
+        : h,
+    );
   }
   const out: Record<string, unknown> = {
     number: toQuantity(n),
@@ -447,7 +483,12 @@ export function formatBlock(stored: StoredBlock, fullTx: boolean, pending = fals
 
 /** Bor's `Validator` JSON: {ID, signer, power, accum}, numbers not hex. */
 function validatorJson(v: SetValidator): { ID: number; signer: string; power: number; accum: number } {
-  return { ID: Number(v.id ?? 0n), signer: lower(v.address), power: Number(v.power), accum: Number(v.proposerPriority) };
+  return {
+    ID: Number(v.id ?? 0n),
+    signer: lower(v.address),
+    power: Number(v.power),
+    accum: Number(v.proposerPriority),
+  };
 }
 
 function snapshotJson(s: Snapshot): Record<string, unknown> {
@@ -457,7 +498,10 @@ function snapshotJson(s: Snapshot): Record<string, unknown> {
   return {
     number: Number(s.number),
     hash: lower(s.hash),
-    validatorSet: { validators: s.validatorSet.validators.map(validatorJson), proposer: validatorJson(s.validatorSet.proposer) },
+    validatorSet: {
+      validators: s.validatorSet.validators.map(validatorJson),
+      proposer: validatorJson(s.validatorSet.proposer),
+    },
     recents,
   };
 }
@@ -566,13 +610,46 @@ const METHODS: ReadonlyMap<string, Method> = new Map<string, Method>([
       },
     },
   ],
-  ['sidechain_getSigners', { args: [optional(blockNumberArg)], run: (v, [ref]) => signersOf(mustResolve(v.chain, ref as BlockRef | undefined).snapshot) }],
-  ['sidechain_getSignersAtHash', { args: [required(hashArg)], run: (v, [hash]) => signersOf(mustResolve(v.chain, { hash: hash as Hex }).snapshot) }],
-  ['sidechain_getSnapshot', { args: [optional(blockNumberArg)], run: (v, [ref]) => snapshotJson(mustResolve(v.chain, ref as BlockRef | undefined).snapshot) }],
-  ['sidechain_getSnapshotAtHash', { args: [required(hashArg)], run: (v, [hash]) => snapshotJson(mustResolve(v.chain, { hash: hash as Hex }).snapshot) }],
-  ['sidechain_getAuthor', { args: [optional(blockNrOrHashArg)], run: (v, [ref]) => authorOf(mustResolve(v.chain, ref as BlockRef | undefined)) }],
-  ['sidechain_getCurrentProposer', { args: [], run: (v) => lower(v.chain.head().snapshot.validatorSet.proposer.address) }],
-  ['sidechain_getCurrentValidators', { args: [], run: (v) => v.chain.head().snapshot.validatorSet.validators.map(validatorJson) }],
+  [
+    'sidechain_getSigners',
+    {
+      args: [optional(blockNumberArg)],
+      run: (v, [ref]) => signersOf(mustResolve(v.chain, ref as BlockRef | undefined).snapshot),
+    },
+  ],
+  [
+    'sidechain_getSignersAtHash',
+    { args: [required(hashArg)], run: (v, [hash]) => signersOf(mustResolve(v.chain, { hash: hash as Hex }).snapshot) },
+  ],
+  [
+    'sidechain_getSnapshot',
+    {
+      args: [optional(blockNumberArg)],
+      run: (v, [ref]) => snapshotJson(mustResolve(v.chain, ref as BlockRef | undefined).snapshot),
+    },
+  ],
+  [
+    'sidechain_getSnapshotAtHash',
+    {
+      args: [required(hashArg)],
+      run: (v, [hash]) => snapshotJson(mustResolve(v.chain, { hash: hash as Hex }).snapshot),
+    },
+  ],
+  [
+    'sidechain_getAuthor',
+    {
+      args: [optional(blockNrOrHashArg)],
+      run: (v, [ref]) => authorOf(mustResolve(v.chain, ref as BlockRef | undefined)),
+    },
+  ],
+  [
+    'sidechain_getCurrentProposer',
+    { args: [], run: (v) => lower(v.chain.head().snapshot.validatorSet.proposer.address) },
+  ],
+  [
+    'sidechain_getCurrentValidators',
+    { args: [], run: (v) => v.chain.head().snapshot.validatorSet.validators.map(validatorJson) },
+  ],
   [
     'sidechain_getSnapshotProposer',
     {
@@ -584,7 +661,13 @@ const METHODS: ReadonlyMap<string, Method> = new Map<string, Method>([
       },
     },
   ],
-  ['sidechain_getSnapshotProposerSequence', { args: [optional(blockNrOrHashArg)], run: (v, [ref]) => proposerSequence(v.chain, mustResolve(v.chain, ref as BlockRef | undefined)) }],
+  [
+    'sidechain_getSnapshotProposerSequence',
+    {
+      args: [optional(blockNrOrHashArg)],
+      run: (v, [ref]) => proposerSequence(v.chain, mustResolve(v.chain, ref as BlockRef | undefined)),
+    },
+  ],
   ['sidechain_getRootHash', { args: [required(uint64Arg), required(uint64Arg)], run: rootHash }],
   ['eth_getRootHash', { args: [required(uint64Arg), required(uint64Arg)], run: rootHash }],
 ]);
@@ -596,7 +679,11 @@ export const RPC_METHODS: readonly string[] = [...METHODS.keys()].sort((a, b) =>
 export function callRpc(view: RpcView, method: string, params: unknown): RpcResult {
   try {
     const m = typeof method === 'string' ? METHODS.get(method) : undefined;
-    if (!m) return { ok: false, error: { code: RPC_METHOD_NOT_FOUND, message: `the method ${String(method)} does not exist/is not available` } };
+    if (!m)
+      return {
+        ok: false,
+        error: { code: RPC_METHOD_NOT_FOUND, message: `the method ${String(method)} does not exist/is not available` },
+      };
     const args = parseArgs(params, m.args);
     return { ok: true, result: m.run(view, args) };
   } catch (e) {
@@ -666,8 +753,14 @@ const CONSOLE: ReadonlyMap<string, (view: RpcView) => unknown> = new Map<string,
   ['admin . nodeInfo', (v) => nodeInfo(v)],
   ['admin . nodeInfo . enode', (v) => nodeInfo(v).enode],
   ['eth . syncing', (v) => consoleSyncing(v)],
-  ['eth . syncing . highestBlock - eth . syncing . currentBlock', (v) => syncingField(v, 'highestBlock') - syncingField(v, 'currentBlock')],
-  ['eth . syncing . currentBlock * 100 / eth . syncing . highestBlock', (v) => (syncingField(v, 'currentBlock') * 100) / syncingField(v, 'highestBlock')],
+  [
+    'eth . syncing . highestBlock - eth . syncing . currentBlock',
+    (v) => syncingField(v, 'highestBlock') - syncingField(v, 'currentBlock'),
+  ],
+  [
+    'eth . syncing . currentBlock * 100 / eth . syncing . highestBlock',
+    (v) => (syncingField(v, 'currentBlock') * 100) / syncingField(v, 'highestBlock'),
+  ],
   ['eth . blockNumber', (v) => Number(v.chain.head().block.header.number)],
   ["eth . getBlock ( 'latest' ) . number", (v) => Number(v.chain.head().block.header.number)],
 ]);
@@ -733,7 +826,11 @@ export function evalConsole(view: RpcView, expr: string): ConsoleResult {
     const key = lexed.tokens.join(' ');
     const f = CONSOLE.get(key);
     if (f) return { ok: true, value: f(view) };
-    if (key.startsWith('debug . setHead (')) return { ok: false, error: 'debug.setHead rewinds the chain and needs the node itself; this read-only console view does not run it' };
+    if (key.startsWith('debug . setHead ('))
+      return {
+        ok: false,
+        error: 'debug.setHead rewinds the chain and needs the node itself; this read-only console view does not run it',
+      };
     if (key === '') return { ok: false, error: 'empty expression' };
     return { ok: false, error: `unsupported console expression ${shown}; supported: ${SUPPORTED_CONSOLE.join(', ')}` };
   } catch (e) {

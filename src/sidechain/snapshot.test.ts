@@ -22,7 +22,9 @@ const nameOf = (a: Address) => Object.keys(names).find((k) => names[k as keyof t
 
 describe('sprint proposer and difficulty maps: public vectors (sidechain.md §2.3, §7)', () => {
   for (const c of vectors.sprintRotation.cases) {
-    const label = Object.entries(c.powers).map(([k, v]) => `${k}${v}`).join(' ');
+    const label = Object.entries(c.powers)
+      .map(([k, v]) => `${k}${v}`)
+      .join(' ');
     it(label, () => {
       const sprint = 16;
       const producers = Object.entries(c.powers).map(([k, power], i) => ({ address: byName(k), power, id: i + 1 }));
@@ -38,7 +40,8 @@ describe('sprint proposer and difficulty maps: public vectors (sidechain.md §2.
         expect(got, `sprint ${s}`).toEqual(map);
         // The library function agrees, from a producer list in any order.
         const list = Object.keys(map).map(byName).reverse();
-        for (const k of Object.keys(map)) expect(Number(sidechainDifficulty(list, snapshotProposer(snap), byName(k)))).toBe(map[k as keyof typeof map]);
+        for (const k of Object.keys(map))
+          expect(Number(sidechainDifficulty(list, snapshotProposer(snap), byName(k)))).toBe(map[k as keyof typeof map]);
       });
     });
   }
@@ -80,7 +83,17 @@ describe('applyHeader', () => {
     expect(g.hash).toBe(GENESIS_HASH);
     expect(snapshotProposer(g)).toBe(A);
     expect(snapshotProducers(g)).toEqual([A, B, C]);
-    expect(snapshotProposer(genesisSnapshot([{ address: A, power: 1 }, { address: C, power: 2 }], GENESIS_HASH))).toBe(C);
+    expect(
+      snapshotProposer(
+        genesisSnapshot(
+          [
+            { address: A, power: 1 },
+            { address: C, power: 2 },
+          ],
+          GENESIS_HASH,
+        ),
+      ),
+    ).toBe(C);
   });
 
   it('returns a new snapshot and leaves its input alone', () => {
@@ -97,7 +110,8 @@ describe('applyHeader', () => {
   it('recents keep the last `sprint` signers', () => {
     let s = genesisSnapshot(three, GENESIS_HASH);
     const vb = encodeValidatorBytes(three);
-    for (let n = 1n; n <= 10n; n++) s = applyHeader(s, header(n, s.hash, (n + 1n) % 4n === 0n ? vb : '0x'), snapshotProposer(s), 4);
+    for (let n = 1n; n <= 10n; n++)
+      s = applyHeader(s, header(n, s.hash, (n + 1n) % 4n === 0n ? vb : '0x'), snapshotProposer(s), 4);
     expect([...s.recents.keys()]).toEqual([7n, 8n, 9n, 10n]);
     expect(s.number).toBe(10n);
   });
@@ -126,22 +140,32 @@ describe('applyHeader', () => {
     ]);
     model.incrementProposerPriority(1);
     expect(snapshotProposer(s)).toBe(model.proposer.address);
-    expect(s.validatorSet.toJSON().validators.map((v) => v.proposerPriority)).toEqual(model.toJSON().validators.map((v) => v.proposerPriority));
+    expect(s.validatorSet.toJSON().validators.map((v) => v.proposerPriority)).toEqual(
+      model.toJSON().validators.map((v) => v.proposerPriority),
+    );
     expect(snapshotSuccession(s, snapshotProposer(s))).toBe(0);
     // A left: it may no longer sign.
-    expect(() => applyHeader(s, header(4n, s.hash), A, 4)).toThrow(/^signer: Signer 0x0+1 is not a part of the producer set at block 4/);
+    expect(() => applyHeader(s, header(4n, s.hash), A, 4)).toThrow(
+      /^signer: Signer 0x0+1 is not a part of the producer set at block 4/,
+    );
   });
 
   it('refuses a header that cannot follow the snapshot', () => {
     const g = genesisSnapshot(three, GENESIS_HASH);
-    expect(() => applyHeader(g, header(2n, g.hash), A, 4)).toThrow(/^header\.number: out of range or non-contiguous chain/);
+    expect(() => applyHeader(g, header(2n, g.hash), A, 4)).toThrow(
+      /^header\.number: out of range or non-contiguous chain/,
+    );
     expect(() => applyHeader(g, header(1n, `0x${'cd'.repeat(32)}`), A, 4)).toThrow(/^header\.parentHash:/);
     expect(() => applyHeader(g, header(1n, g.hash), D, 4)).toThrow(/^signer:/);
     expect(() => applyHeader(g, header(1n, g.hash), A, 0)).toThrow(/^sprint:/);
     // A sprint-end header must carry an acceptable producer list.
     let s = applyHeader(g, header(1n, g.hash), A, 3);
-    expect(() => applyHeader(s, header(2n, s.hash), A, 3)).toThrow(/^header\.extraData: invalid validator list on sprint end block 2/);
-    expect(() => applyHeader(s, header(2n, s.hash, '0x' + '01'.repeat(41)), A, 3)).toThrow(/validatorBytes: invalid validator list/);
+    expect(() => applyHeader(s, header(2n, s.hash), A, 3)).toThrow(
+      /^header\.extraData: invalid validator list on sprint end block 2/,
+    );
+    expect(() => applyHeader(s, header(2n, s.hash, '0x' + '01'.repeat(41)), A, 3)).toThrow(
+      /validatorBytes: invalid validator list/,
+    );
     const dup = '0x' + (A.slice(2) + '00'.repeat(19) + '01').repeat(2);
     expect(() => applyHeader(s, header(2n, s.hash, dup), A, 3)).toThrow(/^header\.extraData: duplicate producer/);
     s = applyHeader(s, header(2n, s.hash, encodeValidatorBytes(three)), A, 3);

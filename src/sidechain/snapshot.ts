@@ -34,8 +34,14 @@ export interface Snapshot {
  * increment), so the first proposer is the highest-power producer, ties to the smaller address.
  */
 export function genesisSnapshot(producers: ReadonlyArray<ValidatorInput>, genesisHash: Hex): Snapshot {
-  if (!isHex(genesisHash) || genesisHash.length !== 66) throw new InputError('genesisHash', `expected a 32-byte 0x hash, got ${String(genesisHash)}`);
-  return { number: 0n, hash: genesisHash.toLowerCase() as Hex, validatorSet: new ValidatorSet(producers), recents: new Map() };
+  if (!isHex(genesisHash) || genesisHash.length !== 66)
+    throw new InputError('genesisHash', `expected a 32-byte 0x hash, got ${String(genesisHash)}`);
+  return {
+    number: 0n,
+    hash: genesisHash.toLowerCase() as Hex,
+    validatorSet: new ValidatorSet(producers),
+    recents: new Map(),
+  };
 }
 
 /**
@@ -56,7 +62,10 @@ export function applyHeader(
 ): Snapshot {
   const n = header.number;
   if (typeof n !== 'bigint' || n !== snap.number + 1n) {
-    throw new InputError('header.number', `out of range or non-contiguous chain: expected ${snap.number + 1n}, got ${String(n)}`);
+    throw new InputError(
+      'header.number',
+      `out of range or non-contiguous chain: expected ${snap.number + 1n}, got ${String(n)}`,
+    );
   }
   if (typeof header.parentHash !== 'string' || header.parentHash.toLowerCase() !== snap.hash) {
     throw new InputError('header.parentHash', `block ${n} does not extend snapshot ${snap.number} (${snap.hash})`);
@@ -105,7 +114,8 @@ function updatedValidatorSet(
 ): ValidatorSet {
   const byAddress = new Map<Address, bigint>();
   for (const v of announced) {
-    if (byAddress.has(v.address)) throw new InputError('header.extraData', `duplicate producer ${v.address} in the validator list`);
+    if (byAddress.has(v.address))
+      throw new InputError('header.extraData', `duplicate producer ${v.address} in the validator list`);
     byAddress.set(v.address, v.power);
   }
   const changes: ValidatorInput[] = [];
@@ -116,13 +126,16 @@ function updatedValidatorSet(
   for (const v of announced) {
     if (current.hasAddress(v.address)) continue;
     const id = producerIds?.get(v.address);
-    changes.push(id === undefined ? { address: v.address, power: v.power } : { address: v.address, power: v.power, id });
+    changes.push(
+      id === undefined ? { address: v.address, power: v.power } : { address: v.address, power: v.power, id },
+    );
   }
   const next = current.copy();
   try {
     next.updateWithChangeSet(changes);
   } catch (e) {
-    if (e instanceof InputError) throw new InputError('header.extraData', `validator list cannot be applied: ${e.message}`);
+    if (e instanceof InputError)
+      throw new InputError('header.extraData', `validator list cannot be applied: ${e.message}`);
     throw e;
   }
   return next;
@@ -184,7 +197,8 @@ export function snapshotFromJSON(json: unknown): Snapshot {
   const validatorSet = ValidatorSet.fromJSON(o.validatorSet);
   if (!Array.isArray(o.recents)) throw new InputError('snapshot.recents', 'expected an array of [number, address]');
   const entries = o.recents.map((e, i): [bigint, Address] => {
-    if (!Array.isArray(e) || e.length !== 2) throw new InputError(`snapshot.recents[${i}]`, 'expected [number, address]');
+    if (!Array.isArray(e) || e.length !== 2)
+      throw new InputError(`snapshot.recents[${i}]`, 'expected [number, address]');
     return [parseUint64(e[0], `snapshot.recents[${i}][0]`), parseAddress(e[1], `snapshot.recents[${i}][1]`)];
   });
   entries.sort((a, b) => compareBig(a[0], b[0]) || compareAddresses(a[1], b[1]));

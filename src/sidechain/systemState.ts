@@ -101,7 +101,9 @@ export function commitSpan(s: SystemState, span: CommittedSpan): SystemState {
 
 /** StateReceiver.commitState: ids must be sequential ("StateIds are not sequential"). */
 export function checkStateSync(s: SystemState, r: StateSyncRecord): string | null {
-  return r.id === s.lastStateId + 1n ? null : `StateIds are not sequential: got ${r.id}, expected ${s.lastStateId + 1n}`;
+  return r.id === s.lastStateId + 1n
+    ? null
+    : `StateIds are not sequential: got ${r.id}, expected ${s.lastStateId + 1n}`;
 }
 
 export function commitStateSync(s: SystemState, r: StateSyncRecord): SystemState {

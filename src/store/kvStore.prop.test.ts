@@ -22,40 +22,50 @@ function apply(store: KVStore, model: Map<string, number>, ops: Op[]): void {
 }
 
 function view(model: Map<string, number>, prefix: string): Array<[string, number]> {
-  return [...model.entries()].filter(([k]) => k.startsWith(prefix)).sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
+  return [...model.entries()]
+    .filter(([k]) => k.startsWith(prefix))
+    .sort((x, y) => (x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : 0));
 }
 
 describe('MemoryStore and branches behave like a map', () => {
   it('nested branches: commit applies, discard drops, iteration is ordered', () => {
     fc.assert(
-      fc.property(fc.array(op), fc.array(op), fc.array(op), fc.boolean(), fc.boolean(), fc.constantFrom('', 'a/', 'b', 'a'), (base, mid, inner, commitInner, commitMid, prefix) => {
-        const root = new MemoryStore();
-        const model = new Map<string, number>();
-        apply(root, model, base);
-        const rootBefore = root.hash();
+      fc.property(
+        fc.array(op),
+        fc.array(op),
+        fc.array(op),
+        fc.boolean(),
+        fc.boolean(),
+        fc.constantFrom('', 'a/', 'b', 'a'),
+        (base, mid, inner, commitInner, commitMid, prefix) => {
+          const root = new MemoryStore();
+          const model = new Map<string, number>();
+          apply(root, model, base);
+          const rootBefore = root.hash();
 
-        const b1 = root.branch();
-        const m1 = new Map(model);
-        apply(b1, m1, mid);
-        const b2 = b1.branch();
-        const m2 = new Map(m1);
-        apply(b2, m2, inner);
-        expect(b2.iterate(prefix)).toEqual(view(m2, prefix));
-        for (const k of ['a/1', 'a/2', 'a/10', 'b/1', 'b/2', 'ab', 'c']) expect(b2.get(k)).toBe(m2.get(k));
+          const b1 = root.branch();
+          const m1 = new Map(model);
+          apply(b1, m1, mid);
+          const b2 = b1.branch();
+          const m2 = new Map(m1);
+          apply(b2, m2, inner);
+          expect(b2.iterate(prefix)).toEqual(view(m2, prefix));
+          for (const k of ['a/1', 'a/2', 'a/10', 'b/1', 'b/2', 'ab', 'c']) expect(b2.get(k)).toBe(m2.get(k));
 
-        if (commitInner) b2.commit();
-        else b2.discard();
-        const expectedMid = commitInner ? m2 : m1;
-        expect(b1.iterate(prefix)).toEqual(view(expectedMid, prefix));
-        // Nothing reaches the root before the outer commit.
-        expect(root.hash()).toBe(rootBefore);
-        expect(root.iterate(prefix)).toEqual(view(model, prefix));
+          if (commitInner) b2.commit();
+          else b2.discard();
+          const expectedMid = commitInner ? m2 : m1;
+          expect(b1.iterate(prefix)).toEqual(view(expectedMid, prefix));
+          // Nothing reaches the root before the outer commit.
+          expect(root.hash()).toBe(rootBefore);
+          expect(root.iterate(prefix)).toEqual(view(model, prefix));
 
-        if (commitMid) b1.commit();
-        else b1.discard();
-        const expectedRoot = commitMid ? expectedMid : model;
-        expect(root.iterate('')).toEqual(view(expectedRoot, ''));
-      }),
+          if (commitMid) b1.commit();
+          else b1.discard();
+          const expectedRoot = commitMid ? expectedMid : model;
+          expect(root.iterate('')).toEqual(view(expectedRoot, ''));
+        },
+      ),
     );
   });
 
@@ -119,7 +129,17 @@ describe('MemoryStore and branches behave like a map', () => {
     expect(root.has('x')).toBe(false);
     withBranch(root, (s) => (s.set('x', 2), { ok: true }));
     expect(root.get('x')).toBe(2);
-    expect(() => withBranch(root, (s) => (s.set('y', 1), (() => { throw new Error('boom'); })()))).toThrow('boom');
+    expect(() =>
+      withBranch(
+        root,
+        (s) => (
+          s.set('y', 1),
+          (() => {
+            throw new Error('boom');
+          })()
+        ),
+      ),
+    ).toThrow('boom');
     expect(root.has('y')).toBe(false);
   });
 

@@ -198,10 +198,14 @@ export class MemoryStore implements KVStore {
       if (v === undefined) this.delete(k);
       else this.set(k, v);
     }
-    assert(this.dirty.size === delta.buckets.length && delta.buckets.every(([b]) => this.dirty.has(b)), 'adopt: the writes touch other buckets than the delta', {
-      dirty: this.dirty.size,
-      delta: delta.buckets.length,
-    });
+    assert(
+      this.dirty.size === delta.buckets.length && delta.buckets.every(([b]) => this.dirty.has(b)),
+      'adopt: the writes touch other buckets than the delta',
+      {
+        dirty: this.dirty.size,
+        delta: delta.buckets.length,
+      },
+    );
     for (const [b, h] of delta.buckets) this.bucketHashes[b] = h;
     for (const [g, h] of delta.groups) this.groupHashes[g] = h;
     for (const [k, d] of delta.digests) this.digests.set(k, d);
@@ -210,7 +214,13 @@ export class MemoryStore implements KVStore {
     return delta.top;
   }
 
-  private rehash(delta: { buckets: Array<[number, Uint8Array]>; groups: Array<[number, Uint8Array]>; digests: Array<[string, Uint8Array]> } | null): Hex {
+  private rehash(
+    delta: {
+      buckets: Array<[number, Uint8Array]>;
+      groups: Array<[number, Uint8Array]>;
+      digests: Array<[string, Uint8Array]>;
+    } | null,
+  ): Hex {
     const dirtyGroups = new Set<number>();
     for (const b of this.dirty) {
       const keys = [...this.buckets[b]!].sort(compareStrings);

@@ -31,7 +31,10 @@ const B = 28;
 function legend(series: Array<{ key: string; name: string; color: string }>): string {
   if (series.length < 2) return '';
   return `<div class="legend">${series
-    .map((s) => `<button type="button" class="lg" data-toggle="${esc(s.key)}" title="show or hide ${esc(s.name)}"><i style="background:${s.color}"></i>${esc(s.name)}</button>`)
+    .map(
+      (s) =>
+        `<button type="button" class="lg" data-toggle="${esc(s.key)}" title="show or hide ${esc(s.name)}"><i style="background:${s.color}"></i>${esc(s.name)}</button>`,
+    )
     .join('')}</div>`;
 }
 
@@ -60,20 +63,37 @@ function timeSvg(p: TimePanel, endMsIn: number, bands: Band[], label: string): s
   const Y = (v: number) => T + (1 - v / yMax) * (h - T - B);
   const out: string[] = [`<svg viewBox="0 0 ${W} ${h}" role="img" aria-label="${esc(label)}">`];
   for (const b of bands) {
-    out.push(`<rect class="band" x="${px(X(b.startMs))}" y="${T}" width="${px(Math.max(1, X(b.endMs) - X(b.startMs)))}" height="${h - T - B}"><title>${esc(b.title)}</title></rect>`);
+    out.push(
+      `<rect class="band" x="${px(X(b.startMs))}" y="${T}" width="${px(Math.max(1, X(b.endMs) - X(b.startMs)))}" height="${h - T - B}"><title>${esc(b.title)}</title></rect>`,
+    );
   }
-  for (const v of yTicks) out.push(`<line class="grid" x1="${L}" y1="${px(Y(v))}" x2="${W - R}" y2="${px(Y(v))}"/><text class="ytick" x="${L - 5}" y="${px(Y(v) + 3.5)}">${esc(String(v))}</text>`);
-  for (const t of timeTicks(endMs)) out.push(`<line class="grid" x1="${px(X(t))}" y1="${T}" x2="${px(X(t))}" y2="${h - B}"/><text class="tick" x="${px(X(t))}" y="${h - B + 14}">${timeLabel(t)}</text>`);
-  out.push(`<line class="axis" x1="${L}" y1="${h - B}" x2="${W - R}" y2="${h - B}"/><line class="axis" x1="${L}" y1="${T}" x2="${L}" y2="${h - B}"/>`);
-  out.push(`<text class="yname" transform="translate(11 ${px(T + (h - T - B) / 2)}) rotate(-90)">${esc(p.yName)}</text>`);
-  if (p.series.every((s) => s.points.length === 0)) out.push(`<text class="none" x="${px(L + (W - L - R) / 2)}" y="${px(T + (h - T - B) / 2)}" text-anchor="middle">nothing to plot</text>`);
+  for (const v of yTicks)
+    out.push(
+      `<line class="grid" x1="${L}" y1="${px(Y(v))}" x2="${W - R}" y2="${px(Y(v))}"/><text class="ytick" x="${L - 5}" y="${px(Y(v) + 3.5)}">${esc(String(v))}</text>`,
+    );
+  for (const t of timeTicks(endMs))
+    out.push(
+      `<line class="grid" x1="${px(X(t))}" y1="${T}" x2="${px(X(t))}" y2="${h - B}"/><text class="tick" x="${px(X(t))}" y="${h - B + 14}">${timeLabel(t)}</text>`,
+    );
+  out.push(
+    `<line class="axis" x1="${L}" y1="${h - B}" x2="${W - R}" y2="${h - B}"/><line class="axis" x1="${L}" y1="${T}" x2="${L}" y2="${h - B}"/>`,
+  );
+  out.push(
+    `<text class="yname" transform="translate(11 ${px(T + (h - T - B) / 2)}) rotate(-90)">${esc(p.yName)}</text>`,
+  );
+  if (p.series.every((s) => s.points.length === 0))
+    out.push(
+      `<text class="none" x="${px(L + (W - L - R) / 2)}" y="${px(T + (h - T - B) / 2)}" text-anchor="middle">nothing to plot</text>`,
+    );
   for (const s of p.series) {
     const attrs = `data-series="${esc(s.key)}"`;
     if (s.kind === 'line') {
       if (s.points.length === 0) continue;
       const d = s.points.map((pt, i) => `${i ? 'L' : 'M'}${px(X(pt[0]))} ${px(Y(pt[1]))}`).join('');
       const last = s.points[s.points.length - 1]!;
-      out.push(`<path class="series" ${attrs} d="${d}" stroke="${s.color}"><title>${esc(`${s.name}: ${int(last[1])} at ${seconds(last[0])}`)}</title></path>`);
+      out.push(
+        `<path class="series" ${attrs} d="${d}" stroke="${s.color}"><title>${esc(`${s.name}: ${int(last[1])} at ${seconds(last[0])}`)}</title></path>`,
+      );
     } else {
       const dx = s.dx ?? 0;
       const stems = s.points
@@ -107,11 +127,19 @@ function heatSvg(p: HeatPanel, endMsIn: number, bands: Band[]): string {
   const h = T + p.rows.length * rowH + 20;
   const X = (ms: number) => L + (Math.max(0, Math.min(endMs, ms)) / endMs) * (W - L - R);
   const out: string[] = [`<svg viewBox="0 0 ${W} ${h}" role="img" aria-label="${esc(p.caption)}">`];
-  for (const b of bands) out.push(`<rect class="band" x="${px(X(b.startMs))}" y="${T}" width="${px(Math.max(1, X(b.endMs) - X(b.startMs)))}" height="${p.rows.length * rowH}"><title>${esc(b.title)}</title></rect>`);
-  for (const t of timeTicks(endMs)) out.push(`<line class="grid" x1="${px(X(t))}" y1="${T}" x2="${px(X(t))}" y2="${T + p.rows.length * rowH}"/><text class="tick" x="${px(X(t))}" y="${T + p.rows.length * rowH + 14}">${timeLabel(t)}</text>`);
+  for (const b of bands)
+    out.push(
+      `<rect class="band" x="${px(X(b.startMs))}" y="${T}" width="${px(Math.max(1, X(b.endMs) - X(b.startMs)))}" height="${p.rows.length * rowH}"><title>${esc(b.title)}</title></rect>`,
+    );
+  for (const t of timeTicks(endMs))
+    out.push(
+      `<line class="grid" x1="${px(X(t))}" y1="${T}" x2="${px(X(t))}" y2="${T + p.rows.length * rowH}"/><text class="tick" x="${px(X(t))}" y="${T + p.rows.length * rowH + 14}">${timeLabel(t)}</text>`,
+    );
   p.rows.forEach((row, ri) => {
     const y = T + ri * rowH;
-    out.push(`<g class="heat" data-series="${esc(row.key)}"><text class="ytick" x="${L - 5}" y="${px(y + rowH / 2 + 3.5)}">${esc(row.name)}</text><line class="grid" x1="${L}" y1="${px(y + rowH)}" x2="${W - R}" y2="${px(y + rowH)}"/>`);
+    out.push(
+      `<g class="heat" data-series="${esc(row.key)}"><text class="ytick" x="${L - 5}" y="${px(y + rowH / 2 + 3.5)}">${esc(row.name)}</text><line class="grid" x1="${L}" y1="${px(y + rowH)}" x2="${W - R}" y2="${px(y + rowH)}"/>`,
+    );
     let i = 0;
     while (i < row.values.length) {
       const v = row.values[i]!;
@@ -120,7 +148,9 @@ function heatSvg(p: HeatPanel, endMsIn: number, bands: Band[]): string {
       if (v > 0) {
         const t0 = p.timeMs[i] ?? 0;
         const t1 = p.timeMs[j] ?? endMs;
-        out.push(`<rect x="${px(X(t0))}" y="${px(y + 1)}" width="${px(Math.max(1, X(t1) - X(t0)))}" height="${rowH - 2}" fill-opacity="${(v <= 1 ? 0.16 : Math.min(0.95, 0.35 + 0.2 * (v - 1))).toFixed(2)}"><title>${esc(`${row.name}: ${p.unit(v)} from ${seconds(t0)} to ${seconds(t1)}`)}</title></rect>`);
+        out.push(
+          `<rect x="${px(X(t0))}" y="${px(y + 1)}" width="${px(Math.max(1, X(t1) - X(t0)))}" height="${rowH - 2}" fill-opacity="${(v <= 1 ? 0.16 : Math.min(0.95, 0.35 + 0.2 * (v - 1))).toFixed(2)}"><title>${esc(`${row.name}: ${p.unit(v)} from ${seconds(t0)} to ${seconds(t1)}`)}</title></rect>`,
+        );
       }
       i = j;
     }
@@ -131,10 +161,19 @@ function heatSvg(p: HeatPanel, endMsIn: number, bands: Band[]): string {
 }
 
 /** A figure of series over time (panels on one time axis; the legend toggles a series in all of them). */
-export function timeChart(opts: { title: string; note?: string; endMs: number; bands: Band[]; panels: Array<TimePanel | HeatPanel> }): string {
+export function timeChart(opts: {
+  title: string;
+  note?: string;
+  endMs: number;
+  bands: Band[];
+  panels: Array<TimePanel | HeatPanel>;
+}): string {
   const svgs = opts.panels.map((p) => {
     const cap = p.caption ? `<div class="subcap">${esc(p.caption)}</div>` : '';
-    return cap + ('rows' in p ? heatSvg(p, opts.endMs, opts.bands) : timeSvg(p, opts.endMs, opts.bands, p.caption ?? opts.title));
+    return (
+      cap +
+      ('rows' in p ? heatSvg(p, opts.endMs, opts.bands) : timeSvg(p, opts.endMs, opts.bands, p.caption ?? opts.title))
+    );
   });
   const keys = new Map<string, { key: string; name: string; color: string }>();
   for (const p of opts.panels) if (!('rows' in p)) for (const s of p.series) if (!keys.has(s.key)) keys.set(s.key, s);
@@ -142,7 +181,13 @@ export function timeChart(opts: { title: string; note?: string; endMs: number; b
 }
 
 /** One bar per category (values in seconds). */
-export function barChart(opts: { title: string; note?: string; yName: string; bars: Array<{ label: string; value: number; title: string }>; color: string }): string {
+export function barChart(opts: {
+  title: string;
+  note?: string;
+  yName: string;
+  bars: Array<{ label: string; value: number; title: string }>;
+  color: string;
+}): string {
   const yTicks = valueTicks(opts.bars.reduce((m, b) => Math.max(m, b.value), 0));
   const yMax = yTicks[yTicks.length - 1]!;
   const Y = (v: number) => T + (1 - v / yMax) * (H - T - B);
@@ -150,10 +195,20 @@ export function barChart(opts: { title: string; note?: string; yName: string; ba
   const slot = (W - L - R) / n;
   const bw = Math.min(44, slot * 0.7);
   const out: string[] = [`<svg viewBox="0 0 ${W} ${H}" role="img" aria-label="${esc(opts.title)}">`];
-  for (const v of yTicks) out.push(`<line class="grid" x1="${L}" y1="${px(Y(v))}" x2="${W - R}" y2="${px(Y(v))}"/><text class="ytick" x="${L - 5}" y="${px(Y(v) + 3.5)}">${esc(String(v))}</text>`);
-  out.push(`<line class="axis" x1="${L}" y1="${H - B}" x2="${W - R}" y2="${H - B}"/><line class="axis" x1="${L}" y1="${T}" x2="${L}" y2="${H - B}"/>`);
-  out.push(`<text class="yname" transform="translate(11 ${px(T + (H - T - B) / 2)}) rotate(-90)">${esc(opts.yName)}</text>`);
-  if (opts.bars.length === 0) out.push(`<text class="none" x="${px(L + (W - L - R) / 2)}" y="${px(T + (H - T - B) / 2)}" text-anchor="middle">nothing to plot</text>`);
+  for (const v of yTicks)
+    out.push(
+      `<line class="grid" x1="${L}" y1="${px(Y(v))}" x2="${W - R}" y2="${px(Y(v))}"/><text class="ytick" x="${L - 5}" y="${px(Y(v) + 3.5)}">${esc(String(v))}</text>`,
+    );
+  out.push(
+    `<line class="axis" x1="${L}" y1="${H - B}" x2="${W - R}" y2="${H - B}"/><line class="axis" x1="${L}" y1="${T}" x2="${L}" y2="${H - B}"/>`,
+  );
+  out.push(
+    `<text class="yname" transform="translate(11 ${px(T + (H - T - B) / 2)}) rotate(-90)">${esc(opts.yName)}</text>`,
+  );
+  if (opts.bars.length === 0)
+    out.push(
+      `<text class="none" x="${px(L + (W - L - R) / 2)}" y="${px(T + (H - T - B) / 2)}" text-anchor="middle">nothing to plot</text>`,
+    );
   const labelEvery = Math.max(1, Math.ceil(opts.bars.length / 24));
   opts.bars.forEach((b, i) => {
     const cx = L + slot * (i + 0.5);

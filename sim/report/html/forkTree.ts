@@ -50,7 +50,10 @@ interface Placed {
   row: number;
 }
 
-export function forkTreeSvg(input: ForkTreeInput): { svg: string; stats: { side: number; forks: number; reorgs: number; deepest: number } } {
+export function forkTreeSvg(input: ForkTreeInput): {
+  svg: string;
+  stats: { side: number; forks: number; reorgs: number; deepest: number };
+} {
   const head = Number(input.head.number);
   const canonByNumber = new Map<number, CanonicalBlockInfo>(input.canonical.map((b) => [Number(b.number), b]));
   const sideByHash = new Map<string, SideBlockInfo>(input.side.map((b) => [b.hash, b]));
@@ -134,7 +137,9 @@ export function forkTreeSvg(input: ForkTreeInput): { svg: string; stats: { side:
     }
     paths.push(path);
   }
-  paths.sort((a, b) => compareNumbers(Number(a[0]!.number), Number(b[0]!.number)) || compareStrings(a[0]!.hash, b[0]!.hash));
+  paths.sort(
+    (a, b) => compareNumbers(Number(a[0]!.number), Number(b[0]!.number)) || compareStrings(a[0]!.hash, b[0]!.hash),
+  );
 
   // Rows: first fit below the parent's row, leaving room for the connector.
   const rowOf = new Map<string, number>();
@@ -168,7 +173,10 @@ export function forkTreeSvg(input: ForkTreeInput): { svg: string; stats: { side:
     while (level < labelLevels.length && labelLevels[level]! > ax - 4) level++;
     labelLevels[level] = ax + textW;
     const title = rs
-      .map((r) => `reorg at ${seconds(r.atMs - input.epochMs)}: depth ${r.depth} from #${anc}, head ${short(r.oldHead, 8)} → ${short(r.newHead, 8)}`)
+      .map(
+        (r) =>
+          `reorg at ${seconds(r.atMs - input.epochMs)}: depth ${r.depth} from #${anc}, head ${short(r.oldHead, 8)} → ${short(r.newHead, 8)}`,
+      )
       .join('\n');
     labels.push({ anc, x: ax, level, text, title });
   }
@@ -179,12 +187,16 @@ export function forkTreeSvg(input: ForkTreeInput): { svg: string; stats: { side:
 
   const oldHeads = new Set<string>(input.reorgs.map((r) => r.oldHead));
   const out: string[] = [];
-  out.push(`<svg class="forktree" data-node="${esc(input.node)}" width="${px(width)}" height="${px(height)}" viewBox="0 0 ${px(width)} ${px(height)}" role="img" aria-label="fork tree of ${esc(input.node)}">`);
+  out.push(
+    `<svg class="forktree" data-node="${esc(input.node)}" width="${px(width)}" height="${px(height)}" viewBox="0 0 ${px(width)} ${px(height)}" role="img" aria-label="fork tree of ${esc(input.node)}">`,
+  );
 
   // The spine: a line through every column, dashed across shrunk runs.
   const firstX = columns[0]!.x + BLOCK_W / 2;
   const lastCanonX = (colX.get(head) ?? firstX) + BLOCK_W / 2;
-  out.push(`<line class="spine" x1="${px(firstX)}" y1="${px(spineY + BLOCK_H / 2)}" x2="${px(lastCanonX)}" y2="${px(spineY + BLOCK_H / 2)}"/>`);
+  out.push(
+    `<line class="spine" x1="${px(firstX)}" y1="${px(spineY + BLOCK_H / 2)}" x2="${px(lastCanonX)}" y2="${px(spineY + BLOCK_H / 2)}"/>`,
+  );
   for (const c of columns) {
     if (c.kind !== 'gap') continue;
     const k = c.to - c.from + 1;
@@ -214,14 +226,19 @@ export function forkTreeSvg(input: ForkTreeInput): { svg: string; stats: { side:
     // A branch off genesis: its parent is the spine's first column.
     if (parent === null && n === 1) parent = { x: colX.get(0)!, y: spineY };
     if (parent === null) {
-      out.push(`<path class="link orphan" d="M${px(fx - 14)} ${px(fy + BLOCK_H / 2)} H${px(fx)}"><title>parent ${esc(short(first.parentHash, 8))} not in the report</title></path>`);
+      out.push(
+        `<path class="link orphan" d="M${px(fx - 14)} ${px(fy + BLOCK_H / 2)} H${px(fx)}"><title>parent ${esc(short(first.parentHash, 8))} not in the report</title></path>`,
+      );
       continue;
     }
     const px0 = parent.x + BLOCK_W / 2;
     out.push(`<path class="link" d="M${px(px0)} ${px(parent.y + BLOCK_H)} V${px(fy + BLOCK_H / 2)} H${px(fx)}"/>`);
     // Within the path, a straight line.
     const lastX = colX.get(Number(path[path.length - 1]!.number)) ?? fx;
-    if (lastX > fx) out.push(`<line class="link" x1="${px(fx + BLOCK_W)}" y1="${px(fy + BLOCK_H / 2)}" x2="${px(lastX)}" y2="${px(fy + BLOCK_H / 2)}"/>`);
+    if (lastX > fx)
+      out.push(
+        `<line class="link" x1="${px(fx + BLOCK_W)}" y1="${px(fy + BLOCK_H / 2)}" x2="${px(lastX)}" y2="${px(fy + BLOCK_H / 2)}"/>`,
+      );
   }
 
   // Blocks.
@@ -231,10 +248,30 @@ export function forkTreeSvg(input: ForkTreeInput): { svg: string; stats: { side:
     if (c.n === 0) continue;
     const b = canonByNumber.get(c.n);
     if (!b) continue;
-    placed.push({ n: c.n, hash: b.hash, parentHash: '', signer: b.signer, difficulty: b.difficulty, backup: b.backup, canonical: true, importedAtMs: null, row: 0 });
+    placed.push({
+      n: c.n,
+      hash: b.hash,
+      parentHash: '',
+      signer: b.signer,
+      difficulty: b.difficulty,
+      backup: b.backup,
+      canonical: true,
+      importedAtMs: null,
+      row: 0,
+    });
   }
   for (const b of input.side) {
-    placed.push({ n: Number(b.number), hash: b.hash, parentHash: b.parentHash, signer: b.signer, difficulty: b.difficulty, backup: b.backup, canonical: false, importedAtMs: b.importedAtMs, row: rowOf.get(b.hash) ?? 1 });
+    placed.push({
+      n: Number(b.number),
+      hash: b.hash,
+      parentHash: b.parentHash,
+      signer: b.signer,
+      difficulty: b.difficulty,
+      backup: b.backup,
+      canonical: false,
+      importedAtMs: b.importedAtMs,
+      row: rowOf.get(b.hash) ?? 1,
+    });
   }
   const g0 = colX.get(0)!;
   out.push(
@@ -245,7 +282,12 @@ export function forkTreeSvg(input: ForkTreeInput): { svg: string; stats: { side:
     if (bx === undefined) continue;
     const by = rowY(p.row);
     const prod = input.producer(p.signer);
-    const cls = ['blk', p.canonical ? 'canon' : 'side', ...(p.backup ? ['backup'] : []), ...(oldHeads.has(p.hash) ? ['oldhead'] : [])].join(' ');
+    const cls = [
+      'blk',
+      p.canonical ? 'canon' : 'side',
+      ...(p.backup ? ['backup'] : []),
+      ...(oldHeads.has(p.hash) ? ['oldhead'] : []),
+    ].join(' ');
     const title = [
       `block ${p.n} ${p.hash}`,
       `${p.canonical ? 'canonical' : 'side branch (lost the fork choice)'} on ${input.node}`,
@@ -257,13 +299,16 @@ export function forkTreeSvg(input: ForkTreeInput): { svg: string; stats: { side:
     const ink = p.canonical ? inkOn(prod.color) : '#1b1b1b';
     out.push(
       `<g class="${cls}" data-h="${esc(p.hash.slice(0, 18))}"><title>${esc(title)}</title><rect x="${px(bx)}" y="${px(by)}" width="${BLOCK_W}" height="${BLOCK_H}" rx="3" fill="${prod.color}"/>` +
-        (p.backup ? `<path class="bk" d="M${px(bx + BLOCK_W - 9)} ${px(by)} H${px(bx + BLOCK_W - 3)} Q${px(bx + BLOCK_W)} ${px(by)} ${px(bx + BLOCK_W)} ${px(by + 3)} V${px(by + 9)} Z"/>` : '') +
+        (p.backup
+          ? `<path class="bk" d="M${px(bx + BLOCK_W - 9)} ${px(by)} H${px(bx + BLOCK_W - 3)} Q${px(bx + BLOCK_W)} ${px(by)} ${px(bx + BLOCK_W)} ${px(by + 3)} V${px(by + 9)} Z"/>`
+          : '') +
         `<text x="${px(bx + BLOCK_W / 2)}" y="${px(by + BLOCK_H / 2 + 3.5)}" fill="${ink}">${p.n}</text></g>`,
     );
   }
   // The head marker.
   const hx = colX.get(head);
-  if (hx !== undefined) out.push(`<text class="headmark" x="${px(hx + BLOCK_W + 5)}" y="${px(spineY + BLOCK_H / 2 + 3.5)}">head</text>`);
+  if (hx !== undefined)
+    out.push(`<text class="headmark" x="${px(hx + BLOCK_W + 5)}" y="${px(spineY + BLOCK_H / 2 + 3.5)}">head</text>`);
 
   // Reorg annotations.
   for (const l of labels) {
@@ -278,6 +323,11 @@ export function forkTreeSvg(input: ForkTreeInput): { svg: string; stats: { side:
   for (const path of paths) forkPoints.add(path[0]!.parentHash);
   return {
     svg: out.join(''),
-    stats: { side: input.side.length + input.sideOmitted, forks: forkPoints.size, reorgs: input.reorgs.length, deepest: input.reorgs.reduce((m, r) => Math.max(m, r.depth), 0) },
+    stats: {
+      side: input.side.length + input.sideOmitted,
+      forks: forkPoints.size,
+      reorgs: input.reorgs.length,
+      deepest: input.reorgs.reduce((m, r) => Math.max(m, r.depth), 0),
+    },
   };
 }

@@ -4,7 +4,20 @@
  */
 import { type Address } from '../../../src/core/address';
 
-const COLORS = ['#4e79a7', '#f28e2b', '#e15759', '#59a14f', '#b07aa1', '#76b7b2', '#edc948', '#9c755f', '#ff9da7', '#7f7f7f', '#1f3b73', '#8c564b'];
+const COLORS = [
+  '#4e79a7',
+  '#f28e2b',
+  '#e15759',
+  '#59a14f',
+  '#b07aa1',
+  '#76b7b2',
+  '#edc948',
+  '#9c755f',
+  '#ff9da7',
+  '#7f7f7f',
+  '#1f3b73',
+  '#8c564b',
+];
 export const UNKNOWN_COLOR = '#c8c8c8';
 
 /** The colour of validator `index` (1-based). */
@@ -32,6 +45,8 @@ export function producerLookup(keys: ReadonlyArray<{ index: number; signer: Addr
   for (const k of keys) byAddress.set(k.signer.toLowerCase(), k.index);
   return (signer) => {
     const index = byAddress.get(signer.toLowerCase()) ?? null;
-    return index === null ? { index, label: `signer ${signer}`, color: UNKNOWN_COLOR } : { index, label: `validator ${index}`, color: validatorColor(index) };
+    return index === null
+      ? { index, label: `signer ${signer}`, color: UNKNOWN_COLOR }
+      : { index, label: `validator ${index}`, color: validatorColor(index) };
   };
 }

@@ -21,17 +21,30 @@ export interface TimelineData {
   endMs: number;
   faults: TimelineFault[];
   spans: Array<{ id: string; start: string; end: string; atMs: number }>;
-  checkpoints: Array<{ number: string | null; start: string; end: string | null; bufferedMs: number | null; ackedMs: number | null }>;
+  checkpoints: Array<{
+    number: string | null;
+    start: string;
+    end: string | null;
+    bufferedMs: number | null;
+    ackedMs: number | null;
+  }>;
   noAcks: Array<{ height: string; atMs: number }>;
   reorgs: Array<{ node: string; atMs: number; depth: number; ancestor: string }>;
 }
 
-const str = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'bigint' ? String(v) : '');
+const str = (v: unknown): string =>
+  typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'bigint' ? String(v) : '';
 
 export function timelineData(scenario: Scenario, r: RunResult): TimelineData {
   const faults = r.faultsFired.map((f) => {
     const spec = scenario.faults[f.index];
-    return { index: f.index, kind: f.kind, detail: f.detail, startMs: f.atMs, endMs: spec?.forMs !== undefined ? f.atMs + spec.forMs : null };
+    return {
+      index: f.index,
+      kind: f.kind,
+      detail: f.detail,
+      startMs: f.atMs,
+      endMs: spec?.forMs !== undefined ? f.atMs + spec.forMs : null,
+    };
   });
   // The first record of each span, checkpoint and no-ack (every service node records it).
   const spans = new Map<string, { id: string; start: string; end: string; atMs: number }>();
@@ -56,7 +69,13 @@ export function timelineData(scenario: Scenario, r: RunResult): TimelineData {
     .map((start) => {
       const times = r.cluster.checkpointTimes.get(start);
       const ack = acks.get(start);
-      return { number: ack?.number ?? null, start, end: ack?.end ?? null, bufferedMs: times?.bufferedMs ?? null, ackedMs: times?.ackedMs ?? ack?.atMs ?? null };
+      return {
+        number: ack?.number ?? null,
+        start,
+        end: ack?.end ?? null,
+        bufferedMs: times?.bufferedMs ?? null,
+        ackedMs: times?.ackedMs ?? ack?.atMs ?? null,
+      };
     });
   const byId = (a: { id: string }, b: { id: string }) => compareBig(BigInt(a.id || '0'), BigInt(b.id || '0'));
   return {
@@ -64,7 +83,9 @@ export function timelineData(scenario: Scenario, r: RunResult): TimelineData {
     faults,
     spans: [...spans.values()].sort((a, b) => a.atMs - b.atMs || byId(a, b)),
     checkpoints,
-    noAcks: [...noAcks.values()].sort((a, b) => a.atMs - b.atMs || compareBig(BigInt(a.height || '0'), BigInt(b.height || '0'))),
+    noAcks: [...noAcks.values()].sort(
+      (a, b) => a.atMs - b.atMs || compareBig(BigInt(a.height || '0'), BigInt(b.height || '0')),
+    ),
     reorgs: r.reorgs
       .map((x) => ({ node: x.node, atMs: x.atMs - scenario.epochMs, depth: x.depth, ancestor: x.commonAncestor }))
       .sort((a, b) => compareNumbers(a.atMs, b.atMs) || compareStrings(a.node, b.node) || a.depth - b.depth),
@@ -88,7 +109,11 @@ function pack(items: Array<{ x0: number; x1: number }>): number[] {
   });
 }
 
-export function timelineSvg(data: TimelineData, nodeColor: (node: string) => string, nodeOrder: (node: string) => number): string {
+export function timelineSvg(
+  data: TimelineData,
+  nodeColor: (node: string) => string,
+  nodeOrder: (node: string) => number,
+): string {
   const endMs = Math.max(1, data.endMs);
   const plotW = WIDTH - GUTTER - RIGHT;
   const X = (ms: number) => GUTTER + (Math.max(0, Math.min(endMs, ms)) / endMs) * plotW;
@@ -103,11 +128,13 @@ export function timelineSvg(data: TimelineData, nodeColor: (node: string) => str
     y += h;
   };
   // A label right of x, or left of it when it would run off the plot.
-  const label = (x: number, text: string, width: number) => (x + 6 + width > WIDTH - RIGHT ? { x: x - 6, anchor: 'end' } : { x: x + 6, anchor: 'start' });
+  const label = (x: number, text: string, width: number) =>
+    x + 6 + width > WIDTH - RIGHT ? { x: x - 6, anchor: 'end' } : { x: x + 6, anchor: 'start' };
 
   // Faults: one row each.
   lane('faults', data.faults.length, (top) => {
-    if (data.faults.length === 0) body.push(`<text class="none" x="${GUTTER + 6}" y="${top + 13}">no faults fired</text>`);
+    if (data.faults.length === 0)
+      body.push(`<text class="none" x="${GUTTER + 6}" y="${top + 13}">no faults fired</text>`);
     data.faults.forEach((f, i) => {
       const x0 = X(f.startMs);
       const healed = f.endMs !== null && f.endMs <= endMs;
@@ -133,7 +160,8 @@ export function timelineSvg(data: TimelineData, nodeColor: (node: string) => str
   });
   const spanRows = pack(spanItems);
   lane('spans', Math.max(1, ...spanRows.map((r) => r + 1)), (top) => {
-    if (spanItems.length === 0) body.push(`<text class="none" x="${GUTTER + 6}" y="${top + 13}">no span committed</text>`);
+    if (spanItems.length === 0)
+      body.push(`<text class="none" x="${GUTTER + 6}" y="${top + 13}">no span committed</text>`);
     spanItems.forEach((it, i) => {
       const ry = top + spanRows[i]! * SUB_H;
       body.push(
@@ -154,12 +182,15 @@ export function timelineSvg(data: TimelineData, nodeColor: (node: string) => str
   });
   const cpRows = pack(cpItems.map((it) => ({ x0: it.lx0, x1: it.lx1 })));
   lane('checkpoints', Math.max(1, ...cpRows.map((r) => r + 1)), (top) => {
-    if (cpItems.length === 0) body.push(`<text class="none" x="${GUTTER + 6}" y="${top + 13}">no checkpoint proposed</text>`);
+    if (cpItems.length === 0)
+      body.push(`<text class="none" x="${GUTTER + 6}" y="${top + 13}">no checkpoint proposed</text>`);
     cpItems.forEach((it, i) => {
       const ry = top + cpRows[i]! * SUB_H;
       const c = it.c;
       const title = [
-        c.number !== null ? `checkpoint ${c.number}: blocks ${c.start}–${c.end ?? '?'}` : `checkpoint from block ${c.start}`,
+        c.number !== null
+          ? `checkpoint ${c.number}: blocks ${c.start}–${c.end ?? '?'}`
+          : `checkpoint from block ${c.start}`,
         c.bufferedMs !== null ? `buffered at ${seconds(c.bufferedMs)}` : 'buffered before the run (or not seen)',
         c.ackedMs !== null ? `acked at ${seconds(c.ackedMs)}` : 'not acked by the end',
         ...(c.bufferedMs !== null && c.ackedMs !== null ? [`latency ${seconds(c.ackedMs - c.bufferedMs)}`] : []),
@@ -167,7 +198,10 @@ export function timelineSvg(data: TimelineData, nodeColor: (node: string) => str
       body.push(
         `<g class="cp${c.ackedMs === null ? ' pending' : ''}"><title>${esc(title)}</title><line x1="${px(it.x0)}" y1="${px(ry + 8)}" x2="${px(it.x1)}" y2="${px(ry + 8)}"/><circle class="buf" cx="${px(it.x0)}" cy="${px(ry + 8)}" r="3"/>` +
           (c.ackedMs !== null ? `<path class="ack" d="M${px(it.x1)} ${px(ry + 3)} l5 5 l-5 5 l-5 -5 Z"/>` : '') +
-          (it.left ? `<text x="${px(it.x0 - 6)}" y="${px(ry + 11.5)}" text-anchor="end">${esc(it.text)}</text>` : `<text x="${px(it.x1 + 7)}" y="${px(ry + 11.5)}">${esc(it.text)}</text>`) + '</g>',
+          (it.left
+            ? `<text x="${px(it.x0 - 6)}" y="${px(ry + 11.5)}" text-anchor="end">${esc(it.text)}</text>`
+            : `<text x="${px(it.x1 + 7)}" y="${px(ry + 11.5)}">${esc(it.text)}</text>`) +
+          '</g>',
       );
     });
   });
@@ -209,9 +243,13 @@ export function timelineSvg(data: TimelineData, nodeColor: (node: string) => str
 
   const height = y + 22;
   const out: string[] = [];
-  out.push(`<svg class="timeline" viewBox="0 0 ${WIDTH} ${px(height)}" width="${WIDTH}" height="${px(height)}" role="img" aria-label="timeline">`);
+  out.push(
+    `<svg class="timeline" viewBox="0 0 ${WIDTH} ${px(height)}" width="${WIDTH}" height="${px(height)}" role="img" aria-label="timeline">`,
+  );
   lanes.forEach((l, i) => {
-    out.push(`<rect class="lane${i % 2 ? ' odd' : ''}" x="0" y="${px(l.y)}" width="${WIDTH}" height="${px(l.h)}"/><text class="lanename" x="8" y="${px(l.y + 17)}">${esc(l.name)}</text>`);
+    out.push(
+      `<rect class="lane${i % 2 ? ' odd' : ''}" x="0" y="${px(l.y)}" width="${WIDTH}" height="${px(l.h)}"/><text class="lanename" x="8" y="${px(l.y + 17)}">${esc(l.name)}</text>`,
+    );
   });
   // Fault periods, shaded across every lane.
   for (const f of data.faults) {
@@ -221,7 +259,9 @@ export function timelineSvg(data: TimelineData, nodeColor: (node: string) => str
   }
   for (const t of timeTicks(endMs)) {
     const x = X(t);
-    out.push(`<line class="grid" x1="${px(x)}" y1="20" x2="${px(x)}" y2="${px(y)}"/><text class="tick" x="${px(x)}" y="14">${timeLabel(t)}</text><text class="tick" x="${px(x)}" y="${px(y + 14)}">${timeLabel(t)}</text>`);
+    out.push(
+      `<line class="grid" x1="${px(x)}" y1="20" x2="${px(x)}" y2="${px(y)}"/><text class="tick" x="${px(x)}" y="14">${timeLabel(t)}</text><text class="tick" x="${px(x)}" y="${px(y + 14)}">${timeLabel(t)}</text>`,
+    );
   }
   out.push(...body);
   out.push('</svg>');

@@ -71,12 +71,22 @@ export class TestChain {
       app_state: {
         auth: {
           accounts: [
-            ...this.validators.map((v) => ({ address: v.address, coins: [{ denom: 'matic', amount: { i: balance.toString() } }] })),
-            ...(opts.accounts ?? []).map((a) => ({ address: a.key.address, coins: [{ denom: 'matic', amount: { i: a.amount.toString() } }] })),
+            ...this.validators.map((v) => ({
+              address: v.address,
+              coins: [{ denom: 'matic', amount: { i: balance.toString() } }],
+            })),
+            ...(opts.accounts ?? []).map((a) => ({
+              address: a.key.address,
+              coins: [{ denom: 'matic', amount: { i: a.amount.toString() } }],
+            })),
           ],
         },
         staking: {
-          validators: this.validators.map((v, i) => ({ id: i + 1, pub_key: v.pubKey, power: Number(opts.powers?.[i] ?? 100n) })),
+          validators: this.validators.map((v, i) => ({
+            id: i + 1,
+            pub_key: v.pubKey,
+            power: Number(opts.powers?.[i] ?? 100n),
+          })),
         },
         ...opts.appState,
       },
@@ -89,7 +99,12 @@ export class TestChain {
   }
 
   /** Sign with the account's committed number and sequence (plus `sequenceOffset` for several txs in one block). */
-  tx<M>(def: MsgDef<M>, msg: M, key: TestKey, opts: { sequenceOffset?: bigint; memo?: string; chainId?: string; sequence?: bigint } = {}): Uint8Array {
+  tx<M>(
+    def: MsgDef<M>,
+    msg: M,
+    key: TestKey,
+    opts: { sequenceOffset?: bigint; memo?: string; chainId?: string; sequence?: bigint } = {},
+  ): Uint8Array {
     const acc = getAccount(this.app.store, key.address);
     const doc = {
       chainId: opts.chainId ?? this.chainId,
@@ -114,7 +129,10 @@ export class TestChain {
   }
 
   /** Deliver txs, then run the two blocks that bring their side-tx results; returns all results. */
-  blockAndSettle(txs: Uint8Array[], opts: { proposer?: Address } = {}): { txs: TxResult[]; side: EndBlockResponse['sideTxResults'] } {
+  blockAndSettle(
+    txs: Uint8Array[],
+    opts: { proposer?: Address } = {},
+  ): { txs: TxResult[]; side: EndBlockResponse['sideTxResults'] } {
     const first = this.block(txs, opts);
     const a = this.block([], opts);
     const b = this.block([], opts);
@@ -134,7 +152,9 @@ export class TestChain {
   }
 
   private setMembers(): Address[] {
-    const body = this.app.query('/staking/validator-set').body as { result: { validators: Array<{ signer: Address }> } };
+    const body = this.app.query('/staking/validator-set').body as {
+      result: { validators: Array<{ signer: Address }> };
+    };
     return body.result.validators.map((v) => v.signer);
   }
 

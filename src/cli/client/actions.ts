@@ -92,7 +92,9 @@ async function sendTx<M>(
   let accountNumber = a.accountNumber;
   let sequence = a.sequence;
   if (accountNumber === undefined || sequence === undefined) {
-    const acc = await rest.get<{ account_number?: unknown; sequence?: unknown }>(`/auth/accounts/${key.address}/sequence`);
+    const acc = await rest.get<{ account_number?: unknown; sequence?: unknown }>(
+      `/auth/accounts/${key.address}/sequence`,
+    );
     accountNumber ??= num(acc.result.account_number ?? '0', 'account_number');
     sequence ??= num(acc.result.sequence ?? '0', 'sequence');
   }
@@ -114,7 +116,11 @@ function printTxResult(r: BroadcastResult, json: boolean, io: ClientIO): number 
 function keyNameFor(home: string, from: string): string {
   if (!/^0[xX][0-9a-fA-F]{40}$/.test(from)) return from;
   const name = keyNameOf(home, from);
-  if (name === undefined) throw new UsageError('--from', `no key in ${keysDir(home)} has the address ${from}; available keys: ${listKeys(home).join(', ') || 'none'}`);
+  if (name === undefined)
+    throw new UsageError(
+      '--from',
+      `no key in ${keysDir(home)} has the address ${from}; available keys: ${listKeys(home).join(', ') || 'none'}`,
+    );
   return name;
 }
 
@@ -131,7 +137,13 @@ function keyNameOf(home: string, address: string): string | undefined {
 }
 
 export async function bankSend(a: TxArgs & { to: Address; amount: Coin[] }, io: ClientIO): Promise<number> {
-  return sendTx(a, io, MsgSendDef, () => DEFAULT_USER_KEY, ({ key }) => ({ fromAddress: key.address, toAddress: a.to, amount: a.amount }));
+  return sendTx(
+    a,
+    io,
+    MsgSendDef,
+    () => DEFAULT_USER_KEY,
+    ({ key }) => ({ fromAddress: key.address, toAddress: a.to, amount: a.amount }),
+  );
 }
 
 interface SpanJson {
@@ -145,25 +157,32 @@ export async function proposeSpan(
   a: TxArgs & { startBlock?: bigint; spanId?: bigint; sidechainChainId?: string },
   io: ClientIO,
 ): Promise<number> {
-  return sendTx(a, io, MsgProposeSpanDef, () => DEFAULT_VALIDATOR_KEY, async ({ key, rest }) => {
-    const latest = (await rest.get<SpanJson>('/sidechain/latest-span')).result;
-    const params = (await rest.get<{ span_duration: number | string }>('/sidechain/params')).result;
-    const startBlock = a.startBlock ?? num(latest.end_block, 'latest-span end_block') + 1n;
-    const spanDuration = num(params.span_duration, 'span_duration');
-    let sidechainChainId = a.sidechainChainId;
-    if (sidechainChainId === undefined) {
-      const chain = await rest.getOptional<{ sidechain_chain_id?: string }>('/chain/params');
-      sidechainChainId = chain?.result.sidechain_chain_id ?? latest.sidechain_chain_id;
-    }
-    if (sidechainChainId === undefined || sidechainChainId === '') throw new UsageError('--sidechain-chain-id', 'required: the node reports no sidechain chain id');
-    return {
-      spanId: a.spanId ?? num(latest.span_id, 'latest-span span_id') + 1n,
-      proposer: key.address,
-      startBlock,
-      endBlock: startBlock + spanDuration - 1n,
-      sidechainChainId,
-    };
-  });
+  return sendTx(
+    a,
+    io,
+    MsgProposeSpanDef,
+    () => DEFAULT_VALIDATOR_KEY,
+    async ({ key, rest }) => {
+      const latest = (await rest.get<SpanJson>('/sidechain/latest-span')).result;
+      const params = (await rest.get<{ span_duration: number | string }>('/sidechain/params')).result;
+      const startBlock = a.startBlock ?? num(latest.end_block, 'latest-span end_block') + 1n;
+      const spanDuration = num(params.span_duration, 'span_duration');
+      let sidechainChainId = a.sidechainChainId;
+      if (sidechainChainId === undefined) {
+        const chain = await rest.getOptional<{ sidechain_chain_id?: string }>('/chain/params');
+        sidechainChainId = chain?.result.sidechain_chain_id ?? latest.sidechain_chain_id;
+      }
+      if (sidechainChainId === undefined || sidechainChainId === '')
+        throw new UsageError('--sidechain-chain-id', 'required: the node reports no sidechain chain id');
+      return {
+        spanId: a.spanId ?? num(latest.span_id, 'latest-span span_id') + 1n,
+        proposer: key.address,
+        startBlock,
+        endBlock: startBlock + spanDuration - 1n,
+        sidechainChainId,
+      };
+    },
+  );
 }
 
 /** The first validator id above the current set that the service does not know (a joining validator's likely id). */
@@ -180,15 +199,26 @@ async function nextUnknownValidatorId(rest: RestClient): Promise<bigint> {
   throw new UsageError('--id', 'could not find a free validator id; name it with --id');
 }
 
-export async function validatorJoin(a: TxArgs & { signerPubkey: Hex; txHash: Hex; logIndex: bigint; id?: bigint }, io: ClientIO): Promise<number> {
-  return sendTx(a, io, MsgValidatorJoinDef, () => DEFAULT_VALIDATOR_KEY, async ({ key, rest }) => {
-    let id = a.id;
-    if (id === undefined) {
-      id = await nextUnknownValidatorId(rest);
-      io.err(`lockstep: --id not given: using validator id ${id} (the first id the service does not know); pass --id if the parent chain assigned another\n`);
-    }
-    return { from: key.address, id, pubKey: a.signerPubkey, txHash: a.txHash, logIndex: a.logIndex };
-  });
+export async function validatorJoin(
+  a: TxArgs & { signerPubkey: Hex; txHash: Hex; logIndex: bigint; id?: bigint },
+  io: ClientIO,
+): Promise<number> {
+  return sendTx(
+    a,
+    io,
+    MsgValidatorJoinDef,
+    () => DEFAULT_VALIDATOR_KEY,
+    async ({ key, rest }) => {
+      let id = a.id;
+      if (id === undefined) {
+        id = await nextUnknownValidatorId(rest);
+        io.err(
+          `lockstep: --id not given: using validator id ${id} (the first id the service does not know); pass --id if the parent chain assigned another\n`,
+        );
+      }
+      return { from: key.address, id, pubKey: a.signerPubkey, txHash: a.txHash, logIndex: a.logIndex };
+    },
+  );
 }
 
 /** The default signer of a checkpoint message: the key of the proposer at `position` (0 = current), if the home holds it. */
@@ -207,40 +237,90 @@ export async function sendCheckpoint(
   a: TxArgs & { startBlock: bigint; endBlock: bigint; rootHash?: Hex; accountRootHash?: Hex },
   io: ClientIO,
 ): Promise<number> {
-  return sendTx(a, io, MsgCheckpointDef, (home, rest) => proposerKey(home, rest, 0), async ({ key, rest }) => {
-    const rootHash = a.rootHash ?? ((await rest.get<{ rootHash: Hex }>(`/checkpoints/prepare?start=${a.startBlock}&end=${a.endBlock}`)).result.rootHash);
-    const accountRootHash = a.accountRootHash ?? ((await rest.get<{ accountRootHash: Hex }>('/topup/dividend-account-root')).result.accountRootHash);
-    return { proposer: key.address, startBlock: a.startBlock, endBlock: a.endBlock, rootHash, accountRootHash };
-  });
+  return sendTx(
+    a,
+    io,
+    MsgCheckpointDef,
+    (home, rest) => proposerKey(home, rest, 0),
+    async ({ key, rest }) => {
+      const rootHash =
+        a.rootHash ??
+        (await rest.get<{ rootHash: Hex }>(`/checkpoints/prepare?start=${a.startBlock}&end=${a.endBlock}`)).result
+          .rootHash;
+      const accountRootHash =
+        a.accountRootHash ??
+        (await rest.get<{ accountRootHash: Hex }>('/topup/dividend-account-root')).result.accountRootHash;
+      return { proposer: key.address, startBlock: a.startBlock, endBlock: a.endBlock, rootHash, accountRootHash };
+    },
+  );
 }
 
-export async function sendAck(a: TxArgs & { txHash: Hex; logIndex: bigint; header: bigint }, io: ClientIO): Promise<number> {
-  return sendTx(a, io, MsgCheckpointAckDef, () => DEFAULT_VALIDATOR_KEY, ({ key }) => ({ from: key.address, headerBlock: a.header, txHash: a.txHash, logIndex: a.logIndex }));
+export async function sendAck(
+  a: TxArgs & { txHash: Hex; logIndex: bigint; header: bigint },
+  io: ClientIO,
+): Promise<number> {
+  return sendTx(
+    a,
+    io,
+    MsgCheckpointAckDef,
+    () => DEFAULT_VALIDATOR_KEY,
+    ({ key }) => ({ from: key.address, headerBlock: a.header, txHash: a.txHash, logIndex: a.logIndex }),
+  );
 }
 
 export async function sendNoAck(a: TxArgs, io: ClientIO): Promise<number> {
-  return sendTx(a, io, MsgCheckpointNoAckDef, (home, rest) => proposerKey(home, rest, 1), ({ key }) => ({ from: key.address }));
+  return sendTx(
+    a,
+    io,
+    MsgCheckpointNoAckDef,
+    (home, rest) => proposerKey(home, rest, 1),
+    ({ key }) => ({ from: key.address }),
+  );
 }
 
-export async function topupFee(a: TxArgs & { txHash: Hex; logIndex: bigint; validatorId?: bigint }, io: ClientIO): Promise<number> {
-  return sendTx(a, io, MsgTopupDef, () => DEFAULT_VALIDATOR_KEY, async ({ key, rest }) => {
-    let id = a.validatorId;
-    if (id === undefined) {
-      const v = await rest.getOptional<{ ID: number | string }>(`/staking/signer/${key.address}`);
-      if (!v) throw new UsageError('--validator-id', `required: the signing key ${key.name} (${key.address}) is not a validator's signer, so there is no default`);
-      id = num(v.result.ID, 'validator ID');
-    }
-    return { fromAddress: key.address, id, txHash: a.txHash, logIndex: a.logIndex };
-  });
+export async function topupFee(
+  a: TxArgs & { txHash: Hex; logIndex: bigint; validatorId?: bigint },
+  io: ClientIO,
+): Promise<number> {
+  return sendTx(
+    a,
+    io,
+    MsgTopupDef,
+    () => DEFAULT_VALIDATOR_KEY,
+    async ({ key, rest }) => {
+      let id = a.validatorId;
+      if (id === undefined) {
+        const v = await rest.getOptional<{ ID: number | string }>(`/staking/signer/${key.address}`);
+        if (!v)
+          throw new UsageError(
+            '--validator-id',
+            `required: the signing key ${key.name} (${key.address}) is not a validator's signer, so there is no default`,
+          );
+        id = num(v.result.ID, 'validator ID');
+      }
+      return { fromAddress: key.address, id, txHash: a.txHash, logIndex: a.logIndex };
+    },
+  );
 }
 
 export async function topupWithdraw(a: TxArgs & { amount?: bigint }, io: ClientIO): Promise<number> {
-  return sendTx(a, io, MsgWithdrawFeeDef, () => DEFAULT_VALIDATOR_KEY, ({ key }) => ({ fromAddress: key.address, amount: a.amount ?? 0n }));
+  return sendTx(
+    a,
+    io,
+    MsgWithdrawFeeDef,
+    () => DEFAULT_VALIDATOR_KEY,
+    ({ key }) => ({ fromAddress: key.address, amount: a.amount ?? 0n }),
+  );
 }
 
 // --- queries ----------------------------------------------------------------------------------
 
-async function printQuery(a: CommonArgs, io: ClientIO, path: string, view: (result: any) => unknown = (r) => r): Promise<number> {
+async function printQuery(
+  a: CommonArgs,
+  io: ClientIO,
+  path: string,
+  view: (result: any) => unknown = (r) => r,
+): Promise<number> {
   const res = await client(a, io).get(path);
   io.out(render(view(res.result), a.json));
   return 0;
@@ -266,7 +346,10 @@ function pubkeyText(pk: unknown): string {
 /** The spec's account output: address, coins, pubkey, accountnumber, sequence. */
 export function accountView(result: unknown): Record<string, unknown> {
   const r = result as { type?: string; value?: Record<string, unknown> } & Record<string, unknown>;
-  const v = (r && typeof r.value === 'object' && r.value !== null && 'address' in r.value ? r.value : r) as Record<string, unknown>;
+  const v = (r && typeof r.value === 'object' && r.value !== null && 'address' in r.value ? r.value : r) as Record<
+    string,
+    unknown
+  >;
   const asNumber = (x: unknown) => {
     const n = num(x ?? 0, 'account field');
     return n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : n.toString();
@@ -288,8 +371,12 @@ export async function queryAuthParams(a: CommonArgs, io: ClientIO): Promise<numb
   return printQuery(a, io, '/auth/params');
 }
 
-export async function queryValidatorInfo(a: CommonArgs & { validator?: Address; id?: bigint }, io: ClientIO): Promise<number> {
-  if (a.validator === undefined && a.id === undefined) throw new UsageError('--validator', 'name the validator with --validator=<signer address> or --id=<validator id>');
+export async function queryValidatorInfo(
+  a: CommonArgs & { validator?: Address; id?: bigint },
+  io: ClientIO,
+): Promise<number> {
+  if (a.validator === undefined && a.id === undefined)
+    throw new UsageError('--validator', 'name the validator with --validator=<signer address> or --id=<validator id>');
   return printQuery(a, io, a.validator !== undefined ? `/staking/signer/${a.validator}` : `/staking/validator/${a.id}`);
 }
 
@@ -297,7 +384,8 @@ export async function queryValidatorInfo(a: CommonArgs & { validator?: Address; 
 export function checkpointParamsView(result: unknown): Record<string, unknown> {
   const r = { ...(result as Record<string, unknown>) };
   const t = r.checkpoint_buffer_time;
-  if (typeof t === 'number' || (typeof t === 'string' && /^\d+$/.test(t))) r.checkpoint_buffer_time = formatDurationMs(Number(BigInt(t) / 1_000_000n));
+  if (typeof t === 'number' || (typeof t === 'string' && /^\d+$/.test(t)))
+    r.checkpoint_buffer_time = formatDurationMs(Number(BigInt(t) / 1_000_000n));
   return r;
 }
 

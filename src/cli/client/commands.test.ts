@@ -70,7 +70,10 @@ function topLevelYaml(text: string): Record<string, string> {
 }
 
 function writeKey(home: string, name: string, key: TestKey): void {
-  writeFileSync(join(home, 'keys', `${name}.json`), JSON.stringify({ name, address: key.address, pub_key: key.pubKey, private_key: key.privateKey }, null, 2));
+  writeFileSync(
+    join(home, 'keys', `${name}.json`),
+    JSON.stringify({ name, address: key.address, pub_key: key.pubKey, private_key: key.privateKey }, null, 2),
+  );
 }
 
 const user1 = testKey('client-user-1');
@@ -150,7 +153,16 @@ describe('tx bank send and query auth account', () => {
     expect(res.code).toBe(0);
     expect(res.txhash).toMatch(/^[0-9A-F]{64}$/);
     expect(f.chain.balance(stranger.address)).toBe(1005n);
-    const byAddress = await cli(['tx', 'bank', 'send', stranger.address, '5matic', '--from', f.chain.validators[1]!.address.toUpperCase().replace('0X', '0x'), ...base]);
+    const byAddress = await cli([
+      'tx',
+      'bank',
+      'send',
+      stranger.address,
+      '5matic',
+      '--from',
+      f.chain.validators[1]!.address.toUpperCase().replace('0X', '0x'),
+      ...base,
+    ]);
     expect(byAddress.code).toBe(0);
     expect(f.chain.balance(stranger.address)).toBe(1010n);
   });
@@ -172,10 +184,34 @@ describe('tx bank send and query auth account', () => {
 
   it('sync and async modes answer before the block; --sequence signs offline', async () => {
     const seq = f.chain.app.signingAccount(user1.address)!.sequence;
-    const a = await cli(['tx', 'bank', 'send', stranger.address, '1matic', '--broadcast-mode', 'sync', '--sequence', String(seq), '--account-number', String(f.chain.app.signingAccount(user1.address)!.accountNumber), ...base]);
+    const a = await cli([
+      'tx',
+      'bank',
+      'send',
+      stranger.address,
+      '1matic',
+      '--broadcast-mode',
+      'sync',
+      '--sequence',
+      String(seq),
+      '--account-number',
+      String(f.chain.app.signingAccount(user1.address)!.accountNumber),
+      ...base,
+    ]);
     expect(a.code).toBe(0);
     expect(topLevelYaml(a.out).height).toBe('0');
-    const b = await cli(['tx', 'bank', 'send', stranger.address, '1matic', '--broadcast-mode', 'async', '--sequence', String(seq + 1n), ...base]);
+    const b = await cli([
+      'tx',
+      'bank',
+      'send',
+      stranger.address,
+      '1matic',
+      '--broadcast-mode',
+      'async',
+      '--sequence',
+      String(seq + 1n),
+      ...base,
+    ]);
     expect(b.code).toBe(0);
     expect(f.port.mempool.length).toBe(2);
     f.port.commitMempool();
@@ -226,7 +262,9 @@ describe('every query command prints its keys', () => {
     const bySigner = await cli(['query', 'staking', 'validator-info', `--validator=${v1.address}`, ...base]);
     expect(bySigner.code).toBe(0);
     expect(Object.keys(topLevelYaml(bySigner.out))).toEqual(validatorKeys);
-    const byId = JSON.parse((await cli(['query', 'staking', 'validator-info', '--id=1', '--json', ...base])).out) as Record<string, unknown>;
+    const byId = JSON.parse(
+      (await cli(['query', 'staking', 'validator-info', '--id=1', '--json', ...base])).out,
+    ) as Record<string, unknown>;
     expect(Object.keys(byId)).toEqual(validatorKeys);
     expect(byId.signer).toBe(v1.address);
     expect(typeof byId.last_updated).toBe('number');
@@ -239,7 +277,10 @@ describe('every query command prints its keys', () => {
     const r = await cli(['query', 'checkpoint', 'params', '--trust-node', ...base]);
     expect(r.code).toBe(0);
     expect(topLevelYaml(r.out).checkpoint_buffer_time).toBe('16m40s');
-    const j = JSON.parse((await cli(['query', 'checkpoint', 'params', '--json', ...base])).out) as Record<string, unknown>;
+    const j = JSON.parse((await cli(['query', 'checkpoint', 'params', '--json', ...base])).out) as Record<
+      string,
+      unknown
+    >;
     expect(j.checkpoint_buffer_time).toBe('16m40s');
   });
 });
@@ -248,9 +289,31 @@ describe('validator transactions', () => {
   it('tx topup fee credits once; the replay answers 1401 "Older invalid tx found" in codespace topup', async () => {
     const v2 = f.chain.validators[1]!;
     const txHash = fakeTxHash('client-topup');
-    f.chain.observers.addEvent({ name: 'TopUpFee', txHash, logIndex: 2n, blockNumber: 40n, user: v2.address, fee: 5n * TOKEN });
+    f.chain.observers.addEvent({
+      name: 'TopUpFee',
+      txHash,
+      logIndex: 2n,
+      blockNumber: 40n,
+      user: v2.address,
+      fee: 5n * TOKEN,
+    });
     const before = f.chain.balance(v2.address);
-    const args = ['tx', 'topup', 'fee', '--tx-hash', txHash, '--log-index', '2', '--validator-id', '2', '--from', 'validator-2', '--chain-id', f.chain.chainId, ...base];
+    const args = [
+      'tx',
+      'topup',
+      'fee',
+      '--tx-hash',
+      txHash,
+      '--log-index',
+      '2',
+      '--validator-id',
+      '2',
+      '--from',
+      'validator-2',
+      '--chain-id',
+      f.chain.chainId,
+      ...base,
+    ];
     const first = await cli(args);
     expect(first.err).toBe('');
     expect(first.code).toBe(0);
@@ -273,10 +336,39 @@ describe('validator transactions', () => {
   it('tx topup fee defaults --validator-id to the validator of --from', async () => {
     const v3 = f.chain.validators[2]!;
     const txHash = fakeTxHash('client-topup-3');
-    f.chain.observers.addEvent({ name: 'TopUpFee', txHash, logIndex: 0n, blockNumber: 41n, user: v3.address, fee: TOKEN });
-    const r = await cli(['tx', 'topup', 'fee', '--tx-hash', txHash, '--log-index', '0', '--from', 'validator-3', ...base]);
+    f.chain.observers.addEvent({
+      name: 'TopUpFee',
+      txHash,
+      logIndex: 0n,
+      blockNumber: 41n,
+      user: v3.address,
+      fee: TOKEN,
+    });
+    const r = await cli([
+      'tx',
+      'topup',
+      'fee',
+      '--tx-hash',
+      txHash,
+      '--log-index',
+      '0',
+      '--from',
+      'validator-3',
+      ...base,
+    ]);
     expect(r.code).toBe(0);
-    const noValidator = await cli(['tx', 'topup', 'fee', '--tx-hash', txHash, '--log-index', '0', '--from', 'user-1', ...base]);
+    const noValidator = await cli([
+      'tx',
+      'topup',
+      'fee',
+      '--tx-hash',
+      txHash,
+      '--log-index',
+      '0',
+      '--from',
+      'user-1',
+      ...base,
+    ]);
     expect(noValidator.code).toBe(1);
     expect(noValidator.err).toContain('--validator-id: required');
     settle();
@@ -295,7 +387,9 @@ describe('validator transactions', () => {
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
     settle();
-    const latest = JSON.parse((await cli(['query', 'sidechain', 'span', 'latest-span', '--json', ...base])).out) as Record<string, number>;
+    const latest = JSON.parse(
+      (await cli(['query', 'sidechain', 'span', 'latest-span', '--json', ...base])).out,
+    ) as Record<string, number>;
     expect([latest.span_id, latest.start_block, latest.end_block]).toEqual([1, 256, 256 + 1600 - 1]);
   });
 
@@ -314,11 +408,24 @@ describe('validator transactions', () => {
       total: 10n * TOKEN,
       signerPubkey: `0x${joiner.pubKey.slice(4)}` as Hex,
     });
-    const r = await cli(['tx', 'staking', 'validator-join', '--signer-pubkey', joiner.pubKey, '--tx-hash', txHash, '--log-index', '1', ...base]);
+    const r = await cli([
+      'tx',
+      'staking',
+      'validator-join',
+      '--signer-pubkey',
+      joiner.pubKey,
+      '--tx-hash',
+      txHash,
+      '--log-index',
+      '1',
+      ...base,
+    ]);
     expect(r.code).toBe(0);
     expect(r.err).toContain('using validator id 5');
     settle();
-    const v = JSON.parse((await cli(['query', 'staking', 'validator-info', `--validator=${joiner.address}`, '--json', ...base])).out) as Record<string, unknown>;
+    const v = JSON.parse(
+      (await cli(['query', 'staking', 'validator-info', `--validator=${joiner.address}`, '--json', ...base])).out,
+    ) as Record<string, unknown>;
     expect(v.ID).toBe(5);
     expect(v.pubKey).toBe(joiner.pubKey);
   });
@@ -329,11 +436,35 @@ describe('validator transactions', () => {
     expect(cp.err).toBe('');
     expect(cp.code).toBe(0);
     settle();
-    const buffer = f.chain.queryResult<{ proposer: Address; startBlock: number; endBlock: number; rootHash: Hex; accountRootHash: Hex }>('/checkpoints/buffer');
+    const buffer = f.chain.queryResult<{
+      proposer: Address;
+      startBlock: number;
+      endBlock: number;
+      rootHash: Hex;
+      accountRootHash: Hex;
+    }>('/checkpoints/buffer');
     expect([buffer.startBlock, buffer.endBlock]).toEqual([0, 255]);
 
-    f.chain.observers.headerBlocks.set(1n, { number: 1n, proposer: buffer.proposer, startBlock: 0n, endBlock: 255n, rootHash: buffer.rootHash, accountRootHash: buffer.accountRootHash });
-    const ack = await cli(['tx', 'checkpoint', 'send-ack', '--tx-hash', `0x${'cd'.repeat(32)}`, '--log-index', '0', '--header', '1', ...base]);
+    f.chain.observers.headerBlocks.set(1n, {
+      number: 1n,
+      proposer: buffer.proposer,
+      startBlock: 0n,
+      endBlock: 255n,
+      rootHash: buffer.rootHash,
+      accountRootHash: buffer.accountRootHash,
+    });
+    const ack = await cli([
+      'tx',
+      'checkpoint',
+      'send-ack',
+      '--tx-hash',
+      `0x${'cd'.repeat(32)}`,
+      '--log-index',
+      '0',
+      '--header',
+      '1',
+      ...base,
+    ]);
     expect(ack.code).toBe(0);
     settle();
     expect(f.chain.queryResult<{ result: number }>('/checkpoints/count').result).toBe(1);
@@ -355,7 +486,20 @@ describe('usage errors', () => {
       [['tx', 'topup', 'fee', '--tx-hash', `0x${'ab'.repeat(32)}`, '--log-index', 'one'], '--log-index'],
       [['tx', 'bank', 'send', '0x1234', '1matic'], '<to_address>'],
       [['tx', 'bank', 'send', stranger.address, '100'], '<amount>'],
-      [['tx', 'staking', 'validator-join', '--signer-pubkey', '0x05', '--tx-hash', `0x${'ab'.repeat(32)}`, '--log-index', '0'], '--signer-pubkey'],
+      [
+        [
+          'tx',
+          'staking',
+          'validator-join',
+          '--signer-pubkey',
+          '0x05',
+          '--tx-hash',
+          `0x${'ab'.repeat(32)}`,
+          '--log-index',
+          '0',
+        ],
+        '--signer-pubkey',
+      ],
       [['tx', 'checkpoint', 'send-checkpoint', '--start-block', '0', '--end-block', '-5'], '--end-block'],
       [['query', 'staking', 'validator-info', '--validator', 'nope'], '--validator'],
       [['query', 'auth', 'account', 'nope'], '<address>'],
@@ -374,13 +518,31 @@ describe('usage errors', () => {
     const unknown = await cli(['tx', 'bank', 'send', stranger.address, '1matic', '--bogus', '1', ...base]);
     expect(unknown.code).toBe(1);
     expect(unknown.err).toContain('Unknown argument: bogus');
-    const missing = await cli(['tx', 'checkpoint', 'send-ack', '--tx-hash', `0x${'ab'.repeat(32)}`, '--log-index', '0', ...base]);
+    const missing = await cli([
+      'tx',
+      'checkpoint',
+      'send-ack',
+      '--tx-hash',
+      `0x${'ab'.repeat(32)}`,
+      '--log-index',
+      '0',
+      ...base,
+    ]);
     expect(missing.code).toBe(1);
     expect(missing.err).toContain('Missing required argument: header');
     const mode = await cli(['tx', 'checkpoint', 'send-noack', '--broadcast-mode', 'fast', ...base]);
     expect(mode.code).toBe(1);
     expect(mode.err).toContain('broadcast-mode');
-    const both = await cli(['query', 'staking', 'validator-info', '--id', '1', '--validator', stranger.address, ...base]);
+    const both = await cli([
+      'query',
+      'staking',
+      'validator-info',
+      '--id',
+      '1',
+      '--validator',
+      stranger.address,
+      ...base,
+    ]);
     expect(both.code).toBe(1);
     expect(both.err).toContain('mutually exclusive');
     expect(f.port.calls.broadcast).toBe(calls);
@@ -401,7 +563,17 @@ describe('usage errors', () => {
       const r = await cli(['tx', 'bank', 'send', stranger.address, '1matic', '--node', node], { LOCKSTEP_HOME: bare });
       expect(r.code).toBe(1);
       expect(r.err).toContain('lockstep: --chain-id: required');
-      const empty = await cli(['tx', 'bank', 'send', stranger.address, '1matic', '--chain-id', 'c', '--home', join(bare, 'nothing')]);
+      const empty = await cli([
+        'tx',
+        'bank',
+        'send',
+        stranger.address,
+        '1matic',
+        '--chain-id',
+        'c',
+        '--home',
+        join(bare, 'nothing'),
+      ]);
       expect(empty.err).toContain('there are no keys in');
     } finally {
       rmSync(bare, { recursive: true, force: true });
@@ -433,6 +605,17 @@ describe('usage errors', () => {
       console.log = orig;
     }
     const help = logs.join('\n');
-    for (const s of ['--tx-hash', '--log-index', '--validator-id', '--chain-id', '--from', '--broadcast-mode', '--node', '--json', 'Examples:']) expect(help).toContain(s);
+    for (const s of [
+      '--tx-hash',
+      '--log-index',
+      '--validator-id',
+      '--chain-id',
+      '--from',
+      '--broadcast-mode',
+      '--node',
+      '--json',
+      'Examples:',
+    ])
+      expect(help).toContain(s);
   });
 });

@@ -6,7 +6,7 @@
  * 0 success; 1 bad input (usage errors, unknown key, unreachable node, an error answer) or a
  * transaction the node rejected (non-zero code; its raw_log goes to stderr).
  */
-import type { Argv } from 'yargs';
+import { type Argv } from 'yargs';
 import { type BroadcastMode } from '../../rpc/ports';
 import {
   type ClientIO,
@@ -31,7 +31,16 @@ import {
 } from './actions';
 import { DEFAULT_NODE, normalizeNodeUrl } from './http';
 import { ParseUsageError, UsageError, isClientError } from './errors';
-import { checkAll, parseAddressFlag, parseCoinsArg, parseHashFlag, parsePubKeyFlag, parseTimeoutFlag, parseUint64Flag, parseUintFlag } from './flags';
+import {
+  checkAll,
+  parseAddressFlag,
+  parseCoinsArg,
+  parseHashFlag,
+  parsePubKeyFlag,
+  parseTimeoutFlag,
+  parseUint64Flag,
+  parseUintFlag,
+} from './flags';
 
 export interface ClientCommandOptions {
   /** Receives each command's exit code (default: sets process.exitCode). */
@@ -55,7 +64,8 @@ Output: txhash, height, code, codespace (if any), raw_log, gas_wanted, gas_used,
 Messages the validators vote on (propose-span, validator-join, send-checkpoint, send-ack, topup fee) take effect two blocks after delivery, once more than 2/3 of the voting power agreed; code 0 means the transaction was delivered.
 Exit codes: 0 accepted (code 0); 1 rejected by the node (raw_log on stderr), bad input, unknown key or unreachable node.`;
 
-const QUERY_EPILOGUE = 'Output: YAML (--json: one JSON object with the same keys). Exit codes: 0 success; 1 bad input, an error answer or an unreachable node.';
+const QUERY_EPILOGUE =
+  'Output: YAML (--json: one JSON object with the same keys). Exit codes: 0 success; 1 bad input, an error answer or an unreachable node.';
 
 function str(a: A, k: string): string | undefined {
   const v = a[k];
@@ -65,11 +75,27 @@ function str(a: A, k: string): string | undefined {
 
 function commonOptions<U>(y: Argv<U>) {
   return y
-    .option('node', { type: 'string', default: DEFAULT_NODE, describe: 'REST API of a running devnet node (`lockstep node start`)' })
-    .option('home', { type: 'string', describe: 'home folder with config/genesis.json and keys/ (default: $LOCKSTEP_HOME, else ~/.lockstep)' })
+    .option('node', {
+      type: 'string',
+      default: DEFAULT_NODE,
+      describe: 'REST API of a running devnet node (`lockstep node start`)',
+    })
+    .option('home', {
+      type: 'string',
+      describe: 'home folder with config/genesis.json and keys/ (default: $LOCKSTEP_HOME, else ~/.lockstep)',
+    })
     .option('json', { type: 'boolean', default: false, describe: 'print one JSON object instead of YAML' })
-    .option('timeout', { type: 'string', default: '60s', describe: 'give up on the node after this long (a block-mode broadcast waits for the commit)' })
-    .check((a) => checkAll(() => normalizeNodeUrl(String(a.node)), () => parseTimeoutFlag(a.timeout)));
+    .option('timeout', {
+      type: 'string',
+      default: '60s',
+      describe: 'give up on the node after this long (a block-mode broadcast waits for the commit)',
+    })
+    .check((a) =>
+      checkAll(
+        () => normalizeNodeUrl(String(a.node)),
+        () => parseTimeoutFlag(a.timeout),
+      ),
+    );
 }
 
 function queryOptions<U>(y: Argv<U>) {
@@ -81,12 +107,26 @@ function queryOptions<U>(y: Argv<U>) {
 
 function txOptions<U>(y: Argv<U>, defaultFrom: string) {
   return commonOptions(y)
-    .option('from', { type: 'string', describe: `name of the signing key in <home>/keys, or its address (default: ${defaultFrom})` })
-    .option('chain-id', { type: 'string', describe: 'service chain id (default: chain_id of <home>/config/genesis.json)' })
-    .option('broadcast-mode', { type: 'string', choices: ['sync', 'async', 'block'], default: 'block', describe: 'block: wait for the commit; sync: wait for CheckTx; async: return at once' })
+    .option('from', {
+      type: 'string',
+      describe: `name of the signing key in <home>/keys, or its address (default: ${defaultFrom})`,
+    })
+    .option('chain-id', {
+      type: 'string',
+      describe: 'service chain id (default: chain_id of <home>/config/genesis.json)',
+    })
+    .option('broadcast-mode', {
+      type: 'string',
+      choices: ['sync', 'async', 'block'],
+      default: 'block',
+      describe: 'block: wait for the commit; sync: wait for CheckTx; async: return at once',
+    })
     .option('memo', { type: 'string', default: '', describe: 'transaction memo (at most max_memo_characters)' })
     .option('account-number', { type: 'string', describe: 'sign with this account number instead of asking the node' })
-    .option('sequence', { type: 'string', describe: 'sign with this sequence instead of asking the node (several txs per block)' })
+    .option('sequence', {
+      type: 'string',
+      describe: 'sign with this sequence instead of asking the node (several txs per block)',
+    })
     .option('trust-node', { type: 'boolean', default: false, hidden: true, describe: TRUST_NODE_HELP })
     .check((a) =>
       checkAll(
@@ -99,11 +139,20 @@ function txOptions<U>(y: Argv<U>, defaultFrom: string) {
 
 function commonArgs(a: A): CommonArgs {
   const home = str(a, 'home');
-  return { node: normalizeNodeUrl(String(a.node ?? DEFAULT_NODE)), ...(home !== undefined ? { home } : {}), json: a.json === true, timeoutMs: parseTimeoutFlag(a.timeout ?? '60s') };
+  return {
+    node: normalizeNodeUrl(String(a.node ?? DEFAULT_NODE)),
+    ...(home !== undefined ? { home } : {}),
+    json: a.json === true,
+    timeoutMs: parseTimeoutFlag(a.timeout ?? '60s'),
+  };
 }
 
 function txArgs(a: A): TxArgs {
-  const out: TxArgs = { ...commonArgs(a), mode: (str(a, 'broadcast-mode') ?? 'block') as BroadcastMode, memo: str(a, 'memo') ?? '' };
+  const out: TxArgs = {
+    ...commonArgs(a),
+    mode: (str(a, 'broadcast-mode') ?? 'block') as BroadcastMode,
+    memo: str(a, 'memo') ?? '',
+  };
   const from = str(a, 'from');
   if (from !== undefined) out.from = from;
   const chainId = str(a, 'chain-id');
@@ -120,8 +169,12 @@ const optHash = (a: A, k: string) => (a[k] === undefined ? undefined : parseHash
  * Add the `tx` and `query` command groups to a yargs parser. The second argument is the exit-code
  * sink (as `registerDevnetCommands` takes it) or the full options.
  */
-export function registerClientCommands<T>(y: Argv<T>, optsOrSetExit: ClientCommandOptions | ((code: number) => void) = {}): Argv<T> {
-  const opts: ClientCommandOptions = typeof optsOrSetExit === 'function' ? { setExitCode: optsOrSetExit } : optsOrSetExit;
+export function registerClientCommands<T>(
+  y: Argv<T>,
+  optsOrSetExit: ClientCommandOptions | ((code: number) => void) = {},
+): Argv<T> {
+  const opts: ClientCommandOptions =
+    typeof optsOrSetExit === 'function' ? { setExitCode: optsOrSetExit } : optsOrSetExit;
   const io: ClientIO = {
     out: opts.stdout ?? ((t) => void process.stdout.write(t)),
     err: opts.stderr ?? ((t) => void process.stderr.write(t)),
@@ -161,268 +214,438 @@ export function registerClientCommands<T>(y: Argv<T>, optsOrSetExit: ClientComma
   };
 
   return y
-    .command(
-      'tx',
-      'Sign a transaction with a key of the home folder and send it to a running node',
-      (t) =>
-        t
-          .fail(fail)
-          .command('sidechain', 'Span transactions', (m) =>
-            m
-              .command(
-                'propose-span',
-                'Send MsgProposeSpan for the next span',
-                (c) =>
-                  txOptions(c, DEFAULT_VALIDATOR_KEY)
-                    .option('start-block', { type: 'string', describe: 'first sidechain block of the new span (default: end_block of the latest span + 1)' })
-                    .option('span-id', { type: 'string', describe: 'id of the new span (default: latest span id + 1)' })
-                    .option('sidechain-chain-id', { type: 'string', describe: 'sidechain chain id (default: the node\'s, from /chain/params)' })
-                    .check((a) => checkAll(() => optU64(a, 'start-block'), () => optU64(a, 'span-id')))
-                    .example('$0 tx sidechain propose-span --start-block 256 --chain-id lockstep-devnet', 'propose span 1 (end block = start + span_duration - 1)'),
-                run(async (a) => {
-                  const sb = optU64(a, 'start-block');
-                  const sid = optU64(a, 'span-id');
-                  const scid = str(a, 'sidechain-chain-id');
-                  return proposeSpan({ ...txArgs(a), ...(sb !== undefined ? { startBlock: sb } : {}), ...(sid !== undefined ? { spanId: sid } : {}), ...(scid !== undefined ? { sidechainChainId: scid } : {}) }, io);
-                }),
-              )
-              .demandCommand(1, 'Name a command: lockstep tx sidechain propose-span --help'),
-          )
-          .command('bank', 'Balance transfers', (m) =>
-            m
-              .command(
-                'send <to_address> <amount>',
-                'Send MsgSend: move coins from --from to <to_address>',
-                (c) =>
-                  txOptions(c, DEFAULT_USER_KEY)
-                    .positional('to_address', { type: 'string', describe: 'recipient address (0x + 40 hex)' })
-                    .positional('amount', { type: 'string', describe: '<amount><denom>, e.g. 1000matic (several: 5matic,7stake)' })
-                    .check((a) => checkAll(() => parseAddressFlag(a.to_address, '<to_address>'), () => parseCoinsArg(a.amount, '<amount>')))
-                    .example('$0 tx bank send 0x6c3a…9f21 1000matic --chain-id lockstep-devnet', 'send 1000 matic from user-1')
-                    .example('$0 tx bank send 0x6c3a…9f21 1000matic --from validator-2 --json', 'from another key, JSON output'),
-                run((a) => bankSend({ ...txArgs(a), to: parseAddressFlag(a.to_address, '<to_address>'), amount: parseCoinsArg(a.amount, '<amount>') }, io)),
-              )
-              .demandCommand(1, 'Name a command: lockstep tx bank send --help'),
-          )
-          .command('staking', 'Validator transactions', (m) =>
-            m
-              .command(
-                'validator-join',
-                'Send MsgValidatorJoin for a Staked event on the parent chain',
-                (c) =>
-                  txOptions(c, DEFAULT_VALIDATOR_KEY)
-                    .option('signer-pubkey', { type: 'string', demandOption: true, describe: "the new validator's signer public key (0x04 + 128 hex; the 64-byte form is accepted)" })
-                    .option('tx-hash', { type: 'string', demandOption: true, describe: 'parent-chain transaction hash that emitted Staked' })
-                    .option('log-index', { type: 'string', demandOption: true, describe: "the Staked event's log index in that transaction" })
-                    .option('id', { type: 'string', describe: "validator id from the Staked event (default: the first id the service does not know; the parent chain is not readable over REST)" })
-                    .check((a) => checkAll(() => parsePubKeyFlag(a['signer-pubkey'], '--signer-pubkey'), () => parseHashFlag(a['tx-hash'], '--tx-hash'), () => parseUint64Flag(a['log-index'], '--log-index'), () => optU64(a, 'id')))
-                    .example('$0 tx staking validator-join --signer-pubkey 0x04ab… --tx-hash 0x5f2e… --log-index 1 --id 5 --chain-id lockstep-devnet', 'acknowledge validator 5 joining'),
-                run((a) => {
-                  const id = optU64(a, 'id');
-                  return validatorJoin(
-                    {
-                      ...txArgs(a),
-                      signerPubkey: parsePubKeyFlag(a['signer-pubkey'], '--signer-pubkey'),
-                      txHash: parseHashFlag(a['tx-hash'], '--tx-hash'),
-                      logIndex: parseUint64Flag(a['log-index'], '--log-index'),
-                      ...(id !== undefined ? { id } : {}),
-                    },
-                    io,
-                  );
-                }),
-              )
-              .demandCommand(1, 'Name a command: lockstep tx staking validator-join --help'),
-          )
-          .command('checkpoint', 'Checkpoint transactions', (m) =>
-            m
-              .command(
-                'send-checkpoint',
-                'Send MsgCheckpoint for sidechain blocks start..end',
-                (c) =>
-                  txOptions(c, 'the key of the current checkpoint proposer, else validator-1')
-                    .option('start-block', { type: 'string', demandOption: true, describe: 'first sidechain block of the checkpoint' })
-                    .option('end-block', { type: 'string', demandOption: true, describe: 'last sidechain block of the checkpoint' })
-                    .option('root-hash', { type: 'string', describe: 'Merkle root of the block hashes (default: from /checkpoints/prepare)' })
-                    .option('account-root-hash', { type: 'string', describe: 'dividend-account root (default: from /topup/dividend-account-root)' })
-                    .check((a) =>
-                      checkAll(
-                        () => parseUint64Flag(a['start-block'], '--start-block'),
-                        () => parseUint64Flag(a['end-block'], '--end-block'),
-                        () => optHash(a, 'root-hash'),
-                        () => optHash(a, 'account-root-hash'),
-                      ),
-                    )
-                    .example('$0 tx checkpoint send-checkpoint --start-block 0 --end-block 255 --root-hash 0x9c1e… --account-root-hash 0x0d7a… --chain-id lockstep-devnet', 'propose a checkpoint')
-                    .example('$0 tx checkpoint send-checkpoint --start-block 0 --end-block 255', 'hashes and chain id filled in from the node and the home folder'),
-                run((a) => {
-                  const rootHash = optHash(a, 'root-hash');
-                  const accountRootHash = optHash(a, 'account-root-hash');
-                  return sendCheckpoint(
-                    {
-                      ...txArgs(a),
-                      startBlock: parseUint64Flag(a['start-block'], '--start-block'),
-                      endBlock: parseUint64Flag(a['end-block'], '--end-block'),
-                      ...(rootHash !== undefined ? { rootHash } : {}),
-                      ...(accountRootHash !== undefined ? { accountRootHash } : {}),
-                    },
-                    io,
-                  );
-                }),
-              )
-              .command(
-                'send-ack',
-                'Send MsgCheckpointAck after the checkpoint landed on the parent chain',
-                (c) =>
-                  txOptions(c, DEFAULT_VALIDATOR_KEY)
-                    .option('tx-hash', { type: 'string', demandOption: true, describe: 'parent-chain transaction hash of the checkpoint submission' })
-                    .option('log-index', { type: 'string', demandOption: true, describe: "the checkpoint event's log index in that transaction" })
-                    .option('header', { type: 'string', demandOption: true, describe: 'checkpoint number (header block index) on the parent chain' })
-                    .check((a) => checkAll(() => parseHashFlag(a['tx-hash'], '--tx-hash'), () => parseUint64Flag(a['log-index'], '--log-index'), () => parseUint64Flag(a.header, '--header')))
-                    .example('$0 tx checkpoint send-ack --tx-hash 0x77b0… --log-index 0 --header 1 --chain-id lockstep-devnet', 'acknowledge checkpoint 1'),
-                run((a) =>
-                  sendAck(
-                    { ...txArgs(a), txHash: parseHashFlag(a['tx-hash'], '--tx-hash'), logIndex: parseUint64Flag(a['log-index'], '--log-index'), header: parseUint64Flag(a.header, '--header') },
-                    io,
+    .command('tx', 'Sign a transaction with a key of the home folder and send it to a running node', (t) =>
+      t
+        .fail(fail)
+        .command('sidechain', 'Span transactions', (m) =>
+          m
+            .command(
+              'propose-span',
+              'Send MsgProposeSpan for the next span',
+              (c) =>
+                txOptions(c, DEFAULT_VALIDATOR_KEY)
+                  .option('start-block', {
+                    type: 'string',
+                    describe: 'first sidechain block of the new span (default: end_block of the latest span + 1)',
+                  })
+                  .option('span-id', { type: 'string', describe: 'id of the new span (default: latest span id + 1)' })
+                  .option('sidechain-chain-id', {
+                    type: 'string',
+                    describe: "sidechain chain id (default: the node's, from /chain/params)",
+                  })
+                  .check((a) =>
+                    checkAll(
+                      () => optU64(a, 'start-block'),
+                      () => optU64(a, 'span-id'),
+                    ),
+                  )
+                  .example(
+                    '$0 tx sidechain propose-span --start-block 256 --chain-id lockstep-devnet',
+                    'propose span 1 (end block = start + span_duration - 1)',
                   ),
+              run(async (a) => {
+                const sb = optU64(a, 'start-block');
+                const sid = optU64(a, 'span-id');
+                const scid = str(a, 'sidechain-chain-id');
+                return proposeSpan(
+                  {
+                    ...txArgs(a),
+                    ...(sb !== undefined ? { startBlock: sb } : {}),
+                    ...(sid !== undefined ? { spanId: sid } : {}),
+                    ...(scid !== undefined ? { sidechainChainId: scid } : {}),
+                  },
+                  io,
+                );
+              }),
+            )
+            .demandCommand(1, 'Name a command: lockstep tx sidechain propose-span --help'),
+        )
+        .command('bank', 'Balance transfers', (m) =>
+          m
+            .command(
+              'send <to_address> <amount>',
+              'Send MsgSend: move coins from --from to <to_address>',
+              (c) =>
+                txOptions(c, DEFAULT_USER_KEY)
+                  .positional('to_address', { type: 'string', describe: 'recipient address (0x + 40 hex)' })
+                  .positional('amount', {
+                    type: 'string',
+                    describe: '<amount><denom>, e.g. 1000matic (several: 5matic,7stake)',
+                  })
+                  .check((a) =>
+                    checkAll(
+                      () => parseAddressFlag(a.to_address, '<to_address>'),
+                      () => parseCoinsArg(a.amount, '<amount>'),
+                    ),
+                  )
+                  .example(
+                    '$0 tx bank send 0x6c3a…9f21 1000matic --chain-id lockstep-devnet',
+                    'send 1000 matic from user-1',
+                  )
+                  .example(
+                    '$0 tx bank send 0x6c3a…9f21 1000matic --from validator-2 --json',
+                    'from another key, JSON output',
+                  ),
+              run((a) =>
+                bankSend(
+                  {
+                    ...txArgs(a),
+                    to: parseAddressFlag(a.to_address, '<to_address>'),
+                    amount: parseCoinsArg(a.amount, '<amount>'),
+                  },
+                  io,
                 ),
-              )
-              .command(
-                'send-noack',
-                'Send MsgCheckpointNoAck (the checkpoint was not acknowledged within checkpoint_buffer_time)',
-                (c) => txOptions(c, 'the key of the next checkpoint proposer, else validator-1').example('$0 tx checkpoint send-noack --chain-id lockstep-devnet', 'time out the current proposer'),
-                run((a) => sendNoAck(txArgs(a), io)),
-              )
-              .demandCommand(1, 'Name a command: lockstep tx checkpoint send-checkpoint|send-ack|send-noack --help'),
-          )
-          .command('topup', 'Fee top-ups and withdrawals', (m) =>
-            m
-              .command(
-                'fee',
-                'Send MsgTopup for a TopUpFee event on the parent chain',
-                (c) =>
-                  txOptions(c, DEFAULT_VALIDATOR_KEY)
-                    .option('tx-hash', { type: 'string', demandOption: true, describe: 'parent-chain transaction hash of the top-up' })
-                    .option('log-index', { type: 'string', demandOption: true, describe: "the top-up event's log index in that transaction" })
-                    .option('validator-id', { type: 'string', describe: 'id of the validator topped up (default: the validator whose signer is --from)' })
-                    .check((a) => checkAll(() => parseHashFlag(a['tx-hash'], '--tx-hash'), () => parseUint64Flag(a['log-index'], '--log-index'), () => optU64(a, 'validator-id')))
-                    .example('$0 tx topup fee --tx-hash 0x3c41… --log-index 0 --validator-id 1 --chain-id lockstep-devnet', 'credit the top-up of validator 1'),
-                run((a) => {
-                  const vid = optU64(a, 'validator-id');
-                  return topupFee({ ...txArgs(a), txHash: parseHashFlag(a['tx-hash'], '--tx-hash'), logIndex: parseUint64Flag(a['log-index'], '--log-index'), ...(vid !== undefined ? { validatorId: vid } : {}) }, io);
-                }),
-              )
-              .command(
-                'withdraw',
-                "Send MsgWithdrawFee: move the signer's balance into its dividend account for the next checkpoint",
-                (c) =>
-                  txOptions(c, DEFAULT_VALIDATOR_KEY)
-                    .option('amount', { type: 'string', describe: 'amount in the smallest unit (default 0: the whole matic balance)' })
-                    .check((a) => checkAll(() => a.amount === undefined || parseUintFlag(a.amount, '--amount')))
-                    .example('$0 tx topup withdraw --chain-id lockstep-devnet', 'withdraw the whole balance of validator-1')
-                    .example('$0 query auth account 0x<validator signer> --trust-node', 'then check the balance'),
-                run((a) => topupWithdraw({ ...txArgs(a), ...(a.amount !== undefined ? { amount: parseUintFlag(a.amount, '--amount') } : {}) }, io)),
-              )
-              .demandCommand(1, 'Name a command: lockstep tx topup fee|withdraw --help'),
-          )
-          .demandCommand(1, 'Name a module: lockstep tx sidechain|bank|staking|checkpoint|topup --help')
-          .epilogue(TX_EPILOGUE),
+              ),
+            )
+            .demandCommand(1, 'Name a command: lockstep tx bank send --help'),
+        )
+        .command('staking', 'Validator transactions', (m) =>
+          m
+            .command(
+              'validator-join',
+              'Send MsgValidatorJoin for a Staked event on the parent chain',
+              (c) =>
+                txOptions(c, DEFAULT_VALIDATOR_KEY)
+                  .option('signer-pubkey', {
+                    type: 'string',
+                    demandOption: true,
+                    describe: "the new validator's signer public key (0x04 + 128 hex; the 64-byte form is accepted)",
+                  })
+                  .option('tx-hash', {
+                    type: 'string',
+                    demandOption: true,
+                    describe: 'parent-chain transaction hash that emitted Staked',
+                  })
+                  .option('log-index', {
+                    type: 'string',
+                    demandOption: true,
+                    describe: "the Staked event's log index in that transaction",
+                  })
+                  .option('id', {
+                    type: 'string',
+                    describe:
+                      'validator id from the Staked event (default: the first id the service does not know; the parent chain is not readable over REST)',
+                  })
+                  .check((a) =>
+                    checkAll(
+                      () => parsePubKeyFlag(a['signer-pubkey'], '--signer-pubkey'),
+                      () => parseHashFlag(a['tx-hash'], '--tx-hash'),
+                      () => parseUint64Flag(a['log-index'], '--log-index'),
+                      () => optU64(a, 'id'),
+                    ),
+                  )
+                  .example(
+                    '$0 tx staking validator-join --signer-pubkey 0x04ab… --tx-hash 0x5f2e… --log-index 1 --id 5 --chain-id lockstep-devnet',
+                    'acknowledge validator 5 joining',
+                  ),
+              run((a) => {
+                const id = optU64(a, 'id');
+                return validatorJoin(
+                  {
+                    ...txArgs(a),
+                    signerPubkey: parsePubKeyFlag(a['signer-pubkey'], '--signer-pubkey'),
+                    txHash: parseHashFlag(a['tx-hash'], '--tx-hash'),
+                    logIndex: parseUint64Flag(a['log-index'], '--log-index'),
+                    ...(id !== undefined ? { id } : {}),
+                  },
+                  io,
+                );
+              }),
+            )
+            .demandCommand(1, 'Name a command: lockstep tx staking validator-join --help'),
+        )
+        .command('checkpoint', 'Checkpoint transactions', (m) =>
+          m
+            .command(
+              'send-checkpoint',
+              'Send MsgCheckpoint for sidechain blocks start..end',
+              (c) =>
+                txOptions(c, 'the key of the current checkpoint proposer, else validator-1')
+                  .option('start-block', {
+                    type: 'string',
+                    demandOption: true,
+                    describe: 'first sidechain block of the checkpoint',
+                  })
+                  .option('end-block', {
+                    type: 'string',
+                    demandOption: true,
+                    describe: 'last sidechain block of the checkpoint',
+                  })
+                  .option('root-hash', {
+                    type: 'string',
+                    describe: 'Merkle root of the block hashes (default: from /checkpoints/prepare)',
+                  })
+                  .option('account-root-hash', {
+                    type: 'string',
+                    describe: 'dividend-account root (default: from /topup/dividend-account-root)',
+                  })
+                  .check((a) =>
+                    checkAll(
+                      () => parseUint64Flag(a['start-block'], '--start-block'),
+                      () => parseUint64Flag(a['end-block'], '--end-block'),
+                      () => optHash(a, 'root-hash'),
+                      () => optHash(a, 'account-root-hash'),
+                    ),
+                  )
+                  .example(
+                    '$0 tx checkpoint send-checkpoint --start-block 0 --end-block 255 --root-hash 0x9c1e… --account-root-hash 0x0d7a… --chain-id lockstep-devnet',
+                    'propose a checkpoint',
+                  )
+                  .example(
+                    '$0 tx checkpoint send-checkpoint --start-block 0 --end-block 255',
+                    'hashes and chain id filled in from the node and the home folder',
+                  ),
+              run((a) => {
+                const rootHash = optHash(a, 'root-hash');
+                const accountRootHash = optHash(a, 'account-root-hash');
+                return sendCheckpoint(
+                  {
+                    ...txArgs(a),
+                    startBlock: parseUint64Flag(a['start-block'], '--start-block'),
+                    endBlock: parseUint64Flag(a['end-block'], '--end-block'),
+                    ...(rootHash !== undefined ? { rootHash } : {}),
+                    ...(accountRootHash !== undefined ? { accountRootHash } : {}),
+                  },
+                  io,
+                );
+              }),
+            )
+            .command(
+              'send-ack',
+              'Send MsgCheckpointAck after the checkpoint landed on the parent chain',
+              (c) =>
+                txOptions(c, DEFAULT_VALIDATOR_KEY)
+                  .option('tx-hash', {
+                    type: 'string',
+                    demandOption: true,
+                    describe: 'parent-chain transaction hash of the checkpoint submission',
+                  })
+                  .option('log-index', {
+                    type: 'string',
+                    demandOption: true,
+                    describe: "the checkpoint event's log index in that transaction",
+                  })
+                  .option('header', {
+                    type: 'string',
+                    demandOption: true,
+                    describe: 'checkpoint number (header block index) on the parent chain',
+                  })
+                  .check((a) =>
+                    checkAll(
+                      () => parseHashFlag(a['tx-hash'], '--tx-hash'),
+                      () => parseUint64Flag(a['log-index'], '--log-index'),
+                      () => parseUint64Flag(a.header, '--header'),
+                    ),
+                  )
+                  .example(
+                    '$0 tx checkpoint send-ack --tx-hash 0x77b0… --log-index 0 --header 1 --chain-id lockstep-devnet',
+                    'acknowledge checkpoint 1',
+                  ),
+              run((a) =>
+                sendAck(
+                  {
+                    ...txArgs(a),
+                    txHash: parseHashFlag(a['tx-hash'], '--tx-hash'),
+                    logIndex: parseUint64Flag(a['log-index'], '--log-index'),
+                    header: parseUint64Flag(a.header, '--header'),
+                  },
+                  io,
+                ),
+              ),
+            )
+            .command(
+              'send-noack',
+              'Send MsgCheckpointNoAck (the checkpoint was not acknowledged within checkpoint_buffer_time)',
+              (c) =>
+                txOptions(c, 'the key of the next checkpoint proposer, else validator-1').example(
+                  '$0 tx checkpoint send-noack --chain-id lockstep-devnet',
+                  'time out the current proposer',
+                ),
+              run((a) => sendNoAck(txArgs(a), io)),
+            )
+            .demandCommand(1, 'Name a command: lockstep tx checkpoint send-checkpoint|send-ack|send-noack --help'),
+        )
+        .command('topup', 'Fee top-ups and withdrawals', (m) =>
+          m
+            .command(
+              'fee',
+              'Send MsgTopup for a TopUpFee event on the parent chain',
+              (c) =>
+                txOptions(c, DEFAULT_VALIDATOR_KEY)
+                  .option('tx-hash', {
+                    type: 'string',
+                    demandOption: true,
+                    describe: 'parent-chain transaction hash of the top-up',
+                  })
+                  .option('log-index', {
+                    type: 'string',
+                    demandOption: true,
+                    describe: "the top-up event's log index in that transaction",
+                  })
+                  .option('validator-id', {
+                    type: 'string',
+                    describe: 'id of the validator topped up (default: the validator whose signer is --from)',
+                  })
+                  .check((a) =>
+                    checkAll(
+                      () => parseHashFlag(a['tx-hash'], '--tx-hash'),
+                      () => parseUint64Flag(a['log-index'], '--log-index'),
+                      () => optU64(a, 'validator-id'),
+                    ),
+                  )
+                  .example(
+                    '$0 tx topup fee --tx-hash 0x3c41… --log-index 0 --validator-id 1 --chain-id lockstep-devnet',
+                    'credit the top-up of validator 1',
+                  ),
+              run((a) => {
+                const vid = optU64(a, 'validator-id');
+                return topupFee(
+                  {
+                    ...txArgs(a),
+                    txHash: parseHashFlag(a['tx-hash'], '--tx-hash'),
+                    logIndex: parseUint64Flag(a['log-index'], '--log-index'),
+                    ...(vid !== undefined ? { validatorId: vid } : {}),
+                  },
+                  io,
+                );
+              }),
+            )
+            .command(
+              'withdraw',
+              "Send MsgWithdrawFee: move the signer's balance into its dividend account for the next checkpoint",
+              (c) =>
+                txOptions(c, DEFAULT_VALIDATOR_KEY)
+                  .option('amount', {
+                    type: 'string',
+                    describe: 'amount in the smallest unit (default 0: the whole matic balance)',
+                  })
+                  .check((a) => checkAll(() => a.amount === undefined || parseUintFlag(a.amount, '--amount')))
+                  .example(
+                    '$0 tx topup withdraw --chain-id lockstep-devnet',
+                    'withdraw the whole balance of validator-1',
+                  )
+                  .example('$0 query auth account 0x<validator signer> --trust-node', 'then check the balance'),
+              run((a) =>
+                topupWithdraw(
+                  { ...txArgs(a), ...(a.amount !== undefined ? { amount: parseUintFlag(a.amount, '--amount') } : {}) },
+                  io,
+                ),
+              ),
+            )
+            .demandCommand(1, 'Name a command: lockstep tx topup fee|withdraw --help'),
+        )
+        .demandCommand(1, 'Name a module: lockstep tx sidechain|bank|staking|checkpoint|topup --help')
+        .epilogue(TX_EPILOGUE),
     )
-    .command(
-      'query',
-      'Query the state of a running node over its REST API',
-      (q) =>
-        q
-          .fail(fail)
-          .command('sidechain', 'Spans and sidechain parameters', (m) =>
-            m
-              .command(
-                'span',
-                'Print a span (--span-id N, or `span latest-span`)',
-                (c) =>
-                  queryOptions(c)
-                    .option('span-id', { type: 'string', describe: 'the span to print' })
-                    .check((a) => checkAll(() => optU64(a, 'span-id')))
-                    .command(
-                      'latest-span',
-                      'Print the latest span',
-                      (l) => queryOptions(l).example('$0 query sidechain span latest-span', 'the current span'),
-                      run((a) => querySpan(commonArgs(a), io)),
-                    )
-                    .example('$0 query sidechain span --span-id 1', 'span 1')
-                    .example('$0 query sidechain span latest-span --json', 'the latest span as JSON'),
-                run((a) => {
-                  const spanId = optU64(a, 'span-id');
-                  if (spanId === undefined) throw new UsageError('--span-id', 'name the span with --span-id <span_id>, or use `query sidechain span latest-span`');
-                  return querySpan({ ...commonArgs(a), spanId }, io);
-                }),
-              )
-              .command(
-                'params',
-                'Print sprint_duration, span_duration, producer_count',
-                (c) => queryOptions(c).example('$0 query sidechain params', 'the sidechain module parameters'),
-                run((a) => querySidechainParams(commonArgs(a), io)),
-              )
-              .demandCommand(1, 'Name a command: lockstep query sidechain span|params --help'),
-          )
-          .command('auth', 'Accounts and auth parameters', (m) =>
-            m
-              .command(
-                'account <address>',
-                'Print an account: address, coins, pubkey, accountnumber, sequence',
-                (c) =>
-                  queryOptions(c)
-                    .positional('address', { type: 'string', describe: 'account address (0x + 40 hex)' })
-                    .check((a) => checkAll(() => parseAddressFlag(a.address, '<address>')))
-                    .example('$0 query auth account 0x6c3a…9f21 --trust-node', 'balance, account number and sequence'),
-                run((a) => queryAccount({ ...commonArgs(a), address: parseAddressFlag(a.address, '<address>') }, io)),
-              )
-              .command(
-                'params',
-                'Print the auth parameters',
-                (c) => queryOptions(c).example('$0 query auth params', 'max_memo_characters, tx_sig_limit, …, tx_fees'),
-                run((a) => queryAuthParams(commonArgs(a), io)),
-              )
-              .demandCommand(1, 'Name a command: lockstep query auth account|params --help'),
-          )
-          .command('staking', 'Validators', (m) =>
-            m
-              .command(
-                'validator-info',
-                'Print a validator by signer address or id',
-                (c) =>
-                  queryOptions(c)
-                    .option('validator', { type: 'string', describe: 'signer address of the validator' })
-                    .option('id', { type: 'string', describe: 'validator id' })
-                    .conflicts('validator', 'id')
-                    .check((a) =>
-                      checkAll(
-                        () => {
-                          if (a.validator === undefined && a.id === undefined) throw new UsageError('--validator', 'name the validator with --validator=<signer address> or --id=<validator id>');
-                        },
-                        () => a.validator === undefined || parseAddressFlag(a.validator, '--validator'),
-                        () => optU64(a, 'id'),
-                      ),
-                    )
-                    .example('$0 query staking validator-info --validator=0x6c3a…9f21', 'by signer address')
-                    .example('$0 query staking validator-info --id=1 --json', 'by id, as JSON'),
-                run((a) => {
-                  const id = optU64(a, 'id');
-                  return queryValidatorInfo({ ...commonArgs(a), ...(a.validator !== undefined ? { validator: parseAddressFlag(a.validator, '--validator') } : {}), ...(id !== undefined ? { id } : {}) }, io);
-                }),
-              )
-              .demandCommand(1, 'Name a command: lockstep query staking validator-info --help'),
-          )
-          .command('checkpoint', 'Checkpoint parameters', (m) =>
-            m
-              .command(
-                'params',
-                'Print checkpoint_buffer_time (as 16m40s) and the other checkpoint parameters',
-                (c) => queryOptions(c).example('$0 query checkpoint params --trust-node', 'checkpoint_buffer_time: 16m40s, …'),
-                run((a) => queryCheckpointParams(commonArgs(a), io)),
-              )
-              .demandCommand(1, 'Name a command: lockstep query checkpoint params --help'),
-          )
-          .demandCommand(1, 'Name a module: lockstep query sidechain|auth|staking|checkpoint --help')
-          .epilogue(QUERY_EPILOGUE),
+    .command('query', 'Query the state of a running node over its REST API', (q) =>
+      q
+        .fail(fail)
+        .command('sidechain', 'Spans and sidechain parameters', (m) =>
+          m
+            .command(
+              'span',
+              'Print a span (--span-id N, or `span latest-span`)',
+              (c) =>
+                queryOptions(c)
+                  .option('span-id', { type: 'string', describe: 'the span to print' })
+                  .check((a) => checkAll(() => optU64(a, 'span-id')))
+                  .command(
+                    'latest-span',
+                    'Print the latest span',
+                    (l) => queryOptions(l).example('$0 query sidechain span latest-span', 'the current span'),
+                    run((a) => querySpan(commonArgs(a), io)),
+                  )
+                  .example('$0 query sidechain span --span-id 1', 'span 1')
+                  .example('$0 query sidechain span latest-span --json', 'the latest span as JSON'),
+              run((a) => {
+                const spanId = optU64(a, 'span-id');
+                if (spanId === undefined)
+                  throw new UsageError(
+                    '--span-id',
+                    'name the span with --span-id <span_id>, or use `query sidechain span latest-span`',
+                  );
+                return querySpan({ ...commonArgs(a), spanId }, io);
+              }),
+            )
+            .command(
+              'params',
+              'Print sprint_duration, span_duration, producer_count',
+              (c) => queryOptions(c).example('$0 query sidechain params', 'the sidechain module parameters'),
+              run((a) => querySidechainParams(commonArgs(a), io)),
+            )
+            .demandCommand(1, 'Name a command: lockstep query sidechain span|params --help'),
+        )
+        .command('auth', 'Accounts and auth parameters', (m) =>
+          m
+            .command(
+              'account <address>',
+              'Print an account: address, coins, pubkey, accountnumber, sequence',
+              (c) =>
+                queryOptions(c)
+                  .positional('address', { type: 'string', describe: 'account address (0x + 40 hex)' })
+                  .check((a) => checkAll(() => parseAddressFlag(a.address, '<address>')))
+                  .example('$0 query auth account 0x6c3a…9f21 --trust-node', 'balance, account number and sequence'),
+              run((a) => queryAccount({ ...commonArgs(a), address: parseAddressFlag(a.address, '<address>') }, io)),
+            )
+            .command(
+              'params',
+              'Print the auth parameters',
+              (c) => queryOptions(c).example('$0 query auth params', 'max_memo_characters, tx_sig_limit, …, tx_fees'),
+              run((a) => queryAuthParams(commonArgs(a), io)),
+            )
+            .demandCommand(1, 'Name a command: lockstep query auth account|params --help'),
+        )
+        .command('staking', 'Validators', (m) =>
+          m
+            .command(
+              'validator-info',
+              'Print a validator by signer address or id',
+              (c) =>
+                queryOptions(c)
+                  .option('validator', { type: 'string', describe: 'signer address of the validator' })
+                  .option('id', { type: 'string', describe: 'validator id' })
+                  .conflicts('validator', 'id')
+                  .check((a) =>
+                    checkAll(
+                      () => {
+                        if (a.validator === undefined && a.id === undefined)
+                          throw new UsageError(
+                            '--validator',
+                            'name the validator with --validator=<signer address> or --id=<validator id>',
+                          );
+                      },
+                      () => a.validator === undefined || parseAddressFlag(a.validator, '--validator'),
+                      () => optU64(a, 'id'),
+                    ),
+                  )
+                  .example('$0 query staking validator-info --validator=0x6c3a…9f21', 'by signer address')
+                  .example('$0 query staking validator-info --id=1 --json', 'by id, as JSON'),
+              run((a) => {
+                const id = optU64(a, 'id');
+                return queryValidatorInfo(
+                  {
+                    ...commonArgs(a),
+                    ...(a.validator !== undefined ? { validator: parseAddressFlag(a.validator, '--validator') } : {}),
+                    ...(id !== undefined ? { id } : {}),
+                  },
+                  io,
+                );
+              }),
+            )
+            .demandCommand(1, 'Name a command: lockstep query staking validator-info --help'),
+        )
+        .command('checkpoint', 'Checkpoint parameters', (m) =>
+          m
+            .command(
+              'params',
+              'Print checkpoint_buffer_time (as 16m40s) and the other checkpoint parameters',
+              (c) =>
+                queryOptions(c).example('$0 query checkpoint params --trust-node', 'checkpoint_buffer_time: 16m40s, …'),
+              run((a) => queryCheckpointParams(commonArgs(a), io)),
+            )
+            .demandCommand(1, 'Name a command: lockstep query checkpoint params --help'),
+        )
+        .demandCommand(1, 'Name a module: lockstep query sidechain|auth|staking|checkpoint --help')
+        .epilogue(QUERY_EPILOGUE),
     );
 }

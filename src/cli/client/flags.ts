@@ -14,7 +14,8 @@ const show = (v: unknown) => (typeof v === 'string' ? JSON.stringify(v) : String
 /** A decimal uint64 (flags are read as strings so large values keep their precision). */
 export function parseUint64Flag(value: unknown, flag: string): bigint {
   const s = typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : value;
-  if (typeof s !== 'string' || !/^\d+$/.test(s)) throw new UsageError(flag, `expected a non-negative decimal integer, got ${show(value)}`);
+  if (typeof s !== 'string' || !/^\d+$/.test(s))
+    throw new UsageError(flag, `expected a non-negative decimal integer, got ${show(value)}`);
   const n = BigInt(s);
   if (n > UINT64_MAX) throw new UsageError(flag, `${s} is larger than the uint64 maximum ${UINT64_MAX}`);
   return n;
@@ -23,7 +24,8 @@ export function parseUint64Flag(value: unknown, flag: string): bigint {
 /** A decimal unsigned integer of any size (amounts). */
 export function parseUintFlag(value: unknown, flag: string): bigint {
   const s = typeof value === 'number' && Number.isSafeInteger(value) ? String(value) : value;
-  if (typeof s !== 'string' || !/^\d+$/.test(s)) throw new UsageError(flag, `expected a non-negative decimal integer, got ${show(value)}`);
+  if (typeof s !== 'string' || !/^\d+$/.test(s))
+    throw new UsageError(flag, `expected a non-negative decimal integer, got ${show(value)}`);
   const n = BigInt(s);
   if (n >= 1n << 256n) throw new UsageError(flag, `${s} does not fit in 256 bits`);
   return n;
@@ -32,7 +34,8 @@ export function parseUintFlag(value: unknown, flag: string): bigint {
 function hexBody(value: unknown, flag: string, what: string): string {
   if (typeof value !== 'string') throw new UsageError(flag, `expected ${what}, got ${show(value)}`);
   const body = value.startsWith('0x') || value.startsWith('0X') ? value.slice(2) : value;
-  if (!/^[0-9a-fA-F]*$/.test(body) || body.length % 2 !== 0) throw new UsageError(flag, `expected ${what}, got ${show(value)} (not hex)`);
+  if (!/^[0-9a-fA-F]*$/.test(body) || body.length % 2 !== 0)
+    throw new UsageError(flag, `expected ${what}, got ${show(value)} (not hex)`);
   return body.toLowerCase();
 }
 
@@ -66,7 +69,8 @@ const DENOM_RE = /^[a-z][a-z0-9]{2,15}$/;
 /** `<amount><denom>` coins, e.g. `1000matic`, or several: `5matic,7stake`. */
 export function parseCoinsArg(value: unknown, flag: string): Coin[] {
   const text = typeof value === 'number' ? String(value) : value;
-  if (typeof text !== 'string' || text === '') throw new UsageError(flag, `expected <amount><denom>, e.g. 1000matic, got ${show(value)}`);
+  if (typeof text !== 'string' || text === '')
+    throw new UsageError(flag, `expected <amount><denom>, e.g. 1000matic, got ${show(value)}`);
   const seen = new Set<string>();
   return text.split(',').map((part) => {
     const m = /^(\d+)([a-zA-Z][a-zA-Z0-9]*)$/.exec(part.trim());
@@ -76,7 +80,11 @@ export function parseCoinsArg(value: unknown, flag: string): Coin[] {
     }
     const amount = BigInt(m[1]!);
     const denom = m[2]!;
-    if (!DENOM_RE.test(denom)) throw new UsageError(flag, `invalid denomination ${JSON.stringify(denom)} (3-16 lower-case letters and digits, starting with a letter)`);
+    if (!DENOM_RE.test(denom))
+      throw new UsageError(
+        flag,
+        `invalid denomination ${JSON.stringify(denom)} (3-16 lower-case letters and digits, starting with a letter)`,
+      );
     if (amount === 0n) throw new UsageError(flag, `amount of ${denom} must be positive`);
     if (amount >= 1n << 256n) throw new UsageError(flag, `amount of ${denom} does not fit in 256 bits`);
     if (seen.has(denom)) throw new UsageError(flag, `denomination ${denom} given twice`);

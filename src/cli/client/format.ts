@@ -4,7 +4,8 @@
  */
 import { type BroadcastResult } from '../../rpc/ports';
 
-const PLAIN_UNSAFE = /^$|^\s|\s$|^[-?:,[\]{}#&*!|>'"%@`]|: |\s#|[\n\r\t]|^(true|false|yes|no|on|off|y|n|null|~)$|^[-+]?(\.\d+|\d[\d_]*(\.\d*)?)([eE][-+]?\d+)?$|^\.(inf|nan)$/i;
+const PLAIN_UNSAFE =
+  /^$|^\s|\s$|^[-?:,[\]{}#&*!|>'"%@`]|: |\s#|[\n\r\t]|^(true|false|yes|no|on|off|y|n|null|~)$|^[-+]?(\.\d+|\d[\d_]*(\.\d*)?)([eE][-+]?\d+)?$|^\.(inf|nan)$/i;
 
 function scalar(v: unknown): string {
   if (v === null || v === undefined) return 'null';
@@ -72,6 +73,7 @@ export function txResultView(r: BroadcastResult): Record<string, unknown> {
   if (r.gas_wanted !== undefined) out.gas_wanted = intOf(r.gas_wanted);
   if (r.gas_used !== undefined) out.gas_used = intOf(r.gas_used);
   if (r.logs !== undefined && (!Array.isArray(r.logs) || r.logs.length > 0)) out.logs = r.logs;
-  for (const [k, v] of Object.entries(r)) if (!(k in out) && v !== undefined && !['codespace', 'logs'].includes(k)) out[k] = v;
+  for (const [k, v] of Object.entries(r))
+    if (!(k in out) && v !== undefined && !['codespace', 'logs'].includes(k)) out[k] = v;
   return out;
 }

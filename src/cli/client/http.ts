@@ -29,8 +29,10 @@ export function normalizeNodeUrl(node: string): string {
   } catch {
     throw new UsageError('--node', `not a URL: ${JSON.stringify(node)} (expected e.g. ${DEFAULT_NODE})`);
   }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new UsageError('--node', `expected an http:// or https:// URL, got ${JSON.stringify(node)}`);
-  if (u.search || u.hash) throw new UsageError('--node', `the URL must not carry a query or fragment: ${JSON.stringify(node)}`);
+  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    throw new UsageError('--node', `expected an http:// or https:// URL, got ${JSON.stringify(node)}`);
+  if (u.search || u.hash)
+    throw new UsageError('--node', `the URL must not carry a query or fragment: ${JSON.stringify(node)}`);
   return u.toString().replace(/\/+$/, '');
 }
 
@@ -48,7 +50,8 @@ export function parseAbciLog(text: string): { codespace: string; code: number; m
   if (!text.startsWith('{')) return null;
   try {
     const o = JSON.parse(text) as Record<string, unknown>;
-    if (typeof o.code === 'number' && typeof o.message === 'string') return { codespace: typeof o.codespace === 'string' ? o.codespace : '', code: o.code, message: o.message };
+    if (typeof o.code === 'number' && typeof o.message === 'string')
+      return { codespace: typeof o.codespace === 'string' ? o.codespace : '', code: o.code, message: o.message };
   } catch {
     /* not a log */
   }
@@ -88,7 +91,11 @@ export class RestClient {
     try {
       body = JSON.parse(text);
     } catch {
-      throw new RestError(res.status, url, `not JSON: ${JSON.stringify(text.slice(0, 200))}${res.status === 404 ? ' (is this the service REST API?)' : ''}`);
+      throw new RestError(
+        res.status,
+        url,
+        `not JSON: ${JSON.stringify(text.slice(0, 200))}${res.status === 404 ? ' (is this the service REST API?)' : ''}`,
+      );
     }
     return { status: res.status, body, url };
   }
@@ -97,7 +104,8 @@ export class RestClient {
   async get<T = unknown>(path: string): Promise<Envelope<T>> {
     const { status, body, url } = await this.request(path, { method: 'GET', headers: { accept: 'application/json' } });
     if (status < 200 || status > 299) throw new RestError(status, url, describeErrorBody(body));
-    if (body === null || typeof body !== 'object' || !('result' in body)) throw new RestError(0, url, `no "result" in ${JSON.stringify(body).slice(0, 200)}`);
+    if (body === null || typeof body !== 'object' || !('result' in body))
+      throw new RestError(0, url, `no "result" in ${JSON.stringify(body).slice(0, 200)}`);
     const env = body as { height?: unknown; result: T };
     return { height: typeof env.height === 'string' ? env.height : String(env.height ?? '0'), result: env.result };
   }
@@ -118,7 +126,11 @@ export class RestClient {
    */
   async broadcast(txJsonText: string, mode: BroadcastMode): Promise<BroadcastResult> {
     const payload = `{"tx":${txJsonText},"mode":${JSON.stringify(mode)}}`;
-    const { status, body, url } = await this.request('/txs', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: payload });
+    const { status, body, url } = await this.request('/txs', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: payload,
+    });
     if (status < 200 || status > 299) throw new RestError(status, url, describeErrorBody(body));
     if (body === null || typeof body !== 'object' || typeof (body as { txhash?: unknown }).txhash !== 'string') {
       throw new RestError(0, url, `not a tx response: ${JSON.stringify(body).slice(0, 200)}`);
@@ -132,6 +144,7 @@ function networkDetail(e: unknown, timeoutMs: number): string {
   const err = e as { name?: string; message?: string; cause?: { code?: string; message?: string } };
   if (err?.name === 'TimeoutError' || err?.name === 'AbortError') return `no answer within ${timeoutMs / 1000}s`;
   const cause = err?.cause;
-  if (cause?.code) return `${cause.code}${cause.message && !cause.message.includes(cause.code) ? `: ${cause.message}` : ''}`;
+  if (cause?.code)
+    return `${cause.code}${cause.message && !cause.message.includes(cause.code) ? `: ${cause.message}` : ''}`;
   return cause?.message ?? err?.message ?? String(e);
 }

@@ -54,9 +54,14 @@ function availableKeysText(home: string): string {
 
 /** Load and check a key; an unknown name is a usage error that lists the available keys. */
 export function loadKey(home: string, name: string): ClientKey {
-  if (!/^[A-Za-z0-9._-]+$/.test(name)) throw new UsageError('--from', `not a key name: ${JSON.stringify(name)}; ${availableKeysText(home)}`);
+  if (!/^[A-Za-z0-9._-]+$/.test(name))
+    throw new UsageError('--from', `not a key name: ${JSON.stringify(name)}; ${availableKeysText(home)}`);
   const file = join(keysDir(home), `${name}.json`);
-  if (!existsSync(file)) throw new UsageError('--from', `no key named ${JSON.stringify(name)} in ${keysDir(home)}; ${availableKeysText(home)}`);
+  if (!existsSync(file))
+    throw new UsageError(
+      '--from',
+      `no key named ${JSON.stringify(name)} in ${keysDir(home)}; ${availableKeysText(home)}`,
+    );
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));
@@ -83,7 +88,11 @@ export function loadKey(home: string, name: string): ClientKey {
     } catch (e) {
       throw new UsageError('--from', `key file ${file}: ${(e as Error).message}`);
     }
-    if (stated !== address) throw new UsageError('--from', `key file ${file}: address ${stated} does not belong to its private_key (which gives ${address})`);
+    if (stated !== address)
+      throw new UsageError(
+        '--from',
+        `key file ${file}: address ${stated} does not belong to its private_key (which gives ${address})`,
+      );
   }
   return { name, address, pubKey, privateKey, file };
 }
@@ -105,5 +114,8 @@ export function resolveChainId(flag: string | undefined, home: string): string {
   if (flag !== undefined && flag !== '') return flag;
   const g = genesisChainId(home);
   if (g !== undefined) return g;
-  throw new UsageError('--chain-id', `required: name the service chain id (no ${join(home, 'config', 'genesis.json')} to read it from)`);
+  throw new UsageError(
+    '--chain-id',
+    `required: name the service chain id (no ${join(home, 'config', 'genesis.json')} to read it from)`,
+  );
 }

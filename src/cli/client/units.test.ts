@@ -13,7 +13,9 @@ import { accountView, checkpointParamsView } from './actions';
 describe('toYaml', () => {
   it('writes block YAML, quoting strings that would read as other types', () => {
     expect(toYaml({ a: 1, b: '1', c: '', d: 'true', e: '0xab', f: [], g: {}, h: null, i: 'x: y', j: '16m40s' })).toBe(
-      ['a: 1', 'b: "1"', 'c: ""', 'd: "true"', 'e: 0xab', 'f: []', 'g: {}', 'h: null', 'i: "x: y"', 'j: 16m40s'].join('\n'),
+      ['a: 1', 'b: "1"', 'c: ""', 'd: "true"', 'e: 0xab', 'f: []', 'g: {}', 'h: null', 'i: "x: y"', 'j: 16m40s'].join(
+        '\n',
+      ),
     );
     expect(toYaml({ list: [{ k: 1, v: [1, 2] }, 'x'], o: { p: { q: 'r' } } })).toBe(
       ['list:', '- k: 1', '  v:', '  - 1', '  - 2', '- x', 'o:', '  p:', '    q: r'].join('\n'),
@@ -63,8 +65,15 @@ describe('key store and home', () => {
       mkdirSync(join(home, 'config'));
       const a = testKey('a');
       const b = testKey('b');
-      for (const n of ['validator-10', 'validator-2', 'user-1']) writeFileSync(join(home, 'keys', `${n}.json`), JSON.stringify({ name: n, address: a.address, pub_key: a.pubKey, private_key: a.privateKey }));
-      writeFileSync(join(home, 'keys', 'bad.json'), JSON.stringify({ name: 'bad', address: b.address, private_key: a.privateKey }));
+      for (const n of ['validator-10', 'validator-2', 'user-1'])
+        writeFileSync(
+          join(home, 'keys', `${n}.json`),
+          JSON.stringify({ name: n, address: a.address, pub_key: a.pubKey, private_key: a.privateKey }),
+        );
+      writeFileSync(
+        join(home, 'keys', 'bad.json'),
+        JSON.stringify({ name: 'bad', address: b.address, private_key: a.privateKey }),
+      );
       expect(listKeys(home)).toEqual(['bad', 'user-1', 'validator-2', 'validator-10']);
       expect(loadKey(home, 'user-1')).toMatchObject({ address: a.address, pubKey: a.pubKey });
       expect(() => loadKey(home, 'bad')).toThrow(/does not belong to its private_key/);
@@ -82,9 +91,11 @@ describe('key store and home', () => {
 
 describe('REST helpers and views', () => {
   it('unpacks an ABCI log in an error body', () => {
-    expect(describeErrorBody({ error: '{"codespace":"sdk","code":1,"message":"could not get span; span not found for id"}' })).toBe(
-      'could not get span; span not found for id (codespace sdk, code 1)',
-    );
+    expect(
+      describeErrorBody({
+        error: '{"codespace":"sdk","code":1,"message":"could not get span; span not found for id"}',
+      }),
+    ).toBe('could not get span; span not found for id (codespace sdk, code 1)');
     expect(describeErrorBody({ error: 'No validator found' })).toBe('No validator found');
   });
   it('node URLs', () => {
@@ -95,10 +106,22 @@ describe('REST helpers and views', () => {
     const k = testKey('view');
     const value = Buffer.from(k.pubKey.slice(2), 'hex').toString('base64');
     expect(
-      accountView({ type: 'auth/Account', value: { address: k.address, coins: [], public_key: { type: 'tendermint/PubKeySecp256k1', value }, account_number: '3', sequence: '7' } }),
+      accountView({
+        type: 'auth/Account',
+        value: {
+          address: k.address,
+          coins: [],
+          public_key: { type: 'tendermint/PubKeySecp256k1', value },
+          account_number: '3',
+          sequence: '7',
+        },
+      }),
     ).toEqual({ address: k.address, coins: [], pubkey: k.pubKey, accountnumber: 3, sequence: 7 });
   });
   it('checkpoint params view: nanoseconds to a Go duration', () => {
-    expect(checkpointParamsView({ checkpoint_buffer_time: 1_000_000_000_000, avg_checkpoint_length: 256 })).toEqual({ checkpoint_buffer_time: '16m40s', avg_checkpoint_length: 256 });
+    expect(checkpointParamsView({ checkpoint_buffer_time: 1_000_000_000_000, avg_checkpoint_length: 256 })).toEqual({
+      checkpoint_buffer_time: '16m40s',
+      avg_checkpoint_length: 256,
+    });
   });
 });

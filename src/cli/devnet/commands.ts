@@ -22,18 +22,51 @@ export function registerDevnetCommands<T>(y: Argv<T>, setExit: (code: number) =>
             (c) =>
               c
                 .option('home', HOME)
-                .option('scenario', { type: 'string', default: 'devnet', describe: 'the network: a scenario name (under scenarios/) or a JSON file' })
-                .option('seed', { type: 'number', default: 1, describe: 'the run seed (keys and every random choice derive from it)' })
+                .option('scenario', {
+                  type: 'string',
+                  default: 'devnet',
+                  describe: 'the network: a scenario name (under scenarios/) or a JSON file',
+                })
+                .option('seed', {
+                  type: 'number',
+                  default: 1,
+                  describe: 'the run seed (keys and every random choice derive from it)',
+                })
                 .option('host', { type: 'string', default: '127.0.0.1', describe: 'address the servers bind to' })
-                .option('rest-port', { type: 'number', default: DEFAULT_PORTS.rest, describe: 'service REST API port (0: any free port)' })
-                .option('rpc-port', { type: 'number', default: DEFAULT_PORTS.status, describe: 'node status RPC port (0: any free port)' })
-                .option('jsonrpc-port', { type: 'number', default: DEFAULT_PORTS.jsonRpc, describe: 'sidechain JSON-RPC port (0: any free port)' })
-                .option('overwrite', { type: 'boolean', default: false, describe: 'replace an existing devnet in the home folder' })
+                .option('rest-port', {
+                  type: 'number',
+                  default: DEFAULT_PORTS.rest,
+                  describe: 'service REST API port (0: any free port)',
+                })
+                .option('rpc-port', {
+                  type: 'number',
+                  default: DEFAULT_PORTS.status,
+                  describe: 'node status RPC port (0: any free port)',
+                })
+                .option('jsonrpc-port', {
+                  type: 'number',
+                  default: DEFAULT_PORTS.jsonRpc,
+                  describe: 'sidechain JSON-RPC port (0: any free port)',
+                })
+                .option('overwrite', {
+                  type: 'boolean',
+                  default: false,
+                  describe: 'replace an existing devnet in the home folder',
+                })
                 .example('$0 node init --home ./devnet', 'the default devnet (4 validators, real crypto)')
                 .example('$0 node init --home ./dn --scenario default --seed 3', 'the default scenario as a devnet'),
             (a) => {
               process.stdout.write(
-                nodeInit({ home: resolveHome(a.home), scenario: a.scenario, seed: a.seed, host: a.host, restPort: a['rest-port'], rpcPort: a['rpc-port'], jsonRpcPort: a['jsonrpc-port'], overwrite: a.overwrite }),
+                nodeInit({
+                  home: resolveHome(a.home),
+                  scenario: a.scenario,
+                  seed: a.seed,
+                  host: a.host,
+                  restPort: a['rest-port'],
+                  rpcPort: a['rpc-port'],
+                  jsonRpcPort: a['jsonrpc-port'],
+                  overwrite: a.overwrite,
+                }),
               );
             },
           )
@@ -71,10 +104,17 @@ export function registerDevnetCommands<T>(y: Argv<T>, setExit: (code: number) =>
           .option('home', HOME)
           .option('exec', { type: 'string', describe: 'evaluate one expression, print it and exit' })
           .example('$0 console --exec eth.blockNumber', 'the latest block number')
-          .example("$0 console --exec \"debug.setHead('0x10')\"", "rewind the node's chain to block 16"),
+          .example('$0 console --exec "debug.setHead(\'0x10\')"', "rewind the node's chain to block 16"),
       async (a) => {
         const home = resolveHome(a.home);
-        setExit(await runConsole({ socketPath: paths(home).consoleSocket, input: process.stdin, output: process.stdout, ...(a.exec !== undefined ? { exec: a.exec } : {}) }));
+        setExit(
+          await runConsole({
+            socketPath: paths(home).consoleSocket,
+            input: process.stdin,
+            output: process.stdout,
+            ...(a.exec !== undefined ? { exec: a.exec } : {}),
+          }),
+        );
       },
     );
 }

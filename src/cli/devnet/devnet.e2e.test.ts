@@ -21,7 +21,10 @@ let rest: string;
 
 async function lockstep(args: string[]): Promise<{ code: number; out: string; err: string }> {
   try {
-    const r = await run(process.execPath, [BIN, ...args, '--home', home], { timeout: 90_000, env: { ...process.env, LOCKSTEP_HOME: home } });
+    const r = await run(process.execPath, [BIN, ...args, '--home', home], {
+      timeout: 90_000,
+      env: { ...process.env, LOCKSTEP_HOME: home },
+    });
     return { code: 0, out: r.stdout, err: r.stderr };
   } catch (e) {
     const x = e as { code?: number; stdout?: string; stderr?: string };
@@ -63,18 +66,46 @@ describe('devnet', () => {
       const r = await get('/checkpoints/buffer');
       return r.status === 200 ? r.body : null;
     }, 'a checkpoint in the buffer');
-    expect(buffer.result).toMatchObject({ proposer: expect.any(String), startBlock: expect.any(Number), endBlock: expect.any(Number), rootHash: expect.any(String), accountRootHash: expect.any(String) });
-    await until(async () => ((await get('/checkpoints/count')).body.result.result >= 1 ? true : null), 'an acked checkpoint');
+    expect(buffer.result).toMatchObject({
+      proposer: expect.any(String),
+      startBlock: expect.any(Number),
+      endBlock: expect.any(Number),
+      rootHash: expect.any(String),
+      accountRootHash: expect.any(String),
+    });
+    await until(
+      async () => ((await get('/checkpoints/count')).body.result.result >= 1 ? true : null),
+      'an acked checkpoint',
+    );
 
     const validator = loadKey(home, 'validator-1').address;
     const user = loadKey(home, 'user-1').address;
     const shapes: Record<string, (result: any) => void> = {
-      '/sidechain/span/1': (r) => expect(r).toMatchObject({ span_id: expect.anything(), start_block: expect.anything(), end_block: expect.anything(), validator_set: expect.any(Object), selected_producers: expect.any(Array) }),
-      '/sidechain/latest-span': (r) => expect(r).toMatchObject({ span_id: expect.anything(), selected_producers: expect.any(Array) }),
-      '/sidechain/params': (r) => expect(r).toMatchObject({ sprint_duration: expect.anything(), span_duration: expect.anything(), producer_count: expect.anything() }),
+      '/sidechain/span/1': (r) =>
+        expect(r).toMatchObject({
+          span_id: expect.anything(),
+          start_block: expect.anything(),
+          end_block: expect.anything(),
+          validator_set: expect.any(Object),
+          selected_producers: expect.any(Array),
+        }),
+      '/sidechain/latest-span': (r) =>
+        expect(r).toMatchObject({ span_id: expect.anything(), selected_producers: expect.any(Array) }),
+      '/sidechain/params': (r) =>
+        expect(r).toMatchObject({
+          sprint_duration: expect.anything(),
+          span_duration: expect.anything(),
+          producer_count: expect.anything(),
+        }),
       [`/auth/accounts/${user}`]: (r) => expect(JSON.stringify(r)).toContain(user),
-      [`/auth/accounts/${user}/sequence`]: (r) => expect(r).toMatchObject({ address: user, sequence: expect.any(String) }),
-      '/auth/params': (r) => expect(r).toMatchObject({ max_memo_characters: expect.anything(), tx_sig_limit: expect.anything(), sig_verify_cost_secp256k1: expect.anything() }),
+      [`/auth/accounts/${user}/sequence`]: (r) =>
+        expect(r).toMatchObject({ address: user, sequence: expect.any(String) }),
+      '/auth/params': (r) =>
+        expect(r).toMatchObject({
+          max_memo_characters: expect.anything(),
+          tx_sig_limit: expect.anything(),
+          sig_verify_cost_secp256k1: expect.anything(),
+        }),
       '/staking/validator-set': (r) => expect(r.validators.length).toBe(4),
       '/staking/validator/1': (r) => expect(r).toMatchObject({ signer: validator }),
       '/checkpoints/1': (r) => expect(r).toMatchObject({ id: 1, rootHash: expect.any(String) }),
@@ -83,11 +114,24 @@ describe('devnet', () => {
       '/checkpoints/latest': (r) => expect(r).toMatchObject({ id: expect.any(Number), rootHash: expect.any(String) }),
       '/checkpoints/list?page=1&limit=10': (r) => expect(r.length).toBeGreaterThanOrEqual(1),
       '/checkpoints/parama': (r) => expect(r).toHaveProperty('checkpoint_buffer_time'),
-      '/checkpoints/prepare?start=0&end=15': (r) => expect(r).toMatchObject({ rootHash: expect.any(String), startBlock: 0, endBlock: 15 }),
+      '/checkpoints/prepare?start=0&end=15': (r) =>
+        expect(r).toMatchObject({ rootHash: expect.any(String), startBlock: 0, endBlock: 15 }),
       '/sidechain/span/list?page=1&limit=10': (r) => expect(r.length).toBeGreaterThanOrEqual(2),
-      '/clerk/event-record/1': (r) => expect(r).toMatchObject({ id: 1, contract: expect.any(String), data: expect.any(String), tx_hash: expect.any(String), record_time: expect.any(String) }),
+      '/clerk/event-record/1': (r) =>
+        expect(r).toMatchObject({
+          id: 1,
+          contract: expect.any(String),
+          data: expect.any(String),
+          tx_hash: expect.any(String),
+          record_time: expect.any(String),
+        }),
       '/clerk/event-record/list?page=1&limit=10': (r) => expect(r.length).toBe(2),
-      '/overview': (r) => expect(r).toMatchObject({ ack_count: expect.any(Number), validator_count: 4, validator_set: expect.any(Object) }),
+      '/overview': (r) =>
+        expect(r).toMatchObject({
+          ack_count: expect.any(Number),
+          validator_count: 4,
+          validator_set: expect.any(Object),
+        }),
     };
     for (const [path, check] of Object.entries(shapes)) {
       const r = await get(path);
@@ -116,8 +160,28 @@ describe('devnet', () => {
   }, 120_000);
 
   it('a top-up relayed by the bridge, replayed by hand, answers Older invalid tx found', async () => {
-    const minted = await until(() => (d.net.run.main.records.find((r) => r.kind === 'service.topupMinted')?.data as { txHash: string; logIndex: string } | undefined) ?? null, 'the top-up to be minted');
-    const r = await lockstep(['tx', 'topup', 'fee', '--tx-hash', minted.txHash, '--log-index', minted.logIndex, '--validator-id', '2', '--from', 'validator-1', '--node', rest]);
+    const minted = await until(
+      () =>
+        (d.net.run.main.records.find((r) => r.kind === 'service.topupMinted')?.data as
+          | { txHash: string; logIndex: string }
+          | undefined) ?? null,
+      'the top-up to be minted',
+    );
+    const r = await lockstep([
+      'tx',
+      'topup',
+      'fee',
+      '--tx-hash',
+      minted.txHash,
+      '--log-index',
+      minted.logIndex,
+      '--validator-id',
+      '2',
+      '--from',
+      'validator-1',
+      '--node',
+      rest,
+    ]);
     expect(r.code).toBe(1);
     expect(r.err + r.out).toContain('Older invalid tx found');
   }, 120_000);
@@ -144,14 +208,19 @@ describe('devnet', () => {
 
   it('/status height rises and /net_info lists the peers', async () => {
     const status = `http://127.0.0.1:${d.ports.status}`;
-    const h = async () => Number(((await (await fetch(`${status}/status`)).json()) as any).result.sync_info.latest_block_height);
+    const h = async () =>
+      Number(((await (await fetch(`${status}/status`)).json()) as any).result.sync_info.latest_block_height);
     const first = await h();
     await until(async () => ((await h()) > first ? true : null), 'the height to rise');
     const s = (await (await fetch(`${status}/status`)).json()) as any;
     expect(s.result.sync_info.catching_up).toBe(false);
     const net = (await (await fetch(`${status}/net_info`)).json()) as any;
     expect(net.result.n_peers).toBe('3');
-    expect(net.result.peers.map((p: any) => p.node_info.moniker)).toEqual(['validator-2', 'validator-3', 'validator-4']);
+    expect(net.result.peers.map((p: any) => p.node_info.moniker)).toEqual([
+      'validator-2',
+      'validator-3',
+      'validator-4',
+    ]);
   }, 60_000);
 
   it('the console answers eth.blockNumber and admin.peers.length', async () => {
@@ -171,6 +240,9 @@ describe('devnet', () => {
     const rec = d.net.run.sidechain.records.find((x) => x.kind === 'sidechain.setHead' && x.node === 'sc-1');
     expect(rec?.data).toMatchObject({ number: String(target), removed: expect.any(Number) });
     expect((rec!.data as { removed: number }).removed).toBeGreaterThanOrEqual(10);
-    await until(() => (Number(d.net.view().chain.head().block.header.number) > head ? true : null), 'the node to resync past its old head');
+    await until(
+      () => (Number(d.net.view().chain.head().block.header.number) > head ? true : null),
+      'the node to resync past its old head',
+    );
   }, 60_000);
 });

@@ -90,7 +90,11 @@ export interface InitOptions {
 /** Write a new home folder; refuses to overwrite one unless asked. Returns the files written. */
 export function initHome(o: InitOptions): string[] {
   const p = paths(o.home);
-  if (existsSync(p.genesis) && !o.overwrite) throw new InputError('--home', `${o.home} already holds a devnet (config/genesis.json exists); pass --overwrite to replace it`);
+  if (existsSync(p.genesis) && !o.overwrite)
+    throw new InputError(
+      '--home',
+      `${o.home} already holds a devnet (config/genesis.json exists); pass --overwrite to replace it`,
+    );
   const setup = clusterSetup(o.scenario, o.seed);
   const written: string[] = [];
   const write = (file: string, text: string) => {
@@ -139,15 +143,45 @@ export function initHome(o: InitOptions): string[] {
           },
         },
         timestamp: Math.floor(o.scenario.epochMs / 1000),
-        producers: setup.producers.map((pr) => ({ id: Number(pr.id), address: pr.address, power: pr.power.toString() })),
+        producers: setup.producers.map((pr) => ({
+          id: Number(pr.id),
+          address: pr.address,
+          power: pr.power.toString(),
+        })),
       },
       null,
       2,
     ) + '\n',
   );
-  setup.keys.forEach((k, i) => write(join(p.keys, `validator-${i + 1}.json`), JSON.stringify({ name: `validator-${i + 1}`, address: k.signer, pub_key: k.pubKey, private_key: k.signerKey } satisfies KeyFile, null, 2) + '\n'));
+  setup.keys.forEach((k, i) =>
+    write(
+      join(p.keys, `validator-${i + 1}.json`),
+      JSON.stringify(
+        {
+          name: `validator-${i + 1}`,
+          address: k.signer,
+          pub_key: k.pubKey,
+          private_key: k.signerKey,
+        } satisfies KeyFile,
+        null,
+        2,
+      ) + '\n',
+    ),
+  );
   setup.users.forEach((u, i) =>
-    write(join(p.keys, `user-${i + 1}.json`), JSON.stringify({ name: `user-${i + 1}`, address: u.address, pub_key: toHex(publicKeyBytesFromPrivateKey(u.key)), private_key: u.key } satisfies KeyFile, null, 2) + '\n'),
+    write(
+      join(p.keys, `user-${i + 1}.json`),
+      JSON.stringify(
+        {
+          name: `user-${i + 1}`,
+          address: u.address,
+          pub_key: toHex(publicKeyBytesFromPrivateKey(u.key)),
+          private_key: u.key,
+        } satisfies KeyFile,
+        null,
+        2,
+      ) + '\n',
+    ),
   );
   mkdirSync(p.data, { recursive: true });
   mkdirSync(p.logs, { recursive: true });
@@ -172,13 +206,24 @@ function laddr(value: unknown, field: string): { host: string; port: number } {
 /** Read a home folder written by `init`; every error names the file and field. */
 export function loadHome(home: string): DevnetConfig {
   const p = paths(home);
-  if (!existsSync(p.genesis)) throw new InputError('--home', `no devnet in ${home} (config/genesis.json is missing): run \`lockstep node init --home ${home}\` first`);
+  if (!existsSync(p.genesis))
+    throw new InputError(
+      '--home',
+      `no devnet in ${home} (config/genesis.json is missing): run \`lockstep node init --home ${home}\` first`,
+    );
   const daemon = readToml(p.daemonConfig);
   const node = readToml(p.nodeConfig);
   const seed = daemon.seed;
-  if (typeof seed !== 'number' || !Number.isSafeInteger(seed) || seed < 0) throw new InputError(`${p.daemonConfig}: seed`, 'expected a non-negative integer');
-  const rest = laddr((daemon.rest_server as Record<string, unknown> | undefined)?.laddr, `${p.daemonConfig}: rest_server.laddr`);
-  const jsonRpc = laddr((daemon.sidechain as Record<string, unknown> | undefined)?.rpc_laddr, `${p.daemonConfig}: sidechain.rpc_laddr`);
+  if (typeof seed !== 'number' || !Number.isSafeInteger(seed) || seed < 0)
+    throw new InputError(`${p.daemonConfig}: seed`, 'expected a non-negative integer');
+  const rest = laddr(
+    (daemon.rest_server as Record<string, unknown> | undefined)?.laddr,
+    `${p.daemonConfig}: rest_server.laddr`,
+  );
+  const jsonRpc = laddr(
+    (daemon.sidechain as Record<string, unknown> | undefined)?.rpc_laddr,
+    `${p.daemonConfig}: sidechain.rpc_laddr`,
+  );
   const status = laddr((node.rpc as Record<string, unknown> | undefined)?.laddr, `${p.nodeConfig}: rpc.laddr`);
   let scenario: Scenario;
   try {
@@ -188,8 +233,16 @@ export function loadHome(home: string): DevnetConfig {
     throw new InputError(p.scenario, (e as Error).message);
   }
   const nodeIndex = daemon.node_index ?? 1;
-  if (typeof nodeIndex !== 'number' || !Number.isInteger(nodeIndex) || nodeIndex < 1 || nodeIndex > scenario.validators.length) {
-    throw new InputError(`${p.daemonConfig}: node_index`, `expected a validator number 1-${scenario.validators.length}, got ${JSON.stringify(nodeIndex)}`);
+  if (
+    typeof nodeIndex !== 'number' ||
+    !Number.isInteger(nodeIndex) ||
+    nodeIndex < 1 ||
+    nodeIndex > scenario.validators.length
+  ) {
+    throw new InputError(
+      `${p.daemonConfig}: node_index`,
+      `expected a validator number 1-${scenario.validators.length}, got ${JSON.stringify(nodeIndex)}`,
+    );
   }
   const genesis = JSON.parse(readFileSync(p.genesis, 'utf8')) as { chain_id?: unknown };
   if (typeof genesis.chain_id !== 'string') throw new InputError(`${p.genesis}: chain_id`, 'missing');
@@ -209,7 +262,10 @@ export function loadKey(home: string, name: string): KeyFile {
   const file = join(paths(home).keys, `${name}.json`);
   if (!/^[A-Za-z0-9._-]+$/.test(name) || !existsSync(file)) {
     const names = listKeys(home);
-    throw new InputError('--from', `no key ${JSON.stringify(name)} in ${paths(home).keys}; keys: ${names.length ? names.join(', ') : '(none: run `lockstep node init`)'}`);
+    throw new InputError(
+      '--from',
+      `no key ${JSON.stringify(name)} in ${paths(home).keys}; keys: ${names.length ? names.join(', ') : '(none: run `lockstep node init`)'}`,
+    );
   }
   return JSON.parse(readFileSync(file, 'utf8')) as KeyFile;
 }

@@ -39,9 +39,18 @@ export function readJournal(file: string): { entries: JournalEntry[]; tornTail: 
         tornTail = true;
         break;
       }
-      throw new InputError(`${file}:${i + 1}`, 'not a JSON line; the journal is damaged (`lockstep node unsafe-reset-all` starts over)');
+      throw new InputError(
+        `${file}:${i + 1}`,
+        'not a JSON line; the journal is damaged (`lockstep node unsafe-reset-all` starts over)',
+      );
     }
-    if (!e || typeof e !== 'object' || !['tx', 'setHead', 'reached'].includes(e.k) || !Number.isSafeInteger(e.b) || e.b < lastBarrier) {
+    if (
+      !e ||
+      typeof e !== 'object' ||
+      !['tx', 'setHead', 'reached'].includes(e.k) ||
+      !Number.isSafeInteger(e.b) ||
+      e.b < lastBarrier
+    ) {
       throw new InputError(`${file}:${i + 1}`, 'not a journal entry (or out of order); the journal is damaged');
     }
     lastBarrier = e.b;

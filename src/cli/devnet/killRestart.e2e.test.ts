@@ -24,7 +24,9 @@ afterAll(() => {
 });
 
 function start(): ChildProcess {
-  const c = spawn(process.execPath, [BIN, 'node', 'start', '--home', home, '--speed', '20'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const c = spawn(process.execPath, [BIN, 'node', 'start', '--home', home, '--speed', '20'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   c.stderr!.on('data', () => {});
   children.push(c);
   return c;
@@ -45,7 +47,9 @@ async function restUrl(): Promise<string> {
   return until(async () => {
     if (!existsSync(f)) return null;
     const p = JSON.parse(readFileSync(f, 'utf8')) as { host: string; rest: number; status: number };
-    const s = (await (await fetch(`http://${p.host}:${p.status}/status`)).json()) as { result: { sync_info: { catching_up: boolean } } };
+    const s = (await (await fetch(`http://${p.host}:${p.status}/status`)).json()) as {
+      result: { sync_info: { catching_up: boolean } };
+    };
     return s.result.sync_info.catching_up ? null : `http://${p.host}:${p.rest}`;
   }, 'the devnet to serve and catch up');
 }
@@ -60,7 +64,14 @@ async function account(rest: string, address: string): Promise<{ sequence: bigin
 describe('kill and restart', () => {
   it('loses no acknowledged transaction', async () => {
     const { scenario } = loadScenario('devnet');
-    initHome({ home, scenario, seed: 5, host: '127.0.0.1', ports: { rest: 0, status: 0, jsonRpc: 0 }, overwrite: false });
+    initHome({
+      home,
+      scenario,
+      seed: 5,
+      host: '127.0.0.1',
+      ports: { rest: 0, status: 0, jsonRpc: 0 },
+      overwrite: false,
+    });
     const alice = loadKey(home, 'user-1');
     const bob = loadKey(home, 'user-2');
     const chainId = (JSON.parse(readFileSync(paths(home).genesis, 'utf8')) as { chain_id: string }).chain_id;
@@ -74,8 +85,23 @@ describe('kill and restart', () => {
     // Three sends, each acknowledged by the node in sync mode (CheckTx passed, journal synced).
     const acked: string[] = [];
     for (let i = 0n; i < 3n; i++) {
-      const signed = signTx(MsgSendDef, { fromAddress: alice.address, toAddress: bob.address as Address, amount: [{ denom: 'matic', amount: 100n + i }] }, { chainId, accountNumber, sequence: seq0 + i, memo: '' }, alice.private_key as Hex);
-      const r = (await (await fetch(`${rest}/txs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ tx: txJson(signed), mode: 'sync' }) })).json()) as any;
+      const signed = signTx(
+        MsgSendDef,
+        {
+          fromAddress: alice.address,
+          toAddress: bob.address as Address,
+          amount: [{ denom: 'matic', amount: 100n + i }],
+        },
+        { chainId, accountNumber, sequence: seq0 + i, memo: '' },
+        alice.private_key as Hex,
+      );
+      const r = (await (
+        await fetch(`${rest}/txs`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ tx: txJson(signed), mode: 'sync' }),
+        })
+      ).json()) as any;
       expect(r.code, r.raw_log).toBe(0);
       acked.push(r.txhash);
     }

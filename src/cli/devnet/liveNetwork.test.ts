@@ -27,15 +27,36 @@ async function until(cond: () => boolean, what: string, timeoutMs = 60_000): Pro
 
 function balanceOf(net: LiveNetwork, address: string): bigint {
   const r = net.query(`/auth/accounts/${address}`);
-  const coins = (r.body as { result: { value: { coins: Array<{ denom: string; amount: string | { i: string } }> } } }).result.value.coins;
+  const coins = (r.body as { result: { value: { coins: Array<{ denom: string; amount: string | { i: string } }> } } })
+    .result.value.coins;
   const m = coins.find((c) => c.denom === 'matic');
   return m ? BigInt(typeof m.amount === 'string' ? m.amount : m.amount.i) : 0n;
 }
 
-function sendTx(net: LiveNetwork, from: { address: string; private_key: string }, to: string, amount: bigint): Uint8Array {
-  const seq = (net.query(`/auth/accounts/${from.address}/sequence`).body as { result: { account_number: string; sequence: string } }).result;
-  const msg = { fromAddress: from.address as `0x${string}`, toAddress: to as `0x${string}`, amount: [{ denom: 'matic', amount }] };
-  return encodeTx(signTx(MsgSendDef, msg, { chainId: net.chainId, accountNumber: BigInt(seq.account_number), sequence: BigInt(seq.sequence), memo: '' }, from.private_key as `0x${string}`));
+function sendTx(
+  net: LiveNetwork,
+  from: { address: string; private_key: string },
+  to: string,
+  amount: bigint,
+): Uint8Array {
+  const seq = (
+    net.query(`/auth/accounts/${from.address}/sequence`).body as {
+      result: { account_number: string; sequence: string };
+    }
+  ).result;
+  const msg = {
+    fromAddress: from.address as `0x${string}`,
+    toAddress: to as `0x${string}`,
+    amount: [{ denom: 'matic', amount }],
+  };
+  return encodeTx(
+    signTx(
+      MsgSendDef,
+      msg,
+      { chainId: net.chainId, accountNumber: BigInt(seq.account_number), sequence: BigInt(seq.sequence), memo: '' },
+      from.private_key as `0x${string}`,
+    ),
+  );
 }
 
 describe('live devnet', () => {

@@ -18,7 +18,16 @@ import { type Hex, fromHex, toHex } from '../../core/bytes';
 import { getValidatorSet } from '../../modules/staking/keeper';
 import { type QueryResponse } from '../../app/queryRouter';
 import { type RpcView } from '../../sidechain/rpc';
-import { type BroadcastMode, type BroadcastResult, BroadcastTimeoutError, type NodeStatusPort, type OperatorResult, type PeerInfo, type ServicePort, type SidechainPort } from '../../rpc/ports';
+import {
+  type BroadcastMode,
+  type BroadcastResult,
+  BroadcastTimeoutError,
+  type NodeStatusPort,
+  type OperatorResult,
+  type PeerInfo,
+  type ServicePort,
+  type SidechainPort,
+} from '../../rpc/ports';
 import { tendermintHash } from '../../rpc/rest/txResponse';
 import { prepareRun, type PreparedRun } from '../../../sim/run';
 import { type RunRecord } from '../../../sim/domain/domain';
@@ -148,7 +157,8 @@ export class LiveNetwork implements ServicePort, NodeStatusPort, SidechainPort {
     this.journal.append([{ k: 'reached', b: this.barrier, t: this.run.ranToMs() }]);
     this.journal.close();
     const fail = 'the devnet stopped';
-    for (const p of this.pending) p.k === 'tx' ? p.resolve(txError(p.tx, 1, fail)) : p.resolve({ ok: false, error: fail });
+    for (const p of this.pending)
+      p.k === 'tx' ? p.resolve(txError(p.tx, 1, fail)) : p.resolve({ ok: false, error: fail });
     this.pending = [];
     for (const [hash, ws] of this.txWaiters) for (const w of ws) w.resolve(txError(hash, 1, fail));
     this.txWaiters.clear();
@@ -167,7 +177,11 @@ export class LiveNetwork implements ServicePort, NodeStatusPort, SidechainPort {
     if (this.pending.length) {
       const batch = this.pending;
       this.pending = [];
-      const entries: JournalEntry[] = batch.map((p) => (p.k === 'tx' ? { k: 'tx', b, node: this.svcId, tx: p.tx } : { k: 'setHead', b, node: this.scId, n: p.n.toString() }));
+      const entries: JournalEntry[] = batch.map((p) =>
+        p.k === 'tx'
+          ? { k: 'tx', b, node: this.svcId, tx: p.tx }
+          : { k: 'setHead', b, node: this.scId, n: p.n.toString() },
+      );
       // Journaled and synced before the input enters the network (and so before any answer).
       this.journal.append(entries);
       this.lastReachedWall = now;
@@ -181,7 +195,11 @@ export class LiveNetwork implements ServicePort, NodeStatusPort, SidechainPort {
         this.stats.txs++;
         const hash = txHash(fromHex(p.tx));
         if (p.mode === 'async') p.resolve({ height: '0', txhash: tendermintHash(hash), code: 0, raw_log: '' });
-        else (this.txWaiters.get(hash) ?? this.txWaiters.set(hash, []).get(hash)!).push({ mode: p.mode, resolve: p.resolve });
+        else
+          (this.txWaiters.get(hash) ?? this.txWaiters.set(hash, []).get(hash)!).push({
+            mode: p.mode,
+            resolve: p.resolve,
+          });
       });
     } else if (now - this.lastReachedWall >= REACHED_EVERY_WALL_MS) {
       this.journal.append([{ k: 'reached', b, t: this.run.ranToMs() }], false);
@@ -198,7 +216,8 @@ export class LiveNetwork implements ServicePort, NodeStatusPort, SidechainPort {
     if (r.node === this.svcId) {
       if (r.kind === 'service.clientTx' || r.kind === 'service.clientTxResult') this.answerTx(r);
       if (r.kind.startsWith('bridge.')) this.opts.log?.('bridge', logLine(this.config.scenario.epochMs, r));
-      else if (r.kind.startsWith('service.') || r.kind.startsWith('checkpoint.') || r.kind.startsWith('consensus.')) this.opts.log?.('daemon', logLine(this.config.scenario.epochMs, r));
+      else if (r.kind.startsWith('service.') || r.kind.startsWith('checkpoint.') || r.kind.startsWith('consensus.'))
+        this.opts.log?.('daemon', logLine(this.config.scenario.epochMs, r));
     } else if (r.node === this.scId) {
       if (r.kind === 'sidechain.setHead') {
         const d = r.data as { error?: string };
@@ -211,7 +230,15 @@ export class LiveNetwork implements ServicePort, NodeStatusPort, SidechainPort {
   }
 
   private answerTx(r: RunRecord): void {
-    const d = r.data as { hash: Hex | null; code: number; codespace: string; log: string; gasWanted?: string; gasUsed?: string; height?: string };
+    const d = r.data as {
+      hash: Hex | null;
+      code: number;
+      codespace: string;
+      log: string;
+      gasWanted?: string;
+      gasUsed?: string;
+      height?: string;
+    };
     if (d.hash === null) return;
     const waiters = this.txWaiters.get(d.hash);
     if (!waiters) return;
@@ -257,9 +284,17 @@ export class LiveNetwork implements ServicePort, NodeStatusPort, SidechainPort {
       const timer = setTimeout(() => {
         const hash = txHash(tx);
         const ws = this.txWaiters.get(hash);
-        if (ws) this.txWaiters.set(hash, ws.filter((w) => w.resolve !== done));
+        if (ws)
+          this.txWaiters.set(
+            hash,
+            ws.filter((w) => w.resolve !== done),
+          );
         settled = true;
-        reject(new BroadcastTimeoutError(`timed out after ${timeoutMs} ms waiting for tx ${tendermintHash(hash)} (mode ${mode}); it may still be committed`));
+        reject(
+          new BroadcastTimeoutError(
+            `timed out after ${timeoutMs} ms waiting for tx ${tendermintHash(hash)} (mode ${mode}); it may still be committed`,
+          ),
+        );
       }, timeoutMs);
       this.pending.push({ k: 'tx', tx: hex, mode, resolve: done });
     });
@@ -292,7 +327,8 @@ export class LiveNetwork implements ServicePort, NodeStatusPort, SidechainPort {
   netInfo(): { listening: boolean; peers: PeerInfo[] } {
     const peers: PeerInfo[] = [];
     this.run.main.serviceNodes.forEach((n, i) => {
-      if (n.id !== this.svcId && this.run.main.slots.get(n.id)?.alive) peers.push({ id: n.id, moniker: `validator-${i + 1}` });
+      if (n.id !== this.svcId && this.run.main.slots.get(n.id)?.alive)
+        peers.push({ id: n.id, moniker: `validator-${i + 1}` });
     });
     return { listening: true, peers };
   }
@@ -312,7 +348,13 @@ export class LiveNetwork implements ServicePort, NodeStatusPort, SidechainPort {
     }
     // geth reports syncing while it is more than a block or two behind the best peer.
     const syncing = highest > head + 2n ? { startingBlock: 0n, currentBlock: head, highestBlock: highest } : null;
-    return { chain: me.chain, chainId: BigInt(this.run.main.setup.sidechainChainId), peerCount: peers, syncing, nodeKey: this.run.main.keys[this.config.nodeIndex - 1]!.pubKey };
+    return {
+      chain: me.chain,
+      chainId: BigInt(this.run.main.setup.sidechainChainId),
+      peerCount: peers,
+      syncing,
+      nodeKey: this.run.main.keys[this.config.nodeIndex - 1]!.pubKey,
+    };
   }
 
   setHead(n: bigint): Promise<OperatorResult> {
@@ -329,7 +371,13 @@ export class LiveNetwork implements ServicePort, NodeStatusPort, SidechainPort {
 }
 
 function txError(hash: string, code: number, message: string): BroadcastResult {
-  return { height: '0', txhash: tendermintHash(hash), code, codespace: 'sdk', raw_log: JSON.stringify({ codespace: 'sdk', code, message }) };
+  return {
+    height: '0',
+    txhash: tendermintHash(hash),
+    code,
+    codespace: 'sdk',
+    raw_log: JSON.stringify({ codespace: 'sdk', code, message }),
+  };
 }
 
 function logLine(epochMs: number, r: RunRecord): string {

@@ -8,7 +8,15 @@
  * (journal synced, sockets closed). A kill loses nothing acknowledged: the journal was synced
  * before each answer.
  */
-import { createWriteStream, existsSync, readFileSync, rmSync, unlinkSync, writeFileSync, type WriteStream } from 'node:fs';
+import {
+  createWriteStream,
+  existsSync,
+  readFileSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+  type WriteStream,
+} from 'node:fs';
 import { type AddressInfo } from 'node:net';
 import { type FastifyInstance } from 'fastify';
 import { InputError } from '../../core/errors';
@@ -32,12 +40,25 @@ export interface InitCliOptions {
 }
 
 export function nodeInit(o: InitCliOptions): string {
-  if (!Number.isSafeInteger(o.seed) || o.seed < 0) throw new InputError('--seed', `expected a non-negative integer, got ${o.seed}`);
-  for (const [flag, v] of [['--rest-port', o.restPort], ['--rpc-port', o.rpcPort], ['--jsonrpc-port', o.jsonRpcPort]] as const) {
-    if (!Number.isInteger(v) || v < 0 || v > 65535) throw new InputError(flag, `expected a port number 0-65535, got ${v}`);
+  if (!Number.isSafeInteger(o.seed) || o.seed < 0)
+    throw new InputError('--seed', `expected a non-negative integer, got ${o.seed}`);
+  for (const [flag, v] of [
+    ['--rest-port', o.restPort],
+    ['--rpc-port', o.rpcPort],
+    ['--jsonrpc-port', o.jsonRpcPort],
+  ] as const) {
+    if (!Number.isInteger(v) || v < 0 || v > 65535)
+      throw new InputError(flag, `expected a port number 0-65535, got ${v}`);
   }
   const { scenario } = loadScenario(o.scenario);
-  const files = initHome({ home: o.home, scenario, seed: o.seed, host: o.host, ports: { rest: o.restPort, status: o.rpcPort, jsonRpc: o.jsonRpcPort }, overwrite: o.overwrite });
+  const files = initHome({
+    home: o.home,
+    scenario,
+    seed: o.seed,
+    host: o.host,
+    ports: { rest: o.restPort, status: o.rpcPort, jsonRpc: o.jsonRpcPort },
+    overwrite: o.overwrite,
+  });
   const cfg = loadHome(o.home);
   return (
     `initialised a devnet in ${o.home}\n` +
@@ -55,7 +76,9 @@ export function showAccount(home: string): string {
 export function unsafeResetAll(home: string): string {
   assertNotRunning(home);
   const removed = resetData(home);
-  return removed.length ? removed.map((f) => `removed ${f}\n`).join('') + 'chain data reset; config and keys kept\n' : 'nothing to reset (no chain data); config and keys kept\n';
+  return removed.length
+    ? removed.map((f) => `removed ${f}\n`).join('') + 'chain data reset; config and keys kept\n'
+    : 'nothing to reset (no chain data); config and keys kept\n';
 }
 
 export interface StartOptions {
@@ -74,7 +97,8 @@ export interface RunningDevnet {
 
 /** Start the devnet and its servers; resolves once every server listens. */
 export async function startDevnet(o: StartOptions): Promise<RunningDevnet> {
-  if (!(o.speed > 0) || !Number.isFinite(o.speed)) throw new InputError('--speed', `expected a positive number, got ${o.speed}`);
+  if (!(o.speed > 0) || !Number.isFinite(o.speed))
+    throw new InputError('--speed', `expected a positive number, got ${o.speed}`);
   const config: DevnetConfig = loadHome(o.home);
   const p = paths(o.home);
   takeLock(o.home);
@@ -91,7 +115,11 @@ export async function startDevnet(o: StartOptions): Promise<RunningDevnet> {
     net = new LiveNetwork(config, {
       speed: o.speed,
       log: logTo,
-      onReplayProgress: throttle((done, total) => out(`replaying the journal: ${(done / 1000).toFixed(0)} of ${(total / 1000).toFixed(0)} s simulated`), 2_000),
+      onReplayProgress: throttle(
+        (done, total) =>
+          out(`replaying the journal: ${(done / 1000).toFixed(0)} of ${(total / 1000).toFixed(0)} s simulated`),
+        2_000,
+      ),
     });
   } catch (e) {
     releaseLock(o.home);
@@ -100,7 +128,9 @@ export async function startDevnet(o: StartOptions): Promise<RunningDevnet> {
   const servers: FastifyInstance[] = [];
   const consoleServer = createConsoleServer(net, p.consoleSocket);
   const listen = async (app: FastifyInstance, port: number, name: string): Promise<number> => {
-    app.addHook('onResponse', async (req, reply) => logTo('rest-server', `${req.method} ${req.url} ${reply.statusCode} (${name})`));
+    app.addHook('onResponse', async (req, reply) =>
+      logTo('rest-server', `${req.method} ${req.url} ${reply.statusCode} (${name})`),
+    );
     servers.push(app);
     await app.listen({ host, port });
     return (app.server.address() as AddressInfo).port;
@@ -117,7 +147,10 @@ export async function startDevnet(o: StartOptions): Promise<RunningDevnet> {
   } catch (e) {
     await Promise.allSettled(servers.map((s) => s.close()));
     releaseLock(o.home);
-    throw new InputError('--home', `cannot start the servers: ${(e as Error).message} (is another devnet running on these ports? change them in ${p.daemonConfig} and ${p.nodeConfig})`);
+    throw new InputError(
+      '--home',
+      `cannot start the servers: ${(e as Error).message} (is another devnet running on these ports? change them in ${p.daemonConfig} and ${p.nodeConfig})`,
+    );
   }
   writeFileSync(p.ports, JSON.stringify({ host, ...ports }, null, 2) + '\n');
   out(`service REST API      http://${host}:${ports.rest}`);
@@ -142,7 +175,10 @@ export async function startDevnet(o: StartOptions): Promise<RunningDevnet> {
 /** `lockstep node start`: run until SIGINT/SIGTERM, printing a status line now and then. */
 export async function nodeStart(o: StartOptions): Promise<number> {
   const d = await startDevnet(o);
-  const every = setInterval(() => process.stderr.write(`${d.net.replaying ? '(replaying) ' : ''}${d.net.statusLine()}\n`), 10_000);
+  const every = setInterval(
+    () => process.stderr.write(`${d.net.replaying ? '(replaying) ' : ''}${d.net.statusLine()}\n`),
+    10_000,
+  );
   await new Promise<void>((resolve) => {
     const onSignal = (sig: string) => {
       process.stderr.write(`\n${sig}: stopping (journal synced, servers closing)\n`);
@@ -173,7 +209,8 @@ function assertNotRunning(home: string): void {
   const f = paths(home).lock;
   if (!existsSync(f)) return;
   const pid = Number(readFileSync(f, 'utf8').trim());
-  if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid)) throw new InputError('--home', `a devnet is already running on ${home} (pid ${pid}); stop it first`);
+  if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid))
+    throw new InputError('--home', `a devnet is already running on ${home} (pid ${pid}); stop it first`);
   // A stale lock: its process was killed.
   rmSync(f);
 }

@@ -23,7 +23,9 @@ const accountKey = (a: Address) => `auth/account/${a}`;
 const NEXT_NUMBER_KEY = 'auth/next_account_number';
 
 /** Module account that collects fees during a block (paid to the proposer at end block). */
-export const FEE_COLLECTOR: Address = addressFromBytes(keccak256Bytes(utf8('lockstep/module/fee_collector')).subarray(12));
+export const FEE_COLLECTOR: Address = addressFromBytes(
+  keccak256Bytes(utf8('lockstep/module/fee_collector')).subarray(12),
+);
 
 export function getAccount(store: KVReader, address: Address): Account | undefined {
   return store.get<Account>(accountKey(address));

@@ -36,8 +36,20 @@ function expectRejectedWithoutTrace(a: TestChain, b: TestChain, txs: Uint8Array[
   return r.txs;
 }
 
-function send(chain: TestChain, from: TestKey, to: Address, amount: bigint, opts: Parameters<TestChain['tx']>[3] = {}, signWith: TestKey = from): Uint8Array {
-  return chain.tx(MsgSendDef, { fromAddress: from.address, toAddress: to, amount: [{ denom: 'matic', amount }] }, signWith, opts);
+function send(
+  chain: TestChain,
+  from: TestKey,
+  to: Address,
+  amount: bigint,
+  opts: Parameters<TestChain['tx']>[3] = {},
+  signWith: TestKey = from,
+): Uint8Array {
+  return chain.tx(
+    MsgSendDef,
+    { fromAddress: from.address, toAddress: to, amount: [{ denom: 'matic', amount }] },
+    signWith,
+    opts,
+  );
 }
 
 /** Re-encode a tx after changing its JSON (the signature is not fixed up). */
@@ -49,7 +61,11 @@ function mutate(tx: Uint8Array, fn: (o: any) => void): Uint8Array {
 
 function expectError(r: TxResult | undefined, codespace: string, code: number, message: string): void {
   expect(r).toBeDefined();
-  expect({ code: r!.code, codespace: r!.codespace, log: r!.log }).toEqual({ code, codespace, log: JSON.stringify({ codespace, code, message }) });
+  expect({ code: r!.code, codespace: r!.codespace, log: r!.log }).toEqual({
+    code,
+    codespace,
+    log: JSON.stringify({ codespace, code, message }),
+  });
 }
 
 const SIG_FAILED = 'signature verification failed; verify correct account sequence and chain-id';
@@ -97,7 +113,11 @@ describe('ante rejections leave no trace', () => {
     const exact = testKey('ante-exact');
     const chain = new TestChain({ accounts: [{ key: exact, amount: FEE }] });
     // MsgTopup passes its deliver handler whatever the parent chain holds; it only needs the fee.
-    const tx = chain.tx(MsgTopupDef, { fromAddress: exact.address, id: 1n, txHash: fakeTxHash('ante-exact'), logIndex: 0n }, exact);
+    const tx = chain.tx(
+      MsgTopupDef,
+      { fromAddress: exact.address, id: 1n, txHash: fakeTxHash('ante-exact'), logIndex: 0n },
+      exact,
+    );
     const r = chain.block([tx], { proposer: proposerAddr });
     expect(r.txs[0]!.code).toBe(0);
     expect(chain.balance(exact.address)).toBe(0n);
@@ -113,21 +133,34 @@ describe('ante rejections leave no trace', () => {
   it('wrong sequence (ahead or behind): sdk 4 with the same message; a replayed tx fails the same way', () => {
     const [a, b] = twins();
     const v = a.validators[0]!;
-    expectError(expectRejectedWithoutTrace(a, b, [send(a, v, receiver, 1n, { sequence: 1n })])[0], 'sdk', 4, SIG_FAILED);
+    expectError(
+      expectRejectedWithoutTrace(a, b, [send(a, v, receiver, 1n, { sequence: 1n })])[0],
+      'sdk',
+      4,
+      SIG_FAILED,
+    );
     // Advance both chains by one good tx, then replay it and sign with the old sequence.
     const good = send(a, v, receiver, 1n);
     expect(a.block([good]).txs[0]!.code).toBe(0);
     expect(b.block([good]).txs[0]!.code).toBe(0);
     expect(a.app.appHash).toBe(b.app.appHash);
     expectError(expectRejectedWithoutTrace(a, b, [good])[0], 'sdk', 4, SIG_FAILED);
-    expectError(expectRejectedWithoutTrace(a, b, [send(a, v, receiver, 1n, { sequence: 0n })])[0], 'sdk', 4, SIG_FAILED);
+    expectError(
+      expectRejectedWithoutTrace(a, b, [send(a, v, receiver, 1n, { sequence: 0n })])[0],
+      'sdk',
+      4,
+      SIG_FAILED,
+    );
     expect(getAccount(a.app.store, v.address)!.sequence).toBe(1n);
   });
 
   it('signature by another key: sdk 4', () => {
     const [a, b] = twins();
     const [v1, v2] = a.validators;
-    const r = expectRejectedWithoutTrace(a, b, [send(a, v1!, receiver, 1n, {}, v2!), send(a, v1!, receiver, 1n, {}, testKey('ante-intruder'))]);
+    const r = expectRejectedWithoutTrace(a, b, [
+      send(a, v1!, receiver, 1n, {}, v2!),
+      send(a, v1!, receiver, 1n, {}, testKey('ante-intruder')),
+    ]);
     expectError(r[0], 'sdk', 4, SIG_FAILED);
     expectError(r[1], 'sdk', 4, SIG_FAILED);
   });
@@ -157,7 +190,10 @@ describe('ante rejections leave no trace', () => {
       [new Uint8Array([0xff, 0xfe, 0x00]), 'tx: not UTF-8'],
       [utf8('{"msg":'), 'tx: not JSON'],
       [utf8('[]'), 'tx: expected an object'],
-      [mutate(good, (o) => (o.msg.type = 'cosmos-sdk/MsgBurn')), 'tx.msg.type: unknown message type "cosmos-sdk/MsgBurn"'],
+      [
+        mutate(good, (o) => (o.msg.type = 'cosmos-sdk/MsgBurn')),
+        'tx.msg.type: unknown message type "cosmos-sdk/MsgBurn"',
+      ],
       [mutate(good, (o) => delete o.msg.type), 'tx.msg.type: is required'],
       [mutate(good, (o) => (o.msg.value.to_address = '0x1234')), 'tx.msg.value.to_address'],
       [mutate(good, (o) => (o.msg.value.from_address = 42)), 'tx.msg.value.from_address'],
@@ -166,7 +202,11 @@ describe('ante rejections leave no trace', () => {
       [mutate(good, (o) => (o.signature = '0xzz')), 'tx.signature'],
       [mutate(good, (o) => (o.memo = 5)), 'tx.memo'],
     ];
-    const r = expectRejectedWithoutTrace(a, b, cases.map(([tx]) => tx));
+    const r = expectRejectedWithoutTrace(
+      a,
+      b,
+      cases.map(([tx]) => tx),
+    );
     cases.forEach(([, field], i) => {
       expect(r[i]).toMatchObject({ code: 2, codespace: 'sdk' });
       const log = JSON.parse(r[i]!.log) as { codespace: string; code: number; message: string };
@@ -201,15 +241,25 @@ describe('ante success', () => {
     expect(chain.balance(proposerAddr)).toBe(FEE);
     const acc1 = chain.queryResult(`/auth/accounts/${v.address}`).value;
     expect(acc1.sequence).toBe('1');
-    expect(acc1.public_key).toEqual({ type: 'tendermint/PubKeySecp256k1', value: Buffer.from(v.pubKey.slice(2), 'hex').toString('base64') });
+    expect(acc1.public_key).toEqual({
+      type: 'tendermint/PubKeySecp256k1',
+      value: Buffer.from(v.pubKey.slice(2), 'hex').toString('base64'),
+    });
     expect(getAccount(chain.app.store, v.address)!.pubKey).toBe(v.pubKey);
-    expect(chain.queryResult(`/auth/accounts/${v.address}/sequence`)).toEqual({ address: v.address, account_number: acc1.account_number, sequence: '1' });
+    expect(chain.queryResult(`/auth/accounts/${v.address}/sequence`)).toEqual({
+      address: v.address,
+      account_number: acc1.account_number,
+      sequence: '1',
+    });
   });
 
   it('the fee collector is emptied into the proposer at end block, summed over the block', () => {
     const chain = new TestChain();
     const [v1, v2, v3] = chain.validators;
-    const r = chain.block([send(chain, v1!, receiver, 1n), send(chain, v2!, receiver, 1n), send(chain, v3!, receiver, 1n)], { proposer: proposerAddr });
+    const r = chain.block(
+      [send(chain, v1!, receiver, 1n), send(chain, v2!, receiver, 1n), send(chain, v3!, receiver, 1n)],
+      { proposer: proposerAddr },
+    );
     expect(r.txs.map((t) => t.code)).toEqual([0, 0, 0]);
     expect(chain.balance(proposerAddr)).toBe(3n * FEE);
   });
@@ -217,7 +267,9 @@ describe('ante success', () => {
   it('two txs from one account in one block, signed with consecutive sequences', () => {
     const chain = new TestChain();
     const v = chain.validators[0]!;
-    const r = chain.block([send(chain, v, receiver, 1n), send(chain, v, receiver, 2n, { sequenceOffset: 1n })], { proposer: proposerAddr });
+    const r = chain.block([send(chain, v, receiver, 1n), send(chain, v, receiver, 2n, { sequenceOffset: 1n })], {
+      proposer: proposerAddr,
+    });
     expect(r.txs.map((t) => t.code)).toEqual([0, 0]);
     expect(getAccount(chain.app.store, v.address)!.sequence).toBe(2n);
     expect(chain.balance(v.address)).toBe(BALANCE - 2n * FEE - 3n);
@@ -245,7 +297,10 @@ const outAddr = (i: number) => ('0x' + (0xa0000 + i).toString(16).padStart(40, '
 function multiSend(from: Address, outputs: number): MsgMultiSend {
   return {
     inputs: [{ address: from, coins: [{ denom: 'matic', amount: BigInt(outputs) }] }],
-    outputs: Array.from({ length: outputs }, (_, i) => ({ address: outAddr(i), coins: [{ denom: 'matic', amount: 1n }] })),
+    outputs: Array.from({ length: outputs }, (_, i) => ({
+      address: outAddr(i),
+      coins: [{ denom: 'matic', amount: 1n }],
+    })),
   };
 }
 
@@ -270,7 +325,10 @@ function txOfSize(chain: TestChain, key: TestKey, size: number, sequenceOffset =
     }
     outputsForSize.set(size, plan);
   }
-  const tx = chain.tx(MsgMultiSendDef, multiSend(key.address, plan.n), key, { sequenceOffset, memo: 'p'.repeat(plan.pad) });
+  const tx = chain.tx(MsgMultiSendDef, multiSend(key.address, plan.n), key, {
+    sequenceOffset,
+    memo: 'p'.repeat(plan.pad),
+  });
   expect(tx.length).toBe(size);
   return tx;
 }
@@ -287,7 +345,12 @@ describe('tx gas limit (size × 10 + 1000 ≤ 1,000,000)', () => {
     const [a, b] = twins();
     const v = a.validators[0]!;
     const r = expectRejectedWithoutTrace(a, b, [txOfSize(a, v, 99_901), txOfSize(a, v, 100_001)]);
-    expectError(r[0], 'sdk', 12, 'out of gas in location: ante verify: secp256k1; gasWanted: 1000000, gasUsed: 1000010');
+    expectError(
+      r[0],
+      'sdk',
+      12,
+      'out of gas in location: ante verify: secp256k1; gasWanted: 1000000, gasUsed: 1000010',
+    );
     expectError(r[1], 'sdk', 12, 'out of gas in location: txSize; gasWanted: 1000000, gasUsed: 1000010');
     expect(a.balance(v.address)).toBe(BALANCE);
   });
@@ -319,7 +382,9 @@ describe('block limits', () => {
     expect(fit).toBe(12);
     const r = chain.block(senders.map((k) => txOfSize(chain, k, size)));
     expect(r.txs.map((t) => t.code)).toEqual([...Array(fit).fill(0), 12]);
-    expect(r.txs[fit]!.log).toContain(`out of gas in location: block; block gas ${gas * BigInt(fit)} + ${gas} exceeds 10000000`);
+    expect(r.txs[fit]!.log).toContain(
+      `out of gas in location: block; block gas ${gas * BigInt(fit)} + ${gas} exceeds 10000000`,
+    );
   });
 
   describe('a block holding MsgCheckpoint holds no other tx', () => {
@@ -363,7 +428,13 @@ describe('block limits', () => {
 
     it('a second checkpoint tx in the same block is rejected too', () => {
       const { a, cp, proposer } = checkpointSetup();
-      const msg2 = { proposer: proposer.address, startBlock: 0n, endBlock: 300n, rootHash: sidechainRoot(0n, 300n), accountRootHash: accountRootHash(a.validators.map((_, i) => ({ id: i + 1, feeAmount: 0n, slashedAmount: 0n }))) };
+      const msg2 = {
+        proposer: proposer.address,
+        startBlock: 0n,
+        endBlock: 300n,
+        rootHash: sidechainRoot(0n, 300n),
+        accountRootHash: accountRootHash(a.validators.map((_, i) => ({ id: i + 1, feeAmount: 0n, slashedAmount: 0n }))),
+      };
       const cp2 = a.tx(MsgCheckpointDef, msg2, proposer, { sequenceOffset: 1n });
       const r = a.block([cp, cp2]);
       expect(r.txs[0]!.code).toBe(0);

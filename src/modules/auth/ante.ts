@@ -29,19 +29,31 @@ export function isCheckpointTx(tx: StdTx): boolean {
   return tx.def.route === 'checkpoint' && tx.def.msgType === 'checkpoint';
 }
 
-export function anteHandler(store: KVStore, tx: StdTx, txBytesLength: number, chainId: string, scheme: SignatureScheme = realScheme): AnteResult {
+export function anteHandler(
+  store: KVStore,
+  tx: StdTx,
+  txBytesLength: number,
+  chainId: string,
+  scheme: SignatureScheme = realScheme,
+): AnteResult {
   const params = getAuthParams(store);
   const fail = (error: ResultError, gasUsed = 0n): AnteResult => ({ ok: false, error, gasUsed });
 
   // ValidateBasic: exactly one signer, a signature, and the message's own checks.
   if (tx.signature.length <= 2) return fail(err(SdkErrors.NoSignatures, 'No signers'));
-  if (1n > params.txSigLimit) return fail(err(SdkErrors.TooManySignatures, `signatures: 1, limit: ${params.txSigLimit}`));
+  if (1n > params.txSigLimit)
+    return fail(err(SdkErrors.TooManySignatures, `signatures: 1, limit: ${params.txSigLimit}`));
   const basic = tx.def.validateBasic?.(tx.msg) ?? null;
   if (basic) return fail(basic);
 
   const memoChars = [...tx.memo].length;
   if (BigInt(memoChars) > params.maxMemoCharacters) {
-    return fail(err(SdkErrors.MemoTooLarge, `maximum number of characters is ${params.maxMemoCharacters} but received ${memoChars} characters`));
+    return fail(
+      err(
+        SdkErrors.MemoTooLarge,
+        `maximum number of characters is ${params.maxMemoCharacters} but received ${memoChars} characters`,
+      ),
+    );
   }
 
   const signer = tx.def.signer(tx.msg);
@@ -52,7 +64,13 @@ export function anteHandler(store: KVStore, tx: StdTx, txBytesLength: number, ch
   // discarded if anything later fails, so a rejected tx pays nothing.
   const fee = params.txFees;
   const balance = account.coins[FEE_DENOM] ?? 0n;
-  if (balance < fee) return fail(err(SdkErrors.InsufficientFunds, `insufficient funds to pay for fees; ${balance}${FEE_DENOM} < ${fee}${FEE_DENOM}`));
+  if (balance < fee)
+    return fail(
+      err(
+        SdkErrors.InsufficientFunds,
+        `insufficient funds to pay for fees; ${balance}${FEE_DENOM} < ${fee}${FEE_DENOM}`,
+      ),
+    );
   const feeErr = sendCoins(store, signer, FEE_COLLECTOR, [{ denom: FEE_DENOM, amount: fee }]);
   if (feeErr) return fail(feeErr);
 
@@ -63,10 +81,18 @@ export function anteHandler(store: KVStore, tx: StdTx, txBytesLength: number, ch
   gasUsed += params.sigVerifyCostSecp256k1;
   if (gasUsed > gasWanted) return fail(outOfGas('ante verify: secp256k1', gasWanted, gasUsed), gasUsed);
 
-  const digest = signDigestOf(tx.def, tx.msg, { chainId, accountNumber: account.accountNumber, sequence: account.sequence, memo: tx.memo });
+  const digest = signDigestOf(tx.def, tx.msg, {
+    chainId,
+    accountNumber: account.accountNumber,
+    sequence: account.sequence,
+    memo: tx.memo,
+  });
   const recovered = scheme.recover(digest, fromHex(tx.signature, 'signature'));
   if (recovered?.address !== signer) {
-    return fail(err(SdkErrors.Unauthorized, 'signature verification failed; verify correct account sequence and chain-id'), gasUsed);
+    return fail(
+      err(SdkErrors.Unauthorized, 'signature verification failed; verify correct account sequence and chain-id'),
+      gasUsed,
+    );
   }
 
   const after = getAccount(store, signer)!;

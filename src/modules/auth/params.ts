@@ -60,6 +60,7 @@ export function decodeAuthParams(value: unknown, path: string): AuthParams {
     sigVerifyCostEd25519: get('sig_verify_cost_ed25519', DEFAULT_AUTH_PARAMS.sigVerifyCostEd25519),
     sigVerifyCostSecp256k1: get('sig_verify_cost_secp256k1', DEFAULT_AUTH_PARAMS.sigVerifyCostSecp256k1),
     maxTxGas: get('max_tx_gas', DEFAULT_AUTH_PARAMS.maxTxGas),
-    txFees: o.tx_fees === undefined ? DEFAULT_AUTH_PARAMS.txFees : parseUint(str(o, 'tx_fees', path), `${path}.tx_fees`),
+    txFees:
+      o.tx_fees === undefined ? DEFAULT_AUTH_PARAMS.txFees : parseUint(str(o, 'tx_fees', path), `${path}.tx_fees`),
   };
 }

@@ -65,9 +65,20 @@ export function signDigestOf<M>(def: MsgDef<M>, msg: M, doc: SignDocFields): Uin
 const signDigests = new Map<string, Uint8Array>();
 
 /** Build and sign a tx (for clients, tests, the bridge and the workload generator). */
-export function signTx<M>(def: MsgDef<M>, msg: M, doc: SignDocFields, privateKey: Uint8Array | string, scheme?: SignatureScheme): StdTx<M> {
+export function signTx<M>(
+  def: MsgDef<M>,
+  msg: M,
+  doc: SignDocFields,
+  privateKey: Uint8Array | string,
+  scheme?: SignatureScheme,
+): StdTx<M> {
   const digest = signDigestOf(def, msg, doc);
-  return { def, msg, memo: doc.memo, signature: toHex(scheme ? scheme.sign(digest, privateKey) : signDigestBytes(digest, privateKey)) };
+  return {
+    def,
+    msg,
+    memo: doc.memo,
+    signature: toHex(scheme ? scheme.sign(digest, privateKey) : signDigestBytes(digest, privateKey)),
+  };
 }
 
 export function txJson(tx: StdTx): { msg: unknown; signature: string; memo: string } {
@@ -102,13 +113,17 @@ export function decodeTx(input: Uint8Array | unknown, registry: ReadonlyMap<stri
     }
   }
   const o = asObject(value, 'tx');
-  for (const k of Object.keys(o)) if (!['msg', 'signature', 'memo'].includes(k)) throw new InputError(`tx.${k}`, 'unknown field');
+  for (const k of Object.keys(o))
+    if (!['msg', 'signature', 'memo'].includes(k)) throw new InputError(`tx.${k}`, 'unknown field');
   const msgObj = asObject(o.msg, 'tx.msg');
   const type = str(msgObj, 'type', 'tx.msg');
   const def = registry.get(type);
   if (def === undefined) throw new InputError('tx.msg.type', `unknown message type ${JSON.stringify(type)}`);
   const msg = def.decode(asObject(msgObj.value, 'tx.msg.value'));
-  const signature = o.signature === undefined || o.signature === '' ? ('0x' as Hex) : (toHex(fromHex(str(o, 'signature', 'tx'), 'tx.signature')) as Hex);
+  const signature =
+    o.signature === undefined || o.signature === ''
+      ? ('0x' as Hex)
+      : (toHex(fromHex(str(o, 'signature', 'tx'), 'tx.signature')) as Hex);
   const memo = o.memo === undefined ? '' : str(o, 'memo', 'tx');
   return { def, msg, signature, memo };
 }

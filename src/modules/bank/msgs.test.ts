@@ -33,10 +33,20 @@ function expectNoTrace(a: TestChain, b: TestChain, txs: Uint8Array[]): TxResult[
 
 function expectError(r: TxResult | undefined, codespace: string, code: number, message: string): void {
   expect(r).toBeDefined();
-  expect({ code: r!.code, codespace: r!.codespace, log: r!.log }).toEqual({ code, codespace, log: JSON.stringify({ codespace, code, message }) });
+  expect({ code: r!.code, codespace: r!.codespace, log: r!.log }).toEqual({
+    code,
+    codespace,
+    log: JSON.stringify({ codespace, code, message }),
+  });
 }
 
-function send(chain: TestChain, from: TestKey, to: Address, amount: Coin[], opts: Parameters<TestChain['tx']>[3] = {}): Uint8Array {
+function send(
+  chain: TestChain,
+  from: TestKey,
+  to: Address,
+  amount: Coin[],
+  opts: Parameters<TestChain['tx']>[3] = {},
+): Uint8Array {
   return chain.tx(MsgSendDef, { fromAddress: from.address, toAddress: to, amount }, from, opts);
 }
 
@@ -57,7 +67,9 @@ describe('MsgSend', () => {
     const v = chain.validators[0]!;
     const r = chain.block([send(chain, v, alice, matic(5n * TOKEN))], { proposer });
     expect(r.txs[0]).toMatchObject({ code: 0 });
-    expect(r.txs[0]!.events).toEqual([{ type: 'transfer', attributes: { sender: v.address, recipient: alice, amount: `${5n * TOKEN}matic` } }]);
+    expect(r.txs[0]!.events).toEqual([
+      { type: 'transfer', attributes: { sender: v.address, recipient: alice, amount: `${5n * TOKEN}matic` } },
+    ]);
     expect(chain.balance(alice)).toBe(5n * TOKEN);
     expect(chain.balance(v.address)).toBe(BALANCE - 5n * TOKEN - FEE);
     expect(chain.balance(proposer)).toBe(FEE);
@@ -113,7 +125,10 @@ describe('MsgSend', () => {
   it('zero, negative and malformed amounts and bad denominations are rejected at decode (sdk 2), naming the field', () => {
     const [a, b] = twins();
     const v = a.validators[0]!;
-    const good = send(a, v, alice, [{ denom: 'matic', amount: 1n }, { denom: 'stake', amount: 2n }]);
+    const good = send(a, v, alice, [
+      { denom: 'matic', amount: 1n },
+      { denom: 'stake', amount: 2n },
+    ]);
     const P = 'tx.msg.value.amount';
     const cases: Array<[(o: any) => void, string]> = [
       [(o) => (o.msg.value.amount[0].amount.i = '0'), `${P}[0].amount.i: must be positive`],
@@ -138,7 +153,11 @@ describe('MsgSend', () => {
       [(o) => (o.msg.value.to_address = 'not-an-address'), 'tx.msg.value.to_address'],
       [(o) => delete o.msg.value.from_address, 'tx.msg.value.from_address'],
     ];
-    const r = expectNoTrace(a, b, cases.map(([fn]) => mutate(good, fn)));
+    const r = expectNoTrace(
+      a,
+      b,
+      cases.map(([fn]) => mutate(good, fn)),
+    );
     cases.forEach(([, message], i) => {
       expect(r[i]).toMatchObject({ code: 2, codespace: 'sdk' });
       const log = JSON.parse(r[i]!.log) as { message: string };
@@ -154,8 +173,14 @@ describe('MsgMultiSend', () => {
     const chain = new TestChain();
     const v = chain.validators[0]!;
     const m: MsgMultiSend = {
-      inputs: [{ address: v.address, coins: matic(7n) }, { address: v.address, coins: matic(3n) }],
-      outputs: [{ address: alice, coins: matic(4n) }, { address: bob, coins: matic(6n) }],
+      inputs: [
+        { address: v.address, coins: matic(7n) },
+        { address: v.address, coins: matic(3n) },
+      ],
+      outputs: [
+        { address: alice, coins: matic(4n) },
+        { address: bob, coins: matic(6n) },
+      ],
     };
     const r = chain.block([multi(chain, v, m)], { proposer });
     expect(r.txs[0]).toMatchObject({ code: 0 });
@@ -169,7 +194,13 @@ describe('MsgMultiSend', () => {
   it('outputs may name one address twice; a non-validator account can send', () => {
     const rich = testKey('bank-rich');
     const chain = new TestChain({ accounts: [{ key: rich, amount: BALANCE }] });
-    const m: MsgMultiSend = { inputs: [{ address: rich.address, coins: matic(10n) }], outputs: [{ address: alice, coins: matic(1n) }, { address: alice, coins: matic(9n) }] };
+    const m: MsgMultiSend = {
+      inputs: [{ address: rich.address, coins: matic(10n) }],
+      outputs: [
+        { address: alice, coins: matic(1n) },
+        { address: alice, coins: matic(9n) },
+      ],
+    };
     expect(chain.block([multi(chain, rich, m)]).txs[0]!.code).toBe(0);
     expect(chain.balance(alice)).toBe(10n);
     expect(chain.balance(rich.address)).toBe(BALANCE - FEE - 10n);
@@ -182,15 +213,27 @@ describe('MsgMultiSend', () => {
       appState: {
         auth: {
           accounts: [
-            ...validators.map((v) => ({ address: v.address, coins: [{ denom: 'matic', amount: { i: BALANCE.toString() } }] })),
-            { address: rich.address, coins: [{ denom: 'matic', amount: { i: BALANCE.toString() } }, { denom: 'stake', amount: { i: '100' } }] },
+            ...validators.map((v) => ({
+              address: v.address,
+              coins: [{ denom: 'matic', amount: { i: BALANCE.toString() } }],
+            })),
+            {
+              address: rich.address,
+              coins: [
+                { denom: 'matic', amount: { i: BALANCE.toString() } },
+                { denom: 'stake', amount: { i: '100' } },
+              ],
+            },
           ],
         },
       },
     });
     const m: MsgMultiSend = {
       inputs: [{ address: rich.address, coins: [...matic(5n), { denom: 'stake', amount: 40n }] }],
-      outputs: [{ address: alice, coins: [{ denom: 'stake', amount: 30n }] }, { address: bob, coins: [...matic(5n), { denom: 'stake', amount: 10n }] }],
+      outputs: [
+        { address: alice, coins: [{ denom: 'stake', amount: 30n }] },
+        { address: bob, coins: [...matic(5n), { denom: 'stake', amount: 10n }] },
+      ],
     };
     expect(chain.block([multi(chain, rich, m)]).txs[0]!.code).toBe(0);
     expect(chain.balance(alice, 'stake')).toBe(30n);
@@ -203,9 +246,18 @@ describe('MsgMultiSend', () => {
     const [a, b] = twins();
     const v = a.validators[0]!;
     const r = expectNoTrace(a, b, [
-      multi(a, v, { inputs: [{ address: v.address, coins: matic(10n) }], outputs: [{ address: alice, coins: matic(9n) }] }),
-      multi(a, v, { inputs: [{ address: v.address, coins: matic(10n) }], outputs: [{ address: alice, coins: [{ denom: 'stake', amount: 10n }] }] }),
-      multi(a, v, { inputs: [{ address: v.address, coins: matic(10n) }], outputs: [{ address: alice, coins: [...matic(10n), { denom: 'stake', amount: 1n }] }] }),
+      multi(a, v, {
+        inputs: [{ address: v.address, coins: matic(10n) }],
+        outputs: [{ address: alice, coins: matic(9n) }],
+      }),
+      multi(a, v, {
+        inputs: [{ address: v.address, coins: matic(10n) }],
+        outputs: [{ address: alice, coins: [{ denom: 'stake', amount: 10n }] }],
+      }),
+      multi(a, v, {
+        inputs: [{ address: v.address, coins: matic(10n) }],
+        outputs: [{ address: alice, coins: [...matic(10n), { denom: 'stake', amount: 1n }] }],
+      }),
     ]);
     for (const t of r) expectError(t, 'bank', 102, 'sum inputs != sum outputs');
   });
@@ -214,7 +266,13 @@ describe('MsgMultiSend', () => {
     const [a, b] = twins();
     const [v1, v2] = a.validators;
     const r = expectNoTrace(a, b, [
-      multi(a, v1!, { inputs: [{ address: v1!.address, coins: matic(1n) }, { address: v2!.address, coins: matic(1n) }], outputs: [{ address: alice, coins: matic(2n) }] }),
+      multi(a, v1!, {
+        inputs: [
+          { address: v1!.address, coins: matic(1n) },
+          { address: v2!.address, coins: matic(1n) },
+        ],
+        outputs: [{ address: alice, coins: matic(2n) }],
+      }),
     ]);
     expectError(r[0], 'sdk', 4, 'wrong number of signers');
     expect(a.balance(v2!.address)).toBe(BALANCE);
@@ -223,7 +281,12 @@ describe('MsgMultiSend', () => {
   it('the first input names the signer: a tx signed by anyone else fails the signature check (sdk 4)', () => {
     const [a, b] = twins();
     const [v1, v2] = a.validators;
-    const r = expectNoTrace(a, b, [multi(a, v1!, { inputs: [{ address: v2!.address, coins: matic(1n) }], outputs: [{ address: alice, coins: matic(1n) }] })]);
+    const r = expectNoTrace(a, b, [
+      multi(a, v1!, {
+        inputs: [{ address: v2!.address, coins: matic(1n) }],
+        outputs: [{ address: alice, coins: matic(1n) }],
+      }),
+    ]);
     expectError(r[0], 'sdk', 4, 'signature verification failed; verify correct account sequence and chain-id');
   });
 
@@ -241,30 +304,62 @@ describe('MsgMultiSend', () => {
   it('insufficient coins: sdk 10, no trace', () => {
     const [a, b] = twins();
     const v = a.validators[0]!;
-    const r = expectNoTrace(a, b, [multi(a, v, { inputs: [{ address: v.address, coins: matic(BALANCE) }], outputs: [{ address: alice, coins: matic(BALANCE) }] })]);
+    const r = expectNoTrace(a, b, [
+      multi(a, v, {
+        inputs: [{ address: v.address, coins: matic(BALANCE) }],
+        outputs: [{ address: alice, coins: matic(BALANCE) }],
+      }),
+    ]);
     expectError(r[0], 'sdk', 10, `insufficient account funds; ${BALANCE - FEE}matic < ${BALANCE}matic`);
   });
 
   it('send disabled: bank 5, no trace', () => {
     const [a, b] = twins({ appState: { bank: { send_enabled: false } } });
     const v = a.validators[0]!;
-    const r = expectNoTrace(a, b, [multi(a, v, { inputs: [{ address: v.address, coins: matic(1n) }], outputs: [{ address: alice, coins: matic(1n) }] })]);
+    const r = expectNoTrace(a, b, [
+      multi(a, v, {
+        inputs: [{ address: v.address, coins: matic(1n) }],
+        outputs: [{ address: alice, coins: matic(1n) }],
+      }),
+    ]);
     expectError(r[0], 'bank', 101, 'send transactions are currently disabled');
   });
 
   it('bad coins in inputs or outputs are rejected at decode (sdk 2), naming the field', () => {
     const [a, b] = twins();
     const v = a.validators[0]!;
-    const good = multi(a, v, { inputs: [{ address: v.address, coins: matic(2n) }], outputs: [{ address: alice, coins: matic(1n) }, { address: bob, coins: matic(1n) }] });
+    const good = multi(a, v, {
+      inputs: [{ address: v.address, coins: matic(2n) }],
+      outputs: [
+        { address: alice, coins: matic(1n) },
+        { address: bob, coins: matic(1n) },
+      ],
+    });
     const cases: Array<[(o: any) => void, string]> = [
-      [(o) => (o.msg.value.inputs[0].coins[0].amount.i = '0'), 'tx.msg.value.inputs[0].coins[0].amount.i: must be positive'],
-      [(o) => (o.msg.value.outputs[1].coins[0].amount.i = '-1'), 'tx.msg.value.outputs[1].coins[0].amount.i: not a decimal integer'],
-      [(o) => (o.msg.value.outputs[0].coins[0].denom = 'Matic'), 'tx.msg.value.outputs[0].coins[0].denom: invalid denomination "Matic"'],
+      [
+        (o) => (o.msg.value.inputs[0].coins[0].amount.i = '0'),
+        'tx.msg.value.inputs[0].coins[0].amount.i: must be positive',
+      ],
+      [
+        (o) => (o.msg.value.outputs[1].coins[0].amount.i = '-1'),
+        'tx.msg.value.outputs[1].coins[0].amount.i: not a decimal integer',
+      ],
+      [
+        (o) => (o.msg.value.outputs[0].coins[0].denom = 'Matic'),
+        'tx.msg.value.outputs[0].coins[0].denom: invalid denomination "Matic"',
+      ],
       [(o) => (o.msg.value.outputs[0].address = '0x00'), 'tx.msg.value.outputs[0].address'],
-      [(o) => (o.msg.value.outputs[0].amount = o.msg.value.outputs[0].coins), 'tx.msg.value.outputs[0].amount: unknown field'],
+      [
+        (o) => (o.msg.value.outputs[0].amount = o.msg.value.outputs[0].coins),
+        'tx.msg.value.outputs[0].amount: unknown field',
+      ],
       [(o) => delete o.msg.value.inputs, 'tx.msg.value.inputs: expected an array'],
     ];
-    const r = expectNoTrace(a, b, cases.map(([fn]) => mutate(good, fn)));
+    const r = expectNoTrace(
+      a,
+      b,
+      cases.map(([fn]) => mutate(good, fn)),
+    );
     cases.forEach(([, message], i) => {
       expect(r[i]).toMatchObject({ code: 2, codespace: 'sdk' });
       expect((JSON.parse(r[i]!.log) as { message: string }).message.startsWith(message)).toBe(true);

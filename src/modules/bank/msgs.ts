@@ -24,7 +24,11 @@ export const MsgSendDef: MsgDef<MsgSend> = {
     const p = 'tx.msg.value';
     const o = asObject(value, p);
     noExtraKeys(o, ['from_address', 'to_address', 'amount'], p);
-    return { fromAddress: addr(o, 'from_address', p), toAddress: addr(o, 'to_address', p), amount: decodeCoins(o.amount, `${p}.amount`) };
+    return {
+      fromAddress: addr(o, 'from_address', p),
+      toAddress: addr(o, 'to_address', p),
+      amount: decodeCoins(o.amount, `${p}.amount`),
+    };
   },
   encode: (m) => ({ from_address: m.fromAddress, to_address: m.toAddress, amount: coinsJson(m.amount) }),
   signer: (m) => m.fromAddress,
@@ -33,7 +37,10 @@ export const MsgSendDef: MsgDef<MsgSend> = {
     if (!sendEnabled(ctx.store)) return rejected(BankErrors.SendDisabled);
     const e = sendCoins(ctx.store, m.fromAddress, m.toAddress, m.amount);
     if (e) return rejected(e);
-    ctx.events.push({ type: 'transfer', attributes: { sender: m.fromAddress, recipient: m.toAddress, amount: formatCoins(m.amount) } });
+    ctx.events.push({
+      type: 'transfer',
+      attributes: { sender: m.fromAddress, recipient: m.toAddress, amount: formatCoins(m.amount) },
+    });
     return OK;
   },
 };
@@ -77,7 +84,7 @@ export const MsgMultiSendDef: MsgDef<MsgMultiSend> = {
     inputs: m.inputs.map((io) => ({ address: io.address, coins: coinsJson(io.coins) })),
     outputs: m.outputs.map((io) => ({ address: io.address, coins: coinsJson(io.coins) })),
   }),
-  signer: (m) => m.inputs[0]?.address ?? ('0x' + '00'.repeat(20)) as Address,
+  signer: (m) => m.inputs[0]?.address ?? (('0x' + '00'.repeat(20)) as Address),
   validateBasic(m) {
     if (m.inputs.length === 0) return BankErrors.NoInputs;
     if (m.outputs.length === 0) return BankErrors.NoOutputs;
@@ -95,7 +102,10 @@ export const MsgMultiSendDef: MsgDef<MsgMultiSend> = {
       if (e) return rejected(e);
     }
     for (const io of m.outputs) addCoins(ctx.store, io.address, io.coins);
-    ctx.events.push({ type: 'multisend', attributes: { inputs: String(m.inputs.length), outputs: String(m.outputs.length) } });
+    ctx.events.push({
+      type: 'multisend',
+      attributes: { inputs: String(m.inputs.length), outputs: String(m.outputs.length) },
+    });
     return OK;
   },
 };

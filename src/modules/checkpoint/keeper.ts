@@ -73,7 +73,9 @@ export function getLastCheckpoint(store: KVReader): { number: bigint; checkpoint
 }
 
 export function allCheckpoints(store: KVReader): Array<{ number: bigint; checkpoint: Checkpoint }> {
-  return store.iterate<Checkpoint>('checkpoint/number/').map(([k, checkpoint]) => ({ number: BigInt(k.slice('checkpoint/number/'.length)), checkpoint }));
+  return store
+    .iterate<Checkpoint>('checkpoint/number/')
+    .map(([k, checkpoint]) => ({ number: BigInt(k.slice('checkpoint/number/'.length)), checkpoint }));
 }
 
 export function getLastNoAck(store: KVReader): bigint {

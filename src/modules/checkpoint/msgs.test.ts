@@ -21,7 +21,11 @@ import { MsgCheckpointDef, MsgCheckpointAckDef, MsgCheckpointNoAckDef, type MsgC
 const BUFFER_MS = 1_000_000;
 const ZERO_HASH = ('0x' + '00'.repeat(32)) as Hex;
 const ZERO_ADDRESS = ('0x' + '00'.repeat(20)) as Address;
-const SIDE_FAILED = { code: 5502, codespace: '1', log: abciLog({ codespace: '1', code: 5502, message: 'External call majority validation failed. ' }) };
+const SIDE_FAILED = {
+  code: 5502,
+  codespace: '1',
+  log: abciLog({ codespace: '1', code: 5502, message: 'External call majority validation failed. ' }),
+};
 
 function newChain(opts: TestChainOptions = {}): TestChain {
   const chain = new TestChain(opts);
@@ -33,7 +37,8 @@ function newChain(opts: TestChainOptions = {}): TestChain {
 
 const keyOf = (chain: TestChain, address: Address): TestKey => chain.validators.find((k) => k.address === address)!;
 const proposerKey = (chain: TestChain): TestKey => keyOf(chain, getValidatorSet(chain.app.store).proposer.address);
-const notProposer = (chain: TestChain): TestKey => chain.validators.find((k) => k.address !== proposerKey(chain).address)!;
+const notProposer = (chain: TestChain): TestKey =>
+  chain.validators.find((k) => k.address !== proposerKey(chain).address)!;
 const setJson = (chain: TestChain) => getValidatorSet(chain.app.store).toJSON();
 const rotated = (set: ValidatorSet, times = 1): ValidatorSet => {
   const c = set.copy();
@@ -41,10 +46,18 @@ const rotated = (set: ValidatorSet, times = 1): ValidatorSet => {
   return c;
 };
 const seconds = (ms: number) => Math.floor(ms / 1000);
-const zeroAccountRoot = (n = 4): Hex => accountRootHash(Array.from({ length: n }, (_, i) => ({ id: i + 1, feeAmount: 0n, slashedAmount: 0n })));
+const zeroAccountRoot = (n = 4): Hex =>
+  accountRootHash(Array.from({ length: n }, (_, i) => ({ id: i + 1, feeAmount: 0n, slashedAmount: 0n })));
 
 function cpMsg(chain: TestChain, start: bigint, end: bigint, over: Partial<MsgCheckpoint> = {}): MsgCheckpoint {
-  return { proposer: proposerKey(chain).address, startBlock: start, endBlock: end, rootHash: sidechainRoot(start, end), accountRootHash: zeroAccountRoot(), ...over };
+  return {
+    proposer: proposerKey(chain).address,
+    startBlock: start,
+    endBlock: end,
+    rootHash: sidechainRoot(start, end),
+    accountRootHash: zeroAccountRoot(),
+    ...over,
+  };
 }
 
 function cpTx(chain: TestChain, m: MsgCheckpoint, key: TestKey = keyOf(chain, m.proposer)): Uint8Array {
@@ -52,7 +65,11 @@ function cpTx(chain: TestChain, m: MsgCheckpoint, key: TestKey = keyOf(chain, m.
 }
 
 /** Deliver `txs` in one block (optionally at `timeMs`), then the two blocks that run the post handlers. */
-function settle(chain: TestChain, txs: Uint8Array[], timeMs?: number): { txs: TxResult[]; side: SideTxResult[]; deliverTimeMs: number; postTimeMs: number } {
+function settle(
+  chain: TestChain,
+  txs: Uint8Array[],
+  timeMs?: number,
+): { txs: TxResult[]; side: SideTxResult[]; deliverTimeMs: number; postTimeMs: number } {
   const first = chain.block(txs, timeMs === undefined ? {} : { timeMs });
   const deliverTimeMs = chain.timeMs;
   const a = chain.block([]);
@@ -61,9 +78,18 @@ function settle(chain: TestChain, txs: Uint8Array[], timeMs?: number): { txs: Tx
   return { txs: first.txs, side: b.end.sideTxResults, deliverTimeMs, postTimeMs: chain.timeMs };
 }
 
-function expectError(r: { code: number; codespace: string; log: string } | undefined, codespace: string, code: number, message: string): void {
+function expectError(
+  r: { code: number; codespace: string; log: string } | undefined,
+  codespace: string,
+  code: number,
+  message: string,
+): void {
   expect(r).toBeDefined();
-  expect({ code: r!.code, codespace: r!.codespace, log: r!.log }).toEqual({ code, codespace, log: abciLog({ codespace, code, message }) });
+  expect({ code: r!.code, codespace: r!.codespace, log: r!.log }).toEqual({
+    code,
+    codespace,
+    log: abciLog({ codespace, code, message }),
+  });
 }
 
 /** Rejected at deliver: the state is exactly what an empty block would leave. */
@@ -84,12 +110,32 @@ function bufferFirst(chain: TestChain, end = 255n): { msg: MsgCheckpoint; postTi
   return { msg, postTimeMs: r.postTimeMs };
 }
 
-function record(m: { proposer: Address; startBlock: bigint; endBlock: bigint; rootHash: Hex; accountRootHash: Hex }, number: bigint): HeaderBlockRecord {
-  return { number, proposer: m.proposer, startBlock: m.startBlock, endBlock: m.endBlock, rootHash: m.rootHash, accountRootHash: m.accountRootHash };
+function record(
+  m: { proposer: Address; startBlock: bigint; endBlock: bigint; rootHash: Hex; accountRootHash: Hex },
+  number: bigint,
+): HeaderBlockRecord {
+  return {
+    number,
+    proposer: m.proposer,
+    startBlock: m.startBlock,
+    endBlock: m.endBlock,
+    rootHash: m.rootHash,
+    accountRootHash: m.accountRootHash,
+  };
 }
 
-function ackTx(chain: TestChain, headerBlock: bigint, from: TestKey = chain.validators[3]!, opts: { sequenceOffset?: bigint } = {}): Uint8Array {
-  return chain.tx(MsgCheckpointAckDef, { from: from.address, headerBlock, txHash: ('0x' + 'ab'.repeat(32)) as Hex, logIndex: 0n }, from, opts);
+function ackTx(
+  chain: TestChain,
+  headerBlock: bigint,
+  from: TestKey = chain.validators[3]!,
+  opts: { sequenceOffset?: bigint } = {},
+): Uint8Array {
+  return chain.tx(
+    MsgCheckpointAckDef,
+    { from: from.address, headerBlock, txHash: ('0x' + 'ab'.repeat(32)) as Hex, logIndex: 0n },
+    from,
+    opts,
+  );
 }
 
 function noAckTx(chain: TestChain, from: TestKey): Uint8Array {
@@ -104,9 +150,17 @@ describe('MsgCheckpoint', () => {
     expect(msg.accountRootHash).toBe(chain.queryResult('/topup/dividend-account-root').accountRootHash);
     const r = settle(chain, [cpTx(chain, msg)]);
     expect(r.txs[0]).toMatchObject({ code: 0, gasUsed: 10_000_000n });
-    expect(r.txs[0]!.events).toEqual([{ type: 'checkpoint', attributes: { proposer: msg.proposer, 'start-block': '0', 'end-block': '255' } }]);
+    expect(r.txs[0]!.events).toEqual([
+      { type: 'checkpoint', attributes: { proposer: msg.proposer, 'start-block': '0', 'end-block': '255' } },
+    ]);
     expect(r.side).toHaveLength(1);
-    expect(r.side[0]).toMatchObject({ code: 0, codespace: '', log: '', msgType: 'checkpoint/MsgCheckpoint', txHash: r.txs[0]!.hash });
+    expect(r.side[0]).toMatchObject({
+      code: 0,
+      codespace: '',
+      log: '',
+      msgType: 'checkpoint/MsgCheckpoint',
+      txHash: r.txs[0]!.hash,
+    });
     expect(r.side[0]!.tally).toMatchObject({ result: 'yes', yesPower: 400n, totalPower: 400n });
     expect(r.postTimeMs % 1000).not.toBe(0);
     const buffer = chain.queryResult('/checkpoints/buffer');
@@ -118,7 +172,14 @@ describe('MsgCheckpoint', () => {
       accountRootHash: msg.accountRootHash,
       timestamp: seconds(r.postTimeMs),
     });
-    expect(Object.keys(buffer)).toEqual(['proposer', 'startBlock', 'endBlock', 'rootHash', 'accountRootHash', 'timestamp']);
+    expect(Object.keys(buffer)).toEqual([
+      'proposer',
+      'startBlock',
+      'endBlock',
+      'rootHash',
+      'accountRootHash',
+      'timestamp',
+    ]);
     // Buffering neither counts nor rotates.
     expect(chain.queryResult('/checkpoints/count')).toEqual({ result: 0 });
     expect(setJson(chain)).toEqual(setBefore);
@@ -127,38 +188,103 @@ describe('MsgCheckpoint', () => {
   it('only the current proposer: 1400 "Invalid proposer in msg"; someone else signing for the proposer fails the signature (sdk 4)', () => {
     const chain = newChain();
     const other = notProposer(chain);
-    expectRejected(chain, cpTx(chain, cpMsg(chain, 0n, 255n, { proposer: other.address })), '1', 1400, 'Invalid proposer in msg');
-    expectRejected(chain, cpTx(chain, cpMsg(chain, 0n, 255n), other), 'sdk', 4, 'signature verification failed; verify correct account sequence and chain-id');
+    expectRejected(
+      chain,
+      cpTx(chain, cpMsg(chain, 0n, 255n, { proposer: other.address })),
+      '1',
+      1400,
+      'Invalid proposer in msg',
+    );
+    expectRejected(
+      chain,
+      cpTx(chain, cpMsg(chain, 0n, 255n), other),
+      'sdk',
+      4,
+      'signature verification failed; verify correct account sequence and chain-id',
+    );
     expect(chain.app.query('/checkpoints/buffer').status).toBe(500);
   });
 
   it('a non-validator as proposer: 1400 "Invalid proposer in msg"', () => {
     const outsider = testKey('cp-outsider');
     const chain = newChain({ accounts: [{ key: outsider, amount: 10n * TOKEN }] });
-    expectRejected(chain, cpTx(chain, cpMsg(chain, 0n, 255n, { proposer: outsider.address }), outsider), '1', 1400, 'Invalid proposer in msg');
+    expectRejected(
+      chain,
+      cpTx(chain, cpMsg(chain, 0n, 255n, { proposer: outsider.address }), outsider),
+      '1',
+      1400,
+      'Invalid proposer in msg',
+    );
   });
 
   it('the first checkpoint must start at block 0: 1501', () => {
     const chain = newChain();
-    expectRejected(chain, cpTx(chain, cpMsg(chain, 1n, 255n)), '1', 1501, 'Wrong roothash for given start and end block numbers');
+    expectRejected(
+      chain,
+      cpTx(chain, cpMsg(chain, 1n, 255n)),
+      '1',
+      1501,
+      'Wrong roothash for given start and end block numbers',
+    );
   });
 
   it('accountRootHash must equal the dividend-account root: 1501', () => {
     const chain = newChain();
-    const wrong = accountRootHash([{ id: 1, feeAmount: 1n, slashedAmount: 0n }, { id: 2, feeAmount: 0n, slashedAmount: 0n }, { id: 3, feeAmount: 0n, slashedAmount: 0n }, { id: 4, feeAmount: 0n, slashedAmount: 0n }]);
-    expectRejected(chain, cpTx(chain, cpMsg(chain, 0n, 255n, { accountRootHash: wrong })), '1', 1501, 'Wrong roothash for given start and end block numbers');
+    const wrong = accountRootHash([
+      { id: 1, feeAmount: 1n, slashedAmount: 0n },
+      { id: 2, feeAmount: 0n, slashedAmount: 0n },
+      { id: 3, feeAmount: 0n, slashedAmount: 0n },
+      { id: 4, feeAmount: 0n, slashedAmount: 0n },
+    ]);
+    expectRejected(
+      chain,
+      cpTx(chain, cpMsg(chain, 0n, 255n, { accountRootHash: wrong })),
+      '1',
+      1501,
+      'Wrong roothash for given start and end block numbers',
+    );
     // A root over a subset of the validators is wrong too (every validator has a leaf).
-    expectRejected(chain, cpTx(chain, cpMsg(chain, 0n, 255n, { accountRootHash: zeroAccountRoot(3) })), '1', 1501, 'Wrong roothash for given start and end block numbers');
+    expectRejected(
+      chain,
+      cpTx(chain, cpMsg(chain, 0n, 255n, { accountRootHash: zeroAccountRoot(3) })),
+      '1',
+      1501,
+      'Wrong roothash for given start and end block numbers',
+    );
   });
 
   it('ValidateBasic: zero root hash, zero proposer, start >= end or end 0: 1400', () => {
     const chain = newChain();
     const k = proposerKey(chain);
-    expectRejected(chain, cpTx(chain, cpMsg(chain, 0n, 255n, { rootHash: ZERO_HASH })), '1', 1400, `Invalid rootHash ${ZERO_HASH}`);
-    expectRejected(chain, cpTx(chain, cpMsg(chain, 0n, 255n, { proposer: ZERO_ADDRESS }), k), '1', 1400, `Invalid proposer ${ZERO_ADDRESS}`);
+    expectRejected(
+      chain,
+      cpTx(chain, cpMsg(chain, 0n, 255n, { rootHash: ZERO_HASH })),
+      '1',
+      1400,
+      `Invalid rootHash ${ZERO_HASH}`,
+    );
+    expectRejected(
+      chain,
+      cpTx(chain, cpMsg(chain, 0n, 255n, { proposer: ZERO_ADDRESS }), k),
+      '1',
+      1400,
+      `Invalid proposer ${ZERO_ADDRESS}`,
+    );
     expectRejected(chain, cpTx(chain, cpMsg(chain, 5n, 5n)), '1', 1400, 'Invalid startBlock 5 or/and endBlock 5');
-    expectRejected(chain, cpTx(chain, cpMsg(chain, 0n, 0n, { rootHash: sidechainRoot(0n, 1n) })), '1', 1400, 'Invalid startBlock 0 or/and endBlock 0');
-    expectRejected(chain, cpTx(chain, cpMsg(chain, 9n, 3n, { rootHash: sidechainRoot(3n, 9n) })), '1', 1400, 'Invalid startBlock 9 or/and endBlock 3');
+    expectRejected(
+      chain,
+      cpTx(chain, cpMsg(chain, 0n, 0n, { rootHash: sidechainRoot(0n, 1n) })),
+      '1',
+      1400,
+      'Invalid startBlock 0 or/and endBlock 0',
+    );
+    expectRejected(
+      chain,
+      cpTx(chain, cpMsg(chain, 9n, 3n, { rootHash: sidechainRoot(3n, 9n) })),
+      '1',
+      1400,
+      'Invalid startBlock 9 or/and endBlock 3',
+    );
   });
 
   it('a root hash that differs from the sidechain: validators vote no, 5502 at post, nothing buffered', () => {
@@ -199,7 +325,13 @@ describe('MsgCheckpoint', () => {
     const chain = newChain();
     const { postTimeMs } = bufferFirst(chain);
     const ts = seconds(postTimeMs);
-    expectRejected(chain, cpTx(chain, cpMsg(chain, 0n, 300n)), '1', 1503, `Checkpoint Already Exists In Buffer, ACK expected, expires at ${ts + 1000}`);
+    expectRejected(
+      chain,
+      cpTx(chain, cpMsg(chain, 0n, 300n)),
+      '1',
+      1503,
+      `Checkpoint Already Exists In Buffer, ACK expected, expires at ${ts + 1000}`,
+    );
     // One second before expiry (in whole seconds of block time) it is still refused.
     const tx = cpTx(chain, cpMsg(chain, 0n, 300n));
     const r = chain.block([tx], { timeMs: (ts + 999) * 1000 + 999 });
@@ -228,7 +360,11 @@ describe('MsgCheckpoint', () => {
   it('the deliver-time flush of an expired buffer stands even when the new checkpoint then fails its vote', () => {
     const chain = newChain();
     const { postTimeMs } = bufferFirst(chain);
-    const r = settle(chain, [cpTx(chain, cpMsg(chain, 0n, 300n, { rootHash: sidechainRoot(0n, 299n) }))], (seconds(postTimeMs) + 1000) * 1000);
+    const r = settle(
+      chain,
+      [cpTx(chain, cpMsg(chain, 0n, 300n, { rootHash: sidechainRoot(0n, 299n) }))],
+      (seconds(postTimeMs) + 1000) * 1000,
+    );
     expect(r.txs[0]!.code).toBe(0);
     expect(r.side[0]).toMatchObject(SIDE_FAILED);
     expect(chain.app.query('/checkpoints/buffer').status).toBe(500);
@@ -290,14 +426,41 @@ describe('MsgCheckpointAck', () => {
     const r = settle(chain, [ackTx(chain, 1n)]);
     expect(r.txs[0]!.code).toBe(0);
     expect(r.side[0]).toMatchObject({ code: 0, msgType: 'checkpoint/MsgCheckpointACK' });
-    expect(r.side[0]!.events).toEqual([{ type: 'checkpoint-ack', attributes: { 'header-index': '1', 'new-proposer': expectedSet.proposer.address } }]);
+    expect(r.side[0]!.events).toEqual([
+      { type: 'checkpoint-ack', attributes: { 'header-index': '1', 'new-proposer': expectedSet.proposer.address } },
+    ]);
     expect(chain.queryResult('/checkpoints/count')).toEqual({ result: 1 });
-    const stored = { id: 1, proposer: msg.proposer, startBlock: 0, endBlock: 255, rootHash: msg.rootHash, accountRootHash: msg.accountRootHash, timestamp: seconds(postTimeMs) };
+    const stored = {
+      id: 1,
+      proposer: msg.proposer,
+      startBlock: 0,
+      endBlock: 255,
+      rootHash: msg.rootHash,
+      accountRootHash: msg.accountRootHash,
+      timestamp: seconds(postTimeMs),
+    };
     expect(chain.queryResult('/checkpoints/1')).toEqual(stored);
-    expect(Object.keys(chain.queryResult('/checkpoints/1'))).toEqual(['id', 'proposer', 'startBlock', 'endBlock', 'rootHash', 'accountRootHash', 'timestamp']);
+    expect(Object.keys(chain.queryResult('/checkpoints/1'))).toEqual([
+      'id',
+      'proposer',
+      'startBlock',
+      'endBlock',
+      'rootHash',
+      'accountRootHash',
+      'timestamp',
+    ]);
     expect(chain.queryResult('/checkpoints/latest')).toEqual(stored);
     expect(chain.queryResult('/checkpoints/list?page=1&limit=10')).toEqual([stored]);
-    expect(chain.app.query('/checkpoints/buffer')).toEqual({ status: 500, body: { error: abciLog({ codespace: 'sdk', code: 1, message: 'could not fetch checkpoint buffer; No checkpoint found in buffer' }) } });
+    expect(chain.app.query('/checkpoints/buffer')).toEqual({
+      status: 500,
+      body: {
+        error: abciLog({
+          codespace: 'sdk',
+          code: 1,
+          message: 'could not fetch checkpoint buffer; No checkpoint found in buffer',
+        }),
+      },
+    });
     expect(setJson(chain)).toEqual(expectedSet.toJSON());
     expect(getValidatorSet(chain.app.store).proposer.address).not.toBe(msg.proposer);
   });
@@ -321,7 +484,14 @@ describe('MsgCheckpointAck', () => {
       const chain = newChain();
       const { msg, postTimeMs } = bufferFirst(chain);
       const recProposer = notProposer(chain).address;
-      chain.observers.headerBlocks.set(1n, { number: 1n, proposer: recProposer, startBlock: 0n, endBlock: end, rootHash: sidechainRoot(0n, end), accountRootHash: msg.accountRootHash });
+      chain.observers.headerBlocks.set(1n, {
+        number: 1n,
+        proposer: recProposer,
+        startBlock: 0n,
+        endBlock: end,
+        rootHash: sidechainRoot(0n, end),
+        accountRootHash: msg.accountRootHash,
+      });
       const r = settle(chain, [ackTx(chain, 1n)]);
       expect(r.side[0]!.code).toBe(0);
       expect(chain.queryResult('/checkpoints/1')).toEqual({
@@ -334,7 +504,13 @@ describe('MsgCheckpointAck', () => {
         timestamp: seconds(postTimeMs),
       });
       // Continuity follows the adjusted end.
-      expectRejected(chain, cpTx(chain, cpMsg(chain, 256n, 400n)), '1', end === 250n ? 1510 : 1509, end === 250n ? 'Checkpoint not in continuity' : 'Checkpoint already received for given start and end block');
+      expectRejected(
+        chain,
+        cpTx(chain, cpMsg(chain, 256n, 400n)),
+        '1',
+        end === 250n ? 1510 : 1509,
+        end === 250n ? 'Checkpoint not in continuity' : 'Checkpoint already received for given start and end block',
+      );
       const next = settle(chain, [cpTx(chain, cpMsg(chain, end + 1n, 400n))]);
       expect(next.side[0]!.code).toBe(0);
     }
@@ -346,33 +522,69 @@ describe('MsgCheckpointAck', () => {
     chain.observers.headerBlocks.set(1n, record(msg, 1n));
     settle(chain, [ackTx(chain, 1n)]);
     expect(proposerKey(chain).address).not.toBe(msg.proposer);
-    expectRejected(chain, cpTx(chain, cpMsg(chain, 0n, 255n)), '1', 1509, 'Checkpoint already received for given start and end block');
-    expectRejected(chain, cpTx(chain, cpMsg(chain, 100n, 400n)), '1', 1509, 'Checkpoint already received for given start and end block');
-    expectRejected(chain, cpTx(chain, cpMsg(chain, 254n, 400n)), '1', 1509, 'Checkpoint already received for given start and end block');
+    expectRejected(
+      chain,
+      cpTx(chain, cpMsg(chain, 0n, 255n)),
+      '1',
+      1509,
+      'Checkpoint already received for given start and end block',
+    );
+    expectRejected(
+      chain,
+      cpTx(chain, cpMsg(chain, 100n, 400n)),
+      '1',
+      1509,
+      'Checkpoint already received for given start and end block',
+    );
+    expectRejected(
+      chain,
+      cpTx(chain, cpMsg(chain, 254n, 400n)),
+      '1',
+      1509,
+      'Checkpoint already received for given start and end block',
+    );
     expectRejected(chain, cpTx(chain, cpMsg(chain, 255n, 400n)), '1', 1510, 'Checkpoint not in continuity');
     expectRejected(chain, cpTx(chain, cpMsg(chain, 257n, 400n)), '1', 1510, 'Checkpoint not in continuity');
     // The previous proposer is no longer the proposer.
     const old = keyOf(chain, msg.proposer);
-    expectRejected(chain, cpTx(chain, cpMsg(chain, 256n, 400n, { proposer: old.address }), old), '1', 1400, 'Invalid proposer in msg');
+    expectRejected(
+      chain,
+      cpTx(chain, cpMsg(chain, 256n, 400n, { proposer: old.address }), old),
+      '1',
+      1400,
+      'Invalid proposer in msg',
+    );
     const ok = cpMsg(chain, 256n, 400n);
     const r = settle(chain, [cpTx(chain, ok)]);
     expect(r.side[0]!.code).toBe(0);
     chain.observers.headerBlocks.set(2n, record(ok, 2n));
     settle(chain, [ackTx(chain, 2n)]);
     expect(chain.queryResult('/checkpoints/count')).toEqual({ result: 2 });
-    expect(chain.queryResult('/checkpoints/latest')).toMatchObject({ id: 2, startBlock: 256, endBlock: 400, proposer: ok.proposer });
+    expect(chain.queryResult('/checkpoints/latest')).toMatchObject({
+      id: 2,
+      startBlock: 256,
+      endBlock: 400,
+      proposer: ok.proposer,
+    });
     expect((chain.queryResult('/checkpoints/list?page=1&limit=10') as unknown[]).map((c: any) => c.id)).toEqual([1, 2]);
   });
 });
 
 describe('MsgCheckpointNoAck', () => {
   /** The next proposer after `times` rotations of the stored set. */
-  const nextProposer = (chain: TestChain, times: number): TestKey => keyOf(chain, rotated(getValidatorSet(chain.app.store), times).proposer.address);
+  const nextProposer = (chain: TestChain, times: number): TestKey =>
+    keyOf(chain, rotated(getValidatorSet(chain.app.store), times).proposer.address);
 
   it('before CheckpointBufferTime since the last checkpoint: 1505 "Invalid No ACK -- Waiting for last checkpoint ACK"', () => {
     const chain = newChain();
     // No checkpoint yet: the clock counts from time 0.
-    expectRejected(chain, noAckTx(chain, nextProposer(chain, 1)), '1', 1505, 'Invalid No ACK -- Waiting for last checkpoint ACK');
+    expectRejected(
+      chain,
+      noAckTx(chain, nextProposer(chain, 1)),
+      '1',
+      1505,
+      'Invalid No ACK -- Waiting for last checkpoint ACK',
+    );
     const r = chain.block([noAckTx(chain, nextProposer(chain, 1))], { timeMs: BUFFER_MS - 1 });
     expectError(r.txs[0], '1', 1505, 'Invalid No ACK -- Waiting for last checkpoint ACK');
     const ok = chain.block([noAckTx(chain, nextProposer(chain, 1))], { timeMs: BUFFER_MS });
@@ -424,10 +636,16 @@ describe('MsgCheckpointNoAck', () => {
     const timeMs = BUFFER_MS + 2_345;
     const r = chain.block([noAckTx(chain, keyOf(chain, expectedSet.proposer.address))], { timeMs });
     expect(r.txs[0]!.code).toBe(0);
-    expect(r.txs[0]!.events).toEqual([{ type: 'checkpoint-noack', attributes: { 'new-proposer': expectedSet.proposer.address } }]);
+    expect(r.txs[0]!.events).toEqual([
+      { type: 'checkpoint-noack', attributes: { 'new-proposer': expectedSet.proposer.address } },
+    ]);
     expect(setJson(chain)).toEqual(expectedSet.toJSON());
     expect(chain.queryResult('/checkpoints/last-no-ack')).toEqual({ result: seconds(timeMs) });
-    expect(chain.queryResult('/checkpoints/buffer')).toMatchObject({ startBlock: 0, endBlock: 255, proposer: msg.proposer });
+    expect(chain.queryResult('/checkpoints/buffer')).toMatchObject({
+      startBlock: 0,
+      endBlock: 255,
+      proposer: msg.proposer,
+    });
     // The new proposer may now propose (once the stale buffer has expired).
     expect(proposerKey(chain).address).toBe(expectedSet.proposer.address);
   });
@@ -450,7 +668,12 @@ describe('MsgCheckpointNoAck', () => {
 describe('checkpoint queries', () => {
   it('/checkpoints/parama and /checkpoints/params: the reference params JSON', () => {
     const chain = newChain();
-    const params = { checkpoint_buffer_time: 1_000_000_000_000, avg_checkpoint_length: 256, max_checkpoint_length: 1024, child_chain_block_interval: 10000 };
+    const params = {
+      checkpoint_buffer_time: 1_000_000_000_000,
+      avg_checkpoint_length: 256,
+      max_checkpoint_length: 1024,
+      child_chain_block_interval: 10000,
+    };
     for (const path of ['/checkpoints/parama', '/checkpoints/params']) {
       expect(chain.app.query(path)).toEqual({ status: 200, body: { height: '0', result: params } });
     }
@@ -460,15 +683,39 @@ describe('checkpoint queries', () => {
     const chain = newChain();
     expect(chain.queryResult('/checkpoints/count')).toEqual({ result: 0 });
     expect(chain.queryResult('/checkpoints/last-no-ack')).toEqual({ result: 0 });
-    expect(chain.app.query('/checkpoints/latest')).toEqual({ status: 400, body: { error: abciLog({ codespace: 'sdk', code: 1, message: 'could not fetch checkpoint by index 0; Invalid checkpoint Index' }) } });
-    expect(chain.app.query('/checkpoints/1')).toEqual({ status: 400, body: { error: abciLog({ codespace: 'sdk', code: 1, message: 'could not fetch checkpoint by index 1; Invalid checkpoint Index' }) } });
+    expect(chain.app.query('/checkpoints/latest')).toEqual({
+      status: 400,
+      body: {
+        error: abciLog({
+          codespace: 'sdk',
+          code: 1,
+          message: 'could not fetch checkpoint by index 0; Invalid checkpoint Index',
+        }),
+      },
+    });
+    expect(chain.app.query('/checkpoints/1')).toEqual({
+      status: 400,
+      body: {
+        error: abciLog({
+          codespace: 'sdk',
+          code: 1,
+          message: 'could not fetch checkpoint by index 1; Invalid checkpoint Index',
+        }),
+      },
+    });
     expect(chain.queryResult('/checkpoints/list?page=1&limit=10')).toBeNull();
   });
 
   it('/overview: ack count, buffer, validator count and set, last no-ack', () => {
     const chain = newChain();
     const o0 = chain.queryResult('/overview');
-    expect(Object.keys(o0)).toEqual(['ack_count', 'checkpoint_buffer', 'validator_count', 'validator_set', 'last_noack_time']);
+    expect(Object.keys(o0)).toEqual([
+      'ack_count',
+      'checkpoint_buffer',
+      'validator_count',
+      'validator_set',
+      'last_noack_time',
+    ]);
     expect(o0).toMatchObject({ ack_count: 0, checkpoint_buffer: null, validator_count: 4 });
     expect(o0.validator_set).toEqual(chain.queryResult('/staking/validator-set'));
     const { msg } = bufferFirst(chain);

@@ -68,12 +68,19 @@ export const MsgCheckpointDef: MsgDef<MsgCheckpoint> = {
       accountRootHash: hexN(o, 'accountRootHash', P, 32),
     };
   },
-  encode: (m) => ({ proposer: m.proposer, startBlock: m.startBlock, endBlock: m.endBlock, rootHash: m.rootHash, accountRootHash: m.accountRootHash }),
+  encode: (m) => ({
+    proposer: m.proposer,
+    startBlock: m.startBlock,
+    endBlock: m.endBlock,
+    rootHash: m.rootHash,
+    accountRootHash: m.accountRootHash,
+  }),
   signer: (m) => m.proposer,
   validateBasic(m) {
     if (m.rootHash === ZERO_HASH) return err(HeimdallErrors.InvalidMsg, `Invalid rootHash ${m.rootHash}`);
     if (m.proposer === ZERO_ADDRESS) return err(HeimdallErrors.InvalidMsg, `Invalid proposer ${m.proposer}`);
-    if (!(m.startBlock < m.endBlock) || m.endBlock === 0n) return err(HeimdallErrors.InvalidMsg, `Invalid startBlock ${m.startBlock} or/and endBlock ${m.endBlock}`);
+    if (!(m.startBlock < m.endBlock) || m.endBlock === 0n)
+      return err(HeimdallErrors.InvalidMsg, `Invalid startBlock ${m.startBlock} or/and endBlock ${m.endBlock}`);
     return null;
   },
   handle(ctx, m) {
@@ -81,7 +88,13 @@ export const MsgCheckpointDef: MsgDef<MsgCheckpoint> = {
     const buf = getBuffer(ctx.store);
     if (buf) {
       if (bufferExpired(buf, ctx.timeMs, params.checkpointBufferTimeMs)) flushBuffer(ctx.store);
-      else return rejected(err(HeimdallErrors.NoAck, `Checkpoint Already Exists In Buffer, ACK expected, expires at ${buf.timestamp + params.checkpointBufferTimeMs / 1000n}`));
+      else
+        return rejected(
+          err(
+            HeimdallErrors.NoAck,
+            `Checkpoint Already Exists In Buffer, ACK expected, expires at ${buf.timestamp + params.checkpointBufferTimeMs / 1000n}`,
+          ),
+        );
     }
     const c = checkContinuity(ctx.store, m);
     if (!c.ok) return c;
@@ -89,14 +102,22 @@ export const MsgCheckpointDef: MsgDef<MsgCheckpoint> = {
     const proposer = getValidatorSet(ctx.store).proposer;
     if (!proposer) return rejected(err(HeimdallErrors.InvalidMsg, 'No proposer in stored validator set'));
     if (proposer.address !== m.proposer) return rejected(err(HeimdallErrors.InvalidMsg, 'Invalid proposer in msg'));
-    ctx.events.push({ type: 'checkpoint', attributes: { proposer: m.proposer, 'start-block': m.startBlock.toString(), 'end-block': m.endBlock.toString() } });
+    ctx.events.push({
+      type: 'checkpoint',
+      attributes: { proposer: m.proposer, 'start-block': m.startBlock.toString(), 'end-block': m.endBlock.toString() },
+    });
     return OK;
   },
   side: {
     vote(m, state, observers) {
       const params = getCheckpointParams(state);
-      if (m.endBlock - m.startBlock + 1n > params.maxCheckpointLength) return { result: 'skip', reason: 'number of headers requested exceeds' };
-      const root = observers.sidechain.rootHash(m.startBlock, m.endBlock, getChainParams(state).sidechainTxConfirmations);
+      if (m.endBlock - m.startBlock + 1n > params.maxCheckpointLength)
+        return { result: 'skip', reason: 'number of headers requested exceeds' };
+      const root = observers.sidechain.rootHash(
+        m.startBlock,
+        m.endBlock,
+        getChainParams(state).sidechainTxConfirmations,
+      );
       if (root === null) return { result: 'skip', reason: 'sidechain blocks not yet confirmed' };
       if (root !== m.rootHash) return { result: 'no', reason: `root hash differs: sidechain has ${root}` };
       return { result: 'yes', observation: null };
@@ -106,7 +127,15 @@ export const MsgCheckpointDef: MsgDef<MsgCheckpoint> = {
       if (!c.ok) return c;
       if (getBuffer(ctx.store)) return rejected(HeimdallErrors.NoAck);
       setBuffer(ctx.store, { ...m, timestamp: blockSeconds(ctx.timeMs) });
-      ctx.events.push({ type: 'checkpoint-buffered', attributes: { proposer: m.proposer, 'start-block': m.startBlock.toString(), 'end-block': m.endBlock.toString(), 'root-hash': m.rootHash } });
+      ctx.events.push({
+        type: 'checkpoint-buffered',
+        attributes: {
+          proposer: m.proposer,
+          'start-block': m.startBlock.toString(),
+          'end-block': m.endBlock.toString(),
+          'root-hash': m.rootHash,
+        },
+      });
       return OK;
     },
   },
@@ -137,7 +166,12 @@ export const MsgCheckpointAckDef: MsgDef<MsgCheckpointAck> = {
   decode(value) {
     const o = asObject(value, P);
     noExtraKeys(o, ['from', 'headerBlock', 'tx_hash', 'log_index'], P);
-    return { from: addr(o, 'from', P), headerBlock: uint64(o, 'headerBlock', P), txHash: hexN(o, 'tx_hash', P, 32), logIndex: uint64(o, 'log_index', P) };
+    return {
+      from: addr(o, 'from', P),
+      headerBlock: uint64(o, 'headerBlock', P),
+      txHash: hexN(o, 'tx_hash', P, 32),
+      logIndex: uint64(o, 'log_index', P),
+    };
   },
   encode: (m) => ({ from: m.from, headerBlock: m.headerBlock, tx_hash: m.txHash, log_index: m.logIndex }),
   signer: (m) => m.from,
@@ -158,12 +192,21 @@ export const MsgCheckpointAckDef: MsgDef<MsgCheckpointAck> = {
       if (!c.ok) return c;
       const buf = getBuffer(ctx.store)!;
       // End-block adjust (post-Aalborg): the parent chain's record wins where it differs.
-      const stored = buf.endBlock !== rec.endBlock ? { ...buf, endBlock: rec.endBlock, rootHash: rec.rootHash, proposer: rec.proposer } : buf;
+      const stored =
+        buf.endBlock !== rec.endBlock
+          ? { ...buf, endBlock: rec.endBlock, rootHash: rec.rootHash, proposer: rec.proposer }
+          : buf;
       addCheckpoint(ctx.store, m.headerBlock, stored);
       flushBuffer(ctx.store);
       setAckCount(ctx.store, getAckCount(ctx.store) + 1n);
       incrementAccum(ctx.store, 1);
-      ctx.events.push({ type: 'checkpoint-ack', attributes: { 'header-index': m.headerBlock.toString(), 'new-proposer': getValidatorSet(ctx.store).proposer?.address ?? '' } });
+      ctx.events.push({
+        type: 'checkpoint-ack',
+        attributes: {
+          'header-index': m.headerBlock.toString(),
+          'new-proposer': getValidatorSet(ctx.store).proposer?.address ?? '',
+        },
+      });
       return OK;
     },
   },
@@ -217,6 +260,9 @@ function handleNoAck(ctx: Ctx, m: MsgCheckpointNoAck): HandlerResult {
 
   setLastNoAck(ctx.store, blockSeconds(ctx.timeMs));
   incrementAccum(ctx.store as KVStore, 1);
-  ctx.events.push({ type: 'checkpoint-noack', attributes: { 'new-proposer': getValidatorSet(ctx.store).proposer?.address ?? '' } });
+  ctx.events.push({
+    type: 'checkpoint-noack',
+    attributes: { 'new-proposer': getValidatorSet(ctx.store).proposer?.address ?? '' },
+  });
   return OK;
 }

@@ -22,7 +22,12 @@ const RECORD_KEYS = ['id', 'contract', 'data', 'tx_hash', 'log_index', 'sidechai
 let hashCounter = 0;
 const fakeTxHash = (label: string): Hex => labelTxHash(`clerk-msgs-test/${label}/${hashCounter++}`);
 
-function stateSynced(chain: TestChain, id: bigint, opts: Partial<StateSyncedEvent> = {}, confirmations?: bigint): StateSyncedEvent {
+function stateSynced(
+  chain: TestChain,
+  id: bigint,
+  opts: Partial<StateSyncedEvent> = {},
+  confirmations?: bigint,
+): StateSyncedEvent {
   const ev: StateSyncedEvent = {
     name: 'StateSynced',
     txHash: fakeTxHash(`state-synced-${id}`),
@@ -38,7 +43,16 @@ function stateSynced(chain: TestChain, id: bigint, opts: Partial<StateSyncedEven
 }
 
 function recordMsg(from: Address, ev: StateSyncedEvent, over: Partial<MsgEventRecord> = {}): MsgEventRecord {
-  return { from, txHash: ev.txHash, logIndex: ev.logIndex, id: ev.id, contractAddress: ev.contractAddress, data: ev.data, sidechainChainId: SIDECHAIN_CHAIN_ID, ...over };
+  return {
+    from,
+    txHash: ev.txHash,
+    logIndex: ev.logIndex,
+    id: ev.id,
+    contractAddress: ev.contractAddress,
+    data: ev.data,
+    sidechainChainId: SIDECHAIN_CHAIN_ID,
+    ...over,
+  };
 }
 
 function expectOk(r: TxResult | SideTxResult | undefined): void {
@@ -110,7 +124,10 @@ describe('MsgEventRecord success', () => {
     const side = post.end.sideTxResults[0];
     expectOk(side);
     expect(side!.msgType).toBe('clerk/MsgEventRecord');
-    expect(side!.events).toContainEqual({ type: 'record', attributes: { 'record-id': '1', 'record-contract': CONTRACT } });
+    expect(side!.events).toContainEqual({
+      type: 'record',
+      attributes: { 'record-id': '1', 'record-contract': CONTRACT },
+    });
     const postTimeMs = chain.timeMs;
     expect(postTimeMs).toBe(15_000);
 
@@ -147,7 +164,8 @@ describe('MsgEventRecord success', () => {
   });
 
   it('record_time formatting equals Go RFC3339Nano (UTC) for any time in years 1970..9999', () => {
-    for (const ms of [0, 999, 1000, 86_399_999, 86_400_000, 951_782_400_000, 1_709_164_800_123, 253_402_300_799_999]) expect(recordTimeJson(ms), String(ms)).toBe(goTime(ms));
+    for (const ms of [0, 999, 1000, 86_399_999, 86_400_000, 951_782_400_000, 1_709_164_800_123, 253_402_300_799_999])
+      expect(recordTimeJson(ms), String(ms)).toBe(goTime(ms));
     expect(recordTimeJson(1_709_164_800_120)).toBe('2024-02-29T00:00:00.12Z');
     fc.assert(fc.property(fc.integer({ min: 0, max: 253_402_300_799_999 }), (ms) => recordTimeJson(ms) === goTime(ms)));
   });
@@ -180,7 +198,9 @@ describe('MsgEventRecord rejections', () => {
     const chain = new TestChain();
     const [a] = chain.validators;
     const ev = stateSynced(chain, 1n);
-    const r = chain.blockAndSettle([chain.tx(MsgEventRecordDef, recordMsg(a!.address, ev, { sidechainChainId: '137' }), a!)]);
+    const r = chain.blockAndSettle([
+      chain.tx(MsgEventRecordDef, recordMsg(a!.address, ev, { sidechainChainId: '137' }), a!),
+    ]);
     expectRejected(r.txs[0], 3506, 'Invalid Bor chain id');
     expect(r.side).toEqual([]);
     expect(chain.app.query('/clerk/event-record/1').status).toBe(404);
@@ -199,7 +219,10 @@ describe('MsgEventRecord rejections', () => {
     const chain = new TestChain();
     const [a, b] = chain.validators;
     const ev = stateSynced(chain, 1n);
-    const r = chain.blockAndSettle([chain.tx(MsgEventRecordDef, recordMsg(a!.address, ev), a!), chain.tx(MsgEventRecordDef, recordMsg(b!.address, ev), b!)]);
+    const r = chain.blockAndSettle([
+      chain.tx(MsgEventRecordDef, recordMsg(a!.address, ev), a!),
+      chain.tx(MsgEventRecordDef, recordMsg(b!.address, ev), b!),
+    ]);
     expectOk(r.txs[0]);
     expectOk(r.txs[1]);
     expectOk(r.side[0]);
@@ -212,7 +235,14 @@ describe('MsgEventRecord rejections', () => {
     const chain = new TestChain();
     const [a] = chain.validators;
     const ev = stateSynced(chain, 1n, { data: '0xaabb' });
-    const wrongType = chain.observers.addEvent({ name: 'TopUpFee', txHash: fakeTxHash('topup'), logIndex: 0n, blockNumber: 1n, user: a!.address, fee: 5n });
+    const wrongType = chain.observers.addEvent({
+      name: 'TopUpFee',
+      txHash: fakeTxHash('topup'),
+      logIndex: 0n,
+      blockNumber: 1n,
+      user: a!.address,
+      fee: 5n,
+    });
     const cases: MsgEventRecord[] = [
       recordMsg(a!.address, ev, { data: '0xaabc' }),
       recordMsg(a!.address, ev, { data: '0x' }),
@@ -306,7 +336,9 @@ describe('clerk list query', () => {
     expect(first.every((r) => r.record_time === goTime(t))).toBe(true);
     expect(list(chain, `from-id=1&to-time=${toTime}&limit=500`)).toHaveLength(50);
     expect(list(chain, `from-id=1&to-time=${toTime}`)).toHaveLength(50);
-    expect(list(chain, `from-id=51&to-time=${toTime}&limit=50`).map((r) => r.id)).toEqual(Array.from({ length: 10 }, (_, i) => i + 51));
+    expect(list(chain, `from-id=51&to-time=${toTime}&limit=50`).map((r) => r.id)).toEqual(
+      Array.from({ length: 10 }, (_, i) => i + 51),
+    );
     expect(list(chain, `from-id=5&to-time=${toTime}&limit=3`).map((r) => r.id)).toEqual([5, 6, 7]);
     expect(list(chain, `from-id=61&to-time=${toTime}&limit=50`)).toEqual([]);
     // Records at or after to-time are excluded.
@@ -346,7 +378,10 @@ describe('clerk list query', () => {
 
   it('record queries reject malformed ids and report unknown records', () => {
     const chain = new TestChain();
-    expect(chain.app.query('/clerk/event-record/abc')).toEqual({ status: 400, body: { error: "'abc' is not a valid uint64" } });
+    expect(chain.app.query('/clerk/event-record/abc')).toEqual({
+      status: 400,
+      body: { error: "'abc' is not a valid uint64" },
+    });
     expect(chain.app.query('/clerk/event-record/3')).toEqual({ status: 404, body: { error: 'No record found' } });
     expect(chain.app.query('/clerk/event-record/list?from-id=x&to-time=1').status).toBe(400);
   });

@@ -29,7 +29,8 @@ export interface MsgEventRecord {
 
 function check(ctx: Ctx, m: MsgEventRecord) {
   if (hasRecord(ctx.store, m.id)) return rejected(HeimdallErrors.EventRecordAlreadySynced);
-  if (m.sidechainChainId !== getChainParams(ctx.store).sidechainChainId) return rejected(HeimdallErrors.InvalidSidechainChainId);
+  if (m.sidechainChainId !== getChainParams(ctx.store).sidechainChainId)
+    return rejected(HeimdallErrors.InvalidSidechainChainId);
   if (isClerkSeqSeen(ctx.store, m.txHash, m.logIndex)) return rejected(HeimdallErrors.OldTx);
   return OK;
 }
@@ -69,7 +70,8 @@ export const MsgEventRecordDef: MsgDef<MsgEventRecord> = {
       if (ev === null) return { result: 'skip', reason: 'event not found or not yet confirmed' };
       if (ev.name !== 'StateSynced') return { result: 'no', reason: `expected StateSynced, found ${ev.name}` };
       const oversized = m.data === '0x' && (ev.data.length - 2) / 2 > MAX_RELAYED_STATE_SYNC_SIZE;
-      if (ev.id !== m.id || ev.contractAddress !== m.contractAddress || (ev.data !== m.data && !oversized)) return { result: 'no', reason: 'record differs from the event' };
+      if (ev.id !== m.id || ev.contractAddress !== m.contractAddress || (ev.data !== m.data && !oversized))
+        return { result: 'no', reason: 'record differs from the event' };
       return { result: 'yes', observation: null };
     },
     post(ctx, m) {
@@ -85,7 +87,10 @@ export const MsgEventRecordDef: MsgDef<MsgEventRecord> = {
         recordTimeMs: ctx.timeMs,
       });
       markClerkSeq(ctx.store, m.txHash, m.logIndex);
-      ctx.events.push({ type: 'record', attributes: { 'record-id': m.id.toString(), 'record-contract': m.contractAddress } });
+      ctx.events.push({
+        type: 'record',
+        attributes: { 'record-id': m.id.toString(), 'record-contract': m.contractAddress },
+      });
       return OK;
     },
   },

@@ -9,7 +9,14 @@ import { compareBig } from '../../core/order';
 import { type KVReader, type KVStore } from '../../store/kvStore';
 import { idKey } from '../chainParams';
 import { ValidatorSet } from './../staking/validatorSet';
-import { getValidator, getValidatorBySigner, getValidatorSet, spanEligibleValidators, type Validator, validatorJson } from '../staking/keeper';
+import {
+  getValidator,
+  getValidatorBySigner,
+  getValidatorSet,
+  spanEligibleValidators,
+  type Validator,
+  validatorJson,
+} from '../staking/keeper';
 import { getSidechainParams } from './params';
 import { selectNextProducers } from './selection';
 
@@ -102,18 +109,31 @@ function sortProducers(ps: Producer[]): Producer[] {
 
 /** Producers for a new span from the eligible validators (heimdall §1.2 with the legacy algorithm). */
 export function selectProducers(eligible: readonly Validator[], seed: Hex, producerCount: bigint): Producer[] {
-  if (BigInt(eligible.length) <= producerCount) return eligible.map((v) => ({ id: v.id, signer: v.signer, power: v.power }));
-  const ids = selectNextProducers(seed, eligible.map((v) => ({ id: v.id, power: v.power })), Number(producerCount));
+  if (BigInt(eligible.length) <= producerCount)
+    return eligible.map((v) => ({ id: v.id, signer: v.signer, power: v.power }));
+  const ids = selectNextProducers(
+    seed,
+    eligible.map((v) => ({ id: v.id, power: v.power })),
+    Number(producerCount),
+  );
   const counts = new Map<bigint, bigint>();
   for (const id of ids) counts.set(id, (counts.get(id) ?? 0n) + 1n);
   const byId = new Map(eligible.map((v) => [v.id, v]));
   const out: Producer[] = [];
-  for (const id of [...counts.keys()].sort(compareBig)) out.push({ id, signer: byId.get(id)!.signer, power: counts.get(id)! });
+  for (const id of [...counts.keys()].sort(compareBig))
+    out.push({ id, signer: byId.get(id)!.signer, power: counts.get(id)! });
   return sortProducers(out);
 }
 
 /** FreezeSet: record span `id` with the current validator set and newly selected producers. */
-export function freezeSet(store: KVStore, id: bigint, startBlock: bigint, endBlock: bigint, sidechainChainId: string, seed: Hex): Span {
+export function freezeSet(
+  store: KVStore,
+  id: bigint,
+  startBlock: bigint,
+  endBlock: bigint,
+  sidechainChainId: string,
+  seed: Hex,
+): Span {
   const params = getSidechainParams(store);
   const set = getValidatorSet(store);
   const selectedProducers = selectProducers(spanEligibleValidators(store), seed, params.producerCount);
@@ -132,11 +152,27 @@ export function freezeSet(store: KVStore, id: bigint, startBlock: bigint, endBlo
 }
 
 /** Span 0: blocks 0..firstSpanDuration-1, the first producerCount validators by signer with full power. */
-export function genesisSpan(set: ValidatorSet, validators: readonly Validator[], firstSpanDuration: bigint, producerCount: bigint, chainId: string): Span {
+export function genesisSpan(
+  set: ValidatorSet,
+  validators: readonly Validator[],
+  firstSpanDuration: bigint,
+  producerCount: bigint,
+  chainId: string,
+): Span {
   const bySigner = new Map(validators.map((v) => [v.signer, v]));
-  const producers = set.validators.slice(0, Number(producerCount)).map((m) => ({ id: bySigner.get(m.address)!.id, signer: m.address, power: m.power }));
+  const producers = set.validators
+    .slice(0, Number(producerCount))
+    .map((m) => ({ id: bySigner.get(m.address)!.id, signer: m.address, power: m.power }));
   const members = set.validators.map((m) => spanMember(bySigner.get(m.address)!));
-  return { id: 0n, startBlock: 0n, endBlock: firstSpanDuration - 1n, validatorSet: set.toJSON(), selectedProducers: producers, sidechainChainId: chainId, members };
+  return {
+    id: 0n,
+    startBlock: 0n,
+    endBlock: firstSpanDuration - 1n,
+    validatorSet: set.toJSON(),
+    selectedProducers: producers,
+    sidechainChainId: chainId,
+    members,
+  };
 }
 
 /** The spec's Span shape, from the records frozen with the span (the store is no longer read). */
@@ -161,12 +197,23 @@ export function spanJson(_store: KVReader, span: Span): Record<string, unknown> 
     selected_producers: span.selectedProducers.map((p) => {
       const m = byId.get(p.id);
       const accum = set.getByAddress(p.signer)?.proposerPriority ?? 0n;
-      return m ? validatorJson(record(m), { form: 'span', power: p.power, accum }) : unknownValidator(p.signer, p.power, accum);
+      return m
+        ? validatorJson(record(m), { form: 'span', power: p.power, accum })
+        : unknownValidator(p.signer, p.power, accum);
     }),
     sidechain_chain_id: span.sidechainChainId,
   };
 }
 
 function unknownValidator(address: Address, power: bigint, accum: bigint): Record<string, unknown> {
-  return { ID: 0, startEpoch: 0, endEpoch: 0, power: Number(power), pubKey: '0x', signer: address, last_updated: '', accum: Number(accum) };
+  return {
+    ID: 0,
+    startEpoch: 0,
+    endEpoch: 0,
+    power: Number(power),
+    pubKey: '0x',
+    signer: address,
+    last_updated: '',
+    accum: Number(accum),
+  };
 }

@@ -51,7 +51,14 @@ function latestSpan(chain: TestChain): SpanJson {
 }
 
 function proposeMsg(chain: TestChain, over: Partial<MsgProposeSpan> = {}): MsgProposeSpan {
-  return { spanId: 1n, proposer: chain.validators[0]!.address, startBlock: 256n, endBlock: 1855n, sidechainChainId: SIDECHAIN_CHAIN_ID, ...over };
+  return {
+    spanId: 1n,
+    proposer: chain.validators[0]!.address,
+    startBlock: 256n,
+    endBlock: 1855n,
+    sidechainChainId: SIDECHAIN_CHAIN_ID,
+    ...over,
+  };
 }
 
 /** Next span after the latest one, as the bridge computes it (id + 1, end + 1, span_duration). */
@@ -89,17 +96,24 @@ function bySigner<T extends { signer: Address }>(xs: readonly T[]): T[] {
 }
 
 /** The expected producers: slots won per id with `selectNextProducers`, sorted by signer. */
-function expectedProducers(eligible: ReadonlyArray<{ id: bigint; power: bigint; signer: Address }>, seed: Hex, producerCount: number): Array<{ ID: number; power: number; signer: Address }> {
+function expectedProducers(
+  eligible: ReadonlyArray<{ id: bigint; power: bigint; signer: Address }>,
+  seed: Hex,
+  producerCount: number,
+): Array<{ ID: number; power: number; signer: Address }> {
   const ordered = bySigner(eligible);
   const ids = selectNextProducers(seed, ordered, producerCount);
   const counts = new Map<bigint, number>();
   for (const id of ids) counts.set(id, (counts.get(id) ?? 0) + 1);
-  return ordered.filter((v) => counts.has(v.id)).map((v) => ({ ID: Number(v.id), power: counts.get(v.id)!, signer: v.signer }));
+  return ordered
+    .filter((v) => counts.has(v.id))
+    .map((v) => ({ ID: Number(v.id), power: counts.get(v.id)!, signer: v.signer }));
 }
 
 function expectValidatorShape(v: ValidatorJson, form: 'span' | 'info'): void {
   expect(Object.keys(v)).toEqual(VALIDATOR_KEYS);
-  for (const k of ['ID', 'startEpoch', 'endEpoch', 'power', 'accum'] as const) expect(Number.isSafeInteger(v[k]), k).toBe(true);
+  for (const k of ['ID', 'startEpoch', 'endEpoch', 'power', 'accum'] as const)
+    expect(Number.isSafeInteger(v[k]), k).toBe(true);
   expect(v.pubKey).toMatch(/^0x04[0-9a-f]{128}$/);
   expect(v.signer).toMatch(/^0x[0-9a-f]{40}$/);
   if (form === 'span') expect(v.last_updated).toBe('');
@@ -125,17 +139,31 @@ describe('genesis span', () => {
     const s0 = span(chain, 0);
     expectSpanShape(s0);
     expect(s0).toMatchObject({ span_id: 0, start_block: 0, end_block: 255, sidechain_chain_id: SIDECHAIN_CHAIN_ID });
-    const all = chain.validators.map((k, i) => ({ ID: i + 1, signer: k.address, power: Number(powers6[i]!), pubKey: k.pubKey }));
+    const all = chain.validators.map((k, i) => ({
+      ID: i + 1,
+      signer: k.address,
+      power: Number(powers6[i]!),
+      pubKey: k.pubKey,
+    }));
     const sorted = bySigner(all);
-    expect(s0.validator_set.validators.map((v) => ({ ID: v.ID, signer: v.signer, power: v.power, pubKey: v.pubKey }))).toEqual(sorted);
-    expect(s0.selected_producers.map((v) => ({ ID: v.ID, signer: v.signer, power: v.power, pubKey: v.pubKey }))).toEqual(sorted.slice(0, 4));
+    expect(
+      s0.validator_set.validators.map((v) => ({ ID: v.ID, signer: v.signer, power: v.power, pubKey: v.pubKey })),
+    ).toEqual(sorted);
+    expect(
+      s0.selected_producers.map((v) => ({ ID: v.ID, signer: v.signer, power: v.power, pubKey: v.pubKey })),
+    ).toEqual(sorted.slice(0, 4));
     expect(latestSpan(chain)).toEqual(s0);
   });
 
   it('with fewer validators than producer_count every validator produces', () => {
     const chain = new TestChain({ validators: 2, powers: [9n, 4n] });
     const s0 = span(chain, 0);
-    expect(s0.selected_producers.map((v) => [v.ID, v.power])).toEqual(bySigner(chain.validators.map((k, i) => ({ signer: k.address, id: i + 1, p: i === 0 ? 9 : 4 }))).map((v) => [v.id, v.p]));
+    expect(s0.selected_producers.map((v) => [v.ID, v.power])).toEqual(
+      bySigner(chain.validators.map((k, i) => ({ signer: k.address, id: i + 1, p: i === 0 ? 9 : 4 }))).map((v) => [
+        v.id,
+        v.p,
+      ]),
+    );
   });
 });
 
@@ -156,12 +184,17 @@ describe('MsgProposeSpan success', () => {
     const side = h2.end.sideTxResults[0];
     expectOk(side);
     expect(side!.msgType).toBe('sidechain/MsgProposeSpan');
-    expect(side!.events).toContainEqual({ type: 'propose-span', attributes: { 'span-id': '1', 'start-block': '256', 'end-block': '1855' } });
+    expect(side!.events).toContainEqual({
+      type: 'propose-span',
+      attributes: { 'span-id': '1', 'start-block': '256', 'end-block': '1855' },
+    });
 
     const s1 = span(chain, 1);
     expectSpanShape(s1);
     expect(s1).toMatchObject({ span_id: 1, start_block: 256, end_block: 1855, sidechain_chain_id: SIDECHAIN_CHAIN_ID });
-    const expected = bySigner(chain.validators.map((k, i) => ({ ID: i + 1, signer: k.address, power: Number(powers[i]!) })));
+    const expected = bySigner(
+      chain.validators.map((k, i) => ({ ID: i + 1, signer: k.address, power: Number(powers[i]!) })),
+    );
     expect(s1.selected_producers.map((v) => ({ ID: v.ID, signer: v.signer, power: v.power }))).toEqual(expected);
     expect(s1.validator_set.validators.map((v) => ({ ID: v.ID, signer: v.signer, power: v.power }))).toEqual(expected);
     expect(s1.validator_set.validators.map((v) => v.signer)).toContain(s1.validator_set.proposer!.signer);
@@ -222,8 +255,19 @@ describe('MsgProposeSpan success', () => {
     const chain = new TestChain({ validators: 5, powers: [10n, 20n, 30n, 40n, 50n] });
     const [a] = chain.validators;
     const exiting = chain.validators[4]!;
-    const ev = chain.observers.addEvent({ name: 'UnstakeInit', txHash: fakeTxHash('unstake'), logIndex: 0n, blockNumber: 10n, user: exiting.address, validatorId: 5n, deactivationEpoch: 9n, amount: 50n * TOKEN });
-    const ex = chain.blockAndSettle([chain.tx(MsgValidatorExitDef, { from: a!.address, id: 5n, txHash: ev.txHash, logIndex: ev.logIndex }, a!)]);
+    const ev = chain.observers.addEvent({
+      name: 'UnstakeInit',
+      txHash: fakeTxHash('unstake'),
+      logIndex: 0n,
+      blockNumber: 10n,
+      user: exiting.address,
+      validatorId: 5n,
+      deactivationEpoch: 9n,
+      amount: 50n * TOKEN,
+    });
+    const ex = chain.blockAndSettle([
+      chain.tx(MsgValidatorExitDef, { from: a!.address, id: 5n, txHash: ev.txHash, logIndex: ev.logIndex }, a!),
+    ]);
     expectOk(ex.side[0]);
     const r = propose(chain, proposeMsg(chain));
     expectOk(r.side[0]);
@@ -232,7 +276,9 @@ describe('MsgProposeSpan success', () => {
     expect(s1.selected_producers.map((v) => v.signer)).not.toContain(exiting.address);
     // Four eligible validators = producer_count: all taken at their real power.
     expect(s1.selected_producers.map((v) => [v.ID, v.power])).toEqual(
-      bySigner(chain.validators.slice(0, 4).map((k, i) => ({ signer: k.address, id: i + 1, p: (i + 1) * 10 }))).map((v) => [v.id, v.p]),
+      bySigner(chain.validators.slice(0, 4).map((k, i) => ({ signer: k.address, id: i + 1, p: (i + 1) * 10 }))).map(
+        (v) => [v.id, v.p],
+      ),
     );
   });
 });
@@ -335,7 +381,9 @@ describe('MsgProposeSpan deliver rejections', () => {
 
   it('the chain id check comes first (3506 even when the span is also discontinuous)', () => {
     const chain = new TestChain();
-    const r = chain.block([chain.tx(MsgProposeSpanDef, proposeMsg(chain, { sidechainChainId: '1', spanId: 5n }), chain.validators[0]!)]);
+    const r = chain.block([
+      chain.tx(MsgProposeSpanDef, proposeMsg(chain, { sidechainChainId: '1', spanId: 5n }), chain.validators[0]!),
+    ]);
     expectRejected(r.txs[0], 3506);
   });
 
@@ -375,7 +423,10 @@ describe('MsgProposeSpan post-time replay', () => {
   it('the same span id proposed twice in one block: the second post fails with 1401 and changes nothing', () => {
     const chain = new TestChain({ validators: 6, powers: powers6 });
     const [a, b] = chain.validators;
-    const r = chain.blockAndSettle([chain.tx(MsgProposeSpanDef, proposeMsg(chain), a!), chain.tx(MsgProposeSpanDef, proposeMsg(chain, { proposer: b!.address }), b!)]);
+    const r = chain.blockAndSettle([
+      chain.tx(MsgProposeSpanDef, proposeMsg(chain), a!),
+      chain.tx(MsgProposeSpanDef, proposeMsg(chain, { proposer: b!.address }), b!),
+    ]);
     expectOk(r.txs[0]);
     expectOk(r.txs[1]);
     expect(r.side).toHaveLength(2);
@@ -423,7 +474,15 @@ describe('span queries', () => {
       total: 19n * TOKEN,
       signerPubkey: `0x${k.pubKey.slice(4)}`,
     });
-    expectOk(chain.blockAndSettle([chain.tx(MsgValidatorJoinDef, { from: a!.address, id: 7n, pubKey: k.pubKey, txHash: ev.txHash, logIndex: ev.logIndex }, a!)]).side[0]);
+    expectOk(
+      chain.blockAndSettle([
+        chain.tx(
+          MsgValidatorJoinDef,
+          { from: a!.address, id: 7n, pubKey: k.pubKey, txHash: ev.txHash, logIndex: ev.logIndex },
+          a!,
+        ),
+      ]).side[0],
+    );
     expect(chain.queryResult(`/staking/validator/7`).last_updated).toBe(42 * 100000 + 3);
 
     expectOk(propose(chain, proposeMsg(chain)).side[0]);
@@ -431,7 +490,16 @@ describe('span queries', () => {
     expectSpanShape(s1);
     expect(s1.validator_set.validators).toHaveLength(7);
     const joined = s1.validator_set.validators.find((v) => v.ID === 7)!;
-    expect(joined).toEqual({ ID: 7, startEpoch: 1, endEpoch: 0, power: 19, pubKey: k.pubKey, signer: k.address, last_updated: '', accum: joined.accum });
+    expect(joined).toEqual({
+      ID: 7,
+      startEpoch: 1,
+      endEpoch: 0,
+      power: 19,
+      pubKey: k.pubKey,
+      signer: k.address,
+      last_updated: '',
+      accum: joined.accum,
+    });
     for (const p of s1.selected_producers) {
       const inSet = s1.validator_set.validators.find((v) => v.signer === p.signer)!;
       expect(p.accum).toBe(inSet.accum);
@@ -467,7 +535,13 @@ describe('span queries', () => {
       newSigner: next.address,
       signerPubkey: `0x${next.pubKey.slice(4)}`,
     });
-    const r = chain.blockAndSettle([chain.tx(MsgSignerUpdateDef, { from: a!.address, id: 2n, pubKey: next.pubKey, txHash: ev.txHash, logIndex: ev.logIndex }, a!)]);
+    const r = chain.blockAndSettle([
+      chain.tx(
+        MsgSignerUpdateDef,
+        { from: a!.address, id: 2n, pubKey: next.pubKey, txHash: ev.txHash, logIndex: ev.logIndex },
+        a!,
+      ),
+    ]);
     expectOk(r.side[0]);
     expect(chain.queryResult('/staking/validator/2').signer).toBe(next.address);
     // Spans frozen before the change keep the committee they were frozen with.
@@ -479,7 +553,10 @@ describe('span queries', () => {
     chain.observers.sidechainHead = 256n;
     expectOk(propose(chain, nextSpanMsg(chain)).side[0]);
     const s2 = span(chain, 2);
-    expect(s2.validator_set.validators.find((v) => v.ID === 2)).toMatchObject({ signer: next.address, pubKey: next.pubKey });
+    expect(s2.validator_set.validators.find((v) => v.ID === 2)).toMatchObject({
+      signer: next.address,
+      pubKey: next.pubKey,
+    });
     expect(s2.selected_producers.find((v) => v.ID === 2)).toMatchObject({ signer: next.address, pubKey: next.pubKey });
   });
 
@@ -494,6 +571,10 @@ describe('span queries', () => {
 
   it('/sidechain/params gives the spec defaults', () => {
     const chain = new TestChain();
-    expect(chain.queryResult('/sidechain/params')).toEqual({ sprint_duration: 16, span_duration: 1600, producer_count: 4 });
+    expect(chain.queryResult('/sidechain/params')).toEqual({
+      sprint_duration: 16,
+      span_duration: 1600,
+      producer_count: 4,
+    });
   });
 });

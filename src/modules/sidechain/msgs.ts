@@ -25,11 +25,14 @@ export interface MsgProposeSpan {
 const P = 'tx.msg.value';
 
 function checkSpan(state: KVReader, m: MsgProposeSpan): HandlerResult {
-  if (m.sidechainChainId !== getChainParams(state).sidechainChainId) return rejected(HeimdallErrors.InvalidSidechainChainId);
+  if (m.sidechainChainId !== getChainParams(state).sidechainChainId)
+    return rejected(HeimdallErrors.InvalidSidechainChainId);
   const last = getLastSpan(state);
   if (!last) return rejected(HeimdallErrors.SpanNotFound);
-  if (!(last.id + 1n === m.spanId && m.startBlock === last.endBlock + 1n && m.endBlock >= m.startBlock)) return rejected(HeimdallErrors.SpanNotContinuous);
-  if (getSidechainParams(state).spanDuration !== m.endBlock - m.startBlock + 1n) return rejected(HeimdallErrors.InvalidSpanDuration);
+  if (!(last.id + 1n === m.spanId && m.startBlock === last.endBlock + 1n && m.endBlock >= m.startBlock))
+    return rejected(HeimdallErrors.SpanNotContinuous);
+  if (getSidechainParams(state).spanDuration !== m.endBlock - m.startBlock + 1n)
+    return rejected(HeimdallErrors.InvalidSpanDuration);
   return OK;
 }
 
@@ -57,7 +60,13 @@ export const MsgProposeSpanDef: MsgDef<MsgProposeSpan> = {
       sidechainChainId: str(o, 'sidechain_chain_id', P, { maxLength: 64 }),
     };
   },
-  encode: (m) => ({ span_id: m.spanId, proposer: m.proposer, start_block: m.startBlock, end_block: m.endBlock, sidechain_chain_id: m.sidechainChainId }),
+  encode: (m) => ({
+    span_id: m.spanId,
+    proposer: m.proposer,
+    start_block: m.startBlock,
+    end_block: m.endBlock,
+    sidechain_chain_id: m.sidechainChainId,
+  }),
   signer: (m) => m.proposer,
   handle: (ctx, m) => checkSpan(ctx.store, m),
   side: {
@@ -76,10 +85,21 @@ export const MsgProposeSpanDef: MsgDef<MsgProposeSpan> = {
       if (getSpan(ctx.store, m.spanId)) return rejected(HeimdallErrors.OldTx);
       const check = checkSpan(ctx.store, m);
       if (!check.ok) return check;
-      const span = freezeSet(ctx.store, m.spanId, m.startBlock, m.endBlock, m.sidechainChainId, (observation as SpanObservation).seed);
+      const span = freezeSet(
+        ctx.store,
+        m.spanId,
+        m.startBlock,
+        m.endBlock,
+        m.sidechainChainId,
+        (observation as SpanObservation).seed,
+      );
       ctx.events.push({
         type: 'propose-span',
-        attributes: { 'span-id': span.id.toString(), 'start-block': span.startBlock.toString(), 'end-block': span.endBlock.toString() },
+        attributes: {
+          'span-id': span.id.toString(),
+          'start-block': span.startBlock.toString(),
+          'end-block': span.endBlock.toString(),
+        },
       });
       return OK;
     },

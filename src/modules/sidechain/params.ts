@@ -7,7 +7,11 @@ export interface SidechainParams {
   producerCount: bigint;
 }
 
-export const DEFAULT_SIDECHAIN_PARAMS: SidechainParams = { sprintDuration: 16n, spanDuration: 1600n, producerCount: 4n };
+export const DEFAULT_SIDECHAIN_PARAMS: SidechainParams = {
+  sprintDuration: 16n,
+  spanDuration: 1600n,
+  producerCount: 4n,
+};
 
 /** Span 0 covers blocks 0..255 (reference DefaultFirstSpanDuration). */
 export const DEFAULT_FIRST_SPAN_DURATION = 256n;
@@ -23,5 +27,9 @@ export function setSidechainParams(store: KVStore, p: SidechainParams): void {
 }
 
 export function sidechainParamsJson(p: SidechainParams): Record<string, number> {
-  return { sprint_duration: Number(p.sprintDuration), span_duration: Number(p.spanDuration), producer_count: Number(p.producerCount) };
+  return {
+    sprint_duration: Number(p.sprintDuration),
+    span_duration: Number(p.spanDuration),
+    producer_count: Number(p.producerCount),
+  };
 }

@@ -68,7 +68,9 @@ describe('selectNextProducers (legacy slots + shuffle)', () => {
 
   it('only the first 32 bytes of a longer hash are used', () => {
     const longer = `${SEED_A}ffeeddcc`;
-    expect(selectNextProducers(longer, HEIMDALL_VALIDATORS, 4)).toEqual(selectNextProducers(SEED_A, HEIMDALL_VALIDATORS, 4));
+    expect(selectNextProducers(longer, HEIMDALL_VALIDATORS, 4)).toEqual(
+      selectNextProducers(SEED_A, HEIMDALL_VALIDATORS, 4),
+    );
   });
 
   it('power-0 validators are never selected (property)', () => {
@@ -114,9 +116,16 @@ describe('selectNextProducers (legacy slots + shuffle)', () => {
     expect(() => selectNextProducers('0x1234', HEIMDALL_VALIDATORS, 4)).toThrow(/^blockHash: /);
     expect(() => selectNextProducers(SEED_A, HEIMDALL_VALIDATORS, -1)).toThrow(/^producerCount: /);
     expect(() => selectNextProducers(SEED_A, HEIMDALL_VALIDATORS, 1.5)).toThrow(InputError);
-    expect(() => selectNextProducers(SEED_A, [{ id: 1n, power: -1n }, { id: 2n, power: 1n }], 1)).toThrow(
-      /^validators\[0\]\.power: voting power value is negative/,
-    );
+    expect(() =>
+      selectNextProducers(
+        SEED_A,
+        [
+          { id: 1n, power: -1n },
+          { id: 2n, power: 1n },
+        ],
+        1,
+      ),
+    ).toThrow(/^validators\[0\]\.power: voting power value is negative/);
   });
 });
 
@@ -131,6 +140,8 @@ describe('producersFromSelection', () => {
   });
 
   it('rejects an id that is not eligible', () => {
-    expect(() => producersFromSelection([9n], HEIMDALL_VALIDATORS)).toThrow(/^selectedIds\[0\]: validator id 9 is not eligible/);
+    expect(() => producersFromSelection([9n], HEIMDALL_VALIDATORS)).toThrow(
+      /^selectedIds\[0\]: validator id 9 is not eligible/,
+    );
   });
 });

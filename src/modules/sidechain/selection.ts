@@ -51,7 +51,8 @@ export function selectNextProducers(
 
   let total = 0n;
   for (const c of slotCounts) total += c;
-  if (total > BigInt(MAX_SLOTS)) throw new InputError('validators', `too many slots for the legacy selection: ${total}`);
+  if (total > BigInt(MAX_SLOTS))
+    throw new InputError('validators', `too many slots for the legacy selection: ${total}`);
 
   // Only the first `producerCount` slots of the shuffled slot list are taken: find which input
   // slot lands at each of those positions (the shuffle's inverse, a few hashes per position)

@@ -61,7 +61,14 @@ export function shuffleInPlace<L extends MutableList<unknown>>(list: L, seed: By
   return list;
 }
 
-function swapPairs(list: MutableList<unknown>, buf: Uint8Array, view: DataView, iStart: number, jStart: number, mirror: number): void {
+function swapPairs(
+  list: MutableList<unknown>,
+  buf: Uint8Array,
+  view: DataView,
+  iStart: number,
+  jStart: number,
+  mirror: number,
+): void {
   if (iStart >= mirror) return;
   setPositionBlock(view, jStart);
   let source = sha256Bytes(buf);
@@ -91,7 +98,8 @@ export function shuffleList<T>(list: readonly T[], seed: BytesLike): T[] {
 /** eth2 `compute_shuffled_index` with SHA-256 and 90 rounds (plain: three hashes per round). */
 export function computeShuffledIndex(index: number, n: number, seed: BytesLike): number {
   if (!Number.isSafeInteger(n) || n <= 0) throw new InputError('n', `must be a positive integer: ${n}`);
-  if (!Number.isSafeInteger(index) || index < 0 || index >= n) throw new InputError('index', `out of range [0, ${n}): ${index}`);
+  if (!Number.isSafeInteger(index) || index < 0 || index >= n)
+    throw new InputError('index', `out of range [0, ${n}): ${index}`);
   const buf = new Uint8Array(TOTAL_SIZE);
   buf.set(seedBytes(seed), 0);
   const view = new DataView(buf.buffer);
@@ -118,7 +126,8 @@ export function computeShuffledIndex(index: number, n: number, seed: BytesLike):
 export function computeUnshuffledIndices(positions: readonly number[], n: number, seed: BytesLike): number[] {
   if (!Number.isSafeInteger(n) || n <= 0) throw new InputError('n', `must be a positive integer: ${n}`);
   positions.forEach((p, k) => {
-    if (!Number.isSafeInteger(p) || p < 0 || p >= n) throw new InputError(`positions[${k}]`, `out of range [0, ${n}): ${p}`);
+    if (!Number.isSafeInteger(p) || p < 0 || p >= n)
+      throw new InputError(`positions[${k}]`, `out of range [0, ${n}): ${p}`);
   });
   const buf = new Uint8Array(TOTAL_SIZE);
   buf.set(seedBytes(seed), 0);

@@ -121,7 +121,9 @@ export function applyValidatorSetChanges(store: KVStore): ValidatorUpdate[] {
   for (const [address, v] of current) if (!set.hasAddress(address)) updates.push({ address, power: v.power });
   if (updates.length === 0) return [];
   updates.sort((a, b) => compareAddresses(a.address, b.address));
-  const remaining = set.validators.filter((m) => !updates.some((u) => u.address === m.address && u.power === 0n)).length + updates.filter((u) => u.power > 0n && !set.hasAddress(u.address)).length;
+  const remaining =
+    set.validators.filter((m) => !updates.some((u) => u.address === m.address && u.power === 0n)).length +
+    updates.filter((u) => u.power > 0n && !set.hasAddress(u.address)).length;
   // A change that would empty the set is not applied (the reference errors out); the set stays.
   if (remaining === 0) return [];
   set.updateWithChangeSet(updates.map((u) => ({ address: u.address, power: u.power })));
@@ -137,7 +139,10 @@ export function incrementAccum(store: KVStore, times: number): void {
 }
 
 /** The spec's Validator shape: ID, startEpoch, endEpoch, power, pubKey, signer, last_updated, accum. */
-export function validatorJson(v: Validator, opts: { form: 'span' | 'info'; power?: bigint; accum?: bigint }): Record<string, unknown> {
+export function validatorJson(
+  v: Validator,
+  opts: { form: 'span' | 'info'; power?: bigint; accum?: bigint },
+): Record<string, unknown> {
   return {
     ID: Number(v.id),
     startEpoch: Number(v.startEpoch),
@@ -156,7 +161,16 @@ export function validatorSetJson(store: KVReader, set: ValidatorSet, form: 'span
     const v = getValidatorBySigner(store, address);
     return v
       ? validatorJson(v, { form, power, accum })
-      : { ID: 0, startEpoch: 0, endEpoch: 0, power: Number(power), pubKey: '0x', signer: address, last_updated: form === 'span' ? '' : 0, accum: Number(accum) };
+      : {
+          ID: 0,
+          startEpoch: 0,
+          endEpoch: 0,
+          power: Number(power),
+          pubKey: '0x',
+          signer: address,
+          last_updated: form === 'span' ? '' : 0,
+          accum: Number(accum),
+        };
   };
   const p = set.proposer;
   return {

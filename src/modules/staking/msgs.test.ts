@@ -9,9 +9,21 @@ import { type Hex } from '../../core/bytes';
 import { TestChain, testKey, TOKEN, type TestKey } from '../../app/testing/testChain';
 import { FakeObservers, fakeTxHash as labelTxHash, sidechainRoot } from '../../app/testing/fakeObservers';
 import { type SideTxResult, type TxResult } from '../../app/serviceApp';
-import { type ParentEvent, type SignerChangeEvent, type StakedEvent, type StakeUpdateEvent, type UnstakeInitEvent } from '../observers';
+import {
+  type ParentEvent,
+  type SignerChangeEvent,
+  type StakedEvent,
+  type StakeUpdateEvent,
+  type UnstakeInitEvent,
+} from '../observers';
 import { MsgCheckpointAckDef, MsgCheckpointDef } from '../checkpoint/msgs';
-import { MsgSignerUpdateDef, MsgStakeUpdateDef, MsgValidatorExitDef, MsgValidatorJoinDef, type MsgValidatorJoin } from './msgs';
+import {
+  MsgSignerUpdateDef,
+  MsgStakeUpdateDef,
+  MsgValidatorExitDef,
+  MsgValidatorJoinDef,
+  type MsgValidatorJoin,
+} from './msgs';
 
 // --- helpers ---------------------------------------------------------------------------------
 
@@ -47,7 +59,13 @@ function sequenceOf(chain: TestChain, address: Address): string {
 
 const bare = (pub: Hex): Hex => `0x${pub.slice(4)}`;
 
-function staked(chain: TestChain, key: TestKey, id: bigint, opts: Partial<StakedEvent> = {}, confirmations?: bigint): StakedEvent {
+function staked(
+  chain: TestChain,
+  key: TestKey,
+  id: bigint,
+  opts: Partial<StakedEvent> = {},
+  confirmations?: bigint,
+): StakedEvent {
   const ev: StakedEvent = {
     name: 'Staked',
     txHash: fakeTxHash('staked'),
@@ -65,20 +83,54 @@ function staked(chain: TestChain, key: TestKey, id: bigint, opts: Partial<Staked
   return ev;
 }
 
-function stakeUpdate(chain: TestChain, id: bigint, newAmount: bigint, opts: Partial<StakeUpdateEvent> = {}): StakeUpdateEvent {
-  const ev: StakeUpdateEvent = { name: 'StakeUpdate', txHash: fakeTxHash('stake-update'), logIndex: 2n, blockNumber: BLOCK + 10n, validatorId: id, newAmount, ...opts };
+function stakeUpdate(
+  chain: TestChain,
+  id: bigint,
+  newAmount: bigint,
+  opts: Partial<StakeUpdateEvent> = {},
+): StakeUpdateEvent {
+  const ev: StakeUpdateEvent = {
+    name: 'StakeUpdate',
+    txHash: fakeTxHash('stake-update'),
+    logIndex: 2n,
+    blockNumber: BLOCK + 10n,
+    validatorId: id,
+    newAmount,
+    ...opts,
+  };
   chain.observers.addEvent(ev);
   return ev;
 }
 
-function unstakeInit(chain: TestChain, id: bigint, deactivationEpoch: bigint, opts: Partial<UnstakeInitEvent> = {}): UnstakeInitEvent {
+function unstakeInit(
+  chain: TestChain,
+  id: bigint,
+  deactivationEpoch: bigint,
+  opts: Partial<UnstakeInitEvent> = {},
+): UnstakeInitEvent {
   const user = chain.validators[Number(id) - 1]?.address ?? testKey('unknown-user').address;
-  const ev: UnstakeInitEvent = { name: 'UnstakeInit', txHash: fakeTxHash('unstake'), logIndex: 1n, blockNumber: BLOCK + 20n, user, validatorId: id, deactivationEpoch, amount: 100n * TOKEN, ...opts };
+  const ev: UnstakeInitEvent = {
+    name: 'UnstakeInit',
+    txHash: fakeTxHash('unstake'),
+    logIndex: 1n,
+    blockNumber: BLOCK + 20n,
+    user,
+    validatorId: id,
+    deactivationEpoch,
+    amount: 100n * TOKEN,
+    ...opts,
+  };
   chain.observers.addEvent(ev);
   return ev;
 }
 
-function signerChange(chain: TestChain, id: bigint, oldSigner: Address, next: TestKey, opts: Partial<SignerChangeEvent> = {}): SignerChangeEvent {
+function signerChange(
+  chain: TestChain,
+  id: bigint,
+  oldSigner: Address,
+  next: TestKey,
+  opts: Partial<SignerChangeEvent> = {},
+): SignerChangeEvent {
   const ev: SignerChangeEvent = {
     name: 'SignerChange',
     txHash: fakeTxHash('signer-change'),
@@ -94,8 +146,19 @@ function signerChange(chain: TestChain, id: bigint, oldSigner: Address, next: Te
   return ev;
 }
 
-const joinMsg = (from: Address, id: bigint, key: TestKey, ev: { txHash: Hex; logIndex: bigint }): MsgValidatorJoin => ({ from, id, pubKey: key.pubKey, txHash: ev.txHash, logIndex: ev.logIndex });
-const refMsg = (from: Address, id: bigint, ev: { txHash: Hex; logIndex: bigint }) => ({ from, id, txHash: ev.txHash, logIndex: ev.logIndex });
+const joinMsg = (from: Address, id: bigint, key: TestKey, ev: { txHash: Hex; logIndex: bigint }): MsgValidatorJoin => ({
+  from,
+  id,
+  pubKey: key.pubKey,
+  txHash: ev.txHash,
+  logIndex: ev.logIndex,
+});
+const refMsg = (from: Address, id: bigint, ev: { txHash: Hex; logIndex: bigint }) => ({
+  from,
+  id,
+  txHash: ev.txHash,
+  logIndex: ev.logIndex,
+});
 
 function expectRejected(r: TxResult | SideTxResult | undefined, code: number, codespace = '1'): void {
   expect(r, 'result present').toBeDefined();
@@ -109,7 +172,10 @@ function expectOk(r: TxResult | SideTxResult | undefined): void {
 }
 
 /** Deliver one tx and settle it; returns its deliver result and its single side result. */
-function settleOne(chain: TestChain, tx: Uint8Array): { tx: TxResult; side: SideTxResult | undefined; all: SideTxResult[] } {
+function settleOne(
+  chain: TestChain,
+  tx: Uint8Array,
+): { tx: TxResult; side: SideTxResult | undefined; all: SideTxResult[] } {
   const r = chain.blockAndSettle([tx]);
   return { tx: r.txs[0]!, side: r.side[0], all: r.side };
 }
@@ -129,13 +195,21 @@ function ackCheckpoint(chain: TestChain, keys: readonly TestKey[]): void {
   if (!key) throw new Error(`no key for the checkpoint proposer ${proposer}`);
   const rootHash = sidechainRoot(startBlock, endBlock);
   const accountRootHash = chain.queryResult<{ accountRootHash: Hex }>('/topup/dividend-account-root').accountRootHash;
-  const cp = chain.blockAndSettle([chain.tx(MsgCheckpointDef, { proposer, startBlock, endBlock, rootHash, accountRootHash }, key)]);
+  const cp = chain.blockAndSettle([
+    chain.tx(MsgCheckpointDef, { proposer, startBlock, endBlock, rootHash, accountRootHash }, key),
+  ]);
   expectOk(cp.txs[0]);
   expectOk(cp.side[0]);
   const number = count + 1n;
   chain.observers.headerBlocks.set(number, { number, proposer, startBlock, endBlock, rootHash, accountRootHash });
   const sender = chain.validators[0]!;
-  const ack = chain.blockAndSettle([chain.tx(MsgCheckpointAckDef, { from: sender.address, headerBlock: number, txHash: fakeTxHash('ack'), logIndex: 0n }, sender)]);
+  const ack = chain.blockAndSettle([
+    chain.tx(
+      MsgCheckpointAckDef,
+      { from: sender.address, headerBlock: number, txHash: fakeTxHash('ack'), logIndex: 0n },
+      sender,
+    ),
+  ]);
   expectOk(ack.txs[0]);
   expectOk(ack.side[0]);
   expect(chain.queryResult<{ result: number }>('/checkpoints/count').result).toBe(Number(number));
@@ -161,7 +235,11 @@ describe('MsgValidatorJoin', () => {
     const chain = new TestChain();
     const [a] = chain.validators;
     const newcomer = testKey('join/newcomer');
-    const ev = staked(chain, newcomer, 5n, { amount: 25n * TOKEN + 999_999_999_999_999_999n, logIndex: 7n, blockNumber: BLOCK });
+    const ev = staked(chain, newcomer, 5n, {
+      amount: 25n * TOKEN + 999_999_999_999_999_999n,
+      logIndex: 7n,
+      blockNumber: BLOCK,
+    });
     const tx = chain.tx(MsgValidatorJoinDef, joinMsg(a!.address, 5n, newcomer, ev), a!);
 
     // H: deliver only pre-checks; nothing is stored yet.
@@ -183,12 +261,31 @@ describe('MsgValidatorJoin', () => {
     expectOk(side);
     expect(side.msgType).toBe('staking/MsgValidatorJoin');
     expect(side.tally).toMatchObject({ result: 'yes', yesPower: 400n, totalPower: 400n });
-    expect(side.events).toContainEqual({ type: 'validator-join', attributes: { 'validator-id': '5', signer: newcomer.address, power: '25' } });
+    expect(side.events).toContainEqual({
+      type: 'validator-join',
+      attributes: { 'validator-id': '5', signer: newcomer.address, power: '25' },
+    });
     expect(h2.end.validatorUpdates).toEqual([{ address: newcomer.address, power: 25n }]);
 
     const info = validatorInfo(chain, 5)!;
-    expect(Object.keys(info)).toEqual(['ID', 'startEpoch', 'endEpoch', 'power', 'pubKey', 'signer', 'last_updated', 'accum']);
-    expect(info).toMatchObject({ ID: 5, startEpoch: 1, endEpoch: 0, power: 25, pubKey: newcomer.pubKey, signer: newcomer.address });
+    expect(Object.keys(info)).toEqual([
+      'ID',
+      'startEpoch',
+      'endEpoch',
+      'power',
+      'pubKey',
+      'signer',
+      'last_updated',
+      'accum',
+    ]);
+    expect(info).toMatchObject({
+      ID: 5,
+      startEpoch: 1,
+      endEpoch: 0,
+      power: 25,
+      pubKey: newcomer.pubKey,
+      signer: newcomer.address,
+    });
     // last_updated is the reference's event sequence, a JSON integer in validator-info results.
     expect(info.last_updated).toBe(Number(BLOCK) * 100000 + 7);
     expect(chain.queryResult(`/staking/signer/${newcomer.address}`)).toMatchObject({ ID: 5 });
@@ -296,7 +393,10 @@ describe('MsgValidatorJoin', () => {
     const k = testKey('join/post-replay');
     const ev = staked(chain, k, 5n);
     const msg = joinMsg(a!.address, 5n, k, ev);
-    const r = chain.blockAndSettle([chain.tx(MsgValidatorJoinDef, msg, a!), chain.tx(MsgValidatorJoinDef, { ...msg, from: b!.address }, b!)]);
+    const r = chain.blockAndSettle([
+      chain.tx(MsgValidatorJoinDef, msg, a!),
+      chain.tx(MsgValidatorJoinDef, { ...msg, from: b!.address }, b!),
+    ]);
     expectOk(r.txs[0]);
     expectOk(r.txs[1]);
     expect(r.side).toHaveLength(2);
@@ -353,7 +453,17 @@ describe('MsgValidatorJoin', () => {
     const k = testKey('join/mismatch');
     const other = testKey('join/mismatch-other');
     const cases: Array<[string, ParentEvent]> = [
-      ['wrong event type', { name: 'StakeUpdate', txHash: fakeTxHash('wrong-type'), logIndex: 0n, blockNumber: BLOCK, validatorId: 5n, newAmount: 25n * TOKEN }],
+      [
+        'wrong event type',
+        {
+          name: 'StakeUpdate',
+          txHash: fakeTxHash('wrong-type'),
+          logIndex: 0n,
+          blockNumber: BLOCK,
+          validatorId: 5n,
+          newAmount: 25n * TOKEN,
+        },
+      ],
       ['wrong validator id', staked(chain, k, 6n)],
       ['wrong public key', staked(chain, k, 5n, { signerPubkey: bare(other.pubKey) })],
       ['wrong signer', staked(chain, k, 5n, { signer: other.address })],
@@ -406,7 +516,10 @@ describe('MsgStakeUpdate', () => {
     expect(memberPower(chain, b!.address)).toBe(100);
     const h2 = chain.block();
     expectOk(h2.end.sideTxResults[0]);
-    expect(h2.end.sideTxResults[0]!.events).toContainEqual({ type: 'stake-update', attributes: { 'validator-id': '2', power: '333' } });
+    expect(h2.end.sideTxResults[0]!.events).toContainEqual({
+      type: 'stake-update',
+      attributes: { 'validator-id': '2', power: '333' },
+    });
     expect(h2.end.validatorUpdates).toEqual([{ address: b!.address, power: 333n }]);
     expect(memberPower(chain, b!.address)).toBe(333);
     expect(validatorInfo(chain, 2)).toMatchObject({ power: 333, last_updated: 777 * 100000 + 9 });
@@ -427,11 +540,17 @@ describe('MsgStakeUpdate', () => {
     const ev = stakeUpdate(chain, 2n, 50n * TOKEN);
     const msg = refMsg(a!.address, 2n, ev);
     // Post: the same update twice in one block.
-    const r = chain.blockAndSettle([chain.tx(MsgStakeUpdateDef, msg, a!), chain.tx(MsgStakeUpdateDef, { ...msg, from: b!.address }, b!)]);
+    const r = chain.blockAndSettle([
+      chain.tx(MsgStakeUpdateDef, msg, a!),
+      chain.tx(MsgStakeUpdateDef, { ...msg, from: b!.address }, b!),
+    ]);
     expectOk(r.side[0]);
     expectRejected(r.side[1], 1401);
     // Deliver: once more, even for another validator id.
-    const again = chain.block([chain.tx(MsgStakeUpdateDef, msg, a!), chain.tx(MsgStakeUpdateDef, refMsg(b!.address, 3n, ev), b!)]);
+    const again = chain.block([
+      chain.tx(MsgStakeUpdateDef, msg, a!),
+      chain.tx(MsgStakeUpdateDef, refMsg(b!.address, 3n, ev), b!),
+    ]);
     expectRejected(again.txs[0], 1401);
     expectRejected(again.txs[1], 1401);
     expect(memberPower(chain, b!.address)).toBe(50);
@@ -459,7 +578,10 @@ describe('MsgStakeUpdate', () => {
       expectRejected(r.side, 5502);
       expect(r.side!.tally.result).toBe('no');
     }
-    const r = settleOne(chain, chain.tx(MsgStakeUpdateDef, refMsg(a!.address, 2n, { txHash: fakeTxHash('none'), logIndex: 0n }), a!));
+    const r = settleOne(
+      chain,
+      chain.tx(MsgStakeUpdateDef, refMsg(a!.address, 2n, { txHash: fakeTxHash('none'), logIndex: 0n }), a!),
+    );
     expectRejected(r.side, 5502);
     expect(r.side!.tally.result).toBe('skip');
     expect(validatorInfo(chain, 2)).toMatchObject({ power: 100 });
@@ -489,7 +611,10 @@ describe('MsgValidatorExit', () => {
     const ev = unstakeInit(chain, 3n, 2n, { logIndex: 11n, blockNumber: 999n });
     const r = settleOne(chain, chain.tx(MsgValidatorExitDef, refMsg(a!.address, 3n, ev), a!));
     expectOk(r.side);
-    expect(r.side!.events).toContainEqual({ type: 'SignerUpdate', attributes: { validatorId: '3', oldSigner: c!.address, newSigner: c!.address } });
+    expect(r.side!.events).toContainEqual({
+      type: 'SignerUpdate',
+      attributes: { validatorId: '3', oldSigner: c!.address, newSigner: c!.address },
+    });
     expect(validatorInfo(chain, 3)).toMatchObject({ endEpoch: 2, last_updated: 999 * 100000 + 11 });
     // Epoch 1: endEpoch 2 > 1, still current.
     expect(memberPower(chain, c!.address)).toBe(100);
@@ -540,7 +665,10 @@ describe('MsgValidatorExit', () => {
     const [a, b] = chain.validators;
     const ev = unstakeInit(chain, 3n, 5n);
     const msg = refMsg(a!.address, 3n, ev);
-    const r = chain.blockAndSettle([chain.tx(MsgValidatorExitDef, msg, a!), chain.tx(MsgValidatorExitDef, { ...msg, from: b!.address }, b!)]);
+    const r = chain.blockAndSettle([
+      chain.tx(MsgValidatorExitDef, msg, a!),
+      chain.tx(MsgValidatorExitDef, { ...msg, from: b!.address }, b!),
+    ]);
     expectOk(r.side[0]);
     expectRejected(r.side[1], 1401);
     // Another validator (not exiting), same log: 1401 at deliver.
@@ -581,7 +709,10 @@ describe('MsgSignerUpdate', () => {
     const h2 = chain.block([], { proposer: d!.address });
     const side = h2.end.sideTxResults[0]!;
     expectOk(side);
-    expect(side.events).toContainEqual({ type: 'SignerUpdate', attributes: { validatorId: '2', oldSigner: b!.address, newSigner: next.address } });
+    expect(side.events).toContainEqual({
+      type: 'SignerUpdate',
+      attributes: { validatorId: '2', oldSigner: b!.address, newSigner: next.address },
+    });
     expect(h2.end.validatorUpdates).toEqual(
       [
         { address: b!.address, power: 0n },
@@ -590,7 +721,13 @@ describe('MsgSignerUpdate', () => {
     );
     expect(chain.balance(b!.address)).toBe(0n);
     expect(chain.balance(next.address)).toBe(oldBalance);
-    expect(validatorInfo(chain, 2)).toMatchObject({ ID: 2, signer: next.address, pubKey: next.pubKey, power: 100, last_updated: 888 * 100000 + 5 });
+    expect(validatorInfo(chain, 2)).toMatchObject({
+      ID: 2,
+      signer: next.address,
+      pubKey: next.pubKey,
+      power: 100,
+      last_updated: 888 * 100000 + 5,
+    });
     expect(memberPower(chain, b!.address)).toBeUndefined();
     expect(memberPower(chain, next.address)).toBe(100);
     expect(setMembers(chain)).toHaveLength(4);
@@ -609,7 +746,10 @@ describe('MsgSignerUpdate', () => {
     const [a, b] = chain.validators;
     const next = testKey('signer/unknown');
     const ev = signerChange(chain, 12n, b!.address, next);
-    expectRejected(chain.block([chain.tx(MsgSignerUpdateDef, { ...refMsg(a!.address, 12n, ev), pubKey: next.pubKey }, a!)]).txs[0], 2501);
+    expectRejected(
+      chain.block([chain.tx(MsgSignerUpdateDef, { ...refMsg(a!.address, 12n, ev), pubKey: next.pubKey }, a!)]).txs[0],
+      2501,
+    );
     const same = signerChange(chain, 2n, b!.address, b!);
     const r = chain.block([chain.tx(MsgSignerUpdateDef, { ...refMsg(a!.address, 2n, same), pubKey: b!.pubKey }, a!)]);
     expectRejected(r.txs[0], 2513);
@@ -622,7 +762,10 @@ describe('MsgSignerUpdate', () => {
     const next = testKey('signer/replay');
     const ev = signerChange(chain, 2n, b!.address, next);
     const msg = { ...refMsg(a!.address, 2n, ev), pubKey: next.pubKey };
-    const r = chain.blockAndSettle([chain.tx(MsgSignerUpdateDef, msg, a!), chain.tx(MsgSignerUpdateDef, { ...msg, from: c!.address }, c!)]);
+    const r = chain.blockAndSettle([
+      chain.tx(MsgSignerUpdateDef, msg, a!),
+      chain.tx(MsgSignerUpdateDef, { ...msg, from: c!.address }, c!),
+    ]);
     expectOk(r.side[0]);
     expectRejected(r.side[1], 1401);
     const third = testKey('signer/replay-3');
@@ -653,7 +796,10 @@ describe('MsgSignerUpdate', () => {
       signerChange(chain, 3n, b!.address, next),
     ];
     for (const ev of cases) {
-      const r = settleOne(chain, chain.tx(MsgSignerUpdateDef, { ...refMsg(a!.address, 2n, ev), pubKey: next.pubKey }, a!));
+      const r = settleOne(
+        chain,
+        chain.tx(MsgSignerUpdateDef, { ...refMsg(a!.address, 2n, ev), pubKey: next.pubKey }, a!),
+      );
       expectRejected(r.side, 5502);
       expect(r.side!.tally.result).toBe('no');
     }
@@ -665,7 +811,11 @@ describe('MsgSignerUpdate', () => {
     const chain = new TestChain();
     const [a] = chain.validators;
     const next = testKey('signer/decode');
-    const good = chain.tx(MsgSignerUpdateDef, { ...refMsg(a!.address, 2n, { txHash: fakeTxHash('d'), logIndex: 0n }), pubKey: next.pubKey }, a!);
+    const good = chain.tx(
+      MsgSignerUpdateDef,
+      { ...refMsg(a!.address, 2n, { txHash: fakeTxHash('d'), logIndex: 0n }), pubKey: next.pubKey },
+      a!,
+    );
     const r = chain.block([
       tamper(good, (v) => (v.pubKey = next.address)),
       tamper(good, (v) => {
@@ -705,7 +855,10 @@ describe('side-tx validation of staking messages', () => {
     const [a, , , d] = chain.validators;
     const k = testKey('side/forged');
     const ev = staked(chain, k, 5n, { amount: 10n * TOKEN });
-    chain.voteOverride.set(d!.address, () => ({ result: 'yes', observation: { activationEpoch: 1n, amount: 5000n * TOKEN, blockNumber: ev.blockNumber } }));
+    chain.voteOverride.set(d!.address, () => ({
+      result: 'yes',
+      observation: { activationEpoch: 1n, amount: 5000n * TOKEN, blockNumber: ev.blockNumber },
+    }));
     const r = settleOne(chain, chain.tx(MsgValidatorJoinDef, joinMsg(a!.address, 5n, k, ev), a!));
     expectRejected(r.side, 5502);
     expect(r.side!.tally).toMatchObject({ result: 'skip', yesPower: 301n, totalPower: 601n });

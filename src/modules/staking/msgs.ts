@@ -33,7 +33,12 @@ interface EventRef {
 }
 
 function decodeRef(o: Record<string, unknown>): EventRef {
-  return { from: addr(o, 'from', P), id: uint64(o, 'id', P), txHash: hexN(o, 'tx_hash', P, 32), logIndex: uint64(o, 'log_index', P) };
+  return {
+    from: addr(o, 'from', P),
+    id: uint64(o, 'id', P),
+    txHash: hexN(o, 'tx_hash', P, 32),
+    logIndex: uint64(o, 'log_index', P),
+  };
 }
 
 function refJson(m: EventRef): Record<string, unknown> {
@@ -50,7 +55,8 @@ function readEvent<N extends ParentEvent['name']>(
   const ev = observers.parent.event(m.txHash, m.logIndex, getChainParams(state).parentChainTxConfirmations);
   if (ev === null) return { result: 'skip', reason: 'event not found or not yet confirmed' };
   if (ev.name !== name) return { result: 'no', reason: `expected ${name}, found ${ev.name}` };
-  if ((ev as { validatorId?: bigint }).validatorId !== m.id) return { result: 'no', reason: 'validator id differs from the event' };
+  if ((ev as { validatorId?: bigint }).validatorId !== m.id)
+    return { result: 'no', reason: 'validator id differs from the event' };
   return ev as Extract<ParentEvent, { name: N }>;
 }
 
@@ -91,16 +97,22 @@ export const MsgValidatorJoinDef: MsgDef<MsgValidatorJoin> = {
   signer: (m) => m.from,
   handle(ctx, m) {
     if (getValidator(ctx.store, m.id)) return rejected(HeimdallErrors.ValidatorAlreadyJoined);
-    if (getValidatorBySigner(ctx.store, addressOfPublicKey(m.pubKey))) return rejected(HeimdallErrors.ValidatorAlreadyJoined);
+    if (getValidatorBySigner(ctx.store, addressOfPublicKey(m.pubKey)))
+      return rejected(HeimdallErrors.ValidatorAlreadyJoined);
     return replayed(ctx, m) ?? OK;
   },
   side: {
     vote(m, state, observers) {
       const ev = readEvent('Staked', m, state, observers);
       if (isVote(ev)) return ev;
-      if (ev.signerPubkey !== `0x${m.pubKey.slice(4)}`) return { result: 'no', reason: 'public key differs from the event' };
+      if (ev.signerPubkey !== `0x${m.pubKey.slice(4)}`)
+        return { result: 'no', reason: 'public key differs from the event' };
       if (ev.signer !== addressOfPublicKey(m.pubKey)) return { result: 'no', reason: 'signer differs from the event' };
-      const obs: JoinObservation = { activationEpoch: ev.activationEpoch, amount: ev.amount, blockNumber: ev.blockNumber };
+      const obs: JoinObservation = {
+        activationEpoch: ev.activationEpoch,
+        amount: ev.amount,
+        blockNumber: ev.blockNumber,
+      };
       return { result: 'yes', observation: obs };
     },
     post(ctx, m, observation) {
@@ -108,8 +120,10 @@ export const MsgValidatorJoinDef: MsgDef<MsgValidatorJoin> = {
       const r = replayed(ctx, m);
       if (r) return r;
       const signer = addressOfPublicKey(m.pubKey);
-      if (getValidator(ctx.store, m.id) || getValidatorBySigner(ctx.store, signer)) return rejected(HeimdallErrors.ValidatorAlreadyJoined);
-      if (o.amount < ONE_TOKEN) return rejected(err(HeimdallErrors.InvalidMsg, `Invalid amount ${o.amount} for validator ${m.id}`));
+      if (getValidator(ctx.store, m.id) || getValidatorBySigner(ctx.store, signer))
+        return rejected(HeimdallErrors.ValidatorAlreadyJoined);
+      if (o.amount < ONE_TOKEN)
+        return rejected(err(HeimdallErrors.InvalidMsg, `Invalid amount ${o.amount} for validator ${m.id}`));
       const v: Validator = {
         id: m.id,
         startEpoch: o.activationEpoch,
@@ -122,7 +136,10 @@ export const MsgValidatorJoinDef: MsgDef<MsgValidatorJoin> = {
       };
       setValidator(ctx.store, v);
       markSeq(ctx.store, m.txHash, m.logIndex);
-      ctx.events.push({ type: 'validator-join', attributes: { 'validator-id': m.id.toString(), signer, power: v.power.toString() } });
+      ctx.events.push({
+        type: 'validator-join',
+        attributes: { 'validator-id': m.id.toString(), signer, power: v.power.toString() },
+      });
       return OK;
     },
   },
@@ -165,10 +182,18 @@ export const MsgStakeUpdateDef: MsgDef<MsgStakeUpdate> = {
       if (r) return r;
       const v = getValidator(ctx.store, m.id);
       if (!v) return rejected(HeimdallErrors.NoValidator);
-      if (o.newAmount < ONE_TOKEN) return rejected(err(HeimdallErrors.InvalidMsg, `Invalid amount ${o.newAmount} for validator ${m.id}`));
-      setValidator(ctx.store, { ...v, power: o.newAmount / ONE_TOKEN, lastUpdated: eventSequence(o.blockNumber, m.logIndex) });
+      if (o.newAmount < ONE_TOKEN)
+        return rejected(err(HeimdallErrors.InvalidMsg, `Invalid amount ${o.newAmount} for validator ${m.id}`));
+      setValidator(ctx.store, {
+        ...v,
+        power: o.newAmount / ONE_TOKEN,
+        lastUpdated: eventSequence(o.blockNumber, m.logIndex),
+      });
       markSeq(ctx.store, m.txHash, m.logIndex);
-      ctx.events.push({ type: 'stake-update', attributes: { 'validator-id': m.id.toString(), power: (o.newAmount / ONE_TOKEN).toString() } });
+      ctx.events.push({
+        type: 'stake-update',
+        attributes: { 'validator-id': m.id.toString(), power: (o.newAmount / ONE_TOKEN).toString() },
+      });
       return OK;
     },
   },
@@ -214,7 +239,11 @@ export const MsgValidatorExitDef: MsgDef<MsgValidatorExit> = {
       const v = getValidator(ctx.store, m.id);
       if (!v) return rejected(HeimdallErrors.NoValidator);
       if (v.endEpoch !== 0n) return rejected(HeimdallErrors.ValUnbonded);
-      setValidator(ctx.store, { ...v, endEpoch: o.deactivationEpoch, lastUpdated: eventSequence(o.blockNumber, m.logIndex) });
+      setValidator(ctx.store, {
+        ...v,
+        endEpoch: o.deactivationEpoch,
+        lastUpdated: eventSequence(o.blockNumber, m.logIndex),
+      });
       markSeq(ctx.store, m.txHash, m.logIndex);
       signerUpdateEvent(ctx, m.id, v.signer, v.signer);
       return OK;
@@ -256,8 +285,10 @@ export const MsgSignerUpdateDef: MsgDef<MsgSignerUpdate> = {
     vote(m, state, observers) {
       const ev = readEvent('SignerChange', m, state, observers);
       if (isVote(ev)) return ev;
-      if (ev.newSigner !== addressOfPublicKey(m.pubKey)) return { result: 'no', reason: 'new signer differs from the event' };
-      if (ev.signerPubkey !== `0x${m.pubKey.slice(4)}`) return { result: 'no', reason: 'public key differs from the event' };
+      if (ev.newSigner !== addressOfPublicKey(m.pubKey))
+        return { result: 'no', reason: 'new signer differs from the event' };
+      if (ev.signerPubkey !== `0x${m.pubKey.slice(4)}`)
+        return { result: 'no', reason: 'public key differs from the event' };
       const obs: SignerObservation = { blockNumber: ev.blockNumber };
       return { result: 'yes', observation: obs };
     },
@@ -270,7 +301,12 @@ export const MsgSignerUpdateDef: MsgDef<MsgSignerUpdate> = {
       const newSigner = addressOfPublicKey(m.pubKey);
       if (newSigner === v.signer) return rejected(HeimdallErrors.NoSignerChange);
       if (getValidatorBySigner(ctx.store, newSigner)) return rejected(HeimdallErrors.ValidatorAlreadyJoined);
-      setValidator(ctx.store, { ...v, signer: newSigner, pubKey: m.pubKey, lastUpdated: eventSequence(o.blockNumber, m.logIndex) });
+      setValidator(ctx.store, {
+        ...v,
+        signer: newSigner,
+        pubKey: m.pubKey,
+        lastUpdated: eventSequence(o.blockNumber, m.logIndex),
+      });
       // The old signer's whole balance moves to the new signer (heimdall §4.5).
       const balance = balanceOf(ctx.store, v.signer, FEE_DENOM);
       if (balance > 0n) {

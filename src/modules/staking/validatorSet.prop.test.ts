@@ -11,11 +11,14 @@ function addr(n: number): Address {
 /** 1..8 validators with distinct addresses and powers 1..maxPower. */
 const validatorsArb = (maxPower: number): fc.Arbitrary<Array<{ address: Address; power: bigint }>> =>
   fc
-    .uniqueArray(fc.record({ a: fc.integer({ min: 1, max: 40 }), power: fc.bigInt({ min: 1n, max: BigInt(maxPower) }) }), {
-      minLength: 1,
-      maxLength: 8,
-      selector: (v) => v.a,
-    })
+    .uniqueArray(
+      fc.record({ a: fc.integer({ min: 1, max: 40 }), power: fc.bigInt({ min: 1n, max: BigInt(maxPower) }) }),
+      {
+        minLength: 1,
+        maxLength: 8,
+        selector: (v) => v.a,
+      },
+    )
     .map((vs) => vs.map((v) => ({ address: addr(v.a), power: v.power })));
 
 type Op = { kind: 'inc'; times: number } | { kind: 'update'; changes: Array<{ address: Address; power: bigint }> };
@@ -122,22 +125,27 @@ describe('ValidatorSet properties', () => {
 
   it('toJSON / fromJSON round-trips exactly and the loaded set evolves identically', () => {
     fc.assert(
-      fc.property(validatorsArb(1000), fc.array(opArb, { maxLength: 15 }), fc.array(opArb, { maxLength: 10 }), (vals, ops, later) => {
-        const set = new ValidatorSet(vals);
-        for (const op of ops) apply(set, op);
-        const text = JSON.stringify(set.toJSON());
-        const loaded = ValidatorSet.fromJSON(JSON.parse(text));
-        expect(JSON.stringify(loaded.toJSON())).toBe(text);
-        expect(loaded.proposer).toEqual(set.proposer);
-        const copy = set.copy();
-        for (const op of later) {
-          apply(set, op);
-          apply(loaded, op);
-          apply(copy, op);
-          expect(loaded.toJSON()).toEqual(set.toJSON());
-          expect(copy.toJSON()).toEqual(set.toJSON());
-        }
-      }),
+      fc.property(
+        validatorsArb(1000),
+        fc.array(opArb, { maxLength: 15 }),
+        fc.array(opArb, { maxLength: 10 }),
+        (vals, ops, later) => {
+          const set = new ValidatorSet(vals);
+          for (const op of ops) apply(set, op);
+          const text = JSON.stringify(set.toJSON());
+          const loaded = ValidatorSet.fromJSON(JSON.parse(text));
+          expect(JSON.stringify(loaded.toJSON())).toBe(text);
+          expect(loaded.proposer).toEqual(set.proposer);
+          const copy = set.copy();
+          for (const op of later) {
+            apply(set, op);
+            apply(loaded, op);
+            apply(copy, op);
+            expect(loaded.toJSON()).toEqual(set.toJSON());
+            expect(copy.toJSON()).toEqual(set.toJSON());
+          }
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -145,7 +153,9 @@ describe('ValidatorSet properties', () => {
   it('determinism: the order of the input does not matter, and the same ops give the same result', () => {
     fc.assert(
       fc.property(
-        validatorsArb(1000).chain((vals) => fc.tuple(fc.constant(vals), fc.shuffledSubarray(vals, { minLength: vals.length }))),
+        validatorsArb(1000).chain((vals) =>
+          fc.tuple(fc.constant(vals), fc.shuffledSubarray(vals, { minLength: vals.length })),
+        ),
         fc.array(opArb, { maxLength: 20 }),
         ([vals, permuted], ops) => {
           const a = new ValidatorSet(vals);

@@ -144,7 +144,11 @@ describe('ValidatorSet: construction', () => {
     expect(set.validators[0]!.power).toBe(1n);
   });
 
-  const errorCases: Array<{ name: string; input: Array<{ address: string; power: bigint | number }>; message: RegExp }> = [
+  const errorCases: Array<{
+    name: string;
+    input: Array<{ address: string; power: bigint | number }>;
+    message: RegExp;
+  }> = [
     { name: 'empty set', input: [], message: /would result in empty set/ },
     {
       name: 'duplicate entry (even in another case)',
@@ -177,7 +181,11 @@ describe('ValidatorSet: construction', () => {
       message: /total voting power would exceed the max allowed/,
     },
     { name: 'bad address', input: [{ address: '0x1234', power: 1 }], message: /validators\[0\]\.address/ },
-    { name: 'unsafe number power', input: [{ address: numbered(1), power: 2 ** 60 }], message: /validators\[0\]\.power/ },
+    {
+      name: 'unsafe number power',
+      input: [{ address: numbered(1), power: 2 ** 60 }],
+      message: /validators\[0\]\.power/,
+    },
   ];
   for (const c of errorCases) {
     it(`rejects: ${c.name}`, () => {
@@ -324,7 +332,11 @@ describe('ValidatorSet: updateWithChangeSet', () => {
       ],
       message: /duplicate entry/,
     },
-    { name: 'negative power', changes: [{ address: numbered(0xa), power: -5 }], message: /voting power can't be negative/ },
+    {
+      name: 'negative power',
+      changes: [{ address: numbered(0xa), power: -5 }],
+      message: /voting power can't be negative/,
+    },
   ];
   for (const c of failing) {
     it(`rejects ${c.name} and leaves the set unchanged`, () => {
@@ -419,7 +431,10 @@ describe('ValidatorSet: copy and JSON', () => {
     },
     {
       name: 'priority out of int64',
-      json: { validators: [{ address: numbered(1), power: '1', proposerPriority: `${INT64_MAX + 1n}` }], proposer: null },
+      json: {
+        validators: [{ address: numbered(1), power: '1', proposerPriority: `${INT64_MAX + 1n}` }],
+        proposer: null,
+      },
       field: /proposerPriority/,
     },
   ];

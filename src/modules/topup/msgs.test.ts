@@ -21,13 +21,26 @@ import { MsgTopupDef, MsgWithdrawFeeDef } from './msgs';
 const FEE = 10n ** 15n;
 const BALANCE = 1000n * TOKEN;
 const OLD_TX_LOG = '{"codespace":"topup","code":1401,"message":"Older invalid tx found"}';
-const SIDE_FAILED = { code: 5502, codespace: '1', log: abciLog({ codespace: '1', code: 5502, message: 'External call majority validation failed. ' }) };
+const SIDE_FAILED = {
+  code: 5502,
+  codespace: '1',
+  log: abciLog({ codespace: '1', code: 5502, message: 'External call majority validation failed. ' }),
+};
 /** Blocks are proposed by an address outside the test, so fees never flow back to a participant. */
 const proposer = testKey('topup-block-proposer').address;
 
-function expectError(r: { code: number; codespace: string; log: string } | undefined, codespace: string, code: number, message: string): void {
+function expectError(
+  r: { code: number; codespace: string; log: string } | undefined,
+  codespace: string,
+  code: number,
+  message: string,
+): void {
   expect(r).toBeDefined();
-  expect({ code: r!.code, codespace: r!.codespace, log: r!.log }).toEqual({ code, codespace, log: abciLog({ codespace, code, message }) });
+  expect({ code: r!.code, codespace: r!.codespace, log: r!.log }).toEqual({
+    code,
+    codespace,
+    log: abciLog({ codespace, code, message }),
+  });
 }
 
 function settle(chain: TestChain, txs: Uint8Array[]): { txs: TxResult[]; side: SideTxResult[] } {
@@ -42,21 +55,40 @@ function expectRejected(chain: TestChain, tx: Uint8Array, codespace: string, cod
   expect(chain.app.exportState()).toBe(before);
 }
 
-function topupEvent(chain: TestChain, label: string, user: Address, fee: bigint, logIndex = 3n, confirmations?: bigint): TopUpFeeEvent {
+function topupEvent(
+  chain: TestChain,
+  label: string,
+  user: Address,
+  fee: bigint,
+  logIndex = 3n,
+  confirmations?: bigint,
+): TopUpFeeEvent {
   const ev: TopUpFeeEvent = { name: 'TopUpFee', txHash: fakeTxHash(label), logIndex, blockNumber: 77n, user, fee };
   chain.observers.addEvent(ev, confirmations);
   return ev;
 }
 
-function topupTx(chain: TestChain, relayer: TestKey, id: bigint, ev: { txHash: Hex; logIndex: bigint }, opts: { sequenceOffset?: bigint } = {}): Uint8Array {
-  return chain.tx(MsgTopupDef, { fromAddress: relayer.address, id, txHash: ev.txHash, logIndex: ev.logIndex }, relayer, opts);
+function topupTx(
+  chain: TestChain,
+  relayer: TestKey,
+  id: bigint,
+  ev: { txHash: Hex; logIndex: bigint },
+  opts: { sequenceOffset?: bigint } = {},
+): Uint8Array {
+  return chain.tx(
+    MsgTopupDef,
+    { fromAddress: relayer.address, id, txHash: ev.txHash, logIndex: ev.logIndex },
+    relayer,
+    opts,
+  );
 }
 
 function withdrawTx(chain: TestChain, key: TestKey, amount: bigint): Uint8Array {
   return chain.tx(MsgWithdrawFeeDef, { fromAddress: key.address, amount }, key);
 }
 
-const isOld = (chain: TestChain, ev: { txHash: Hex; logIndex: bigint }) => chain.queryResult(`/topup/isoldtx?txhash=${ev.txHash}&logindex=${ev.logIndex}`);
+const isOld = (chain: TestChain, ev: { txHash: Hex; logIndex: bigint }) =>
+  chain.queryResult(`/topup/isoldtx?txhash=${ev.txHash}&logindex=${ev.logIndex}`);
 
 describe('MsgTopup', () => {
   it('mints the event fee to the validator signer and moves 10^15 of it to the relayer', () => {
@@ -69,7 +101,16 @@ describe('MsgTopup', () => {
     expect(r.side).toHaveLength(1);
     expect(r.side[0]).toMatchObject({ code: 0, codespace: '', log: '', msgType: 'topup/MsgTopup' });
     expect(r.side[0]!.events).toEqual([
-      { type: 'topup', attributes: { sender: v2!.address, recipient: v1!.address, 'topup-amount': (50n * TOKEN).toString(), 'tx-hash': ev.txHash, 'log-index': '3' } },
+      {
+        type: 'topup',
+        attributes: {
+          sender: v2!.address,
+          recipient: v1!.address,
+          'topup-amount': (50n * TOKEN).toString(),
+          'tx-hash': ev.txHash,
+          'log-index': '3',
+        },
+      },
     ]);
     expect(chain.balance(v1!.address)).toBe(BALANCE + 50n * TOKEN - FEE);
     // The relayer paid the tx fee and got the same amount back from the top-up.
@@ -143,7 +184,14 @@ describe('MsgTopup', () => {
       [1n, topupEvent(chain, 'topup-stranger', stranger, 5n * TOKEN)],
       [99n, topupEvent(chain, 'topup-no-validator', v1!.address, 5n * TOKEN)],
     ];
-    const stake = { name: 'StakeUpdate' as const, txHash: fakeTxHash('topup-not-topup'), logIndex: 0n, blockNumber: 77n, validatorId: 1n, newAmount: 5n };
+    const stake = {
+      name: 'StakeUpdate' as const,
+      txHash: fakeTxHash('topup-not-topup'),
+      logIndex: 0n,
+      blockNumber: 77n,
+      validatorId: 1n,
+      newAmount: 5n,
+    };
     chain.observers.addEvent(stake);
     cases.push([1n, stake]);
     for (const [id, ev] of cases) {
@@ -153,7 +201,9 @@ describe('MsgTopup', () => {
       expect(r.side[0]).toMatchObject(SIDE_FAILED);
       expect(r.side[0]!.tally.result).toBe('no');
       // Only the relayer's tx fee moved.
-      expect(chain.validators.map((k) => chain.balance(k.address))).toEqual(balances.map((b, i) => (i === 1 ? b - FEE : b)));
+      expect(chain.validators.map((k) => chain.balance(k.address))).toEqual(
+        balances.map((b, i) => (i === 1 ? b - FEE : b)),
+      );
       expect(chain.balance(stranger)).toBe(0n);
       expect(isOld(chain, ev)).toBe(false);
     }
@@ -199,7 +249,10 @@ describe('MsgTopup', () => {
       [mutate((o) => delete o.msg.value.from_address), 'tx.msg.value.from_address'],
     ];
     const before = chain.app.exportState();
-    const r = chain.block(cases.map(([tx]) => tx), { proposer });
+    const r = chain.block(
+      cases.map(([tx]) => tx),
+      { proposer },
+    );
     cases.forEach(([, msg], i) => {
       expect(r.txs[i]).toMatchObject({ code: 2, codespace: 'sdk' });
       expect((JSON.parse(r.txs[i]!.log) as { message: string }).message.startsWith(msg)).toBe(true);
@@ -209,7 +262,8 @@ describe('MsgTopup', () => {
 });
 
 describe('MsgWithdrawFee', () => {
-  const rootOf = (fees: bigint[]) => accountRootHash(fees.map((feeAmount, i) => ({ id: i + 1, feeAmount, slashedAmount: 0n })));
+  const rootOf = (fees: bigint[]) =>
+    accountRootHash(fees.map((feeAmount, i) => ({ id: i + 1, feeAmount, slashedAmount: 0n })));
   const dividendRoot = (chain: TestChain): Hex => chain.queryResult('/topup/dividend-account-root').accountRootHash;
 
   it('amount 0 withdraws the whole balance (after the fee) into the dividend account', () => {
@@ -218,10 +272,22 @@ describe('MsgWithdrawFee', () => {
     const r = chain.block([withdrawTx(chain, v2, 0n)], { proposer });
     expect(r.txs[0]!.code).toBe(0);
     expect(r.txs[0]!.events).toEqual([
-      { type: 'fee-withdraw', attributes: { 'validator-id': '2', user: v2.address, amount: (BALANCE - FEE).toString(), 'fee-amount': (BALANCE - FEE).toString() } },
+      {
+        type: 'fee-withdraw',
+        attributes: {
+          'validator-id': '2',
+          user: v2.address,
+          amount: (BALANCE - FEE).toString(),
+          'fee-amount': (BALANCE - FEE).toString(),
+        },
+      },
     ]);
     expect(chain.balance(v2.address)).toBe(0n);
-    expect(chain.queryResult('/topup/dividend-account/2')).toEqual({ ID: 2, feeAmount: (BALANCE - FEE).toString(), slashedAmount: '0' });
+    expect(chain.queryResult('/topup/dividend-account/2')).toEqual({
+      ID: 2,
+      feeAmount: (BALANCE - FEE).toString(),
+      slashedAmount: '0',
+    });
     expect(dividendRoot(chain)).toBe(rootOf([0n, BALANCE - FEE, 0n, 0n]));
   });
 
@@ -237,13 +303,22 @@ describe('MsgWithdrawFee', () => {
     };
     const before = chain.app.exportState();
     const bad = chain.block([withAmount('-1'), withAmount('1.5'), withAmount(null)], { proposer });
-    expect(bad.txs.map((t) => [t.code, t.codespace])).toEqual([[2, 'sdk'], [2, 'sdk'], [2, 'sdk']]);
-    for (const t of bad.txs) expect((JSON.parse(t.log) as { message: string }).message.startsWith('tx.msg.value.amount')).toBe(true);
+    expect(bad.txs.map((t) => [t.code, t.codespace])).toEqual([
+      [2, 'sdk'],
+      [2, 'sdk'],
+      [2, 'sdk'],
+    ]);
+    for (const t of bad.txs)
+      expect((JSON.parse(t.log) as { message: string }).message.startsWith('tx.msg.value.amount')).toBe(true);
     expect(chain.app.exportState()).toBe(before);
     const r = chain.block([withAmount('')], { proposer });
     expect(r.txs[0]!.code).toBe(0);
     expect(chain.balance(v.address)).toBe(0n);
-    expect(chain.queryResult('/topup/dividend-account/1')).toEqual({ ID: 1, feeAmount: (BALANCE - FEE).toString(), slashedAmount: '0' });
+    expect(chain.queryResult('/topup/dividend-account/1')).toEqual({
+      ID: 1,
+      feeAmount: (BALANCE - FEE).toString(),
+      slashedAmount: '0',
+    });
   });
 
   it('a given amount withdraws exactly that; fee amounts accumulate; the root follows and equals accountRootHash over all validators', () => {
@@ -256,8 +331,16 @@ describe('MsgWithdrawFee', () => {
     const root1 = dividendRoot(chain);
     expect(root1).not.toBe(root0);
     expect(root1).toBe(rootOf([10n * TOKEN, 0n, 0n, 0n]));
-    expect(chain.block([withdrawTx(chain, v1!, 5n * TOKEN), withdrawTx(chain, v3!, 1n)], { proposer }).txs.map((t) => t.code)).toEqual([0, 0]);
-    expect(chain.queryResult('/topup/dividend-account/1')).toEqual({ ID: 1, feeAmount: (15n * TOKEN).toString(), slashedAmount: '0' });
+    expect(
+      chain
+        .block([withdrawTx(chain, v1!, 5n * TOKEN), withdrawTx(chain, v3!, 1n)], { proposer })
+        .txs.map((t) => t.code),
+    ).toEqual([0, 0]);
+    expect(chain.queryResult('/topup/dividend-account/1')).toEqual({
+      ID: 1,
+      feeAmount: (15n * TOKEN).toString(),
+      slashedAmount: '0',
+    });
     expect(chain.queryResult('/topup/dividend-account/3')).toEqual({ ID: 3, feeAmount: '1', slashedAmount: '0' });
     expect(chain.queryResult('/topup/dividend-account/2')).toEqual({ ID: 2, feeAmount: '0', slashedAmount: '0' });
     expect(chain.balance(v1!.address)).toBe(BALANCE - 2n * FEE - 15n * TOKEN);
@@ -277,14 +360,26 @@ describe('MsgWithdrawFee', () => {
   it('more than the balance: sdk 10, no trace', () => {
     const chain = new TestChain();
     const v = chain.validators[0]!;
-    expectRejected(chain, withdrawTx(chain, v, BALANCE), 'sdk', 10, `insufficient account funds; ${BALANCE - FEE}matic < ${BALANCE}matic`);
+    expectRejected(
+      chain,
+      withdrawTx(chain, v, BALANCE),
+      'sdk',
+      10,
+      `insufficient account funds; ${BALANCE - FEE}matic < ${BALANCE}matic`,
+    );
     expect(chain.queryResult('/topup/dividend-account/1')).toEqual({ ID: 1, feeAmount: '0', slashedAmount: '0' });
   });
 
   it('a sender that is not a validator signer: 2501, no trace', () => {
     const outsider = testKey('withdraw-outsider');
     const chain = new TestChain({ accounts: [{ key: outsider, amount: 10n * TOKEN }] });
-    expectRejected(chain, withdrawTx(chain, outsider, 0n), '1', 2501, `Validator information not found for ${outsider.address}`);
+    expectRejected(
+      chain,
+      withdrawTx(chain, outsider, 0n),
+      '1',
+      2501,
+      `Validator information not found for ${outsider.address}`,
+    );
     expect(getAccount(chain.app.store, outsider.address)!.sequence).toBe(0n);
   });
 
@@ -298,7 +393,18 @@ describe('MsgWithdrawFee', () => {
     const fresh = dividendRoot(chain);
     expect(fresh).toBe(rootOf([0n, 3n * TOKEN, 0n, 0n]));
     const p = chain.validators.find((k) => k.address === getValidatorSet(chain.app.store).proposer.address)!;
-    const cp = (accountRoot: Hex) => chain.tx(MsgCheckpointDef, { proposer: p.address, startBlock: 0n, endBlock: 255n, rootHash: sidechainRoot(0n, 255n), accountRootHash: accountRoot }, p);
+    const cp = (accountRoot: Hex) =>
+      chain.tx(
+        MsgCheckpointDef,
+        {
+          proposer: p.address,
+          startBlock: 0n,
+          endBlock: 255n,
+          rootHash: sidechainRoot(0n, 255n),
+          accountRootHash: accountRoot,
+        },
+        p,
+      );
     expectRejected(chain, cp(stale), '1', 1501, 'Wrong roothash for given start and end block numbers');
     const r = settle(chain, [cp(fresh)]);
     expect(r.txs[0]!.code).toBe(0);

@@ -48,7 +48,12 @@ export const MsgTopupDef: MsgDef<MsgTopup> = {
   decode(value) {
     const o = asObject(value, P);
     noExtraKeys(o, ['from_address', 'id', 'tx_hash', 'log_index'], P);
-    return { fromAddress: addr(o, 'from_address', P), id: uint64(o, 'id', P), txHash: hexN(o, 'tx_hash', P, 32), logIndex: uint64(o, 'log_index', P) };
+    return {
+      fromAddress: addr(o, 'from_address', P),
+      id: uint64(o, 'id', P),
+      txHash: hexN(o, 'tx_hash', P, 32),
+      logIndex: uint64(o, 'log_index', P),
+    };
   },
   encode: (m) => ({ from_address: m.fromAddress, id: m.id, tx_hash: m.txHash, log_index: m.logIndex }),
   signer: (m) => m.fromAddress,
@@ -73,7 +78,16 @@ export const MsgTopupDef: MsgDef<MsgTopup> = {
       const e = sendCoins(ctx.store, o.user, m.fromAddress, [{ denom: FEE_DENOM, amount: FEE_WANTED_PER_TX }]);
       if (e) return rejected(e);
       markTopup(ctx.store, m.txHash, m.logIndex);
-      ctx.events.push({ type: 'topup', attributes: { sender: m.fromAddress, recipient: o.user, 'topup-amount': o.fee.toString(), 'tx-hash': m.txHash, 'log-index': m.logIndex.toString() } });
+      ctx.events.push({
+        type: 'topup',
+        attributes: {
+          sender: m.fromAddress,
+          recipient: o.user,
+          'topup-amount': o.fee.toString(),
+          'tx-hash': m.txHash,
+          'log-index': m.logIndex.toString(),
+        },
+      });
       return OK;
     },
   },
@@ -93,7 +107,10 @@ export const MsgWithdrawFeeDef: MsgDef<MsgWithdrawFee> = {
     const o = asObject(value, P);
     noExtraKeys(o, ['from_address', 'amount'], P);
     const amount = field(o, 'amount', P);
-    return { fromAddress: addr(o, 'from_address', P), amount: typeof amount === 'string' && amount === '' ? 0n : parseUint(amount, `${P}.amount`) };
+    return {
+      fromAddress: addr(o, 'from_address', P),
+      amount: typeof amount === 'string' && amount === '' ? 0n : parseUint(amount, `${P}.amount`),
+    };
   },
   encode: (m) => ({ from_address: m.fromAddress, amount: m.amount }),
   signer: (m) => m.fromAddress,
@@ -105,7 +122,15 @@ export const MsgWithdrawFeeDef: MsgDef<MsgWithdrawFee> = {
     const e = subCoins(ctx.store, m.fromAddress, [{ denom: FEE_DENOM, amount }]);
     if (e) return rejected(e.code === SdkErrors.InsufficientCoins.code ? e : e);
     const acc = addFeeToDividendAccount(ctx.store, v.id, amount);
-    ctx.events.push({ type: 'fee-withdraw', attributes: { 'validator-id': v.id.toString(), user: m.fromAddress, amount: amount.toString(), 'fee-amount': acc.feeAmount.toString() } });
+    ctx.events.push({
+      type: 'fee-withdraw',
+      attributes: {
+        'validator-id': v.id.toString(),
+        user: m.fromAddress,
+        amount: amount.toString(),
+        'fee-amount': acc.feeAmount.toString(),
+      },
+    });
     return OK;
   },
 };

@@ -53,7 +53,16 @@ class TopupCommand implements fc.Command<Model, Real> {
   run(m: Model, r: Real): void {
     const e = events[this.event]!;
     const relayer = r.people[this.relayer]!;
-    const out = r.chain.blockAndSettle([r.chain.tx(MsgTopupDef, { fromAddress: relayer.address, id: e.validatorId, txHash: e.txHash, logIndex: e.logIndex }, relayer)], { proposer: r.proposer });
+    const out = r.chain.blockAndSettle(
+      [
+        r.chain.tx(
+          MsgTopupDef,
+          { fromAddress: relayer.address, id: e.validatorId, txHash: e.txHash, logIndex: e.logIndex },
+          relayer,
+        ),
+      ],
+      { proposer: r.proposer },
+    );
     const key = `${e.txHash}/${e.logIndex}`;
     // Model: ante (fee), deliver (replay), post (user must be the validator's signer).
     if (bal(m, relayer.address) < FEE) {
@@ -89,7 +98,9 @@ class WithdrawCommand implements fc.Command<Model, Real> {
   check = () => true;
   run(m: Model, r: Real): void {
     const who = r.people[this.validator]!;
-    const res = r.chain.block([r.chain.tx(MsgWithdrawFeeDef, { fromAddress: who.address, amount: this.amount }, who)], { proposer: r.proposer }).txs[0]!;
+    const res = r.chain.block([r.chain.tx(MsgWithdrawFeeDef, { fromAddress: who.address, amount: this.amount }, who)], {
+      proposer: r.proposer,
+    }).txs[0]!;
     const balance = bal(m, who.address);
     if (balance < FEE) {
       expect(res.code).toBe(5);
@@ -124,7 +135,13 @@ function checkAgreement(m: Model, r: Real): void {
     const d = r.chain.queryResult(`/topup/dividend-account/${id}`);
     expect(d.feeAmount).toBe((m.dividends.get(id) ?? 0n).toString());
   }
-  const expectedRoot = accountRootHash([...Array(VALIDATORS).keys()].map((i) => ({ id: i + 1, feeAmount: m.dividends.get(BigInt(i + 1)) ?? 0n, slashedAmount: 0 })));
+  const expectedRoot = accountRootHash(
+    [...Array(VALIDATORS).keys()].map((i) => ({
+      id: i + 1,
+      feeAmount: m.dividends.get(BigInt(i + 1)) ?? 0n,
+      slashedAmount: 0,
+    })),
+  );
   expect(r.chain.queryResult('/topup/dividend-account-root').accountRootHash).toBe(expectedRoot);
 }
 
@@ -133,14 +150,26 @@ describe('topup / withdraw / dividend accounts against a reference model', () =>
     const user = testKey('model-user');
     const poor = testKey('model-poor');
     const commands = [
-      fc.tuple(fc.integer({ min: 0, max: 5 }), fc.integer({ min: 0, max: 4 })).map(([e, rl]) => new TopupCommand(e, rl) as fc.Command<Model, Real>),
       fc
-        .tuple(fc.integer({ min: 0, max: 4 }), fc.oneof(fc.constant(0n), fc.bigInt({ min: 1n, max: 30n * TOKEN }), fc.constant(10_000n * TOKEN)))
+        .tuple(fc.integer({ min: 0, max: 5 }), fc.integer({ min: 0, max: 4 }))
+        .map(([e, rl]) => new TopupCommand(e, rl) as fc.Command<Model, Real>),
+      fc
+        .tuple(
+          fc.integer({ min: 0, max: 4 }),
+          fc.oneof(fc.constant(0n), fc.bigInt({ min: 1n, max: 30n * TOKEN }), fc.constant(10_000n * TOKEN)),
+        )
         .map(([v, a]) => new WithdrawCommand(v, a) as fc.Command<Model, Real>),
     ];
     fc.assert(
       fc.property(fc.commands(commands, { maxCommands: 12 }), (cmds) => {
-        const chain = new TestChain({ validators: VALIDATORS, balance: 5n * TOKEN, accounts: [{ key: user, amount: 3n * TOKEN }, { key: poor, amount: FEE / 2n }] });
+        const chain = new TestChain({
+          validators: VALIDATORS,
+          balance: 5n * TOKEN,
+          accounts: [
+            { key: user, amount: 3n * TOKEN },
+            { key: poor, amount: FEE / 2n },
+          ],
+        });
         const people = [...chain.validators, user, poor];
         const proposer = testKey('model-proposer').address;
         events = [0, 1, 2, 3, 4, 5].map((i) => ({
@@ -151,9 +180,26 @@ describe('topup / withdraw / dividend accounts against a reference model', () =>
           user: i === 5 ? user.address : chain.validators[i % VALIDATORS]!.address,
           fee: BigInt(i + 2) * TOKEN,
         }));
-        for (const e of events) chain.observers.addEvent({ name: 'TopUpFee', txHash: e.txHash, logIndex: e.logIndex, blockNumber: 10n, user: e.user, fee: e.fee });
-        const model: Model = { balances: new Map(people.map((p) => [p.address, p === user ? 3n * TOKEN : p === poor ? FEE / 2n : 5n * TOKEN])), dividends: new Map(), processed: new Set() };
-        fc.modelRun(() => ({ model, real: { chain, people, proposer } }), [...cmds].map((c) => wrap(c)));
+        for (const e of events)
+          chain.observers.addEvent({
+            name: 'TopUpFee',
+            txHash: e.txHash,
+            logIndex: e.logIndex,
+            blockNumber: 10n,
+            user: e.user,
+            fee: e.fee,
+          });
+        const model: Model = {
+          balances: new Map(
+            people.map((p) => [p.address, p === user ? 3n * TOKEN : p === poor ? FEE / 2n : 5n * TOKEN]),
+          ),
+          dividends: new Map(),
+          processed: new Set(),
+        };
+        fc.modelRun(
+          () => ({ model, real: { chain, people, proposer } }),
+          [...cmds].map((c) => wrap(c)),
+        );
         checkAgreement(model, { chain, people, proposer });
       }),
       { numRuns: 30 },

@@ -13,7 +13,14 @@ import { PARENT_CONTRACTS } from './addresses';
 import { type CallResult } from './callResult';
 import { StakeManager } from './stakeManager';
 import { RootChain, checkpointSideSignBytes, checkpointSignDigest } from './rootChain';
-import { signCheckpoint, testCheckpoint, testOwner, testSigner, tokens, type TestSigner } from '../testing/parentTestKit';
+import {
+  signCheckpoint,
+  testCheckpoint,
+  testOwner,
+  testSigner,
+  tokens,
+  type TestSigner,
+} from '../testing/parentTestKit';
 
 // Powers 2, 1, 1, 2 (total 6): exactly 2/3 is 4.
 const A = testSigner(0);
@@ -23,7 +30,14 @@ const D = testSigner(3);
 const OUTSIDER = testSigner(50);
 const SENDER = testOwner(99);
 
-function setup(powers: Array<[TestSigner, number]> = [[A, 2], [B, 1], [C, 1], [D, 2]]): { sm: StakeManager; rc: RootChain } {
+function setup(
+  powers: Array<[TestSigner, number]> = [
+    [A, 2],
+    [B, 1],
+    [C, 1],
+    [D, 2],
+  ],
+): { sm: StakeManager; rc: RootChain } {
   const sm = new StakeManager({ validatorThreshold: 10 });
   powers.forEach(([s, p], i) => expect(sm.stake(testOwner(i), s.pubkey, tokens(p)).ok).toBe(true));
   return { sm, rc: new RootChain({ stakeManager: sm }) };
@@ -54,7 +68,12 @@ describe('the vote digest', () => {
 describe('the 2/3 rule', () => {
   it('exactly 2/3 of the power fails', () => {
     const { sm, rc } = setup();
-    expectRejected(sm, rc, () => rc.submitCheckpoint(SENDER, CP0, signCheckpoint(CP0, [A, D])), /^not enough signatures$/);
+    expectRejected(
+      sm,
+      rc,
+      () => rc.submitCheckpoint(SENDER, CP0, signCheckpoint(CP0, [A, D])),
+      /^not enough signatures$/,
+    );
   });
 
   it('just above 2/3 succeeds', () => {
@@ -72,7 +91,12 @@ describe('the 2/3 rule', () => {
 
   it('signatures by non-validators do not count', () => {
     const { sm, rc } = setup();
-    expectRejected(sm, rc, () => rc.submitCheckpoint(SENDER, CP0, signCheckpoint(CP0, [A, D, OUTSIDER])), /not enough signatures/);
+    expectRejected(
+      sm,
+      rc,
+      () => rc.submitCheckpoint(SENDER, CP0, signCheckpoint(CP0, [A, D, OUTSIDER])),
+      /not enough signatures/,
+    );
   });
 
   it('a signature over a different checkpoint does not count', () => {
@@ -81,7 +105,12 @@ describe('the 2/3 rule', () => {
     const sigs = [...signCheckpoint(CP0, [A, D]), ...signCheckpoint(other, [B])];
     expectRejected(sm, rc, () => rc.submitCheckpoint(SENDER, CP0, sigs), /not enough signatures/);
     const otherChain = { ...CP0, sidechainChainId: '137' };
-    expectRejected(sm, rc, () => rc.submitCheckpoint(SENDER, CP0, [...signCheckpoint(CP0, [A, D]), ...signCheckpoint(otherChain, [B])]), /not enough signatures/);
+    expectRejected(
+      sm,
+      rc,
+      () => rc.submitCheckpoint(SENDER, CP0, [...signCheckpoint(CP0, [A, D]), ...signCheckpoint(otherChain, [B])]),
+      /not enough signatures/,
+    );
   });
 
   it('malformed signatures are ignored, not fatal', () => {
@@ -99,14 +128,22 @@ describe('the 2/3 rule', () => {
   });
 
   it('only current validators count: an exited one stops counting after its deactivation epoch', () => {
-    const { sm, rc } = setup([[A, 1], [B, 1], [C, 1]]);
+    const { sm, rc } = setup([
+      [A, 1],
+      [B, 1],
+      [C, 1],
+    ]);
     expect(sm.unstake(testOwner(2), 3n).ok).toBe(true); // C: deactivation epoch 2
     // Epoch 1: C still counts (total 3), so A + B (2 of 3) is exactly 2/3 and fails.
     expect(rc.submitCheckpoint(SENDER, CP0, signCheckpoint(CP0, [A, B])).ok).toBe(false);
     expect(rc.submitCheckpoint(SENDER, CP0, signCheckpoint(CP0, [A, B, C])).ok).toBe(true);
     // Epoch 2: C is gone (total 2), A + B is everything, C's signature adds nothing.
     const cp1 = testCheckpoint(256n, 511n, A.address);
-    expect(rc.tallySignatures(cp1, signCheckpoint(cp1, [A, B, C]))).toMatchObject({ signedPower: 2n, totalPower: 2n, signers: [A.address, B.address].sort(compareAddresses) });
+    expect(rc.tallySignatures(cp1, signCheckpoint(cp1, [A, B, C]))).toMatchObject({
+      signedPower: 2n,
+      totalPower: 2n,
+      signers: [A.address, B.address].sort(compareAddresses),
+    });
     expect(rc.submitCheckpoint(SENDER, cp1, signCheckpoint(cp1, [A, B])).ok).toBe(true);
   });
 });
@@ -131,7 +168,14 @@ describe('acceptance', () => {
       end: 255n,
       root: CP0.rootHash,
     });
-    const record = { number: 1n, proposer: A.address, startBlock: 0n, endBlock: 255n, rootHash: CP0.rootHash, accountRootHash: CP0.accountRootHash };
+    const record = {
+      number: 1n,
+      proposer: A.address,
+      startBlock: 0n,
+      endBlock: 255n,
+      rootHash: CP0.rootHash,
+      accountRootHash: CP0.accountRootHash,
+    };
     expect(rc.headerBlock(1n)).toEqual(record);
     expect(rc.lastHeaderBlock()).toEqual(record);
     expect(rc.headerBlock(0n)).toBeNull();
@@ -140,7 +184,9 @@ describe('acceptance', () => {
 
     const cp1 = testCheckpoint(256n, 300n, B.address);
     const r2 = rc.submitCheckpoint(SENDER, cp1, signCheckpoint(cp1, [A, B, D]));
-    expect(r2.ok && decodeLog({ ...r2.logs[0]!, txHash: `0x${'01'.repeat(32)}`, logIndex: 0n, blockNumber: 6n })).toMatchObject({ headerBlockId: 20000n, proposer: B.address, start: 256n, end: 300n });
+    expect(
+      r2.ok && decodeLog({ ...r2.logs[0]!, txHash: `0x${'01'.repeat(32)}`, logIndex: 0n, blockNumber: 6n }),
+    ).toMatchObject({ headerBlockId: 20000n, proposer: B.address, start: 256n, end: 300n });
     expect(rc.lastHeaderBlock()?.number).toBe(2n);
     expect(sm.currentEpoch).toBe(3n);
   });
@@ -150,7 +196,9 @@ describe('acceptance', () => {
     expect(sm.stake(testOwner(0), A.pubkey, tokens(1)).ok).toBe(true);
     const rc = new RootChain({ stakeManager: sm, childBlockInterval: 7n });
     const r = rc.submitCheckpoint(SENDER, CP0, signCheckpoint(CP0, [A]));
-    expect(r.ok && decodeLog({ ...r.logs[0]!, txHash: `0x${'01'.repeat(32)}`, logIndex: 0n, blockNumber: 1n })).toMatchObject({ headerBlockId: 7n });
+    expect(
+      r.ok && decodeLog({ ...r.logs[0]!, txHash: `0x${'01'.repeat(32)}`, logIndex: 0n, blockNumber: 1n }),
+    ).toMatchObject({ headerBlockId: 7n });
   });
 });
 
@@ -158,7 +206,12 @@ describe('continuity', () => {
   it('the first checkpoint must start at 0', () => {
     const { sm, rc } = setup();
     const cp = testCheckpoint(1n, 255n, A.address);
-    expectRejected(sm, rc, () => rc.submitCheckpoint(SENDER, cp, signCheckpoint(cp, [A, B, D])), /^first checkpoint must start at block 0$/);
+    expectRejected(
+      sm,
+      rc,
+      () => rc.submitCheckpoint(SENDER, cp, signCheckpoint(cp, [A, B, D])),
+      /^first checkpoint must start at block 0$/,
+    );
   });
 
   it('each next one starts at the previous end + 1: gaps and overlaps fail', () => {
@@ -166,7 +219,12 @@ describe('continuity', () => {
     expect(rc.submitCheckpoint(SENDER, CP0, signCheckpoint(CP0, [A, B, D])).ok).toBe(true);
     for (const start of [257n, 255n, 0n]) {
       const cp = testCheckpoint(start, 600n, A.address);
-      expectRejected(sm, rc, () => rc.submitCheckpoint(SENDER, cp, signCheckpoint(cp, [A, B, D])), /not in continuity: expected start block 256/);
+      expectRejected(
+        sm,
+        rc,
+        () => rc.submitCheckpoint(SENDER, cp, signCheckpoint(cp, [A, B, D])),
+        /not in continuity: expected start block 256/,
+      );
     }
     const next = testCheckpoint(256n, 600n, A.address);
     expect(rc.submitCheckpoint(SENDER, next, signCheckpoint(next, [A, B, D])).ok).toBe(true);
@@ -176,7 +234,12 @@ describe('continuity', () => {
     const { sm, rc } = setup();
     const bad = testCheckpoint(0n, 0n, A.address);
     const backwards = { ...testCheckpoint(5n, 4n, A.address) };
-    expectRejected(sm, rc, () => rc.submitCheckpoint(SENDER, backwards, signCheckpoint(backwards, [A, B, D])), /end block before start block/);
+    expectRejected(
+      sm,
+      rc,
+      () => rc.submitCheckpoint(SENDER, backwards, signCheckpoint(backwards, [A, B, D])),
+      /end block before start block/,
+    );
     expect(rc.submitCheckpoint(SENDER, bad, signCheckpoint(bad, [A, B, D])).ok).toBe(true);
   });
 });
@@ -185,10 +248,30 @@ describe('malformed calls', () => {
   it('fail with a message and change nothing', () => {
     const { sm, rc } = setup();
     const sigs = signCheckpoint(CP0, [A, B, D]);
-    expectRejected(sm, rc, () => rc.submitCheckpoint(SENDER, { ...CP0, rootHash: '0x1234' }, sigs), /invalid checkpoint root hash/);
-    expectRejected(sm, rc, () => rc.submitCheckpoint(SENDER, { ...CP0, proposer: '0xnope' }, sigs), /invalid checkpoint proposer/);
-    expectRejected(sm, rc, () => rc.submitCheckpoint(SENDER, { ...CP0, sidechainChainId: '0x89' }, sigs), /invalid checkpoint sidechain chain id/);
-    expectRejected(sm, rc, () => rc.submitCheckpoint(SENDER, { ...CP0, startBlock: -1n }, sigs), /invalid checkpoint start block/);
+    expectRejected(
+      sm,
+      rc,
+      () => rc.submitCheckpoint(SENDER, { ...CP0, rootHash: '0x1234' }, sigs),
+      /invalid checkpoint root hash/,
+    );
+    expectRejected(
+      sm,
+      rc,
+      () => rc.submitCheckpoint(SENDER, { ...CP0, proposer: '0xnope' }, sigs),
+      /invalid checkpoint proposer/,
+    );
+    expectRejected(
+      sm,
+      rc,
+      () => rc.submitCheckpoint(SENDER, { ...CP0, sidechainChainId: '0x89' }, sigs),
+      /invalid checkpoint sidechain chain id/,
+    );
+    expectRejected(
+      sm,
+      rc,
+      () => rc.submitCheckpoint(SENDER, { ...CP0, startBlock: -1n }, sigs),
+      /invalid checkpoint start block/,
+    );
     expectRejected(sm, rc, () => rc.submitCheckpoint(SENDER, null as never, sigs), /invalid checkpoint/);
     expectRejected(sm, rc, () => rc.submitCheckpoint(SENDER, CP0, 'sigs' as never), /invalid signatures/);
     expectRejected(sm, rc, () => rc.submitCheckpoint('0x' as Hex, CP0, sigs), /invalid sender/);
@@ -198,7 +281,12 @@ describe('malformed calls', () => {
     const sm = new StakeManager({ validatorThreshold: 1 });
     expect(sm.stake(testOwner(0), A.pubkey, tokens(1)).ok).toBe(true);
     const rc = new RootChain({ stakeManager: sm, sidechainChainId: '137' });
-    expectRejected(sm, rc, () => rc.submitCheckpoint(SENDER, CP0, signCheckpoint(CP0, [A])), /invalid sidechain chain id/);
+    expectRejected(
+      sm,
+      rc,
+      () => rc.submitCheckpoint(SENDER, CP0, signCheckpoint(CP0, [A])),
+      /invalid sidechain chain id/,
+    );
     const ok = { ...CP0, sidechainChainId: '137' };
     expect(rc.submitCheckpoint(SENDER, ok, signCheckpoint(ok, [A])).ok).toBe(true);
   });

@@ -142,24 +142,41 @@ export class RootChain {
       argAddress(from, 'sender');
       const c = readCheckpoint(checkpoint);
       require_(Array.isArray(signatures), 'invalid signatures');
-      if (this.sidechainChainId !== undefined) require_(c.sidechainChainId === this.sidechainChainId, 'invalid sidechain chain id');
+      if (this.sidechainChainId !== undefined)
+        require_(c.sidechainChainId === this.sidechainChainId, 'invalid sidechain chain id');
       require_(c.endBlock >= c.startBlock, 'end block before start block');
       const expectedStart = this.nextStartBlock();
       require_(
         c.startBlock === expectedStart,
-        this.records.length === 0 ? 'first checkpoint must start at block 0' : `checkpoint not in continuity: expected start block ${expectedStart}`,
+        this.records.length === 0
+          ? 'first checkpoint must start at block 0'
+          : `checkpoint not in continuity: expected start block ${expectedStart}`,
       );
       const tally = this.tallySignatures(c, signatures);
       require_(tally.signedPower * 3n > tally.totalPower * 2n, 'not enough signatures');
 
       const number = BigInt(this.records.length + 1);
-      this.records.push({ number, proposer: c.proposer, startBlock: c.startBlock, endBlock: c.endBlock, rootHash: c.rootHash, accountRootHash: c.accountRootHash });
+      this.records.push({
+        number,
+        proposer: c.proposer,
+        startBlock: c.startBlock,
+        endBlock: c.endBlock,
+        rootHash: c.rootHash,
+        accountRootHash: c.accountRootHash,
+      });
       this.stakeManager.advanceEpoch();
       const headerBlockId = number * this.childBlockInterval;
       return [
         {
           address: this.address,
-          ...encodeLog('NewHeaderBlock', { proposer: c.proposer, headerBlockId, reward: 0n, start: c.startBlock, end: c.endBlock, root: c.rootHash }),
+          ...encodeLog('NewHeaderBlock', {
+            proposer: c.proposer,
+            headerBlockId,
+            reward: 0n,
+            start: c.startBlock,
+            end: c.endBlock,
+            root: c.rootHash,
+          }),
         },
       ];
     });

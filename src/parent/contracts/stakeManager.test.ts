@@ -78,7 +78,11 @@ describe('stake', () => {
   it('no free slot: stake and stakeFor fail with "no more slots" and change nothing; a slot freed by unstake can be taken', () => {
     const sm = withValidators(2, 2);
     expectRejected(sm, () => sm.stake(testOwner(5), testSigner(5).pubkey, tokens(1)), /^no more slots$/);
-    expectRejected(sm, () => sm.stakeFor(testOwner(5), testOwner(6), testSigner(5).pubkey, tokens(1)), /^no more slots$/);
+    expectRejected(
+      sm,
+      () => sm.stakeFor(testOwner(5), testOwner(6), testSigner(5).pubkey, tokens(1)),
+      /^no more slots$/,
+    );
     expect(sm.unstake(testOwner(0), 1n).ok).toBe(true);
     expect(sm.slotsInUse()).toBe(1);
     const [ev] = decoded(sm.stake(testOwner(5), testSigner(5).pubkey, tokens(1)));
@@ -109,9 +113,17 @@ describe('stake', () => {
     const sm = withValidators(0);
     const pub = testSigner(0).pubkey;
     expectRejected(sm, () => sm.stake(testOwner(0), `0x${pub.slice(4)}` as Hex, tokens(1)), /invalid signer pubkey/); // 64 bytes
-    expectRejected(sm, () => sm.stake(testOwner(0), `0x02${pub.slice(4, 68)}` as Hex, tokens(1)), /invalid signer pubkey/); // compressed
+    expectRejected(
+      sm,
+      () => sm.stake(testOwner(0), `0x02${pub.slice(4, 68)}` as Hex, tokens(1)),
+      /invalid signer pubkey/,
+    ); // compressed
     expectRejected(sm, () => sm.stake(testOwner(0), `0x05${pub.slice(4)}` as Hex, tokens(1)), /invalid signer pubkey/); // wrong prefix
-    expectRejected(sm, () => sm.stake(testOwner(0), `0x04${'11'.repeat(64)}` as Hex, tokens(1)), /not an uncompressed secp256k1 public key/); // off the curve
+    expectRejected(
+      sm,
+      () => sm.stake(testOwner(0), `0x04${'11'.repeat(64)}` as Hex, tokens(1)),
+      /not an uncompressed secp256k1 public key/,
+    ); // off the curve
     expectRejected(sm, () => sm.stake(testOwner(0), 'nope' as Hex, tokens(1)), /invalid signer pubkey/);
     expectRejected(sm, () => sm.stake('0x1234' as Hex, pub, tokens(1)), /invalid owner/);
     expectRejected(sm, () => sm.stake(testOwner(0), pub, 5 as unknown as bigint), /invalid amount/);
@@ -121,7 +133,13 @@ describe('stake', () => {
   it('an upper-case key and owner are stored lower-case', () => {
     const sm = withValidators(0);
     const pub = testSigner(0).pubkey;
-    expect(sm.stake(testOwner(0).toUpperCase().replace('0X', '0x') as Hex, `0x${pub.slice(2).toUpperCase()}` as Hex, tokens(1)).ok).toBe(true);
+    expect(
+      sm.stake(
+        testOwner(0).toUpperCase().replace('0X', '0x') as Hex,
+        `0x${pub.slice(2).toUpperCase()}` as Hex,
+        tokens(1),
+      ).ok,
+    ).toBe(true);
     expect(sm.validator(1n)).toMatchObject({ owner: testOwner(0), signerPubkey: pub });
   });
 });
@@ -154,7 +172,13 @@ describe('unstake', () => {
     sm.advanceEpoch();
     sm.advanceEpoch();
     const [ev] = decoded(sm.unstake(testOwner(1), 2n));
-    expect(ev).toMatchObject({ name: 'UnstakeInit', user: testOwner(1), validatorId: 2n, deactivationEpoch: 4n, amount: tokens(11) });
+    expect(ev).toMatchObject({
+      name: 'UnstakeInit',
+      user: testOwner(1),
+      validatorId: 2n,
+      deactivationEpoch: 4n,
+      amount: tokens(11),
+    });
     expect(sm.validator(2n)?.deactivationEpoch).toBe(4n);
   });
 
@@ -257,7 +281,10 @@ describe('epochs and the current validator set', () => {
   it('genesis stake: no logs, activation epoch 1, same rules', () => {
     const sm = new StakeManager({ validatorThreshold: 1 });
     expect(sm.stakeAtGenesis(testOwner(0), testSigner(0).pubkey, tokens(1))).toEqual({ ok: true, logs: [] });
-    expect(sm.stakeAtGenesis(testOwner(1), testSigner(1).pubkey, tokens(1))).toEqual({ ok: false, error: 'no more slots' });
+    expect(sm.stakeAtGenesis(testOwner(1), testSigner(1).pubkey, tokens(1))).toEqual({
+      ok: false,
+      error: 'no more slots',
+    });
     expect(sm.validator(1n)?.activationEpoch).toBe(1n);
   });
 });

@@ -20,7 +20,15 @@ import { canonicalJson } from '../../core/canonicalJson';
 import { InputError } from '../../core/errors';
 import { encodeLog, type ParentEventArgs, type ParentLogName } from '../abi';
 import { PARENT_CONTRACTS } from './addresses';
-import { type CallResult, type ContractLog, argAddress, argSignerPubkey, argUint, execute, require_ } from './callResult';
+import {
+  type CallResult,
+  type ContractLog,
+  argAddress,
+  argSignerPubkey,
+  argUint,
+  execute,
+  require_,
+} from './callResult';
 
 export interface StakedValidator {
   id: bigint;
@@ -165,7 +173,15 @@ export class StakeManager {
     require_(!this.idBySigner.has(signer), 'signer already staked');
 
     const id = this.nextId;
-    const v: StakedValidator = { id, owner, signer, signerPubkey: pubkey, amount, activationEpoch: this.epoch, deactivationEpoch: 0n };
+    const v: StakedValidator = {
+      id,
+      owner,
+      signer,
+      signerPubkey: pubkey,
+      amount,
+      activationEpoch: this.epoch,
+      deactivationEpoch: 0n,
+    };
     this.nextId = id + 1n;
     this.validators.set(id, v);
     this.idBySigner.set(signer, id);
@@ -205,7 +221,14 @@ export class StakeManager {
 
       // Polygon's notice period: one epoch.
       v.deactivationEpoch = this.epoch + 1n;
-      return [this.log('UnstakeInit', { user: v.owner, validatorId: v.id, deactivationEpoch: v.deactivationEpoch, amount: v.amount })];
+      return [
+        this.log('UnstakeInit', {
+          user: v.owner,
+          validatorId: v.id,
+          deactivationEpoch: v.deactivationEpoch,
+          amount: v.amount,
+        }),
+      ];
     });
   }
 
@@ -223,7 +246,14 @@ export class StakeManager {
       this.idBySigner.set(signer, v.id);
       v.signer = signer;
       v.signerPubkey = pubkey;
-      return [this.log('SignerChange', { validatorId: v.id, oldSigner, newSigner: signer, signerPubkey: withoutPrefix(pubkey) })];
+      return [
+        this.log('SignerChange', {
+          validatorId: v.id,
+          oldSigner,
+          newSigner: signer,
+          signerPubkey: withoutPrefix(pubkey),
+        }),
+      ];
     });
   }
 

@@ -20,9 +20,25 @@ describe('StateSender', () => {
       return decodeLog({ ...r.logs[0]!, txHash: TX, logIndex: 0n, blockNumber: 1n });
     });
     expect(ids).toEqual([
-      { name: 'StateSynced', txHash: TX, logIndex: 0n, blockNumber: 1n, id: 1n, contractAddress: receiver, data: '0xdeadbeef' },
+      {
+        name: 'StateSynced',
+        txHash: TX,
+        logIndex: 0n,
+        blockNumber: 1n,
+        id: 1n,
+        contractAddress: receiver,
+        data: '0xdeadbeef',
+      },
       { name: 'StateSynced', txHash: TX, logIndex: 0n, blockNumber: 1n, id: 2n, contractAddress: receiver, data: '0x' },
-      { name: 'StateSynced', txHash: TX, logIndex: 0n, blockNumber: 1n, id: 3n, contractAddress: receiver, data: '0xab' },
+      {
+        name: 'StateSynced',
+        txHash: TX,
+        logIndex: 0n,
+        blockNumber: 1n,
+        id: 3n,
+        contractAddress: receiver,
+        data: '0xab',
+      },
     ]);
     expect(ss.lastStateId).toBe(3n);
   });

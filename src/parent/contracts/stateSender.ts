@@ -39,7 +39,9 @@ export class StateSender {
       const payload = argHex(data, 'data');
 
       this.counter += 1n;
-      return [{ address: this.address, ...encodeLog('StateSynced', { id: this.counter, contractAddress, data: payload }) }];
+      return [
+        { address: this.address, ...encodeLog('StateSynced', { id: this.counter, contractAddress, data: payload }) },
+      ];
     });
   }
 }

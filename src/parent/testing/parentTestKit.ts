@@ -43,7 +43,12 @@ export function hash32(label: string): Hex {
   return toHex(keccak256Bytes(utf8(label)));
 }
 
-export function testCheckpoint(startBlock: bigint, endBlock: bigint, proposer: Address = testSigner(0).address, label = ''): Checkpoint {
+export function testCheckpoint(
+  startBlock: bigint,
+  endBlock: bigint,
+  proposer: Address = testSigner(0).address,
+  label = '',
+): Checkpoint {
   return {
     proposer,
     startBlock,

@@ -30,7 +30,8 @@ let counter = 0;
 /** Where the devnet puts it: <home>/sidechain/lockstep-sidechain.ipc. */
 const freshSocketPath = (): string => join(dir, `home${++counter}`, 'sidechain', 'lockstep-sidechain.ipc');
 
-const syncingPort = (): FixtureSidechainPort => createFixtureSidechainPort({ viewExtras: { peerCount: 7, syncing: SYNCING, nodeKey: `0x04${PUB_X}${PUB_Y}` } });
+const syncingPort = (): FixtureSidechainPort =>
+  createFixtureSidechainPort({ viewExtras: { peerCount: 7, syncing: SYNCING, nodeKey: `0x04${PUB_X}${PUB_Y}` } });
 
 /** `lockstep console --exec EXPR`: its exit code and what it printed. */
 async function execConsole(socketPath: string, expr: string): Promise<{ code: number; out: string }> {
@@ -112,7 +113,7 @@ describe('console: the spec expressions through `lockstep console --exec`', () =
     await server.listen();
   });
 
-  it('admin.peers.length, eth.blockNumber, eth.getBlock(\'latest\').number print bare numbers', async () => {
+  it("admin.peers.length, eth.blockNumber, eth.getBlock('latest').number print bare numbers", async () => {
     expect(await execConsole(socketPath, 'admin.peers.length')).toEqual({ code: 0, out: '7\n' });
     expect(await execConsole(socketPath, 'eth.blockNumber')).toEqual({ code: 0, out: '14\n' });
     expect(await execConsole(socketPath, "eth.getBlock('latest').number")).toEqual({ code: 0, out: '14\n' });
@@ -157,12 +158,21 @@ describe('console: the spec expressions through `lockstep console --exec`', () =
     expect(syncing.out).toMatch(/^\{\n {2}currentBlock: 250,\n {2}healedBytecodeBytes: "0x0",\n/);
     expect(syncing.out).toMatch(/\n {2}highestBlock: 1000,\n/);
     expect(syncing.out.endsWith('  txIndexRemainingBlocks: "0x0"\n}\n')).toBe(true);
-    expect(await execConsole(socketPath, 'eth.syncing.highestBlock - eth.syncing.currentBlock')).toEqual({ code: 0, out: '750\n' });
-    expect(await execConsole(socketPath, 'eth.syncing.currentBlock * 100 / eth.syncing.highestBlock')).toEqual({ code: 0, out: '25\n' });
+    expect(await execConsole(socketPath, 'eth.syncing.highestBlock - eth.syncing.currentBlock')).toEqual({
+      code: 0,
+      out: '750\n',
+    });
+    expect(await execConsole(socketPath, 'eth.syncing.currentBlock * 100 / eth.syncing.highestBlock')).toEqual({
+      code: 0,
+      out: '25\n',
+    });
     // A node that is not syncing: false, and the arithmetic on it is NaN, as in geth's console.
     port.viewExtras = { ...port.viewExtras, syncing: null };
     expect(await execConsole(socketPath, 'eth.syncing')).toEqual({ code: 0, out: 'false\n' });
-    expect(await execConsole(socketPath, 'eth.syncing.highestBlock - eth.syncing.currentBlock')).toEqual({ code: 0, out: 'NaN\n' });
+    expect(await execConsole(socketPath, 'eth.syncing.highestBlock - eth.syncing.currentBlock')).toEqual({
+      code: 0,
+      out: 'NaN\n',
+    });
   });
 
   it("debug.setHead('0x…') rewinds the node's chain and prints null", async () => {
@@ -176,16 +186,29 @@ describe('console: the spec expressions through `lockstep console --exec`', () =
   });
 
   it('errors print as errors with exit code 1, and change nothing', async () => {
-    expect(await execConsole(socketPath, "debug.setHead('0x63')")).toEqual({ code: 1, out: 'Error: cannot set head to block 99: the head is block 14\n' });
-    expect(await execConsole(socketPath, "debug.setHead('0x01')")).toEqual({ code: 1, out: 'Error: invalid argument 0: hex number with leading zero digits\n' });
-    expect(await execConsole(socketPath, "debug.setHead('10')")).toEqual({ code: 1, out: 'Error: invalid argument 0: hex string without 0x prefix\n' });
+    expect(await execConsole(socketPath, "debug.setHead('0x63')")).toEqual({
+      code: 1,
+      out: 'Error: cannot set head to block 99: the head is block 14\n',
+    });
+    expect(await execConsole(socketPath, "debug.setHead('0x01')")).toEqual({
+      code: 1,
+      out: 'Error: invalid argument 0: hex number with leading zero digits\n',
+    });
+    expect(await execConsole(socketPath, "debug.setHead('10')")).toEqual({
+      code: 1,
+      out: 'Error: invalid argument 0: hex string without 0x prefix\n',
+    });
     const decimal = await execConsole(socketPath, 'debug.setHead(10)');
     expect(decimal.code).toBe(1);
-    expect(decimal.out).toMatch(/cannot unmarshal non-string into Go value of type hexutil\.Uint64.*debug\.setHead\('0xa'\)/);
+    expect(decimal.out).toMatch(
+      /cannot unmarshal non-string into Go value of type hexutil\.Uint64.*debug\.setHead\('0xa'\)/,
+    );
     const garbage = await execConsole(socketPath, 'eth.foo');
     expect(garbage.code).toBe(1);
     expect(garbage.out).toMatch(/^Error: unsupported console expression "eth\.foo"; supported: admin\.peers\.length/);
-    expect((await execConsole(socketPath, "eth.getBlock('latest).number")).out).toMatch(/^SyntaxError: unterminated string/);
+    expect((await execConsole(socketPath, "eth.getBlock('latest).number")).out).toMatch(
+      /^SyntaxError: unterminated string/,
+    );
     expect(port.setHeadCalls).toEqual([99n]);
     expect(port.chain.head().block.header.number).toBe(14n);
   });
@@ -243,7 +266,10 @@ describe('console: the line protocol', () => {
     const c = await RawClient.open(socketPath);
     c.socket.write('eth.blockNumber\n');
     c.socket.write('x'.repeat(MAX_CONSOLE_LINE_BYTES + 1));
-    expect(await c.read(2)).toEqual([{ ok: true, value: 14, display: '14' }, { ok: false, error: `line too long: the console reads at most ${MAX_CONSOLE_LINE_BYTES} bytes per line` }]);
+    expect(await c.read(2)).toEqual([
+      { ok: true, value: 14, display: '14' },
+      { ok: false, error: `line too long: the console reads at most ${MAX_CONSOLE_LINE_BYTES} bytes per line` },
+    ]);
     await c.untilClosed();
     // Exactly the limit is still a line (and here an unsupported expression).
     other.socket.write(`${' '.repeat(MAX_CONSOLE_LINE_BYTES - 'eth.blockNumber'.length)}eth.blockNumber\n`);
@@ -271,8 +297,14 @@ describe('console: the line protocol', () => {
     );
     await s2.listen();
     try {
-      expect(await execConsole(path, 'eth.blockNumber')).toEqual({ code: 1, out: 'Error: console failure: node is gone\n' });
-      expect(await execConsole(path, "debug.setHead('0x1')")).toEqual({ code: 1, out: 'Error: console failure: journal closed\n' });
+      expect(await execConsole(path, 'eth.blockNumber')).toEqual({
+        code: 1,
+        out: 'Error: console failure: node is gone\n',
+      });
+      expect(await execConsole(path, "debug.setHead('0x1')")).toEqual({
+        code: 1,
+        out: 'Error: console failure: journal closed\n',
+      });
     } finally {
       await s2.close();
     }
@@ -306,7 +338,10 @@ describe('console: the interactive prompt', () => {
   }
 
   it('prompts with "> ", answers each line, and stops at exit', async () => {
-    const { code, out } = await session(['eth.blockNumber', '', 'garbage(', 'admin.peers.length', 'exit', 'eth.blockNumber'], false);
+    const { code, out } = await session(
+      ['eth.blockNumber', '', 'garbage(', 'admin.peers.length', 'exit', 'eth.blockNumber'],
+      false,
+    );
     expect(code).toBe(0);
     // The blank line only re-prompts; the garbage line is an error; nothing after exit runs.
     const lines = out.split('\n');
@@ -342,7 +377,11 @@ describe('console: attaching where no node is', () => {
     const path = freshSocketPath();
     mkdirSync(join(path, '..'), { recursive: true });
     // A process that listens and is killed leaves its socket file behind.
-    const child = spawn(process.execPath, ['-e', "require('net').createServer().listen(process.argv[1], () => process.send('up'))", path], { stdio: ['ignore', 'ignore', 'ignore', 'ipc'] });
+    const child = spawn(
+      process.execPath,
+      ['-e', "require('net').createServer().listen(process.argv[1], () => process.send('up'))", path],
+      { stdio: ['ignore', 'ignore', 'ignore', 'ipc'] },
+    );
     await new Promise<void>((resolve, reject) => {
       child.once('message', () => resolve());
       child.once('error', reject);
@@ -388,16 +427,27 @@ describe('console: printing like geth and parsing setHead', () => {
     expect(formatConsoleValue({ b: 1, a: { c: [] }, _hidden: 1 })).toBe('{\n  a: {\n    c: []\n  },\n  b: 1\n}');
     // An object inside an array closes one level out; past three levels it is abbreviated.
     expect(formatConsoleValue([{ a: 1 }, { b: 2 }])).toBe('[{\n    a: 1\n}, {\n    b: 2\n}]');
-    expect(formatConsoleValue({ a: { b: { c: { d: { e: 1 } } } } })).toBe('{\n  a: {\n    b: {\n      c: {\n        d: {...}\n      }\n    }\n  }\n}');
+    expect(formatConsoleValue({ a: { b: { c: { d: { e: 1 } } } } })).toBe(
+      '{\n  a: {\n    b: {\n      c: {\n        d: {...}\n      }\n    }\n  }\n}',
+    );
   });
 
   it('parses debug.setHead in its accepted forms only', () => {
     expect(parseSetHead("debug.setHead('0x3e8')")).toEqual({ kind: 'setHead', block: 1000n });
     expect(parseSetHead(' debug . setHead ( "0x0" ) ; ')).toEqual({ kind: 'setHead', block: 0n });
     expect(parseSetHead('debug.setHead(0X3E8)')).toEqual({ kind: 'setHead', block: 1000n });
-    expect(parseSetHead('debug.setHead(0x10000000000000000)')).toEqual({ kind: 'invalid', error: 'invalid argument 0: hex number > 64 bits' });
-    expect(parseSetHead("debug.setHead('0x10000000000000000')")).toEqual({ kind: 'invalid', error: 'invalid argument 0: hex number > 64 bits' });
-    expect(parseSetHead('debug.setHead()')).toEqual({ kind: 'invalid', error: 'missing value for required argument 0' });
+    expect(parseSetHead('debug.setHead(0x10000000000000000)')).toEqual({
+      kind: 'invalid',
+      error: 'invalid argument 0: hex number > 64 bits',
+    });
+    expect(parseSetHead("debug.setHead('0x10000000000000000')")).toEqual({
+      kind: 'invalid',
+      error: 'invalid argument 0: hex number > 64 bits',
+    });
+    expect(parseSetHead('debug.setHead()')).toEqual({
+      kind: 'invalid',
+      error: 'missing value for required argument 0',
+    });
     expect(parseSetHead("debug.setHead('0x1', 2)").kind).toBe('invalid');
     expect(parseSetHead('debug.setHead').kind).toBe('invalid');
     expect(parseSetHead('debug.setHeadX(1)')).toEqual({ kind: 'other' });

@@ -106,7 +106,12 @@ export async function runConsole(opts: RunConsoleOptions): Promise<number> {
   }
 }
 
-async function interactive(conn: ConsoleConnection, input: NodeJS.ReadableStream, output: NodeJS.WritableStream, errorOutput: NodeJS.WritableStream): Promise<number> {
+async function interactive(
+  conn: ConsoleConnection,
+  input: NodeJS.ReadableStream,
+  output: NodeJS.WritableStream,
+  errorOutput: NodeJS.WritableStream,
+): Promise<number> {
   const rl = createInterface({ input, output, prompt: '> ', terminal: (input as { isTTY?: boolean }).isTTY === true });
   // Ctrl-C at the prompt leaves the console, as Ctrl-D does (readline would only pause).
   rl.on('SIGINT', () => rl.close());

@@ -55,7 +55,9 @@ function printValue(v: unknown, level: number, inArray: boolean): string {
     .sort(compareStrings);
   if (keys.length === 0) return '{}';
   if (level > MAX_PRINT_LEVEL) return '{...}';
-  const lines = keys.map((k, i) => `${INDENT.repeat(level + 1)}${k}: ${printValue(o[k], level + 1, false)}${i < keys.length - 1 ? ',' : ''}`);
+  const lines = keys.map(
+    (k, i) => `${INDENT.repeat(level + 1)}${k}: ${printValue(o[k], level + 1, false)}${i < keys.length - 1 ? ',' : ''}`,
+  );
   // Inside an array the closing brace sits one level out, as geth prints it.
   const closeLevel = inArray ? level - 1 : level;
   return `{\n${lines.join('\n')}\n${INDENT.repeat(Math.max(0, closeLevel))}}`;
@@ -87,7 +89,12 @@ export function decodeConsoleAnswer(line: string): ConsoleAnswer {
   }
   if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
     const o = parsed as Record<string, unknown>;
-    if (o.ok === true) return { ok: true, value: o.value, display: typeof o.display === 'string' ? o.display : formatConsoleValue(o.value) };
+    if (o.ok === true)
+      return {
+        ok: true,
+        value: o.value,
+        display: typeof o.display === 'string' ? o.display : formatConsoleValue(o.value),
+      };
     if (o.ok === false && typeof o.error === 'string') return { ok: false, error: o.error };
   }
   return { ok: false, error: `malformed answer from the console server: ${line.slice(0, 200)}` };

@@ -138,8 +138,10 @@ export function createConsoleServer(port: SidechainPort, socketPath: string): Co
       mkdirSync(dirname(socketPath), { recursive: true });
       const st = lstatOrNull(socketPath);
       if (st) {
-        if (!st.isSocket()) throw new Error(`cannot serve the console at ${socketPath}: the path exists and is not a socket`);
-        if (await isLive(socketPath)) throw new Error(`cannot serve the console at ${socketPath}: another process is serving it`);
+        if (!st.isSocket())
+          throw new Error(`cannot serve the console at ${socketPath}: the path exists and is not a socket`);
+        if (await isLive(socketPath))
+          throw new Error(`cannot serve the console at ${socketPath}: another process is serving it`);
         unlinkSync(socketPath);
       }
       // Half-open: a client may send its last line and end its side, and still get the answer.

@@ -14,9 +14,7 @@ import { decodeUint64Hex } from '../../sidechain/rpc';
 
 export type SetHeadParse =
   /** Not a setHead call at all: evaluate it as a read. */
-  | { kind: 'other' }
-  | { kind: 'setHead'; block: bigint }
-  | { kind: 'invalid'; error: string };
+  { kind: 'other' } | { kind: 'setHead'; block: bigint } | { kind: 'invalid'; error: string };
 
 const UINT64_MAX = (1n << 64n) - 1n;
 
@@ -37,8 +35,17 @@ export function parseSetHead(expr: string): SetHeadParse {
   }
   if (/^0[xX][0-9a-fA-F]+$/.test(arg)) {
     const n = BigInt(arg);
-    return n <= UINT64_MAX ? { kind: 'setHead', block: n } : { kind: 'invalid', error: 'invalid argument 0: hex number > 64 bits' };
+    return n <= UINT64_MAX
+      ? { kind: 'setHead', block: n }
+      : { kind: 'invalid', error: 'invalid argument 0: hex number > 64 bits' };
   }
-  if (/^\d+$/.test(arg)) return { kind: 'invalid', error: `invalid argument 0: json: cannot unmarshal non-string into Go value of type hexutil.Uint64 (write the block in hex, e.g. debug.setHead('0x${BigInt(arg).toString(16)}'))` };
-  return { kind: 'invalid', error: `invalid argument 0: expected a hex block number such as '0x3e8', got ${arg.slice(0, 80)}` };
+  if (/^\d+$/.test(arg))
+    return {
+      kind: 'invalid',
+      error: `invalid argument 0: json: cannot unmarshal non-string into Go value of type hexutil.Uint64 (write the block in hex, e.g. debug.setHead('0x${BigInt(arg).toString(16)}'))`,
+    };
+  return {
+    kind: 'invalid',
+    error: `invalid argument 0: expected a hex block number such as '0x3e8', got ${arg.slice(0, 80)}`,
+  };
 }

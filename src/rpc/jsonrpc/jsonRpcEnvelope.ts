@@ -53,16 +53,21 @@ export function errorResponseText(idRaw: string | undefined, error: ErrorObject)
 
 function errorAnswer(idRaw: string | undefined, error: ErrorObject): Answer {
   const errorText = encodeJson(error);
-  return { text: `{"jsonrpc":"2.0","id":${idRaw ?? 'null'},"error":${errorText}}`, payloadBytes: utf8Length(errorText) };
+  return {
+    text: `{"jsonrpc":"2.0","id":${idRaw ?? 'null'},"error":${errorText}}`,
+    payloadBytes: utf8Length(errorText),
+  };
 }
 
 const hasValidVersion = (m: RpcMessage): boolean => m.version === '2.0';
 const hasValidId = (m: RpcMessage): boolean => m.idRaw !== undefined && m.idRaw[0] !== '{' && m.idRaw[0] !== '[';
 const isNotification = (m: RpcMessage): boolean => hasValidVersion(m) && m.idRaw === undefined && m.method !== '';
 const isCall = (m: RpcMessage): boolean => hasValidVersion(m) && hasValidId(m) && m.method !== '';
-const isResponse = (m: RpcMessage): boolean => hasValidVersion(m) && hasValidId(m) && m.method === '' && !m.hasParams && (m.hasResult || m.hasError);
+const isResponse = (m: RpcMessage): boolean =>
+  hasValidVersion(m) && hasValidId(m) && m.method === '' && !m.hasParams && (m.hasResult || m.hasError);
 /** Subscription notifications are deliveries to a client; a server drops them unexecuted. */
-const isIgnored = (m: RpcMessage): boolean => isResponse(m) || (isNotification(m) && m.method.endsWith('_subscription'));
+const isIgnored = (m: RpcMessage): boolean =>
+  isResponse(m) || (isNotification(m) && m.method.endsWith('_subscription'));
 
 /**
  * `*_unsubscribe` takes one subscription id (a string). Over HTTP nothing is ever subscribed, so a
@@ -74,8 +79,17 @@ function unsubscribe(params: unknown, hasParams: boolean): ErrorObject {
   if (raw.length === 0) return { code: JSONRPC_INVALID_PARAMS, message: 'missing value for required argument 0' };
   const id: unknown = raw[0];
   if (id !== null && typeof id !== 'string') {
-    const kind = Array.isArray(id) ? 'array' : typeof id === 'number' || typeof id === 'bigint' ? 'number' : typeof id === 'boolean' ? 'bool' : 'object';
-    return { code: JSONRPC_INVALID_PARAMS, message: `invalid argument 0: json: cannot unmarshal ${kind} into Go value of type rpc.ID` };
+    const kind = Array.isArray(id)
+      ? 'array'
+      : typeof id === 'number' || typeof id === 'bigint'
+        ? 'number'
+        : typeof id === 'boolean'
+          ? 'bool'
+          : 'object';
+    return {
+      code: JSONRPC_INVALID_PARAMS,
+      message: `invalid argument 0: json: cannot unmarshal ${kind} into Go value of type rpc.ID`,
+    };
   }
   if (raw.length > 1) return { code: JSONRPC_INVALID_PARAMS, message: 'too many arguments, want at most 1' };
   return { code: JSONRPC_SERVER_ERROR, message: 'subscription not found' };
@@ -85,9 +99,14 @@ function unsubscribe(params: unknown, hasParams: boolean): ErrorObject {
 function execute(msg: RpcMessage, view: () => RpcView): Answer {
   try {
     const bytes = utf8Length(msg.method);
-    if (bytes > MAX_METHOD_NAME_BYTES) return errorAnswer(msg.idRaw, { code: JSONRPC_INVALID_REQUEST, message: `method name too long: ${bytes} > ${MAX_METHOD_NAME_BYTES}` });
+    if (bytes > MAX_METHOD_NAME_BYTES)
+      return errorAnswer(msg.idRaw, {
+        code: JSONRPC_INVALID_REQUEST,
+        message: `method name too long: ${bytes} > ${MAX_METHOD_NAME_BYTES}`,
+      });
     // Subscriptions need a connection that outlives the request; HTTP has none (geth: -32601).
-    if (msg.method.endsWith('_subscribe')) return errorAnswer(msg.idRaw, { code: JSONRPC_METHOD_NOT_FOUND, message: 'notifications not supported' });
+    if (msg.method.endsWith('_subscribe'))
+      return errorAnswer(msg.idRaw, { code: JSONRPC_METHOD_NOT_FOUND, message: 'notifications not supported' });
     if (msg.method.endsWith('_unsubscribe')) return errorAnswer(msg.idRaw, unsubscribe(msg.params, msg.hasParams));
     const r = callRpc(view(), msg.method, msg.hasParams ? msg.params : undefined);
     if (!r.ok) return errorAnswer(msg.idRaw, r.error);
@@ -95,9 +114,15 @@ function execute(msg: RpcMessage, view: () => RpcView): Answer {
     try {
       resultText = encodeJson(r.result);
     } catch {
-      return errorAnswer(msg.idRaw, { code: JSONRPC_INTERNAL_ERROR, message: 'internal error: the result cannot be encoded as JSON' });
+      return errorAnswer(msg.idRaw, {
+        code: JSONRPC_INTERNAL_ERROR,
+        message: 'internal error: the result cannot be encoded as JSON',
+      });
     }
-    return { text: `{"jsonrpc":"2.0","id":${msg.idRaw ?? 'null'},"result":${resultText}}`, payloadBytes: utf8Length(resultText) };
+    return {
+      text: `{"jsonrpc":"2.0","id":${msg.idRaw ?? 'null'},"result":${resultText}}`,
+      payloadBytes: utf8Length(resultText),
+    };
   } catch {
     // view() or the envelope failed: a crashed handler, as geth reports a recovered panic.
     return errorAnswer(msg.idRaw, { code: JSONRPC_INTERNAL_ERROR, message: 'method handler crashed' });
@@ -111,11 +136,15 @@ function answer(msg: RpcMessage, view: () => RpcView): Answer | null {
     return null;
   }
   if (isCall(msg)) return execute(msg, view);
-  return errorAnswer(hasValidId(msg) ? msg.idRaw : undefined, { code: JSONRPC_INVALID_REQUEST, message: 'invalid request' });
+  return errorAnswer(hasValidId(msg) ? msg.idRaw : undefined, {
+    code: JSONRPC_INVALID_REQUEST,
+    message: 'invalid request',
+  });
 }
 
 function answerBatch(messages: RpcMessage[], view: () => RpcView, limits: EnvelopeLimits): string | null {
-  if (messages.length === 0) return errorResponseText(undefined, { code: JSONRPC_INVALID_REQUEST, message: 'empty batch' });
+  if (messages.length === 0)
+    return errorResponseText(undefined, { code: JSONRPC_INVALID_REQUEST, message: 'empty batch' });
   if (limits.batchItemLimit > 0 && messages.length > limits.batchItemLimit) {
     // One error for the whole batch, carrying the first call's id so a client can match it.
     const first = messages.find(isCall);
@@ -134,7 +163,8 @@ function answerBatch(messages: RpcMessage[], view: () => RpcView, limits: Envelo
     if (limits.batchResponseMaxBytes > 0 && payloadBytes > limits.batchResponseMaxBytes) {
       // The answers so far stand; every later call gets the size error instead of running.
       for (const rest of calls.slice(i + 1)) {
-        if (!isNotification(rest)) out.push(errorResponseText(rest.idRaw, { code: JSONRPC_RESPONSE_TOO_LARGE, message: 'response too large' }));
+        if (!isNotification(rest))
+          out.push(errorResponseText(rest.idRaw, { code: JSONRPC_RESPONSE_TOO_LARGE, message: 'response too large' }));
       }
       break;
     }

@@ -28,10 +28,12 @@ interface Case {
   expect: Expect;
 }
 
-const errText = (idRaw: string, code: number, message: string): string => `{"jsonrpc":"2.0","id":${idRaw},"error":${JSON.stringify({ code, message })}}`;
+const errText = (idRaw: string, code: number, message: string): string =>
+  `{"jsonrpc":"2.0","id":${idRaw},"error":${JSON.stringify({ code, message })}}`;
 const PARSE_ERROR = errText('null', -32700, 'parse error');
 const invalid = (idRaw: string): string => errText(idRaw, -32600, 'invalid request');
-const callText = (idRaw: string, method: string, paramsRaw?: string): string => `{"jsonrpc":"2.0","id":${idRaw},"method":${JSON.stringify(method)}${paramsRaw !== undefined ? `,"params":${paramsRaw}` : ''}}`;
+const callText = (idRaw: string, method: string, paramsRaw?: string): string =>
+  `{"jsonrpc":"2.0","id":${idRaw},"method":${JSON.stringify(method)}${paramsRaw !== undefined ? `,"params":${paramsRaw}` : ''}}`;
 
 // --- generators -------------------------------------------------------------------------------------
 
@@ -40,7 +42,11 @@ const CALL_START = /^[\s]*[{["tfn\-0-9]/;
 const randomBodyBytes: fc.Arbitrary<Case> = fc.uint8Array({ maxLength: 300 }).map((bytes) => {
   const text = Buffer.from(bytes).toString('utf8');
   // Text that cannot begin a JSON value is a parse error whatever follows.
-  return { name: 'random bytes', body: bytes, expect: CALL_START.test(text) ? { kind: 'any' } : { kind: 'exact', text: PARSE_ERROR } };
+  return {
+    name: 'random bytes',
+    body: bytes,
+    expect: CALL_START.test(text) ? { kind: 'any' } : { kind: 'exact', text: PARSE_ERROR },
+  };
 });
 
 const validRequestText = fc.oneof(
@@ -48,18 +54,42 @@ const validRequestText = fc.oneof(
   fc.constant(`[${callText('1', 'eth_blockNumber')},${callText('"b"', 'eth_getBlockByNumber', '["latest",false]')}]`),
   fc.constant(callText('7', 'sidechain_getSigners', '["0x3"]')),
 );
-const badJson: fc.Arbitrary<Case> = fc.tuple(validRequestText, fc.nat(), fc.constantFrom('', ',', '}', ']', '"', ':', 'x', '\\')).map(([text, at, tail]) => {
-  // Any proper prefix of an object or array, plus junk that cannot close it, is not JSON.
-  const cut = text.slice(0, at % (text.length - 1));
-  const body = tail === '}' || tail === ']' ? cut : cut + tail;
-  return { name: 'truncated JSON', body, expect: { kind: 'exact', text: PARSE_ERROR } };
-});
+const badJson: fc.Arbitrary<Case> = fc
+  .tuple(validRequestText, fc.nat(), fc.constantFrom('', ',', '}', ']', '"', ':', 'x', '\\'))
+  .map(([text, at, tail]) => {
+    // Any proper prefix of an object or array, plus junk that cannot close it, is not JSON.
+    const cut = text.slice(0, at % (text.length - 1));
+    const body = tail === '}' || tail === ']' ? cut : cut + tail;
+    return { name: 'truncated JSON', body, expect: { kind: 'exact', text: PARSE_ERROR } };
+  });
 
 const wrongVersion: fc.Arbitrary<Case> = fc
-  .tuple(fc.constantFrom('"1.0"', '"2"', '2.0', '2', 'null', '""', '"2.0 "', '" 2.0"', 'true', '{}', '[]', '"２.0"', '"2.00"', 'omit'), fc.integer({ min: -1000, max: 1000 }))
+  .tuple(
+    fc.constantFrom(
+      '"1.0"',
+      '"2"',
+      '2.0',
+      '2',
+      'null',
+      '""',
+      '"2.0 "',
+      '" 2.0"',
+      'true',
+      '{}',
+      '[]',
+      '"２.0"',
+      '"2.00"',
+      'omit',
+    ),
+    fc.integer({ min: -1000, max: 1000 }),
+  )
   .map(([v, id]) => {
     const version = v === 'omit' ? '' : `"jsonrpc":${v},`;
-    return { name: 'wrong jsonrpc version', body: `{${version}"id":${id},"method":"eth_chainId","params":[]}`, expect: { kind: 'exact', text: invalid(String(id)) } };
+    return {
+      name: 'wrong jsonrpc version',
+      body: `{${version}"id":${id},"method":"eth_chainId","params":[]}`,
+      expect: { kind: 'exact', text: invalid(String(id)) },
+    };
   });
 
 const scalarIdRaw = fc.oneof(
@@ -70,19 +100,61 @@ const scalarIdRaw = fc.oneof(
   fc.constantFrom('true', 'false', 'null', '-0', '1e999', '0.0000001', '1E+2', '123.4500'),
 );
 const oddIds: fc.Arbitrary<Case> = fc.oneof(
-  scalarIdRaw.map((idRaw) => ({ name: 'odd scalar id', body: callText(idRaw, 'eth_chainId'), expect: { kind: 'exact', text: `{"jsonrpc":"2.0","id":${idRaw},"result":"0x3a99"}` } }) satisfies Case),
+  scalarIdRaw.map(
+    (idRaw) =>
+      ({
+        name: 'odd scalar id',
+        body: callText(idRaw, 'eth_chainId'),
+        expect: { kind: 'exact', text: `{"jsonrpc":"2.0","id":${idRaw},"result":"0x3a99"}` },
+      }) satisfies Case,
+  ),
   fc
-    .oneof(fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 3 }), fc.dictionary(fc.string({ maxLength: 5 }), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 3 }))
-    .map((id) => ({ name: 'object or array id', body: callText(JSON.stringify(id), 'eth_chainId'), expect: { kind: 'exact', text: invalid('null') } }) satisfies Case),
+    .oneof(
+      fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 3 }),
+      fc.dictionary(fc.string({ maxLength: 5 }), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 3 }),
+    )
+    .map(
+      (id) =>
+        ({
+          name: 'object or array id',
+          body: callText(JSON.stringify(id), 'eth_chainId'),
+          expect: { kind: 'exact', text: invalid('null') },
+        }) satisfies Case,
+    ),
 );
 
-const hugeNumber = fc.constantFrom('1e400', '-1e400', '18446744073709551616', '18446744073709551615', '-1', '1.5', '99999999999999999999999999999999999999', '0.0', '-0', '1e2');
-const junkArg = fc.oneof(fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify(v)), hugeNumber, fc.constantFrom('"latest"', '"0x0"', '"0x01"', '"0xffffffffffffffff"', '"0x"', `"0x${'ab'.repeat(32)}"`, '{"blockNumber":"0x1"}'));
+const hugeNumber = fc.constantFrom(
+  '1e400',
+  '-1e400',
+  '18446744073709551616',
+  '18446744073709551615',
+  '-1',
+  '1.5',
+  '99999999999999999999999999999999999999',
+  '0.0',
+  '-0',
+  '1e2',
+);
+const junkArg = fc.oneof(
+  fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify(v)),
+  hugeNumber,
+  fc.constantFrom(
+    '"latest"',
+    '"0x0"',
+    '"0x01"',
+    '"0xffffffffffffffff"',
+    '"0x"',
+    `"0x${'ab'.repeat(32)}"`,
+    '{"blockNumber":"0x1"}',
+  ),
+);
 const badParams: fc.Arbitrary<Case> = fc
   .tuple(
     fc.constantFrom(...RPC_METHODS),
     fc.oneof(
-      fc.dictionary(fc.string({ maxLength: 5 }), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 3 }).map((o) => ({ raw: JSON.stringify(o), nonArray: true })),
+      fc
+        .dictionary(fc.string({ maxLength: 5 }), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 3 })
+        .map((o) => ({ raw: JSON.stringify(o), nonArray: true })),
       fc.string({ maxLength: 10 }).map((s) => ({ raw: JSON.stringify(s), nonArray: true })),
       hugeNumber.map((raw) => ({ raw, nonArray: true })),
       fc.boolean().map((b) => ({ raw: String(b), nonArray: true })),
@@ -93,35 +165,74 @@ const badParams: fc.Arbitrary<Case> = fc
   .map(([method, params, id]) => ({
     name: 'params of odd shapes',
     body: callText(String(id), method, params.raw),
-    expect: params.nonArray ? { kind: 'exact', text: errText(String(id), -32602, 'non-array args') } : { kind: 'paramsOrResult', idRaw: String(id) },
+    expect: params.nonArray
+      ? { kind: 'exact', text: errText(String(id), -32602, 'non-array args') }
+      : { kind: 'paramsOrResult', idRaw: String(id) },
   }));
 
 const knownMethods = new Set(RPC_METHODS);
 const unknownMethod: fc.Arbitrary<Case> = fc
-  .tuple(fc.oneof(fc.string({ minLength: 1, maxLength: 40 }), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 10 }), fc.constantFrom('eth_sendTransaction', 'bor_getSigners', 'constructor', '__proto__', 'toString', 'eth_getLogs', 'debug_setHead')), fc.nat())
+  .tuple(
+    fc.oneof(
+      fc.string({ minLength: 1, maxLength: 40 }),
+      fc.string({ unit: 'grapheme', minLength: 1, maxLength: 10 }),
+      fc.constantFrom(
+        'eth_sendTransaction',
+        'bor_getSigners',
+        'constructor',
+        '__proto__',
+        'toString',
+        'eth_getLogs',
+        'debug_setHead',
+      ),
+    ),
+    fc.nat(),
+  )
   .filter(([m]) => !knownMethods.has(m) && !m.endsWith('_subscribe') && !m.endsWith('_unsubscribe'))
   .map(([method, id]) => ({
     name: 'unknown method',
     body: callText(String(id), method, '[]'),
-    expect: { kind: 'json', value: { jsonrpc: '2.0', id, error: { code: -32601, message: `the method ${method} does not exist/is not available` } } },
+    expect: {
+      kind: 'json',
+      value: {
+        jsonrpc: '2.0',
+        id,
+        error: { code: -32601, message: `the method ${method} does not exist/is not available` },
+      },
+    },
   }));
 
-const nestedBatch: fc.Arbitrary<Case> = fc.array(fc.array(validRequestText, { maxLength: 3 }), { minLength: 1, maxLength: 5 }).map((inner) => ({
-  name: 'nested batches',
-  body: `[${inner.map((xs) => `[${xs.join(',')}]`).join(',')}]`,
-  expect: { kind: 'exact', text: `[${inner.map(() => invalid('null')).join(',')}]` },
-}));
+const nestedBatch: fc.Arbitrary<Case> = fc
+  .array(fc.array(validRequestText, { maxLength: 3 }), { minLength: 1, maxLength: 5 })
+  .map((inner) => ({
+    name: 'nested batches',
+    body: `[${inner.map((xs) => `[${xs.join(',')}]`).join(',')}]`,
+    expect: { kind: 'exact', text: `[${inner.map(() => invalid('null')).join(',')}]` },
+  }));
 
-const hugeBatch: fc.Arbitrary<Case> = fc.tuple(fc.integer({ min: BATCH_LIMIT + 1, max: BATCH_LIMIT + 300 }), fc.integer({ min: 0, max: 10 })).map(([n, leadingNotifications]) => {
-  const items = Array.from({ length: n }, (_, i) => (i < leadingNotifications ? '{"jsonrpc":"2.0","method":"eth_chainId"}' : callText(String(i), 'eth_chainId')));
-  return { name: 'huge batch', body: `[${items.join(',')}]`, expect: { kind: 'exact', text: `[${errText(String(Math.min(leadingNotifications, n - 1)), -32600, 'batch too large')}]` } };
-});
+const hugeBatch: fc.Arbitrary<Case> = fc
+  .tuple(fc.integer({ min: BATCH_LIMIT + 1, max: BATCH_LIMIT + 300 }), fc.integer({ min: 0, max: 10 }))
+  .map(([n, leadingNotifications]) => {
+    const items = Array.from({ length: n }, (_, i) =>
+      i < leadingNotifications ? '{"jsonrpc":"2.0","method":"eth_chainId"}' : callText(String(i), 'eth_chainId'),
+    );
+    return {
+      name: 'huge batch',
+      body: `[${items.join(',')}]`,
+      expect: {
+        kind: 'exact',
+        text: `[${errText(String(Math.min(leadingNotifications, n - 1)), -32600, 'batch too large')}]`,
+      },
+    };
+  });
 
-const oversized: fc.Arbitrary<Case> = fc.tuple(fc.integer({ min: 1, max: 4096 }), fc.constantFrom(0x20, 0x5b, 0x7b, 0x61)).map(([extra, byte]) => ({
-  name: 'oversized body',
-  body: new Uint8Array(BODY_LIMIT + extra).fill(byte),
-  expect: { kind: 'tooLarge' },
-}));
+const oversized: fc.Arbitrary<Case> = fc
+  .tuple(fc.integer({ min: 1, max: 4096 }), fc.constantFrom(0x20, 0x5b, 0x7b, 0x61))
+  .map(([extra, byte]) => ({
+    name: 'oversized body',
+    body: new Uint8Array(BODY_LIMIT + extra).fill(byte),
+    expect: { kind: 'tooLarge' },
+  }));
 
 /** Failures print a case by its kind and the start of its body, not megabytes of bytes. */
 function printable(c: Case): Case {
@@ -130,21 +241,24 @@ function printable(c: Case): Case {
   return Object.assign(c, { [fc.toStringMethod]: () => `${c.name}: ${JSON.stringify(shown)}` });
 }
 
-const anyCase: fc.Arbitrary<Case> = fc.oneof(
-  { arbitrary: randomBodyBytes, weight: 4 },
-  { arbitrary: badJson, weight: 3 },
-  { arbitrary: wrongVersion, weight: 3 },
-  { arbitrary: oddIds, weight: 4 },
-  { arbitrary: badParams, weight: 5 },
-  { arbitrary: unknownMethod, weight: 3 },
-  { arbitrary: nestedBatch, weight: 2 },
-  { arbitrary: hugeBatch, weight: 1 },
-  { arbitrary: oversized, weight: 1 },
-).map(printable);
+const anyCase: fc.Arbitrary<Case> = fc
+  .oneof(
+    { arbitrary: randomBodyBytes, weight: 4 },
+    { arbitrary: badJson, weight: 3 },
+    { arbitrary: wrongVersion, weight: 3 },
+    { arbitrary: oddIds, weight: 4 },
+    { arbitrary: badParams, weight: 5 },
+    { arbitrary: unknownMethod, weight: 3 },
+    { arbitrary: nestedBatch, weight: 2 },
+    { arbitrary: hugeBatch, weight: 1 },
+    { arbitrary: oversized, weight: 1 },
+  )
+  .map(printable);
 
 // --- the checks -------------------------------------------------------------------------------------------
 
-const PARAMS_MESSAGE = /^(invalid argument \d+: .+|missing value for required argument \d+|too many arguments, want at most \d+|non-array args)$/;
+const PARAMS_MESSAGE =
+  /^(invalid argument \d+: .+|missing value for required argument \d+|too many arguments, want at most \d+|non-array args)$/;
 
 /** One response object: exactly one of result / error, and an error's message fits its code. */
 function checkResponseObject(o: unknown): void {
@@ -165,7 +279,9 @@ function checkResponseObject(o: unknown): void {
       expect(r.id).toBeNull();
       break;
     case -32600:
-      expect(message).toMatch(/^(invalid request|empty batch|batch too large|method name too long: \d+ > 2048|content length too large \(\d+>\d+\))$/);
+      expect(message).toMatch(
+        /^(invalid request|empty batch|batch too large|method name too long: \d+ > 2048|content length too large \(\d+>\d+\))$/,
+      );
       break;
     case -32601:
       expect(message).toMatch(/^(the method .* does not exist\/is not available|notifications not supported)$/s);
@@ -255,11 +371,25 @@ describe('JSON-RPC server fuzz: malformed requests (property)', () => {
     );
     // Every kind of input was tried.
     expect([...seen.keys()].sort((a, b) => (a < b ? -1 : 1))).toEqual(
-      ['huge batch', 'nested batches', 'object or array id', 'odd scalar id', 'oversized body', 'params of odd shapes', 'random bytes', 'truncated JSON', 'unknown method', 'wrong jsonrpc version'].sort((a, b) => (a < b ? -1 : 1)),
+      [
+        'huge batch',
+        'nested batches',
+        'object or array id',
+        'odd scalar id',
+        'oversized body',
+        'params of odd shapes',
+        'random bytes',
+        'truncated JSON',
+        'unknown method',
+        'wrong jsonrpc version',
+      ].sort((a, b) => (a < b ? -1 : 1)),
     );
     expect([...seen.values()].reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(500);
     // Still serving, and nothing moved the chain.
-    expect(JSON.parse((await post(callText('1', 'eth_getBlockByNumber', '["latest",false]'))).text)).toMatchObject({ id: 1, result: { hash: headBefore, number: '0xe' } });
+    expect(JSON.parse((await post(callText('1', 'eth_getBlockByNumber', '["latest",false]'))).text)).toMatchObject({
+      id: 1,
+      result: { hash: headBefore, number: '0xe' },
+    });
     expect(port.chain.head().block.hash).toBe(headBefore);
     expect(port.setHeadCalls).toEqual([]);
   });

@@ -4,7 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JsonRpcProvider } from 'ethers';
 import { type FastifyInstance } from 'fastify';
 import { stateSyncTxHash } from '../../sidechain/stateSync';
-import { FIXTURE_CHAIN_ID, FIXTURE_TRANSFERS, type FixtureSidechainPort, canonicalBlocks, createFixtureSidechainPort } from '../testing/sidechainPort';
+import {
+  FIXTURE_CHAIN_ID,
+  FIXTURE_TRANSFERS,
+  type FixtureSidechainPort,
+  canonicalBlocks,
+  createFixtureSidechainPort,
+} from '../testing/sidechainPort';
 import { type SidechainPort } from '../ports';
 import { createJsonRpcServer, type JsonRpcServerOptions } from './jsonRpcServer';
 
@@ -29,7 +35,11 @@ async function startServer(port: SidechainPort, opts?: JsonRpcServerOptions): Pr
   const app = createJsonRpcServer(port, opts);
   await app.listen({ host: '127.0.0.1', port: 0 });
   const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/`;
-  const send = async (method: string, body?: string | Buffer, headers: Record<string, string> = { 'content-type': 'application/json' }): Promise<Reply> => {
+  const send = async (
+    method: string,
+    body?: string | Buffer,
+    headers: Record<string, string> = { 'content-type': 'application/json' },
+  ): Promise<Reply> => {
     const r = await fetch(url, { method, headers, ...(body !== undefined ? { body } : {}) });
     const text = await r.text();
     let json: unknown;
@@ -43,7 +53,8 @@ async function startServer(port: SidechainPort, opts?: JsonRpcServerOptions): Pr
   return { app, url, send, post: (body, headers) => send('POST', body, headers), close: () => app.close() };
 }
 
-const call = (method: string, params?: unknown, id: unknown = 1): string => JSON.stringify({ jsonrpc: '2.0', id, method, ...(params !== undefined ? { params } : {}) });
+const call = (method: string, params?: unknown, id: unknown = 1): string =>
+  JSON.stringify({ jsonrpc: '2.0', id, method, ...(params !== undefined ? { params } : {}) });
 const err = (id: unknown, code: number, message: string) => ({ jsonrpc: '2.0', id, error: { code, message } });
 const res = (id: unknown, result: unknown) => ({ jsonrpc: '2.0', id, result });
 
@@ -72,21 +83,38 @@ describe('JSON-RPC server: calls and results', () => {
 
   it('params may be omitted or null', async () => {
     expect((await h.post('{"jsonrpc":"2.0","id":2,"method":"eth_blockNumber"}')).json).toEqual(res(2, '0xe'));
-    expect((await h.post('{"jsonrpc":"2.0","id":3,"method":"eth_blockNumber","params":null}')).json).toEqual(res(3, '0xe'));
+    expect((await h.post('{"jsonrpc":"2.0","id":3,"method":"eth_blockNumber","params":null}')).json).toEqual(
+      res(3, '0xe'),
+    );
   });
 
   it('echoes the id exactly as sent (geth keeps it raw)', async () => {
-    for (const idRaw of ['12345678901234567890123', '1.0', '1e2', '-0', '0.5', '"x\\u0041"', '"ünï"', 'true', 'false', 'null']) {
+    for (const idRaw of [
+      '12345678901234567890123',
+      '1.0',
+      '1e2',
+      '-0',
+      '0.5',
+      '"x\\u0041"',
+      '"ünï"',
+      'true',
+      'false',
+      'null',
+    ]) {
       const r = await h.post(`{"jsonrpc":"2.0","id":${idRaw},"method":"eth_chainId"}`);
       expect(r.text, idRaw).toBe(`{"jsonrpc":"2.0","id":${idRaw},"result":"0x3a99"}`);
     }
   });
 
   it('decodes the message like a Go struct: keys match case-insensitively, the last wins, wrong types are ignored', async () => {
-    expect((await h.post('{"JSONRPC":"2.0","Id":4,"METHOD":"eth_chainId","Params":[]}')).json).toEqual(res(4, '0x3a99'));
+    expect((await h.post('{"JSONRPC":"2.0","Id":4,"METHOD":"eth_chainId","Params":[]}')).json).toEqual(
+      res(4, '0x3a99'),
+    );
     expect((await h.post('{"jsonrpc":"2.0","id":1,"id":5,"method":"eth_blockNumber"}')).json).toEqual(res(5, '0xe'));
     expect((await h.post('{"jsonrpc":"2.0","id":6,"method":"eth_chainId","method":7}')).json).toEqual(res(6, '0x3a99'));
-    expect((await h.post('{"jsonrpc":"2.0","id":8,"method":"eth_chainId","extra":{"deep":[1,2,3]}}')).json).toEqual(res(8, '0x3a99'));
+    expect((await h.post('{"jsonrpc":"2.0","id":8,"method":"eth_chainId","extra":{"deep":[1,2,3]}}')).json).toEqual(
+      res(8, '0x3a99'),
+    );
     // "ſ" (U+017F) folds onto "s" in Go's field matching.
     expect((await h.post('{"jſonrpc":"2.0","id":9,"method":"eth_chainId"}')).json).toEqual(res(9, '0x3a99'));
   });
@@ -97,10 +125,19 @@ describe('JSON-RPC server: calls and results', () => {
 
   it('reads blocks like geth: hex quantities, null for unknown blocks', async () => {
     const head = port.chain.head().block;
-    const latest = (await h.post(call('eth_getBlockByNumber', ['latest', false]))).json as { result: Record<string, unknown> };
-    expect(latest.result).toMatchObject({ number: '0xe', hash: head.hash, parentHash: head.header.parentHash, timestamp: `0x${head.header.time.toString(16)}` });
+    const latest = (await h.post(call('eth_getBlockByNumber', ['latest', false]))).json as {
+      result: Record<string, unknown>;
+    };
+    expect(latest.result).toMatchObject({
+      number: '0xe',
+      hash: head.hash,
+      parentHash: head.header.parentHash,
+      timestamp: `0x${head.header.time.toString(16)}`,
+    });
     expect((await h.post(call('eth_getBlockByNumber', ['0x63', false]))).json).toEqual(res(1, null));
-    expect((await h.post(call('sidechain_getSigners', ['latest']))).json).toEqual(res(1, port.chain.signersAfter(head.hash)));
+    expect((await h.post(call('sidechain_getSigners', ['latest']))).json).toEqual(
+      res(1, port.chain.signersAfter(head.hash)),
+    );
   });
 });
 
@@ -117,14 +154,20 @@ describe('JSON-RPC server: notifications, responses and batches', () => {
     expect((await h.post('{"jsonrpc":"2.0","id":1,"result":"0x1"}')).text).toBe('');
     expect((await h.post('{"jsonrpc":"2.0","id":1,"error":{"code":1,"message":"x"}}')).text).toBe('');
     // With params it is no response: an invalid request.
-    expect((await h.post('{"jsonrpc":"2.0","id":1,"result":"0x1","params":[]}')).json).toEqual(err(1, -32600, 'invalid request'));
+    expect((await h.post('{"jsonrpc":"2.0","id":1,"result":"0x1","params":[]}')).json).toEqual(
+      err(1, -32600, 'invalid request'),
+    );
   });
 
   it('a batch is answered in order, without entries for notifications', async () => {
     const body = `[${call('eth_blockNumber', [], 1)},{"jsonrpc":"2.0","method":"eth_chainId"},${call('eth_chainId', [], 'two')},${call('nope', [], 3)},{"jsonrpc":"2.0","id":4,"result":5}]`;
     const r = await h.post(body);
     expect(r.status).toBe(200);
-    expect(r.json).toEqual([res(1, '0xe'), res('two', '0x3a99'), err(3, -32601, 'the method nope does not exist/is not available')]);
+    expect(r.json).toEqual([
+      res(1, '0xe'),
+      res('two', '0x3a99'),
+      err(3, -32601, 'the method nope does not exist/is not available'),
+    ]);
   });
 
   it('a batch of only notifications is an empty 200 body', async () => {
@@ -146,19 +189,32 @@ describe('JSON-RPC server: notifications, responses and batches', () => {
     const over = await h.post(`[{"jsonrpc":"2.0","method":"eth_chainId"},"junk",${items(1000, 7).join(',')}]`);
     expect(over.status).toBe(200);
     expect(over.json).toEqual([err(7, -32600, 'batch too large')]);
-    const noCalls = await h.post(`[${Array.from({ length: 1001 }, () => '{"jsonrpc":"2.0","method":"eth_chainId"}').join(',')}]`);
+    const noCalls = await h.post(
+      `[${Array.from({ length: 1001 }, () => '{"jsonrpc":"2.0","method":"eth_chainId"}').join(',')}]`,
+    );
     expect(noCalls.json).toEqual([err(null, -32600, 'batch too large')]);
   });
 
   it('the batch cap and the response-size cap are configurable', async () => {
     const small = await startServer(port, { batchItemLimit: 2, batchResponseMaxBytes: 10 });
     try {
-      expect((await small.post(`[${call('eth_chainId', [], 1)},${call('eth_chainId', [], 2)},${call('eth_chainId', [], 3)}]`)).json).toEqual([err(1, -32600, 'batch too large')]);
+      expect(
+        (
+          await small.post(
+            `[${call('eth_chainId', [], 1)},${call('eth_chainId', [], 2)},${call('eth_chainId', [], 3)}]`,
+          )
+        ).json,
+      ).toEqual([err(1, -32600, 'batch too large')]);
       // 8 bytes ("0x3a99" quoted) fit, 16 do not: the rest of the batch is refused.
-      expect((await small.post(`[${call('eth_chainId', [], 1)},${call('eth_chainId', [], 2)}]`)).json).toEqual([res(1, '0x3a99'), res(2, '0x3a99')]);
+      expect((await small.post(`[${call('eth_chainId', [], 1)},${call('eth_chainId', [], 2)}]`)).json).toEqual([
+        res(1, '0x3a99'),
+        res(2, '0x3a99'),
+      ]);
       const tooBig = await startServer(port, { batchResponseMaxBytes: 10 });
       try {
-        const r = await tooBig.post(`[${call('eth_chainId', [], 1)},${call('eth_chainId', [], 2)},{"jsonrpc":"2.0","method":"eth_chainId"},${call('eth_chainId', [], 3)}]`);
+        const r = await tooBig.post(
+          `[${call('eth_chainId', [], 1)},${call('eth_chainId', [], 2)},{"jsonrpc":"2.0","method":"eth_chainId"},${call('eth_chainId', [], 3)}]`,
+        );
         expect(r.json).toEqual([res(1, '0x3a99'), res(2, '0x3a99'), err(3, -32003, 'response too large')]);
       } finally {
         await tooBig.close();
@@ -171,7 +227,19 @@ describe('JSON-RPC server: notifications, responses and batches', () => {
 
 describe('JSON-RPC server: every error code with its message (sidechain.md §4.4)', () => {
   it('-32700 parse error, id null', async () => {
-    for (const body of ['{bad', '', '   ', '{"jsonrpc":"2.0","id":1', '[{"jsonrpc":"2.0","id":1,"method":"eth_chainId"},', '\u00ff\u0000', 'nul', '{"a":1,}', '[1,]', '"\\x"', '-']) {
+    for (const body of [
+      '{bad',
+      '',
+      '   ',
+      '{"jsonrpc":"2.0","id":1',
+      '[{"jsonrpc":"2.0","id":1,"method":"eth_chainId"},',
+      '\u00ff\u0000',
+      'nul',
+      '{"a":1,}',
+      '[1,]',
+      '"\\x"',
+      '-',
+    ]) {
       const r = await h.post(body);
       expect(r.status, body).toBe(200);
       expect(r.json, body).toEqual(err(null, -32700, 'parse error'));
@@ -191,7 +259,8 @@ describe('JSON-RPC server: every error code with its message (sidechain.md §4.4
     expect((await h.post('{"jsonrpc":"2.0","id":[1],"method":"eth_chainId"}')).json).toEqual(inv(null));
     // No id and no method: neither a call nor a notification.
     expect((await h.post('{"jsonrpc":"2.0","method":5}')).json).toEqual(inv(null));
-    for (const body of ['5', '"eth_chainId"', 'null', 'true', '{}']) expect((await h.post(body)).json, body).toEqual(inv(null));
+    for (const body of ['5', '"eth_chainId"', 'null', 'true', '{}'])
+      expect((await h.post(body)).json, body).toEqual(inv(null));
     // Nested batches: each inner array is an invalid message.
     expect((await h.post(`[[${call('eth_chainId')}],1,null]`)).json).toEqual([inv(null), inv(null), inv(null)]);
   });
@@ -202,54 +271,95 @@ describe('JSON-RPC server: every error code with its message (sidechain.md §4.4
     // Counted in UTF-8 bytes, as Go does.
     expect((await h.post(call('é'.repeat(1025)))).json).toEqual(err(1, -32600, 'method name too long: 2050 > 2048'));
     const fits = `eth_${'x'.repeat(2044)}`;
-    expect((await h.post(call(fits))).json).toEqual(err(1, -32601, `the method ${fits} does not exist/is not available`));
+    expect((await h.post(call(fits))).json).toEqual(
+      err(1, -32601, `the method ${fits} does not exist/is not available`),
+    );
   });
 
   it('-32601 with the wording ethers recognises; subscriptions are not available over HTTP', async () => {
-    expect((await h.post(call('eth_getFooBar', []))).json).toEqual(err(1, -32601, 'the method eth_getFooBar does not exist/is not available'));
-    expect((await h.post(call('eth_newFilter', [{}]))).json).toEqual(err(1, -32601, 'the method eth_newFilter does not exist/is not available'));
-    expect((await h.post(call('eth_subscribe', ['newHeads']))).json).toEqual(err(1, -32601, 'notifications not supported'));
+    expect((await h.post(call('eth_getFooBar', []))).json).toEqual(
+      err(1, -32601, 'the method eth_getFooBar does not exist/is not available'),
+    );
+    expect((await h.post(call('eth_newFilter', [{}]))).json).toEqual(
+      err(1, -32601, 'the method eth_newFilter does not exist/is not available'),
+    );
+    expect((await h.post(call('eth_subscribe', ['newHeads']))).json).toEqual(
+      err(1, -32601, 'notifications not supported'),
+    );
     expect((await h.post(call('eth_unsubscribe', ['0x1']))).json).toEqual(err(1, -32000, 'subscription not found'));
-    expect((await h.post(call('eth_unsubscribe', []))).json).toEqual(err(1, -32602, 'missing value for required argument 0'));
-    expect((await h.post(call('eth_unsubscribe', [1]))).json).toEqual(err(1, -32602, 'invalid argument 0: json: cannot unmarshal number into Go value of type rpc.ID'));
-    expect((await h.post(call('eth_unsubscribe', ['a', 'b']))).json).toEqual(err(1, -32602, 'too many arguments, want at most 1'));
+    expect((await h.post(call('eth_unsubscribe', []))).json).toEqual(
+      err(1, -32602, 'missing value for required argument 0'),
+    );
+    expect((await h.post(call('eth_unsubscribe', [1]))).json).toEqual(
+      err(1, -32602, 'invalid argument 0: json: cannot unmarshal number into Go value of type rpc.ID'),
+    );
+    expect((await h.post(call('eth_unsubscribe', ['a', 'b']))).json).toEqual(
+      err(1, -32602, 'too many arguments, want at most 1'),
+    );
     expect((await h.post(call('eth_unsubscribe', { a: 1 }))).json).toEqual(err(1, -32602, 'non-array args'));
   });
 
   it('-32602 invalid params from the method table', async () => {
     expect((await h.post(call('eth_blockNumber', { a: 1 }))).json).toEqual(err(1, -32602, 'non-array args'));
     expect((await h.post(call('eth_blockNumber', 'x'))).json).toEqual(err(1, -32602, 'non-array args'));
-    expect((await h.post(call('eth_blockNumber', [1]))).json).toEqual(err(1, -32602, 'too many arguments, want at most 0'));
-    expect((await h.post(call('eth_getBlockByNumber', ['latest']))).json).toEqual(err(1, -32602, 'missing value for required argument 1'));
-    expect((await h.post(call('eth_getBlockByNumber', ['0x01', false]))).json).toEqual(err(1, -32602, 'invalid argument 0: hex number with leading zero digits'));
-    expect((await h.post(call('eth_getBlockByNumber', [12, false]))).json).toEqual(err(1, -32602, 'invalid argument 0: hex string without 0x prefix'));
+    expect((await h.post(call('eth_blockNumber', [1]))).json).toEqual(
+      err(1, -32602, 'too many arguments, want at most 0'),
+    );
+    expect((await h.post(call('eth_getBlockByNumber', ['latest']))).json).toEqual(
+      err(1, -32602, 'missing value for required argument 1'),
+    );
+    expect((await h.post(call('eth_getBlockByNumber', ['0x01', false]))).json).toEqual(
+      err(1, -32602, 'invalid argument 0: hex number with leading zero digits'),
+    );
+    expect((await h.post(call('eth_getBlockByNumber', [12, false]))).json).toEqual(
+      err(1, -32602, 'invalid argument 0: hex string without 0x prefix'),
+    );
     // Integers beyond 2^53 reach the uint64 arguments exactly.
-    expect((await h.post('{"jsonrpc":"2.0","id":1,"method":"sidechain_getRootHash","params":[1,18446744073709551616]}')).json).toEqual(
-      err(1, -32602, 'invalid argument 1: json: cannot unmarshal number 18446744073709551616 into Go value of type uint64'),
+    expect(
+      (await h.post('{"jsonrpc":"2.0","id":1,"method":"sidechain_getRootHash","params":[1,18446744073709551616]}'))
+        .json,
+    ).toEqual(
+      err(
+        1,
+        -32602,
+        'invalid argument 1: json: cannot unmarshal number 18446744073709551616 into Go value of type uint64',
+      ),
     );
   });
 
   it('-32000 handler errors', async () => {
     expect((await h.post(call('sidechain_getSigners', ['0x63']))).json).toEqual(err(1, -32000, 'unknown block'));
     // Whole values in non-integer text are refused by name, as Go's decoder does (strconv.ParseUint).
-    for (const [text, arg] of [['1.0', 0], ['1e0', 0], ['-0', 0], ['1E2', 1], ['2.5', 1]] as const) {
+    for (const [text, arg] of [
+      ['1.0', 0],
+      ['1e0', 0],
+      ['-0', 0],
+      ['1E2', 1],
+      ['2.5', 1],
+    ] as const) {
       const params = arg === 0 ? `[${text},2]` : `[1,${text}]`;
-      expect((await h.post(`{"jsonrpc":"2.0","id":1,"method":"sidechain_getRootHash","params":${params}}`)).json).toEqual(
+      expect(
+        (await h.post(`{"jsonrpc":"2.0","id":1,"method":"sidechain_getRootHash","params":${params}}`)).json,
+      ).toEqual(
         err(1, -32602, `invalid argument ${arg}: json: cannot unmarshal number ${text} into Go value of type uint64`),
       );
     }
     // Elsewhere such a number is a number of the wrong kind, as before.
-    expect((await h.post('{"jsonrpc":"2.0","id":1,"method":"eth_getBlockByNumber","params":[1.0,false]}')).json).toEqual(
-      err(1, -32602, 'invalid argument 0: hex string without 0x prefix'),
-    );
-    expect((await h.post('{"jsonrpc":"2.0","id":1,"method":"eth_getBlockByNumber","params":["latest",1.0]}')).json).toEqual(
-      err(1, -32602, 'invalid argument 1: json: cannot unmarshal number into Go value of type bool'),
-    );
+    expect(
+      (await h.post('{"jsonrpc":"2.0","id":1,"method":"eth_getBlockByNumber","params":[1.0,false]}')).json,
+    ).toEqual(err(1, -32602, 'invalid argument 0: hex string without 0x prefix'));
+    expect(
+      (await h.post('{"jsonrpc":"2.0","id":1,"method":"eth_getBlockByNumber","params":["latest",1.0]}')).json,
+    ).toEqual(err(1, -32602, 'invalid argument 1: json: cannot unmarshal number into Go value of type bool'));
     expect((await h.post('{"jsonrpc":"2.0","id":1,"method":"sidechain_getAuthor","params":[1.5]}')).json).toEqual(
       err(1, -32602, 'invalid argument 0: json: cannot unmarshal number into Go value of type string'),
     );
-    expect((await h.post('{"jsonrpc":"2.0","id":1,"method":"sidechain_getRootHash","params":[5,4]}')).json).toEqual(err(1, -32000, 'Invalid parameters start: 5 and end block: 4 params'));
-    expect((await h.post('{"jsonrpc":"2.0","id":1,"method":"sidechain_getRootHash","params":[1,99]}')).json).toEqual(err(1, -32000, 'Invalid parameters start: 1 and end block: 99 params'));
+    expect((await h.post('{"jsonrpc":"2.0","id":1,"method":"sidechain_getRootHash","params":[5,4]}')).json).toEqual(
+      err(1, -32000, 'Invalid parameters start: 5 and end block: 4 params'),
+    );
+    expect((await h.post('{"jsonrpc":"2.0","id":1,"method":"sidechain_getRootHash","params":[1,99]}')).json).toEqual(
+      err(1, -32000, 'Invalid parameters start: 1 and end block: 99 params'),
+    );
   });
 
   it('-32603 when the node itself fails; the server keeps serving', async () => {
@@ -296,7 +406,13 @@ describe('JSON-RPC server: HTTP transport errors (geth rpc/http.go)', () => {
       expect(r.status, ct).toBe(415);
       expect(r.json, ct).toEqual(unsupported);
     }
-    for (const ct of ['application/json', 'application/json; charset=utf-8', 'Application/JSON', 'application/json-rpc', 'application/jsonrequest']) {
+    for (const ct of [
+      'application/json',
+      'application/json; charset=utf-8',
+      'Application/JSON',
+      'application/json-rpc',
+      'application/jsonrequest',
+    ]) {
       const r = await h.post(body, { 'content-type': ct });
       expect(r.status, ct).toBe(200);
       expect(r.json, ct).toEqual(res(1, '0x3a99'));
@@ -308,7 +424,10 @@ describe('JSON-RPC server: HTTP transport errors (geth rpc/http.go)', () => {
     expect(big.status).toBe(413);
     expect(big.json).toEqual(err(null, -32600, 'content length too large (5242881>5242880)'));
     // Exactly at the limit is read (and here is whitespace around one call).
-    const padded = Buffer.concat([Buffer.from(call('eth_chainId')), Buffer.alloc(5 * 1024 * 1024 - call('eth_chainId').length, 0x20)]);
+    const padded = Buffer.concat([
+      Buffer.from(call('eth_chainId')),
+      Buffer.alloc(5 * 1024 * 1024 - call('eth_chainId').length, 0x20),
+    ]);
     expect((await h.post(padded)).json).toEqual(res(1, '0x3a99'));
 
     const small = await startServer(port, { bodyLimitBytes: 64 });
@@ -316,15 +435,21 @@ describe('JSON-RPC server: HTTP transport errors (geth rpc/http.go)', () => {
       expect((await small.post(call('eth_chainId'))).status).toBe(200);
       const over = await small.post(`[${call('eth_chainId')},${call('eth_chainId')}]`);
       expect(over.status).toBe(413);
-      expect(over.json).toEqual(err(null, -32600, `content length too large (${2 * call('eth_chainId').length + 3}>64)`));
+      expect(over.json).toEqual(
+        err(null, -32600, `content length too large (${2 * call('eth_chainId').length + 3}>64)`),
+      );
       // Chunked, without a declared length: cut off while streaming.
       const streamed = await new Promise<{ status: number; text: string }>((resolve, reject) => {
-        const req = httpRequest(small.url, { method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } }, (r) => {
-          let text = '';
-          r.setEncoding('utf8');
-          r.on('data', (c: string) => (text += c));
-          r.on('end', () => resolve({ status: r.statusCode ?? 0, text }));
-        });
+        const req = httpRequest(
+          small.url,
+          { method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } },
+          (r) => {
+            let text = '';
+            r.setEncoding('utf8');
+            r.on('data', (c: string) => (text += c));
+            r.on('end', () => resolve({ status: r.statusCode ?? 0, text }));
+          },
+        );
         req.on('error', reject);
         for (let i = 0; i < 4; i++) req.write(call('eth_chainId'));
         req.end();
@@ -403,8 +528,11 @@ describe('JSON-RPC server: ethers v6 JsonRpcProvider end to end (sidechain.md §
 
       const withTxs = (await provider.getBlock(12, true))!;
       const b12 = chain.byNumber(12n)!.block;
-      expect(withTxs.prefetchedTransactions.slice(0, 2).map((t) => [t.from.toLowerCase(), t.to?.toLowerCase(), t.value])).toEqual(FIXTURE_TRANSFERS.map((t) => [t.from, t.to, t.value]));
-      if (b12.body.stateSyncs.length > 0) expect(withTxs.prefetchedTransactions.at(-1)!.hash).toBe(stateSyncTxHash(12n, b12.hash));
+      expect(
+        withTxs.prefetchedTransactions.slice(0, 2).map((t) => [t.from.toLowerCase(), t.to?.toLowerCase(), t.value]),
+      ).toEqual(FIXTURE_TRANSFERS.map((t) => [t.from, t.to, t.value]));
+      if (b12.body.stateSyncs.length > 0)
+        expect(withTxs.prefetchedTransactions.at(-1)!.hash).toBe(stateSyncTxHash(12n, b12.hash));
       expect(await provider.getBlock(99)).toBeNull();
       // The geth wording maps onto ethers' UNSUPPORTED_OPERATION.
       await expect(provider.send('eth_newFilter', [{}])).rejects.toMatchObject({ code: 'UNSUPPORTED_OPERATION' });

@@ -34,7 +34,11 @@ import {
 export const DEFAULT_BODY_LIMIT_BYTES = 5 * 1024 * 1024;
 
 /** Media types geth accepts (JSON-RPC over HTTP, historical spec). */
-const ACCEPTED_CONTENT_TYPES: ReadonlySet<string> = new Set(['application/json', 'application/json-rpc', 'application/jsonrequest']);
+const ACCEPTED_CONTENT_TYPES: ReadonlySet<string> = new Set([
+  'application/json',
+  'application/json-rpc',
+  'application/jsonrequest',
+]);
 
 export interface JsonRpcServerOptions {
   /** Largest request body accepted (default 5 MiB). */
@@ -75,16 +79,30 @@ export function createJsonRpcServer(port: SidechainPort, opts: JsonRpcServerOpti
 
   // The body is decoded here, not by fastify: a malformed body is a JSON-RPC parse error, not a 400.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, (_req: FastifyRequest, body: Buffer, done: (err: Error | null, body?: unknown) => void) => done(null, body));
+  app.addContentTypeParser(
+    '*',
+    { parseAs: 'buffer', bodyLimit },
+    (_req: FastifyRequest, body: Buffer, done: (err: Error | null, body?: unknown) => void) => done(null, body),
+  );
 
   app.setErrorHandler((err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
     if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       const declared = Number(req.headers['content-length']);
-      const message = Number.isFinite(declared) && declared > bodyLimit ? `content length too large (${declared}>${bodyLimit})` : `request body too large (>${bodyLimit} bytes)`;
+      const message =
+        Number.isFinite(declared) && declared > bodyLimit
+          ? `content length too large (${declared}>${bodyLimit})`
+          : `request body too large (>${bodyLimit} bytes)`;
       return sendTransportError(reply, 413, JSONRPC_INVALID_REQUEST, message);
     }
-    if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return sendTransportError(reply, 415, JSONRPC_INVALID_REQUEST, `invalid content type, only ${JSON_CONTENT_TYPE} is supported`);
-    const status = typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : undefined;
+    if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE')
+      return sendTransportError(
+        reply,
+        415,
+        JSONRPC_INVALID_REQUEST,
+        `invalid content type, only ${JSON_CONTENT_TYPE} is supported`,
+      );
+    const status =
+      typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : undefined;
     // A body that could not be read (aborted, bad length): geth's "read error".
     if (status !== undefined) return sendTransportError(reply, status, JSONRPC_PARSE_ERROR, 'read error');
     return sendTransportError(reply, 200, JSONRPC_INTERNAL_ERROR, 'internal error');
@@ -94,7 +112,8 @@ export function createJsonRpcServer(port: SidechainPort, opts: JsonRpcServerOpti
     method: [...NOT_ALLOWED_METHODS],
     url: '/',
     exposeHeadRoute: false,
-    handler: (_req, reply) => sendTransportError(reply.header('allow', 'POST'), 405, JSONRPC_INVALID_REQUEST, 'method not allowed'),
+    handler: (_req, reply) =>
+      sendTransportError(reply.header('allow', 'POST'), 405, JSONRPC_INVALID_REQUEST, 'method not allowed'),
   });
 
   app.route({
@@ -108,7 +127,12 @@ export function createJsonRpcServer(port: SidechainPort, opts: JsonRpcServerOpti
         return;
       }
       if (!ACCEPTED_CONTENT_TYPES.has(mediaType(req.headers['content-type']))) {
-        sendTransportError(reply, 415, JSONRPC_INVALID_REQUEST, `invalid content type, only ${JSON_CONTENT_TYPE} is supported`);
+        sendTransportError(
+          reply,
+          415,
+          JSONRPC_INVALID_REQUEST,
+          `invalid content type, only ${JSON_CONTENT_TYPE} is supported`,
+        );
         return;
       }
       done();

@@ -10,7 +10,8 @@ function asDoubles(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(asDoubles);
   if (v !== null && typeof v === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) Object.defineProperty(out, k, { value: asDoubles(x), enumerable: true, writable: true, configurable: true });
+    for (const [k, x] of Object.entries(v))
+      Object.defineProperty(out, k, { value: asDoubles(x), enumerable: true, writable: true, configurable: true });
     return out;
   }
   return v;
@@ -38,10 +39,16 @@ describe('jsonText: the parser agrees with JSON.parse', () => {
   });
 
   it('on arbitrary and mutated text: accepts exactly what JSON.parse accepts (property)', () => {
-    const mutated = fc.tuple(fc.json({ maxDepth: 3 }), fc.nat(), fc.constantFrom('', ',', ']', '}', '"', ':', '\\', 'x', '0', '-', ' ', '\u0001')).map(([t, at, ins]) => {
-      const i = t.length === 0 ? 0 : at % t.length;
-      return t.slice(0, i) + ins + t.slice(i + (ins === '' ? 1 : 0));
-    });
+    const mutated = fc
+      .tuple(
+        fc.json({ maxDepth: 3 }),
+        fc.nat(),
+        fc.constantFrom('', ',', ']', '}', '"', ':', '\\', 'x', '0', '-', ' ', '\u0001'),
+      )
+      .map(([t, at, ins]) => {
+        const i = t.length === 0 ? 0 : at % t.length;
+        return t.slice(0, i) + ins + t.slice(i + (ins === '' ? 1 : 0));
+      });
     fc.assert(
       fc.property(fc.oneof(fc.string({ maxLength: 40 }), mutated), (text) => {
         expect(parseJsonValue(text).ok, JSON.stringify(text)).toBe(jsonParseOk(text));
@@ -51,7 +58,9 @@ describe('jsonText: the parser agrees with JSON.parse', () => {
   });
 
   it('keeps integers beyond 2^53 exact, and "__proto__" as an own key', () => {
-    expect(parseJsonValue('[18446744073709551615,-9007199254740993,9007199254740991,1e400,1.5,1.0,1E0,-0,0,-7]')).toEqual({
+    expect(
+      parseJsonValue('[18446744073709551615,-9007199254740993,9007199254740991,1e400,1.5,1.0,1E0,-0,0,-7]'),
+    ).toEqual({
       ok: true,
       value: [
         18446744073709551615n,
@@ -97,7 +106,21 @@ describe('jsonText: the parser agrees with JSON.parse', () => {
 describe('jsonText: messages as geth decodes them', () => {
   it('keeps the raw id text and reads the fields', () => {
     const r = parseRpcBody(' {"id" : 1.50 , "jsonrpc":"2.0","method":"m","params":[1,{"a":null}]} ');
-    expect(r).toEqual({ ok: true, batch: false, messages: [{ version: '2.0', idRaw: '1.50', method: 'm', hasParams: true, params: [1, { a: null }], hasResult: false, hasError: false }] });
+    expect(r).toEqual({
+      ok: true,
+      batch: false,
+      messages: [
+        {
+          version: '2.0',
+          idRaw: '1.50',
+          method: 'm',
+          hasParams: true,
+          params: [1, { a: null }],
+          hasResult: false,
+          hasError: false,
+        },
+      ],
+    });
   });
 
   it('a batch is an array of messages; non-objects are empty messages', () => {
@@ -106,7 +129,8 @@ describe('jsonText: messages as geth decodes them', () => {
     const ms = (r as unknown as { messages: Array<Record<string, unknown>> }).messages;
     expect(ms).toHaveLength(5);
     expect(ms[0]).toMatchObject({ idRaw: '"a"', method: 'x' });
-    for (const m of ms.slice(1, 4)) expect(m).toMatchObject({ version: '', idRaw: undefined, method: '', hasParams: false });
+    for (const m of ms.slice(1, 4))
+      expect(m).toMatchObject({ version: '', idRaw: undefined, method: '', hasParams: false });
     expect(ms[4]).toMatchObject({ hasResult: true, hasError: true });
   });
 
@@ -130,7 +154,9 @@ describe('jsonText: encodeJson', () => {
   });
 
   it('writes bigints as numbers, drops what JSON.stringify drops, refuses cycles', () => {
-    expect(encodeJson({ a: 12345678901234567890n, b: undefined, c: [undefined, NaN, -Infinity], d: () => 1 })).toBe('{"a":12345678901234567890,"c":[null,null,null]}');
+    expect(encodeJson({ a: 12345678901234567890n, b: undefined, c: [undefined, NaN, -Infinity], d: () => 1 })).toBe(
+      '{"a":12345678901234567890,"c":[null,null,null]}',
+    );
     expect(encodeJson({ t: { toJSON: () => 'x' } })).toBe('{"t":"x"}');
     expect(encodeJson(undefined)).toBe('null');
     const cyc: Record<string, unknown> = {};

@@ -45,7 +45,15 @@ export type ParsedBody = { ok: true; batch: boolean; messages: RpcMessage[] } | 
 
 class JsonSyntaxError extends Error {}
 
-const emptyMessage = (): RpcMessage => ({ version: '', idRaw: undefined, method: '', hasParams: false, params: undefined, hasResult: false, hasError: false });
+const emptyMessage = (): RpcMessage => ({
+  version: '',
+  idRaw: undefined,
+  method: '',
+  hasParams: false,
+  params: undefined,
+  hasResult: false,
+  hasError: false,
+});
 
 type Field = 'jsonrpc' | 'id' | 'method' | 'params' | 'result' | 'error';
 const FIELDS: ReadonlyMap<string, Field> = new Map<string, Field>([
@@ -147,7 +155,8 @@ class Reader {
         if (top === undefined) return v;
         if (top.key === null) top.out.push(v);
         // An own property even for "__proto__", so the input cannot reach the prototype.
-        else Object.defineProperty(top.out, top.key, { value: v, writable: true, enumerable: true, configurable: true });
+        else
+          Object.defineProperty(top.out, top.key, { value: v, writable: true, enumerable: true, configurable: true });
         this.skipWs();
         c = this.peek();
         this.pos++;

@@ -74,7 +74,11 @@ export function parseBaseReq(body: Obj): BaseReq {
     if (fields.fees > 0 && fields.gasPrices > 0) throw new RestError(400, 'cannot provide both fees and gas prices');
   }
   // The reference echoes the bad value; a long one is cut so the answer stays small.
-  const invalidFrom = () => new RestError(401, `invalid from address: ${fields.from.length > 100 ? `${fields.from.slice(0, 100)}…` : fields.from}`);
+  const invalidFrom = () =>
+    new RestError(
+      401,
+      `invalid from address: ${fields.from.length > 100 ? `${fields.from.slice(0, 100)}…` : fields.from}`,
+    );
   let from: Address;
   try {
     from = parseAddress(fields.from);
@@ -82,5 +86,12 @@ export function parseBaseReq(body: Obj): BaseReq {
     throw invalidFrom();
   }
   if (from === ZERO_ADDRESS) throw invalidFrom();
-  return { from, memo: fields.memo, chainId: fields.chainId, accountNumber: fields.accountNumber, sequence: fields.sequence, simulate: fields.simulate };
+  return {
+    from,
+    memo: fields.memo,
+    chainId: fields.chainId,
+    accountNumber: fields.accountNumber,
+    sequence: fields.sequence,
+    simulate: fields.simulate,
+  };
 }

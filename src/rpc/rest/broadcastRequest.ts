@@ -26,12 +26,21 @@ export function parseBroadcastRequest(body: unknown): BroadcastRequest {
     const o = asObject(body, 'body');
     const mode = o.mode === undefined ? 'sync' : o.mode;
     if (!MODES.includes(mode as BroadcastMode)) {
-      throw new RestError(400, `failed to decode JSON payload: mode: expected "sync", "async" or "block", got ${describe(mode)}`);
+      throw new RestError(
+        400,
+        `failed to decode JSON payload: mode: expected "sync", "async" or "block", got ${describe(mode)}`,
+      );
     }
     // The prepare endpoints answer `{"type":"auth/StdTx","value":{…}}`; a client that signs that
     // answer and posts it whole means the inner tx, so the amino wrapper is unwrapped.
     let tx = o.tx;
-    if (tx !== null && typeof tx === 'object' && !Array.isArray(tx) && (tx as Record<string, unknown>).type === 'auth/StdTx' && 'value' in tx) {
+    if (
+      tx !== null &&
+      typeof tx === 'object' &&
+      !Array.isArray(tx) &&
+      (tx as Record<string, unknown>).type === 'auth/StdTx' &&
+      'value' in tx
+    ) {
       tx = (tx as Record<string, unknown>).value;
     }
     if (tx === undefined) throw new RestError(400, 'failed to decode JSON payload: tx: is required');

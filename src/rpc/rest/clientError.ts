@@ -16,14 +16,18 @@ function statusOf(code: string | undefined): [number, string] {
   return [400, `malformed HTTP request${code ? ` (${code})` : ''}`];
 }
 
-export function clientErrorHandler(bodyOf: ErrorBodyBuilder): (error: Error & { code?: string }, socket: Socket) => void {
+export function clientErrorHandler(
+  bodyOf: ErrorBodyBuilder,
+): (error: Error & { code?: string }, socket: Socket) => void {
   return (error, socket) => {
     // A reset connection has no one left to answer.
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
     const [status, message] = statusOf(error.code);
     const body = JSON.stringify(bodyOf(status, message));
     if (socket.writable) {
-      socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+      socket.write(
+        `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
     }
     socket.destroy();
   };

@@ -37,7 +37,8 @@ interface Prepared {
 export type Preparer = (body: Obj, base: BaseReq) => Prepared;
 
 function rootHash(body: Obj) {
-  if (body.root_Hash !== undefined && body.root_hash !== undefined) throw new InputError(`${P}.root_Hash`, 'give root_Hash or root_hash, not both');
+  if (body.root_Hash !== undefined && body.root_hash !== undefined)
+    throw new InputError(`${P}.root_Hash`, 'give root_Hash or root_hash, not both');
   return hexN(body, body.root_hash !== undefined ? 'root_hash' : 'root_Hash', P, 32);
 }
 
@@ -70,7 +71,12 @@ export const PREPARE_ROUTES: ReadonlyMap<string, Preparer> = new Map<string, Pre
   [
     '/topup/fee',
     (b, base) =>
-      prepared(MsgTopupDef, { fromAddress: base.from, id: uint64(b, 'id', P), txHash: hexN(b, 'tx_hash', P, 32), logIndex: uint64(b, 'log_index', P) }),
+      prepared(MsgTopupDef, {
+        fromAddress: base.from,
+        id: uint64(b, 'id', P),
+        txHash: hexN(b, 'tx_hash', P, 32),
+        logIndex: uint64(b, 'log_index', P),
+      }),
   ],
   [
     '/topup/withdraw',
@@ -100,4 +106,3 @@ export function prepareTx(preparer: Preparer, body: unknown) {
   if (invalid) throw new RestError(400, abciLog(invalid));
   return unsignedStdTx(def, msg, base.memo);
 }
-

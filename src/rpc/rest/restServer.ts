@@ -11,7 +11,12 @@
  * and no request, however malformed, stops the server: handlers throw RestError, and the error
  * handler turns that and anything unexpected (a 500) into that body.
  */
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyServerOptions,
+} from 'fastify';
 import { type BroadcastMode, BroadcastTimeoutError, type ServicePort } from '../ports';
 import { parseBroadcastRequest } from './broadcastRequest';
 import { PREPARE_ROUTES, prepareTx } from './prepareTx';
@@ -104,7 +109,11 @@ export function createRestServer(port: ServicePort, opts: RestServerOptions = {}
   app.setNotFoundHandler((request, reply) => {
     const isPost = POST_PATHS.has(pathOf(request.url));
     reply.header('allow', isPost ? 'POST' : 'GET, HEAD');
-    return sendJson(reply, 405, errorBody(`method ${request.method} not allowed on ${clip(pathOf(request.url))}; use ${isPost ? 'POST' : 'GET'}`));
+    return sendJson(
+      reply,
+      405,
+      errorBody(`method ${request.method} not allowed on ${clip(pathOf(request.url))}; use ${isPost ? 'POST' : 'GET'}`),
+    );
   });
 
   app.get('/*', async (request, reply) => {
@@ -114,7 +123,8 @@ export function createRestServer(port: ServicePort, opts: RestServerOptions = {}
       throw new RestError(405, `method GET not allowed on ${pathOf(url)}; use POST`);
     }
     const r = port.query(url);
-    if (!Number.isInteger(r.status) || r.status < 200 || r.status > 599) throw new Error(`query answered status ${String(r.status)}`);
+    if (!Number.isInteger(r.status) || r.status < 200 || r.status > 599)
+      throw new Error(`query answered status ${String(r.status)}`);
     return sendJson(reply, r.status, r.body);
   });
 

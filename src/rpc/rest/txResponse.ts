@@ -17,12 +17,27 @@ export function tendermintHash(hash: Hex | string): string {
  * gets the delivered tx's events as the single message log, as the Cosmos REST server reports.
  */
 export function broadcastResultOf(r: TxResult, height: bigint | null): BroadcastResult {
-  const out: BroadcastResult = { height: (height ?? 0n).toString(), txhash: tendermintHash(r.hash), code: r.code, raw_log: r.log };
+  const out: BroadcastResult = {
+    height: (height ?? 0n).toString(),
+    txhash: tendermintHash(r.hash),
+    code: r.code,
+    raw_log: r.log,
+  };
   if (r.codespace !== '') out.codespace = r.codespace;
   if (r.gasWanted > 0n) out.gas_wanted = r.gasWanted.toString();
   if (r.gasUsed > 0n) out.gas_used = r.gasUsed.toString();
   if (height !== null && r.code === 0) {
-    out.logs = [{ msg_index: 0, success: true, log: '', events: r.events.map((e) => ({ type: e.type, attributes: Object.entries(e.attributes).map(([key, value]) => ({ key, value })) })) }];
+    out.logs = [
+      {
+        msg_index: 0,
+        success: true,
+        log: '',
+        events: r.events.map((e) => ({
+          type: e.type,
+          attributes: Object.entries(e.attributes).map(([key, value]) => ({ key, value })),
+        })),
+      },
+    ];
   }
   return out;
 }

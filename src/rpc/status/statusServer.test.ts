@@ -73,8 +73,16 @@ describe('node status RPC', () => {
     expect(r.statusCode, r.body).toBe(200);
     const { result } = r.json();
     expect(result).toMatchObject({ listening: true, listeners: [], n_peers: '3' });
-    expect(result.peers.map((p: { node_info: { moniker: string } }) => p.node_info.moniker)).toEqual(['svc-2', 'svc-3', 'svc-4']);
-    expect(result.peers[0]).toEqual({ node_info: { id: f.statusPort.netInfo().peers[0]!.id, moniker: 'svc-2' }, is_outbound: true, remote_ip: '127.0.0.1' });
+    expect(result.peers.map((p: { node_info: { moniker: string } }) => p.node_info.moniker)).toEqual([
+      'svc-2',
+      'svc-3',
+      'svc-4',
+    ]);
+    expect(result.peers[0]).toEqual({
+      node_info: { id: f.statusPort.netInfo().peers[0]!.id, moniker: 'svc-2' },
+      is_outbound: true,
+      remote_ip: '127.0.0.1',
+    });
   });
 
   it('query strings and a trailing slash are ignored; HEAD answers without a body', async () => {
@@ -91,13 +99,27 @@ describe('node status RPC', () => {
     expect(nf.json().error).toEqual({ code: -32601, message: 'Method not found', data: '' });
     expectRpcError(await server.inject('/'), 404, -32601);
     expectRpcError(await server.inject('/STATUS'), 404, -32601);
-    const post = await server.inject({ method: 'POST', url: '/status', payload: '{"jsonrpc":"2.0","method":"status"}', headers: { 'content-type': 'application/json' } });
+    const post = await server.inject({
+      method: 'POST',
+      url: '/status',
+      payload: '{"jsonrpc":"2.0","method":"status"}',
+      headers: { 'content-type': 'application/json' },
+    });
     expectRpcError(post, 405, -32600);
     expect(post.headers.allow).toBe('GET, HEAD');
     expectRpcError(await server.inject({ method: 'POST', url: '/nowhere', payload: 'x'.repeat(1000) }), 404, -32601);
     // fastify reads (and limits) a body before it routes, even to the not-found handler.
     expectRpcError(await server.inject({ method: 'POST', url: '/nowhere', payload: 'x'.repeat(100_000) }), 413, -32600);
-    expectRpcError(await server.inject({ method: 'POST', url: '/status', payload: 'x'.repeat(100_000), headers: { 'content-type': 'text/plain' } }), 413, -32600);
+    expectRpcError(
+      await server.inject({
+        method: 'POST',
+        url: '/status',
+        payload: 'x'.repeat(100_000),
+        headers: { 'content-type': 'text/plain' },
+      }),
+      413,
+      -32600,
+    );
     expectRpcError(await server.inject('/%zz'), 400, -32600);
   });
 
@@ -127,12 +149,19 @@ describe('node status RPC', () => {
     try {
       const r = await fetch(`${base}/status`);
       expect(r.status).toBe(200);
-      expect(((await r.json()) as { result: { sync_info: { latest_block_height: string } } }).result.sync_info.latest_block_height).toBe(f.chain.app.height.toString());
+      expect(
+        ((await r.json()) as { result: { sync_info: { latest_block_height: string } } }).result.sync_info
+          .latest_block_height,
+      ).toBe(f.chain.app.height.toString());
       const n = await fetch(`${base}/net_info`);
       expect(((await n.json()) as { result: { n_peers: string } }).result.n_peers).toBe('3');
       const missing = await fetch(`${base}/dump_consensus_state`);
       expect(missing.status).toBe(404);
-      expect(await missing.json()).toEqual({ jsonrpc: '2.0', id: -1, error: { code: -32601, message: 'Method not found', data: '' } });
+      expect(await missing.json()).toEqual({
+        jsonrpc: '2.0',
+        id: -1,
+        error: { code: -32601, message: 'Method not found', data: '' },
+      });
     } finally {
       await s.close();
     }
@@ -140,17 +169,50 @@ describe('node status RPC', () => {
 
   it('300 malformed requests: each is a 200 for the two routes or a JSON-RPC error envelope; the server keeps serving', async () => {
     const segment = fc.oneof(
-      fc.constantFrom('status', 'net_info', 'STATUS', 'health', 'abci_query', 'block', '', '.', '..', '%zz', '%', '%00', '%2F', '%E0%A4%A', '☃', 'status?'),
+      fc.constantFrom(
+        'status',
+        'net_info',
+        'STATUS',
+        'health',
+        'abci_query',
+        'block',
+        '',
+        '.',
+        '..',
+        '%zz',
+        '%',
+        '%00',
+        '%2F',
+        '%E0%A4%A',
+        '☃',
+        'status?',
+      ),
       fc.string({ unit: 'grapheme', maxLength: 8 }).map(encodeURIComponent),
     );
     const url = fc
-      .tuple(fc.array(segment, { minLength: 1, maxLength: 3 }), fc.option(fc.string({ unit: fc.constantFrom(...'ab=&%?1'.split('')), maxLength: 20 }), { nil: undefined }))
+      .tuple(
+        fc.array(segment, { minLength: 1, maxLength: 3 }),
+        fc.option(fc.string({ unit: fc.constantFrom(...'ab=&%?1'.split('')), maxLength: 20 }), { nil: undefined }),
+      )
       .map(([segs, q]) => `/${segs.join('/')}${q === undefined ? '' : `?${q}`}`);
     const req = fc.record({
       method: fc.constantFrom('GET', 'GET', 'GET', 'POST', 'PUT', 'DELETE', 'OPTIONS', 'PATCH', 'HEAD'),
       url,
-      body: fc.option(fc.oneof(fc.string({ maxLength: 100 }), fc.jsonValue().map((v) => JSON.stringify(v) ?? ''), fc.constant('x'.repeat(70_000))), { nil: undefined }),
-      contentType: fc.constantFrom(undefined, 'application/json', 'text/plain', '', 'application/x-www-form-urlencoded'),
+      body: fc.option(
+        fc.oneof(
+          fc.string({ maxLength: 100 }),
+          fc.jsonValue().map((v) => JSON.stringify(v) ?? ''),
+          fc.constant('x'.repeat(70_000)),
+        ),
+        { nil: undefined },
+      ),
+      contentType: fc.constantFrom(
+        undefined,
+        'application/json',
+        'text/plain',
+        '',
+        'application/x-www-form-urlencoded',
+      ),
     });
     await fc.assert(
       fc.asyncProperty(req, async ({ method, url: u, body, contentType }) => {

@@ -3,7 +3,12 @@
  * (tendermintJson.ts), over a NodeStatusPort. Only the two routes the spec names exist; anything
  * else is a JSON-RPC error envelope, never an HTML page or a dropped connection.
  */
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyServerOptions,
+} from 'fastify';
 import { type NodeStatusPort } from '../ports';
 import { clientErrorHandler } from '../rest/clientError';
 import { RpcErrorCode, netInfoResult, rpcError, rpcResult, statusResult } from './tendermintJson';
@@ -29,9 +34,15 @@ export function createStatusServer(port: NodeStatusPort, opts: StatusServerOptio
     bodyLimit: BODY_LIMIT_BYTES,
     routerOptions: { ignoreTrailingSlash: true },
     frameworkErrors: (error, _request, reply) => {
-      send(reply, 400, rpcError(RpcErrorCode.InvalidRequest, 'Invalid Request', `malformed URL: ${error.message.slice(0, 200)}`));
+      send(
+        reply,
+        400,
+        rpcError(RpcErrorCode.InvalidRequest, 'Invalid Request', `malformed URL: ${error.message.slice(0, 200)}`),
+      );
     },
-    clientErrorHandler: clientErrorHandler((_status, message) => rpcError(RpcErrorCode.InvalidRequest, 'Invalid Request', message)),
+    clientErrorHandler: clientErrorHandler((_status, message) =>
+      rpcError(RpcErrorCode.InvalidRequest, 'Invalid Request', message),
+    ),
   });
   // Bodies are ignored whatever their type, rather than refused with an HTML-less 415.
   app.removeAllContentTypeParsers();
@@ -40,7 +51,8 @@ export function createStatusServer(port: NodeStatusPort, opts: StatusServerOptio
   app.setErrorHandler((thrown: unknown, request, reply) => {
     const error: Partial<FastifyError> & Error = thrown instanceof Error ? thrown : new Error(String(thrown));
     const status = error.statusCode;
-    if (status !== undefined && status >= 400 && status < 500) return send(reply, status, rpcError(RpcErrorCode.InvalidRequest, 'Invalid Request', error.message));
+    if (status !== undefined && status >= 400 && status < 500)
+      return send(reply, status, rpcError(RpcErrorCode.InvalidRequest, 'Invalid Request', error.message));
     request.log.error({ err: error }, 'status handler failed');
     return send(reply, 500, rpcError(RpcErrorCode.InternalError, 'Internal error', error.message));
   });
@@ -48,7 +60,11 @@ export function createStatusServer(port: NodeStatusPort, opts: StatusServerOptio
   app.setNotFoundHandler((request, reply) => {
     if (ROUTES.has(pathOf(request.url))) {
       reply.header('allow', 'GET, HEAD');
-      return send(reply, 405, rpcError(RpcErrorCode.InvalidRequest, 'Invalid Request', `method ${request.method} not allowed; use GET`));
+      return send(
+        reply,
+        405,
+        rpcError(RpcErrorCode.InvalidRequest, 'Invalid Request', `method ${request.method} not allowed; use GET`),
+      );
     }
     return send(reply, 404, rpcError(RpcErrorCode.MethodNotFound, 'Method not found'));
   });

@@ -51,6 +51,10 @@ export function netInfoResult(n: ReturnType<NodeStatusPort['netInfo']>) {
     listeners: [] as string[],
     n_peers: String(n.peers.length),
     // The simulated network has no sockets: every peer is in this process, hence loopback.
-    peers: n.peers.map((p) => ({ node_info: { id: p.id, moniker: p.moniker }, is_outbound: true, remote_ip: '127.0.0.1' })),
+    peers: n.peers.map((p) => ({
+      node_info: { id: p.id, moniker: p.moniker },
+      is_outbound: true,
+      remote_ip: '127.0.0.1',
+    })),
   };
 }

@@ -12,7 +12,13 @@ import { sidechainRoot } from '../../app/testing/fakeObservers';
 import { TestChain, type BlockResult, type TestChainOptions, type TestKey } from '../../app/testing/testChain';
 import { getValidatorSet } from '../../modules/staking/keeper';
 import { MsgCheckpointAckDef, MsgCheckpointDef } from '../../modules/checkpoint/msgs';
-import { type BroadcastMode, type BroadcastResult, type NodeStatusPort, type PeerInfo, type ServicePort } from '../ports';
+import {
+  type BroadcastMode,
+  type BroadcastResult,
+  type NodeStatusPort,
+  type PeerInfo,
+  type ServicePort,
+} from '../ports';
 import { type QueryResponse } from '../../app/queryRouter';
 import { asyncBroadcastResult, broadcastResultOf } from '../rest/txResponse';
 
@@ -76,7 +82,10 @@ export class AppNodeStatusPort implements NodeStatusPort {
   }
 
   netInfo(): { listening: boolean; peers: PeerInfo[] } {
-    return { listening: true, peers: this.chain.validators.slice(1).map((v, i) => ({ id: nodeId(v.address), moniker: `svc-${i + 2}` })) };
+    return {
+      listening: true,
+      peers: this.chain.validators.slice(1).map((v, i) => ({ id: nodeId(v.address), moniker: `svc-${i + 2}` })),
+    };
   }
 }
 
@@ -108,7 +117,13 @@ function bufferCheckpoint(chain: TestChain, startBlock: bigint, endBlock: bigint
 export function seedCheckpoints(chain: TestChain): void {
   chain.observers.sidechainHead = 100_000n;
   bufferCheckpoint(chain, 0n, 255n);
-  const buffered = chain.queryResult<{ proposer: Address; startBlock: number; endBlock: number; rootHash: Hex; accountRootHash: Hex }>('/checkpoints/buffer');
+  const buffered = chain.queryResult<{
+    proposer: Address;
+    startBlock: number;
+    endBlock: number;
+    rootHash: Hex;
+    accountRootHash: Hex;
+  }>('/checkpoints/buffer');
   chain.observers.headerBlocks.set(1n, {
     number: 1n,
     proposer: buffered.proposer,
@@ -118,7 +133,13 @@ export function seedCheckpoints(chain: TestChain): void {
     accountRootHash: buffered.accountRootHash,
   });
   const acker = chain.validators[0]!;
-  settle(chain, [chain.tx(MsgCheckpointAckDef, { from: acker.address, headerBlock: 1n, txHash: `0x${'ab'.repeat(32)}`, logIndex: 0n }, acker)]);
+  settle(chain, [
+    chain.tx(
+      MsgCheckpointAckDef,
+      { from: acker.address, headerBlock: 1n, txHash: `0x${'ab'.repeat(32)}`, logIndex: 0n },
+      acker,
+    ),
+  ]);
   bufferCheckpoint(chain, 256n, 511n);
 }
 

@@ -11,7 +11,13 @@ import { SidechainChain, type StoredBlock } from '../../sidechain/chain';
 import { buildBlock, planProduction, type ProductionInputs } from '../../sidechain/producer';
 import { type RpcView } from '../../sidechain/rpc';
 import { type OperatorResult, type SidechainPort } from '../ports';
-import { FIXTURE_CONFIG, fixtureKeys, fixtureProducers, fixtureRecords, fixtureSpans } from '../../sidechain/testing/fixture';
+import {
+  FIXTURE_CONFIG,
+  fixtureKeys,
+  fixtureProducers,
+  fixtureRecords,
+  fixtureSpans,
+} from '../../sidechain/testing/fixture';
 
 const keys = fixtureKeys('rpc-fixture-producer');
 
@@ -46,7 +52,11 @@ function emptyChain(): SidechainChain {
 }
 
 /** Grow `chain` by `count` blocks, each sealed by the in-turn producer; `txsAt(n)` fills block n. */
-export function growChain(chain: SidechainChain, count: number, txsAt: (n: bigint) => readonly SidechainTx[] = () => []): void {
+export function growChain(
+  chain: SidechainChain,
+  count: number,
+  txsAt: (n: bigint) => readonly SidechainTx[] = () => [],
+): void {
   for (let i = 0; i < count; i++) {
     const head = chain.head();
     const who = head.snapshot.validatorSet.proposer.address;
@@ -55,7 +65,10 @@ export function growChain(chain: SidechainChain, count: number, txsAt: (n: bigin
     const key = keys.find((k) => k.address === who)!;
     const block = buildBlock(chain, plan, key.sk, who, inputs([...txsAt(head.block.header.number + 1n)]), plan.timeS);
     const r = chain.import(block, FAR_FUTURE_S, 0);
-    if (r.status !== 'imported' || !r.newHead) throw new Error(`fixture: block ${block.header.number} not imported as head: ${JSON.stringify(r, (_, v) => (typeof v === 'bigint' ? v.toString() : v))}`);
+    if (r.status !== 'imported' || !r.newHead)
+      throw new Error(
+        `fixture: block ${block.header.number} not imported as head: ${JSON.stringify(r, (_, v) => (typeof v === 'bigint' ? v.toString() : v))}`,
+      );
   }
 }
 
@@ -71,7 +84,8 @@ function replayTo(from: SidechainChain, n: bigint): SidechainChain {
   const chain = emptyChain();
   for (const b of from.canonicalRange(1n, n)) {
     const r = chain.import(b.block, FAR_FUTURE_S, 0);
-    if (r.status !== 'imported') throw new Error(`fixture: replay of block ${b.block.header.number} failed: ${r.status}`);
+    if (r.status !== 'imported')
+      throw new Error(`fixture: replay of block ${b.block.header.number} failed: ${r.status}`);
   }
   return chain;
 }
@@ -87,7 +101,9 @@ export interface FixtureSidechainPort extends SidechainPort {
   viewCalls: number;
 }
 
-export function createFixtureSidechainPort(opts: { blocks?: number; chain?: SidechainChain; viewExtras?: Partial<Omit<RpcView, 'chain'>> } = {}): FixtureSidechainPort {
+export function createFixtureSidechainPort(
+  opts: { blocks?: number; chain?: SidechainChain; viewExtras?: Partial<Omit<RpcView, 'chain'>> } = {},
+): FixtureSidechainPort {
   const port: FixtureSidechainPort = {
     chain: opts.chain ?? buildFixtureChain(opts.blocks),
     viewExtras: { chainId: FIXTURE_CHAIN_ID, peerCount: 3, syncing: null, ...opts.viewExtras },

@@ -25,14 +25,24 @@ export function fixtureKeys(label: string): FixtureKey[] {
     .sort((a, b) => compareAddresses(a.address, b.address));
 }
 
-export const FIXTURE_CONFIG = sidechainConfig({ sprint: 4, firstSpanEnd: 15n, producerDelayS: 4, periodS: 2, backupMultiplierS: 2, stateSyncDelayS: 10 });
+export const FIXTURE_CONFIG = sidechainConfig({
+  sprint: 4,
+  firstSpanEnd: 15n,
+  producerDelayS: 4,
+  periodS: 2,
+  backupMultiplierS: 2,
+  stateSyncDelayS: 10,
+});
 
 export function fixtureProducers(keys: readonly FixtureKey[]): SpanProducer[] {
   return keys.map((k, i) => ({ id: BigInt(i + 1), address: k.address, power: 1n }));
 }
 
 /** Spans 1..8 of 16 blocks; with `rotate`, spans from 2 on drop the first producer (to see a change take effect). */
-export function fixtureSpans(producers: readonly SpanProducer[], opts: { rotate: boolean }): Map<bigint, CommittedSpan> {
+export function fixtureSpans(
+  producers: readonly SpanProducer[],
+  opts: { rotate: boolean },
+): Map<bigint, CommittedSpan> {
   const m = new Map<bigint, CommittedSpan>();
   for (let id = 1n; id <= 8n; id++) {
     const start = 16n * id;

@@ -19,7 +19,11 @@ export interface SprintChain {
   proposers: Address[];
 }
 
-export function buildSprintChain(producers: ReadonlyArray<ValidatorInput>, sprint: number, blocks: number): SprintChain {
+export function buildSprintChain(
+  producers: ReadonlyArray<ValidatorInput>,
+  sprint: number,
+  blocks: number,
+): SprintChain {
   const validatorBytes = encodeValidatorBytes(producers.map((p) => ({ address: p.address, power: p.power })));
   let snap = genesisSnapshot(producers, GENESIS_HASH);
   const snapshots = [snap];
