@@ -7,11 +7,6 @@ import { describe, expect, it } from 'vitest';
 import { loadScenario } from '../sim/scenario/load';
 import { runScenario, type RunResult } from '../sim/run';
 
-function run(name: string, seed = 1): RunResult {
-  const { scenario } = loadScenario(name);
-  return runScenario(scenario, { seed });
-}
-
 /** Commit times (virtual ms since start) of every block on a node's disk. */
 function commitTimes(r: RunResult, node: number, epochMs: number): number[] {
   return r.cluster.serviceNodes[node]!.disk.map((cb) => cb.block.timeMs - epochMs);

@@ -169,12 +169,15 @@ export class Cluster extends Domain {
   protected scheduleWorkload(): void {
     const w = this.scenario.workload;
     if (w.transfers) this.engine.at(w.transfers.everyMs, 'workload', '', { what: 'transfer', index: 0 });
-    w.topups.forEach((t, i) => this.engine.at(t.atMs, 'workload', '', { what: 'topup', index: i }));
-    w.stateSyncs.forEach((t, i) => this.engine.at(t.atMs, 'workload', '', { what: 'stateSync', index: i }));
-    w.stakeUpdates.forEach((t, i) => this.engine.at(t.atMs, 'workload', '', { what: 'stakeUpdate', index: i }));
-    w.joins.forEach((t, i) => this.engine.at(t.atMs, 'workload', '', { what: 'join', index: i }));
-    w.exits.forEach((t, i) => this.engine.at(t.atMs, 'workload', '', { what: 'exit', index: i }));
-    w.signerChanges.forEach((t, i) => this.engine.at(t.atMs, 'workload', '', { what: 'signerChange', index: i }));
+    for (const [i, t] of w.topups.entries()) this.engine.at(t.atMs, 'workload', '', { what: 'topup', index: i });
+    for (const [i, t] of w.stateSyncs.entries())
+      this.engine.at(t.atMs, 'workload', '', { what: 'stateSync', index: i });
+    for (const [i, t] of w.stakeUpdates.entries())
+      this.engine.at(t.atMs, 'workload', '', { what: 'stakeUpdate', index: i });
+    for (const [i, t] of w.joins.entries()) this.engine.at(t.atMs, 'workload', '', { what: 'join', index: i });
+    for (const [i, t] of w.exits.entries()) this.engine.at(t.atMs, 'workload', '', { what: 'exit', index: i });
+    for (const [i, t] of w.signerChanges.entries())
+      this.engine.at(t.atMs, 'workload', '', { what: 'signerChange', index: i });
   }
 
   protected takeSample(timeMs: number): void {
@@ -255,7 +258,8 @@ export class Cluster extends Domain {
   }
 
   private workload(what: string, index: number): void {
-    const rng = (this.wl ??= this.rng.fork('workload'));
+    this.wl ??= this.rng.fork('workload');
+    const rng = this.wl;
     const s = this.scenario;
     const parentCall = (call: Parameters<ParentChain['submit']>[0]) =>
       this.network.send('client', 'parent', { kind: 'p.submit', call });

@@ -56,7 +56,7 @@ export interface RunOptions {
   /** Where the sidechain domain runs (default inline). `runScenario`/`prepareRun` are inline only. */
   placement?: Placement;
   /** Called every `progressEveryMs` of simulated time (for progress bars); return 'stop' to end early. */
-  onProgress?: (simulatedMs: number, totalMs: number) => void | 'stop';
+  onProgress?: (simulatedMs: number, totalMs: number) => 'stop' | undefined;
   progressEveryMs?: number;
   /**
    * How much simulated time one `step()` covers at most (default: the larger of the sample and

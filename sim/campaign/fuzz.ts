@@ -114,7 +114,8 @@ export function mergeSummaries(parts: CampaignSummary[]): CampaignSummary {
   for (const p of parts) {
     for (const [k, v] of Object.entries(p.verdicts)) verdicts[k] = (verdicts[k] ?? 0) + v;
     for (const [k, e] of Object.entries(p.faults)) {
-      const m = (faults[k] ??= { scheduled: 0, fired: 0, measured: 0, changed: 0 });
+      faults[k] ??= { scheduled: 0, fired: 0, measured: 0, changed: 0 };
+      const m = faults[k];
       m.scheduled += e.scheduled;
       m.fired += e.fired;
       m.measured += e.measured;
@@ -159,7 +160,8 @@ export function summarise(
   for (const r of results) {
     verdicts[r.verdict] = (verdicts[r.verdict] ?? 0) + 1;
     for (const f of r.faults) {
-      const e = (faults[f.kind] ??= { scheduled: 0, fired: 0, measured: 0, changed: 0 });
+      faults[f.kind] ??= { scheduled: 0, fired: 0, measured: 0, changed: 0 };
+      const e = faults[f.kind]!;
       e.scheduled++;
       if (f.fired) e.fired++;
       if (f.changed !== null) {

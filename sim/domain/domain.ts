@@ -178,7 +178,8 @@ export abstract class Domain {
   ) {
     this.trace = opts.trace ?? new TraceRecorder();
     if (opts.traceLines) {
-      const buf: string[] = (this.traceBuffer = []);
+      const buf: string[] = [];
+      this.traceBuffer = buf;
       this.trace.addSink((line) => void buf.push(line));
     }
     this.engine = new Engine(this.trace);
@@ -213,7 +214,7 @@ export abstract class Domain {
       NET_DELIVER,
       (ev) => {
         const slot = this.slots.get(ev.target);
-        if (!slot || !slot.alive || slot.paused) return;
+        if (!slot?.alive || slot.paused) return;
         this.network.noteDelivered();
         slot.node.onMessage(ev.payload.from, ev.payload.msg, slot.ctx);
       },
@@ -223,7 +224,7 @@ export abstract class Domain {
       'node.timer',
       (ev, e) => {
         const slot = this.slots.get(ev.target);
-        if (!slot || !slot.alive || ev.payload.inc !== slot.incarnation) return;
+        if (!slot?.alive || ev.payload.inc !== slot.incarnation) return;
         if (slot.paused) {
           this.scheduleTimer(Math.max(slot.pausedUntilMs, e.nowMs()), ev.target, ev.payload);
           return;
@@ -241,7 +242,7 @@ export abstract class Domain {
 
   // --- nodes ---------------------------------------------------------------------------------
 
-  protected addNode(node: SimNode<NodeMessage, any>): void {
+  protected addNode(node: SimNode<NodeMessage, AnyTimer>): void {
     const id = node.id;
     assert(domainOf(id) === this.name, 'a node lives in its own domain', { id, domain: this.name });
     const slot: NodeSlot = {

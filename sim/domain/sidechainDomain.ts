@@ -161,7 +161,8 @@ export class SidechainDomain extends Domain {
    */
   private workload(what: string): void {
     if (what !== 'sidechainTx') return;
-    const rng = (this.wl ??= this.rng.fork('workload-sidechain'));
+    this.wl ??= this.rng.fork('workload-sidechain');
+    const rng = this.wl;
     const users = this.setup.users;
     const node = rng.pick(this.sidechainNodes);
     const from = rng.pick(users);

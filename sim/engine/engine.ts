@@ -19,10 +19,10 @@ export interface SimEvent<P = unknown> {
   cancelled: boolean;
 }
 
-export type EventHandler = (event: SimEvent<any>, engine: Engine) => void;
+export type EventHandler = (event: SimEvent<unknown>, engine: Engine) => void;
 
 /** Describes a payload for the trace; must be deterministic (canonical JSON or a fixed format). */
-export type TraceDescriber = (payload: any) => string | undefined;
+export type TraceDescriber = (payload: unknown) => string | undefined;
 
 export interface RunBounds {
   /** Stop before delivering the first event later than this (virtual ms). */

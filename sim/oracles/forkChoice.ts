@@ -2,6 +2,7 @@
  * Fork choice: every sidechain node's head is the heaviest chain it knows (by Bor's rule), reorgs
  * stay within the scenario's bound, and all honest nodes converge once faults have healed.
  */
+import { maxBig } from '../../src/core/amount';
 import { Oracle, big, str, type Observation } from './oracle';
 
 export class ForkChoiceOracle extends Oracle {
@@ -31,7 +32,7 @@ export class ConvergenceOracle extends Oracle {
   /** heads: per live node, its head number and its canonical hash at `at` (a common height). */
   check(atMs: number, heads: Array<{ node: string; number: bigint; hashAt: string | null }>, lagBound = 4n): void {
     if (heads.length < 2) return;
-    const top = heads.reduce((m, h) => (h.number > m ? h.number : m), 0n);
+    const top = heads.reduce((m, h) => maxBig(h.number, m), 0n);
     for (const h of heads) {
       if (top - h.number > lagBound) {
         this.fail(atMs, h.node, `sidechain node is ${top - h.number} blocks behind after the faults healed`, {

@@ -3,6 +3,7 @@
  * given the end-of-run facts (as plain data, so it works whichever thread ran the sidechain).
  * The verdict is the class of the earliest violation, or pass.
  */
+import { minBig } from '../../src/core/amount';
 import { type Scenario, type Verdict } from '../scenario/scenario';
 import { type Observation, type Oracle, type Violation } from './oracle';
 import { ServiceSafetyOracle } from './serviceSafety';
@@ -151,7 +152,7 @@ export class OracleSuite {
         to: BigInt(Math.ceil((epochMs + (w.toMs ?? f.endMs)) / 1000)),
       }));
       this.backup.checkChain(best.node, f.endMs, best.canonical, f.silentWindows, alone);
-      const settled = f.sidechains.reduce((m, s) => (s.headNumber < m ? s.headNumber : m), best.headNumber) - 8n;
+      const settled = f.sidechains.reduce((m, s) => minBig(s.headNumber, m), best.headNumber) - 8n;
       // Convergence is only expected once every fault has healed and the network had time to settle.
       if (settled > 0n && this.openFaults === 0 && f.endMs - this.healedAtMs >= 60_000)
         this.convergence.check(

@@ -20,7 +20,7 @@ describe('scenario files', () => {
   });
   it('a bad file names the file and the field', () => {
     const base = JSON.parse(readFileSync(join(SCENARIOS_DIR, 'smoke.json'), 'utf8'));
-    const bad = (patch: (o: any) => void) => {
+    const bad = (patch: (o: { [field: string]: unknown; params: Record<string, unknown> }) => void) => {
       const o = structuredClone(base);
       patch(o);
       return () => decodeScenario(o);

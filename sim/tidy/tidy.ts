@@ -140,8 +140,7 @@ export function checkFile(root: string, file: string, text: string = readFileSyn
   if (from !== null && from !== '@sim') {
     lines.forEach((line, i) => {
       IMPORT_RE.lastIndex = 0;
-      let m: RegExpExecArray | null;
-      while ((m = IMPORT_RE.exec(line)) !== null) {
+      for (let m = IMPORT_RE.exec(line); m !== null; m = IMPORT_RE.exec(line)) {
         const spec = m[1] ?? m[2] ?? m[3];
         if (spec === undefined || !spec.startsWith('.')) continue;
         const target = posix.normalize(posix.join(posix.dirname(rel), spec));

@@ -3,10 +3,11 @@
  * a Node `Worker` or `parentPort` speaks `postMessage`/`on`. (comlink ships this adapter only as
  * UMD; this is the same twenty lines as ESM.)
  */
+import { type Transferable } from 'node:worker_threads';
 import { type Endpoint } from 'comlink';
 
 export interface NodePort {
-  postMessage(message: unknown, transfer?: readonly any[]): void;
+  postMessage(message: unknown, transfer?: readonly Transferable[]): void;
   on(event: 'message', listener: (data: unknown) => void): unknown;
   off(event: 'message', listener: (data: unknown) => void): unknown;
 }
@@ -16,7 +17,7 @@ type Handler = ((ev: { data: unknown }) => void) | { handleEvent(ev: { data: unk
 export function nodeEndpoint(port: NodePort): Endpoint {
   const listeners = new WeakMap<object, (data: unknown) => void>();
   return {
-    postMessage: (message: unknown, transfer?: readonly any[]) => port.postMessage(message, transfer),
+    postMessage: (message: unknown, transfer?: readonly Transferable[]) => port.postMessage(message, transfer),
     addEventListener: (_type: string, handler: Handler) => {
       const l = (data: unknown) => {
         const ev = { data };

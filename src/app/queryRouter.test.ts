@@ -27,7 +27,7 @@ import { MsgEventRecordDef } from '../modules/clerk/msgs';
 import { type StakeUpdateEvent, type StateSyncedEvent, type TopUpFeeEvent } from '../modules/observers';
 import { type QueryResponse } from './queryRouter';
 import { type SideTxResult, type TxResult } from './serviceApp';
-import { TestChain, testKey, TOKEN, type TestKey } from './testing/testChain';
+import { TestChain, testKey, TOKEN, type AccountJson, type TestKey } from './testing/testChain';
 import { FakeObservers, fakeTxHash, sidechainRoot } from './testing/fakeObservers';
 
 // --- expected shapes ---------------------------------------------------------------------------
@@ -68,7 +68,28 @@ const seconds = (ms: number) => Math.floor(ms / 1000);
 /** Go's time.Time JSON in UTC (RFC3339Nano, fraction without trailing zeros). */
 const goTime = (ms: number) => new Date(ms).toISOString().replace(/\.?0+Z$/, 'Z');
 
-type Json = any;
+/** A decoded JSON object from a query; the assertions that read a field check its value. */
+type JsonObject = Record<string, unknown>;
+
+/** The wire shapes the assertions walk into (what they read, not a full decoder). */
+interface ValidatorJson {
+  ID: number;
+  startEpoch: number;
+  endEpoch: number;
+  power: number;
+  accum: number;
+  pubKey: string;
+  signer: string;
+  last_updated: number | string;
+}
+interface ValidatorSetJson {
+  validators: ValidatorJson[];
+  proposer: ValidatorJson;
+}
+interface SpanJson {
+  validator_set: ValidatorSetJson;
+  selected_producers: ValidatorJson[];
+}
 
 // --- the driven chain --------------------------------------------------------------------------
 
@@ -105,7 +126,8 @@ function buildWorld(): World {
   const [v1, v2, v3, v4] = v as [TestKey, TestKey, TestKey, TestKey];
   const keyOf = (a: Address) => v.find((k) => k.address === a)!;
   const proposer = () => keyOf(getValidatorSet(chain.app.store).proposer.address);
-  const dividendRoot = (): Hex => chain.queryResult('/topup/dividend-account-root').accountRootHash;
+  const dividendRoot = (): Hex =>
+    chain.queryResult<{ accountRootHash: Hex }>('/topup/dividend-account-root').accountRootHash;
 
   // Span 1 (the second span), proposed while the sidechain is inside span 0.
   chain.observers.sidechainHead = 100n;
@@ -256,7 +278,7 @@ function query(
 }
 
 /** 200 with exactly `{height, result}`, height the committed height as a decimal string. */
-function ok(path: string, chain: TestChain = W.chain, observers?: FakeObservers): Json {
+function ok<T = JsonObject>(path: string, chain: TestChain = W.chain, observers?: FakeObservers): T {
   const r = query(path, chain, observers ?? chain.observers);
   expect(r.status, `${path}: ${JSON.stringify(r.body)}`).toBe(200);
   const body = r.body as { height: unknown; result: unknown };
@@ -264,7 +286,7 @@ function ok(path: string, chain: TestChain = W.chain, observers?: FakeObservers)
   expect(body.height).toBe(chain.app.height.toString());
   expect(body.height).toMatch(/^(0|[1-9][0-9]*)$/);
   expect(JSON.parse(JSON.stringify(body))).toStrictEqual(body);
-  return body.result;
+  return body.result as T;
 }
 
 /** The reference error body: exactly `{"error":"<msg>"}`. */
@@ -279,9 +301,10 @@ function fails(
   expect(r, path).toStrictEqual({ status, body: { error: message } });
 }
 
-function expectValidator(v: Json, form: 'span' | 'info'): void {
+function expectValidator(v: ValidatorJson, form: 'span' | 'info'): void {
   expect(Object.keys(v)).toEqual(VALIDATOR_KEYS);
-  for (const k of ['ID', 'startEpoch', 'endEpoch', 'power', 'accum']) expect(Number.isSafeInteger(v[k]), k).toBe(true);
+  for (const k of ['ID', 'startEpoch', 'endEpoch', 'power', 'accum'] as const)
+    expect(Number.isSafeInteger(v[k]), k).toBe(true);
   expect(v.pubKey).toMatch(/^0x04[0-9a-f]{128}$/);
   expect(v.signer).toMatch(/^0x[0-9a-f]{40}$/);
   expect(W.v[v.ID - 1]).toMatchObject({ pubKey: v.pubKey, address: v.signer });
@@ -289,7 +312,7 @@ function expectValidator(v: Json, form: 'span' | 'info'): void {
   else expect(Number.isSafeInteger(v.last_updated)).toBe(true);
 }
 
-function expectValidatorSet(s: Json, form: 'span' | 'info'): void {
+function expectValidatorSet(s: ValidatorSetJson, form: 'span' | 'info'): void {
   expect(Object.keys(s)).toEqual(['validators', 'proposer']);
   expect(s.validators).toHaveLength(4);
   for (const v of s.validators) expectValidator(v, form);
@@ -297,7 +320,7 @@ function expectValidatorSet(s: Json, form: 'span' | 'info'): void {
   expect(s.validators).toContainEqual(s.proposer);
 }
 
-function expectSpan(s: Json, id: number, start: number, end: number): void {
+function expectSpan(s: SpanJson, id: number, start: number, end: number): void {
   expect(Object.keys(s)).toEqual(SPAN_KEYS);
   expect(s).toMatchObject({ span_id: id, start_block: start, end_block: end, sidechain_chain_id: SIDECHAIN_CHAIN_ID });
   expectValidatorSet(s.validator_set, 'span');
@@ -327,13 +350,13 @@ const checkpointJson = (m: MsgCheckpoint, timestamp: number) => ({
 
 describe('sidechain routes', () => {
   it('/sidechain/span/{id} and /sidechain/latest-span: the Span shape with span-form validators', () => {
-    const s0 = ok('/sidechain/span/0');
+    const s0 = ok<SpanJson>('/sidechain/span/0');
     expectSpan(s0, 0, 0, 255);
-    const s1 = ok('/sidechain/span/1');
+    const s1 = ok<SpanJson>('/sidechain/span/1');
     expectSpan(s1, 1, 256, 1855);
     // Four eligible validators = producer_count: all of them, sorted by signer, at their power then (100).
     const signers = W.v.map((k) => k.address).sort();
-    expect(s1.selected_producers.map((p: Json) => [p.signer, p.power])).toEqual(signers.map((a) => [a, 100]));
+    expect(s1.selected_producers.map((p) => [p.signer, p.power])).toEqual(signers.map((a) => [a, 100]));
     expect(ok('/sidechain/latest-span')).toStrictEqual(s1);
   });
 
@@ -383,7 +406,7 @@ describe('auth routes', () => {
     const k = W.v[2]!;
     const acc = getAccount(W.chain.app.store, k.address)!;
     expect(acc.sequence).toBeGreaterThan(0n);
-    const a = ok(`/auth/accounts/${k.address}`);
+    const a = ok<AccountJson>(`/auth/accounts/${k.address}`);
     expect(Object.keys(a)).toEqual(['type', 'value']);
     expect(Object.keys(a.value)).toEqual(['address', 'coins', 'public_key', 'account_number', 'sequence']);
     expect(a).toStrictEqual({
@@ -400,7 +423,7 @@ describe('auth routes', () => {
       },
     });
     // Top-up minted, withdrawal and fees subtracted: the balance is what the bank holds, as a decimal string.
-    expect(a.value.coins[0].amount.i).toMatch(/^[1-9][0-9]*$/);
+    expect(a.value.coins[0]!.amount.i).toMatch(/^[1-9][0-9]*$/);
     // Addresses are read case-insensitively and answered in lower case.
     expect(ok(`/auth/accounts/${k.address.toUpperCase().replace('0X', '0x')}`)).toStrictEqual(a);
   });
@@ -422,7 +445,7 @@ describe('auth routes', () => {
       account_number: acc.accountNumber.toString(),
       sequence: acc.sequence.toString(),
     });
-    expect(s.sequence).toBe(ok(`/auth/accounts/${k.address}`).value.sequence);
+    expect(s.sequence).toBe(ok<AccountJson>(`/auth/accounts/${k.address}`).value.sequence);
     expect(ok(`/auth/accounts/${OUTSIDER}/sequence`)).toStrictEqual({
       address: OUTSIDER,
       account_number: '0',
@@ -456,20 +479,20 @@ describe('auth routes', () => {
 
 describe('staking routes', () => {
   it('/staking/validator-set: {validators, proposer} in the info form (last_updated an integer)', () => {
-    const s = ok('/staking/validator-set');
+    const s = ok<ValidatorSetJson>('/staking/validator-set');
     expectValidatorSet(s, 'info');
-    expect(s.validators.map((v: Json) => ({ signer: v.signer, power: v.power, accum: v.accum }))).toEqual(setMembers());
+    expect(s.validators.map((v) => ({ signer: v.signer, power: v.power, accum: v.accum }))).toEqual(setMembers());
     expect(s.proposer.signer).toBe(getValidatorSet(W.chain.app.store).proposer.address);
     // Genesis validators were never updated by an event: 0; validator 2 carries the stake update's sequence.
-    const byId = new Map<number, Json>(s.validators.map((v: Json) => [v.ID, v]));
+    const byId = new Map<number, ValidatorJson>(s.validators.map((v) => [v.ID, v]));
     expect(byId.get(1)!.last_updated).toBe(0);
     expect(byId.get(2)).toMatchObject({ power: 150, last_updated: 777 * 100000 + 2 });
   });
 
   it('/staking/validator/{id} and /staking/signer/{address}: one Validator, the same as in the set', () => {
-    const set = ok('/staking/validator-set');
+    const set = ok<ValidatorSetJson>('/staking/validator-set');
     for (const member of set.validators) {
-      const v = ok(`/staking/validator/${member.ID}`);
+      const v = ok<ValidatorJson>(`/staking/validator/${member.ID}`);
       expectValidator(v, 'info');
       expect(v).toStrictEqual(member);
       expect(ok(`/staking/signer/${member.signer}`)).toStrictEqual(member);
@@ -477,7 +500,7 @@ describe('staking routes', () => {
   });
 
   it('/staking/current-proposer and /staking/proposer/{times}: the proposer and the ones after it', () => {
-    const set = ok('/staking/validator-set');
+    const set = ok<ValidatorSetJson>('/staking/validator-set');
     expect(ok('/staking/current-proposer')).toStrictEqual(set.proposer);
     const copy = getValidatorSet(W.chain.app.store).copy();
     const expected: Array<{ signer: Address; accum: number }> = [];
@@ -485,9 +508,9 @@ describe('staking routes', () => {
       expected.push({ signer: copy.proposer.address, accum: Number(copy.proposer.proposerPriority) });
       copy.incrementProposerPriority(1);
     }
-    const four = ok('/staking/proposer/4');
+    const four = ok<ValidatorJson[]>('/staking/proposer/4');
     for (const v of four) expectValidator(v, 'info');
-    expect(four.map((v: Json) => ({ signer: v.signer, accum: v.accum }))).toEqual(expected);
+    expect(four.map((v) => ({ signer: v.signer, accum: v.accum }))).toEqual(expected);
     expect(four[0]).toStrictEqual(set.proposer);
     expect(ok('/staking/proposer/1')).toStrictEqual([set.proposer]);
     expect(ok('/staking/proposer/0')).toStrictEqual([]);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TestChain, testKey, TOKEN } from './testing/testChain';
+import { TestChain, testKey, TOKEN, type AccountJson } from './testing/testChain';
 import { MsgSendDef } from '../modules/bank/msgs';
 
 describe('service app: blocks and transfers', () => {
@@ -22,7 +22,7 @@ describe('service app: blocks and transfers', () => {
     expect(chain.balance(to)).toBe(5n * TOKEN);
     expect(chain.balance(a!.address)).toBe(1000n * TOKEN - 5n * TOKEN - 10n ** 15n);
     expect(chain.balance(c!.address)).toBe(1000n * TOKEN + 10n ** 15n);
-    expect(chain.queryResult('/auth/accounts/' + a!.address).value.sequence).toBe('1');
+    expect(chain.queryResult<AccountJson>('/auth/accounts/' + a!.address).value.sequence).toBe('1');
     expect(chain.app.appHash).not.toBe(before);
     void b;
   });

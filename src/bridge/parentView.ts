@@ -3,6 +3,7 @@
  * the head, and the root chain's header blocks. It answers the side handlers (confirmed events,
  * block hashes, header blocks) and gives the bridge the final logs to relay.
  */
+import { minBig } from '../core/amount';
 import { type Hex } from '../core/bytes';
 import { type ParentBlock, type ParentReceipt } from '../parent/parentChain';
 import { type HeaderBlockRecord } from '../parent/contracts/rootChain';
@@ -53,13 +54,12 @@ export class ParentView implements ParentChainObserver {
   finalNumber(confirmations: bigint): bigint {
     if (this.headNumber === null) return -1n;
     const f = this.headNumber - confirmations;
-    return f < this.contiguous ? f : this.contiguous;
+    return minBig(f, this.contiguous);
   }
 
   event(txHash: Hex, logIndex: bigint, confirmations: bigint): ParentEvent | null {
     const rc = this.receipts.get(txHash);
-    if (!rc || rc.status !== 1 || this.headNumber === null || this.headNumber - rc.blockNumber < confirmations)
-      return null;
+    if (rc?.status !== 1 || this.headNumber === null || this.headNumber - rc.blockNumber < confirmations) return null;
     const log = rc.logs.find((l) => l.logIndex === logIndex);
     if (!log) return null;
     const d = decodeOnce(log);

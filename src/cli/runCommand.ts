@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { parseDurationMs } from '../core/duration';
 import { InputError } from '../core/errors';
 import { loadScenario } from '../../sim/scenario/load';
-import { prepareRunAsync } from '../../sim/run';
+import { prepareRunAsync, type RunResult } from '../../sim/run';
 import { installPlant } from '../../sim/campaign/plants';
 import { summaryJson, summaryMarkdown, checkExpectations } from '../../sim/report/summary';
 import { terminalSummary } from '../../sim/report/terminal';
@@ -80,7 +80,7 @@ export async function runCommand(opts: RunCliOptions): Promise<number> {
       return interrupted ? 'stop' : undefined;
     },
   });
-  let result;
+  let result: RunResult;
   try {
     // Yield to the event loop between steps so Ctrl-C and output get through.
     while ((await run.step()) === 'more') await new Promise((r) => setImmediate(r));

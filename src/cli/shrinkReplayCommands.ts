@@ -12,7 +12,7 @@ import { encodeScenario, type Scenario } from '../../sim/scenario/scenario';
 import { swarmScenario } from '../../sim/campaign/swarm';
 import { shrinkScenario } from '../../sim/campaign/shrink';
 import { installPlant, PLANT_NAMES } from '../../sim/campaign/plants';
-import { runScenario } from '../../sim/run';
+import { runScenario, type RunResult } from '../../sim/run';
 import { EXIT } from './exitCodes';
 import { VERDICT_EXIT } from './runCommand';
 
@@ -129,7 +129,7 @@ export async function replayCommand(o: ReplayOptions): Promise<number> {
   const kinds = o.kinds ? new Set(o.kinds.split(',').map((k) => k.trim())) : null;
   const lines: string[] = [];
   const undo = installPlant(scenario.plant);
-  let r;
+  let r: RunResult;
   try {
     r = runScenario(scenario, { seed, traceSink: (line) => void lines.push(line) });
   } finally {

@@ -65,7 +65,6 @@ export class Tendermint {
   round = 0;
   step: Step = 'propose';
   private lockedRound = -1;
-  private lockedBlock: ServiceBlock | null = null;
   private lockedHash: Hex | null = null;
   private validRound = -1;
   private validBlock: ServiceBlock | null = null;
@@ -211,7 +210,7 @@ export class Tendermint {
     // Decide: a proposal of any round with +2/3 precommits for it.
     for (const [pr, p] of this.proposals) {
       const prv = this.votes.get(pr);
-      if (prv && prv.precommits.twoThirdsFor(p.blockHash) && this.isValid(p)) {
+      if (prv?.precommits.twoThirdsFor(p.blockHash) && this.isValid(p)) {
         this.decided = true;
         this.step = 'commit';
         return [
@@ -260,7 +259,6 @@ export class Tendermint {
     ) {
       const out: ConsensusOutput[] = [];
       if (this.step === 'prevote') {
-        this.lockedBlock = proposal.block;
         this.lockedHash = proposal.blockHash;
         this.lockedRound = r;
         this.step = 'precommit';

@@ -18,8 +18,7 @@ export function parseDurationMs(value: unknown, field = 'duration'): number {
   const re = /(\d+)(ms|s|m|h|d)/g;
   let total = 0;
   let consumed = 0;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(value)) !== null) {
+  for (let m = re.exec(value); m !== null; m = re.exec(value)) {
     if (m.index !== consumed) break;
     total += Number(m[1]) * UNIT_MS[m[2]!]!;
     consumed = re.lastIndex;

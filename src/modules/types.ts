@@ -43,7 +43,7 @@ export interface SideHandler<M> {
   post(ctx: Ctx, msg: M, observation: unknown): HandlerResult;
 }
 
-export interface MsgDef<M = any> {
+export interface MsgDef<M = unknown> {
   /** The amino name, e.g. `topup/MsgTopup`; the `type` of `{type, value}` in a StdTx. */
   readonly type: string;
   /** Route and message type (Cosmos `Route()` / `Type()`); `checkpoint`/`checkpoint` gets checkpoint gas. */

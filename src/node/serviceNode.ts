@@ -12,7 +12,7 @@ import { type SignatureScheme } from '../core/signatureScheme';
 import { ServiceApp, BLOCK_MAX_BYTES, BLOCK_MAX_GAS, type EndBlockResponse, type TxResult } from '../app/serviceApp';
 import { type SideTxVotes } from '../app/sideTx';
 import { MSG_REGISTRY } from '../app/registry';
-import { decodeTx, encodeTx, signTx, txHash as hashTx } from '../modules/auth/stdTx';
+import { decodeTx, encodeTx, signTx, type StdTx, txHash as hashTx } from '../modules/auth/stdTx';
 import { isCheckpointTx } from '../modules/auth/ante';
 import { type MsgDef, type SideVote } from '../modules/types';
 import { type Observers } from '../modules/observers';
@@ -301,7 +301,10 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
       signProposal: (p) => this.signProposal(p),
       peers: this.identity.peers,
     });
-    if (!routes) return this.broadcast(ctx, msg);
+    if (!routes) {
+      this.broadcast(ctx, msg);
+      return;
+    }
     for (const r of routes) for (const to of r.to) ctx.send(to, r.msg);
   }
 
@@ -316,7 +319,7 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
     let gas = 0n;
     for (const { tx } of this.mempool.values()) {
       const raw = fromHex(tx);
-      let decoded;
+      let decoded: StdTx;
       try {
         decoded = decodeTx(raw, MSG_REGISTRY);
       } catch {

@@ -229,7 +229,8 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
       : null;
     if (twin) {
       ctx.record('fault.equivocation', { number: String(block.header.number), a: block.hash, b: twin.hash });
-      this.identity.peers.forEach((p, i) => ctx.send(p, { kind: 'sc.block', block: i % 2 === 0 ? block : twin }));
+      for (const [i, p] of this.identity.peers.entries())
+        ctx.send(p, { kind: 'sc.block', block: i % 2 === 0 ? block : twin });
     } else {
       for (const p of this.identity.peers) ctx.send(p, { kind: 'sc.block', block });
     }

@@ -38,42 +38,36 @@ const amount = fc.oneof(fc.bigInt({ min: 0n, max: 2n * ONE_TOKEN }), fc.bigInt({
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   {
     weight: 4,
-    arbitrary: fc
-      .record({ i: who, amount })
-      .map(
-        ({ i, amount }): Op => ({
-          kind: 'call',
-          call: { method: 'stake', from: testOwner(i), signerPubkey: testSigner(i).pubkey, amount },
-        }),
-      ),
+    arbitrary: fc.record({ i: who, amount }).map(
+      ({ i, amount }): Op => ({
+        kind: 'call',
+        call: { method: 'stake', from: testOwner(i), signerPubkey: testSigner(i).pubkey, amount },
+      }),
+    ),
   },
   {
     weight: 1,
-    arbitrary: fc
-      .record({ i: who, j: who, amount })
-      .map(
-        ({ i, j, amount }): Op => ({
-          kind: 'call',
-          call: {
-            method: 'stakeFor',
-            from: testOwner(j),
-            user: testOwner(i),
-            signerPubkey: testSigner(i).pubkey,
-            amount,
-          },
-        }),
-      ),
+    arbitrary: fc.record({ i: who, j: who, amount }).map(
+      ({ i, j, amount }): Op => ({
+        kind: 'call',
+        call: {
+          method: 'stakeFor',
+          from: testOwner(j),
+          user: testOwner(i),
+          signerPubkey: testSigner(i).pubkey,
+          amount,
+        },
+      }),
+    ),
   },
   {
     weight: 1,
-    arbitrary: fc
-      .record({ i: who, id: validatorId, amount })
-      .map(
-        ({ i, id, amount }): Op => ({
-          kind: 'call',
-          call: { method: 'restake', from: testOwner(i), validatorId: id, amount },
-        }),
-      ),
+    arbitrary: fc.record({ i: who, id: validatorId, amount }).map(
+      ({ i, id, amount }): Op => ({
+        kind: 'call',
+        call: { method: 'restake', from: testOwner(i), validatorId: id, amount },
+      }),
+    ),
   },
   {
     weight: 5,
@@ -89,14 +83,12 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   },
   {
     weight: 1,
-    arbitrary: fc
-      .record({ i: who, fee: fc.bigInt({ min: 0n, max: 3n }) })
-      .map(
-        ({ i, fee }): Op => ({
-          kind: 'call',
-          call: { method: 'topUpForFee', from: testOwner(i), user: testSigner(i).address, fee },
-        }),
-      ),
+    arbitrary: fc.record({ i: who, fee: fc.bigInt({ min: 0n, max: 3n }) }).map(
+      ({ i, fee }): Op => ({
+        kind: 'call',
+        call: { method: 'topUpForFee', from: testOwner(i), user: testSigner(i).address, fee },
+      }),
+    ),
   },
   {
     weight: 1,

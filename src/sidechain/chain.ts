@@ -13,7 +13,7 @@ import { type Address, ZERO_ADDRESS } from '../core/address';
 import { type Hex } from '../core/bytes';
 import { assert } from '../core/errors';
 import { type SignatureScheme, realScheme } from '../core/signatureScheme';
-import { toBareHex, toHex, fromHex, concatBytes } from '../core/bytes';
+import { toHex, fromHex, concatBytes } from '../core/bytes';
 import { type SidechainConfig, calcProducerDelay, producerDelayParams } from './config';
 import {
   type SidechainHeader,

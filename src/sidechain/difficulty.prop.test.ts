@@ -6,15 +6,13 @@ import { toHex } from '../core/bytes';
 
 const address = fc.uint8Array({ minLength: 20, maxLength: 20 }).map((b) => toHex(b) as Address);
 /** A producer list in random order, with the proposer's and a signer's positions. */
-const scenario = fc
-  .uniqueArray(address, { minLength: 1, maxLength: 12 })
-  .chain((producers) =>
-    fc.record({
-      producers: fc.shuffledSubarray(producers, { minLength: producers.length }),
-      p: fc.nat({ max: producers.length - 1 }),
-      s: fc.nat({ max: producers.length - 1 }),
-    }),
-  );
+const scenario = fc.uniqueArray(address, { minLength: 1, maxLength: 12 }).chain((producers) =>
+  fc.record({
+    producers: fc.shuffledSubarray(producers, { minLength: producers.length }),
+    p: fc.nat({ max: producers.length - 1 }),
+    s: fc.nat({ max: producers.length - 1 }),
+  }),
+);
 
 describe('difficulty properties', () => {
   it('difficulty = N - succession, in 1..N, whatever the order of the producers', () => {

@@ -125,20 +125,21 @@ describe('MemoryStore and branches behave like a map', () => {
 
   it('withBranch commits only on ok', () => {
     const root = new MemoryStore();
-    withBranch(root, (s) => (s.set('x', 1), { ok: false }));
+    withBranch(root, (s) => {
+      s.set('x', 1);
+      return { ok: false };
+    });
     expect(root.has('x')).toBe(false);
-    withBranch(root, (s) => (s.set('x', 2), { ok: true }));
+    withBranch(root, (s) => {
+      s.set('x', 2);
+      return { ok: true };
+    });
     expect(root.get('x')).toBe(2);
     expect(() =>
-      withBranch(
-        root,
-        (s) => (
-          s.set('y', 1),
-          (() => {
-            throw new Error('boom');
-          })()
-        ),
-      ),
+      withBranch(root, (s) => {
+        s.set('y', 1);
+        throw new Error('boom');
+      }),
     ).toThrow('boom');
     expect(root.has('y')).toBe(false);
   });

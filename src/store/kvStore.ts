@@ -272,7 +272,7 @@ export class MemoryStore implements KVStore {
 
   private topHash(): Hex {
     const top = new Uint8Array(32 * this.groupHashes.length);
-    this.groupHashes.forEach((d, i) => top.set(d, 32 * i));
+    for (let i = 0; i < this.groupHashes.length; i++) top.set(this.groupHashes[i]!, 32 * i);
     return toHex(sharedKeccak(top));
   }
 

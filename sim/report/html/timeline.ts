@@ -128,7 +128,7 @@ export function timelineSvg(
     y += h;
   };
   // A label right of x, or left of it when it would run off the plot.
-  const label = (x: number, text: string, width: number) =>
+  const label = (x: number, width: number) =>
     x + 6 + width > WIDTH - RIGHT ? { x: x - 6, anchor: 'end' } : { x: x + 6, anchor: 'start' };
 
   // Faults: one row each.
@@ -144,7 +144,7 @@ export function timelineSvg(
       const tw = text.length * CHAR_W;
       const title = `fault ${f.index}: ${f.kind} (${f.detail})\nfrom ${seconds(f.startMs)} ${f.endMs === null ? 'to the end (permanent)' : `to ${seconds(f.endMs)}${healed ? '' : ' (after the run ended)'}`}`;
       const inside = x1 - x0 > tw + 10;
-      const l = inside ? { x: x0 + 5, anchor: 'start' } : label(x1, text, tw);
+      const l = inside ? { x: x0 + 5, anchor: 'start' } : label(x1, tw);
       body.push(
         `<g class="fault"><title>${esc(title)}</title><rect x="${px(x0)}" y="${px(ry)}" width="${px(Math.max(2, x1 - x0))}" height="${SUB_H - 6}" rx="3"${healed ? '' : ' class="open"'}/>` +
           `<text x="${px(l.x)}" y="${px(ry + 10.5)}" text-anchor="${l.anchor}"${inside ? ' class="in"' : ''}>${esc(text)}</text></g>`,
@@ -217,7 +217,7 @@ export function timelineSvg(
     if (naItems.length === 0) body.push(`<text class="none" x="${GUTTER + 6}" y="${top + 13}">no no-ack</text>`);
     naItems.forEach((it, i) => {
       const ry = top + naRows[i]! * SUB_H;
-      const l = label(it.x, it.text, it.text.length * CHAR_W);
+      const l = label(it.x, it.text.length * CHAR_W);
       body.push(
         `<g class="noack"><title>${esc(`no-ack committed at service height ${it.n.height}, ${seconds(it.n.atMs)}`)}</title><path d="M${px(it.x - 4)} ${px(ry + 4)} l8 8 m0 -8 l-8 8"/><text x="${px(l.x)}" y="${px(ry + 11.5)}" text-anchor="${l.anchor}">${esc(it.text)}</text></g>`,
       );

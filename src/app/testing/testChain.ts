@@ -30,6 +30,24 @@ export function testKey(label: string | number): TestKey {
 
 export const TOKEN = 10n ** 18n;
 
+/** A StdTx's JSON as a decode test breaks it: any field of the tx or its msg may be rewritten or deleted. */
+export interface TxJson {
+  [field: string]: unknown;
+  msg: { [field: string]: unknown; value: Record<string, unknown> };
+}
+
+/** The `/auth/accounts/{address}` result. */
+export interface AccountJson {
+  type: string;
+  value: {
+    address: string;
+    coins: Array<{ denom: string; amount: { i: string } }>;
+    public_key: { type: string; value: string } | null;
+    account_number: string;
+    sequence: string;
+  };
+}
+
 export interface TestChainOptions {
   validators?: number;
   powers?: bigint[];
@@ -163,7 +181,8 @@ export class TestChain {
     return toHex(keccak256Bytes(pad32(n)));
   }
 
-  queryResult<T = any>(path: string): T {
+  /** The `result` of a 200 query; most are JSON objects, pass `T` for the shape a test reads. */
+  queryResult<T = Record<string, unknown>>(path: string): T {
     const r = this.app.query(path, this.observers);
     if (r.status !== 200) throw new Error(`query ${path} answered ${r.status}: ${JSON.stringify(r.body)}`);
     return (r.body as { result: T }).result;

@@ -319,7 +319,7 @@ async function printQuery(
   a: CommonArgs,
   io: ClientIO,
   path: string,
-  view: (result: any) => unknown = (r) => r,
+  view: (result: unknown) => unknown = (r) => r,
 ): Promise<number> {
   const res = await client(a, io).get(path);
   io.out(render(view(res.result), a.json));

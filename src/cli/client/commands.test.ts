@@ -97,7 +97,7 @@ beforeAll(async () => {
   mkdirSync(join(home, 'keys'), { recursive: true });
   mkdirSync(join(home, 'config'), { recursive: true });
   writeFileSync(join(home, 'config', 'genesis.json'), JSON.stringify({ chain_id: f.chain.chainId }));
-  f.chain.validators.forEach((k, i) => writeKey(home, `validator-${i + 1}`, k));
+  for (const [i, k] of f.chain.validators.entries()) writeKey(home, `validator-${i + 1}`, k);
   writeKey(home, 'user-1', user1);
   writeKey(home, 'user-2', user2);
   base = ['--node', node, '--home', home];

@@ -32,9 +32,17 @@ async function lockstep(args: string[]): Promise<{ code: number; out: string; er
   }
 }
 
-async function get(path: string): Promise<{ status: number; body: any }> {
+/** A REST answer; a 200 body is `{height, result}` (an error body has neither, which the callers check first). */
+async function get<R = unknown>(path: string): Promise<{ status: number; body: { height: unknown; result: R } }> {
   const r = await fetch(rest + path);
-  return { status: r.status, body: await r.json() };
+  return { status: r.status, body: (await r.json()) as { height: unknown; result: R } };
+}
+
+interface StatusJson {
+  result: { sync_info: { latest_block_height: string; catching_up: boolean } };
+}
+interface NetInfoJson {
+  result: { n_peers: string; peers: Array<{ node_info: { moniker: string } }> };
 }
 
 async function until<T>(probe: () => Promise<T | null> | T | null, what: string, timeoutMs = 120_000): Promise<T> {
@@ -74,13 +82,13 @@ describe('devnet', () => {
       accountRootHash: expect.any(String),
     });
     await until(
-      async () => ((await get('/checkpoints/count')).body.result.result >= 1 ? true : null),
+      async () => ((await get<{ result: number }>('/checkpoints/count')).body.result.result >= 1 ? true : null),
       'an acked checkpoint',
     );
 
     const validator = loadKey(home, 'validator-1').address;
     const user = loadKey(home, 'user-1').address;
-    const shapes: Record<string, (result: any) => void> = {
+    const shapes: Record<string, (result: unknown) => void> = {
       '/sidechain/span/1': (r) =>
         expect(r).toMatchObject({
           span_id: expect.anything(),
@@ -106,17 +114,17 @@ describe('devnet', () => {
           tx_sig_limit: expect.anything(),
           sig_verify_cost_secp256k1: expect.anything(),
         }),
-      '/staking/validator-set': (r) => expect(r.validators.length).toBe(4),
+      '/staking/validator-set': (r) => expect((r as { validators: unknown[] }).validators.length).toBe(4),
       '/staking/validator/1': (r) => expect(r).toMatchObject({ signer: validator }),
       '/checkpoints/1': (r) => expect(r).toMatchObject({ id: 1, rootHash: expect.any(String) }),
-      '/checkpoints/count': (r) => expect(r.result).toBeGreaterThanOrEqual(1),
+      '/checkpoints/count': (r) => expect((r as { result: number }).result).toBeGreaterThanOrEqual(1),
       '/checkpoints/last-no-ack': (r) => expect(r).toHaveProperty('result'),
       '/checkpoints/latest': (r) => expect(r).toMatchObject({ id: expect.any(Number), rootHash: expect.any(String) }),
-      '/checkpoints/list?page=1&limit=10': (r) => expect(r.length).toBeGreaterThanOrEqual(1),
+      '/checkpoints/list?page=1&limit=10': (r) => expect((r as unknown[]).length).toBeGreaterThanOrEqual(1),
       '/checkpoints/parama': (r) => expect(r).toHaveProperty('checkpoint_buffer_time'),
       '/checkpoints/prepare?start=0&end=15': (r) =>
         expect(r).toMatchObject({ rootHash: expect.any(String), startBlock: 0, endBlock: 15 }),
-      '/sidechain/span/list?page=1&limit=10': (r) => expect(r.length).toBeGreaterThanOrEqual(2),
+      '/sidechain/span/list?page=1&limit=10': (r) => expect((r as unknown[]).length).toBeGreaterThanOrEqual(2),
       '/clerk/event-record/1': (r) =>
         expect(r).toMatchObject({
           id: 1,
@@ -125,7 +133,7 @@ describe('devnet', () => {
           tx_hash: expect.any(String),
           record_time: expect.any(String),
         }),
-      '/clerk/event-record/list?page=1&limit=10': (r) => expect(r.length).toBe(2),
+      '/clerk/event-record/list?page=1&limit=10': (r) => expect((r as unknown[]).length).toBe(2),
       '/overview': (r) =>
         expect(r).toMatchObject({
           ack_count: expect.any(Number),
@@ -154,7 +162,8 @@ describe('devnet', () => {
     const a1 = JSON.parse((await lockstep(['query', 'auth', 'account', alice, '--node', rest, '--json'])).out);
     const bob1 = JSON.parse((await lockstep(['query', 'auth', 'account', bob, '--node', rest, '--json'])).out);
     expect(BigInt(a1.sequence)).toBe(BigInt(a0.sequence) + 1n);
-    const matic = (acc: any) => BigInt(acc.coins.find((c: any) => c.denom === 'matic').amount.i);
+    const matic = (acc: { coins: Array<{ denom: string; amount: { i: string } }> }) =>
+      BigInt(acc.coins.find((c) => c.denom === 'matic')!.amount.i);
     expect(matic(bob1)).toBe(matic(bob0) + 1000n);
     expect(matic(a1)).toBeLessThan(matic(a0) - 1000n); // the amount and the fee
   }, 120_000);
@@ -209,18 +218,14 @@ describe('devnet', () => {
   it('/status height rises and /net_info lists the peers', async () => {
     const status = `http://127.0.0.1:${d.ports.status}`;
     const h = async () =>
-      Number(((await (await fetch(`${status}/status`)).json()) as any).result.sync_info.latest_block_height);
+      Number(((await (await fetch(`${status}/status`)).json()) as StatusJson).result.sync_info.latest_block_height);
     const first = await h();
     await until(async () => ((await h()) > first ? true : null), 'the height to rise');
-    const s = (await (await fetch(`${status}/status`)).json()) as any;
+    const s = (await (await fetch(`${status}/status`)).json()) as StatusJson;
     expect(s.result.sync_info.catching_up).toBe(false);
-    const net = (await (await fetch(`${status}/net_info`)).json()) as any;
+    const net = (await (await fetch(`${status}/net_info`)).json()) as NetInfoJson;
     expect(net.result.n_peers).toBe('3');
-    expect(net.result.peers.map((p: any) => p.node_info.moniker)).toEqual([
-      'validator-2',
-      'validator-3',
-      'validator-4',
-    ]);
+    expect(net.result.peers.map((p) => p.node_info.moniker)).toEqual(['validator-2', 'validator-3', 'validator-4']);
   }, 60_000);
 
   it('the console answers eth.blockNumber and admin.peers.length', async () => {

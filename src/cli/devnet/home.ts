@@ -153,7 +153,7 @@ export function initHome(o: InitOptions): string[] {
       2,
     ) + '\n',
   );
-  setup.keys.forEach((k, i) =>
+  for (const [i, k] of setup.keys.entries())
     write(
       join(p.keys, `validator-${i + 1}.json`),
       JSON.stringify(
@@ -166,9 +166,8 @@ export function initHome(o: InitOptions): string[] {
         null,
         2,
       ) + '\n',
-    ),
-  );
-  setup.users.forEach((u, i) =>
+    );
+  for (const [i, u] of setup.users.entries())
     write(
       join(p.keys, `user-${i + 1}.json`),
       JSON.stringify(
@@ -181,8 +180,7 @@ export function initHome(o: InitOptions): string[] {
         null,
         2,
       ) + '\n',
-    ),
-  );
+    );
   mkdirSync(p.data, { recursive: true });
   mkdirSync(p.logs, { recursive: true });
   return written;

@@ -55,9 +55,11 @@ async function restUrl(): Promise<string> {
 }
 
 async function account(rest: string, address: string): Promise<{ sequence: bigint; matic: bigint }> {
-  const r = (await (await fetch(`${rest}/auth/accounts/${address}`)).json()) as any;
+  const r = (await (await fetch(`${rest}/auth/accounts/${address}`)).json()) as {
+    result: { value: { sequence: string; coins: Array<{ denom: string; amount: string | { i: string } }> } };
+  };
   const v = r.result.value;
-  const c = v.coins.find((x: any) => x.denom === 'matic');
+  const c = v.coins.find((x) => x.denom === 'matic')!;
   return { sequence: BigInt(v.sequence), matic: BigInt(typeof c.amount === 'string' ? c.amount : c.amount.i) };
 }
 
@@ -78,7 +80,11 @@ describe('kill and restart', () => {
 
     const first = start();
     const rest = await restUrl();
-    const signing = ((await (await fetch(`${rest}/auth/accounts/${alice.address}/sequence`)).json()) as any).result;
+    const signing = (
+      (await (await fetch(`${rest}/auth/accounts/${alice.address}/sequence`)).json()) as {
+        result: { sequence: string; account_number: string };
+      }
+    ).result;
     const seq0 = BigInt(signing.sequence);
     const accountNumber = BigInt(signing.account_number);
     const bob0 = (await account(rest, bob.address)).matic;
@@ -101,7 +107,7 @@ describe('kill and restart', () => {
           headers: { 'content-type': 'application/json' },
           body: JSON.stringify({ tx: txJson(signed), mode: 'sync' }),
         })
-      ).json()) as any;
+      ).json()) as { code: number; raw_log?: string; txhash: string };
       expect(r.code, r.raw_log).toBe(0);
       acked.push(r.txhash);
     }

@@ -106,7 +106,10 @@ export async function startDevnet(o: StartOptions): Promise<RunningDevnet> {
   const logs = new Map<string, WriteStream>();
   const logTo = (service: 'daemon' | 'rest-server' | 'bridge' | 'sidechain', line: string) => {
     let s = logs.get(service);
-    if (!s) logs.set(service, (s = createWriteStream(p.log(service), { flags: 'a' })));
+    if (!s) {
+      s = createWriteStream(p.log(service), { flags: 'a' });
+      logs.set(service, s);
+    }
     s.write(line + '\n');
   };
   const host = o.host ?? config.host;

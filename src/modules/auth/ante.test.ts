@@ -6,7 +6,15 @@
  * and the block limits (block gas 10,000,000; a block holding MsgCheckpoint holds nothing else).
  */
 import { describe, expect, it } from 'vitest';
-import { TestChain, testKey, TOKEN, type TestKey, type TestChainOptions } from '../../app/testing/testChain';
+import {
+  TestChain,
+  testKey,
+  TOKEN,
+  type AccountJson,
+  type TestKey,
+  type TestChainOptions,
+  type TxJson,
+} from '../../app/testing/testChain';
 import { fakeTxHash, sidechainRoot } from '../../app/testing/fakeObservers';
 import { MsgTopupDef } from '../topup/msgs';
 import { MsgSendDef, MsgMultiSendDef, type MsgMultiSend } from '../bank/msgs';
@@ -53,7 +61,7 @@ function send(
 }
 
 /** Re-encode a tx after changing its JSON (the signature is not fixed up). */
-function mutate(tx: Uint8Array, fn: (o: any) => void): Uint8Array {
+function mutate(tx: Uint8Array, fn: (o: TxJson) => void): Uint8Array {
   const o = JSON.parse(new TextDecoder().decode(tx));
   fn(o);
   return utf8(JSON.stringify(o));
@@ -231,7 +239,7 @@ describe('ante success', () => {
   it('deducts the fee (paid to the block proposer at end block), bumps the sequence and records the public key', () => {
     const chain = new TestChain();
     const v = chain.validators[1]!;
-    const acc0 = chain.queryResult(`/auth/accounts/${v.address}`).value;
+    const acc0 = chain.queryResult<AccountJson>(`/auth/accounts/${v.address}`).value;
     expect(acc0.public_key).toBeNull();
     expect(acc0.sequence).toBe('0');
     const r = chain.block([send(chain, v, receiver, 7n)], { proposer: proposerAddr });
@@ -239,7 +247,7 @@ describe('ante success', () => {
     expect(chain.balance(v.address)).toBe(BALANCE - FEE - 7n);
     expect(chain.balance(receiver)).toBe(7n);
     expect(chain.balance(proposerAddr)).toBe(FEE);
-    const acc1 = chain.queryResult(`/auth/accounts/${v.address}`).value;
+    const acc1 = chain.queryResult<AccountJson>(`/auth/accounts/${v.address}`).value;
     expect(acc1.sequence).toBe('1');
     expect(acc1.public_key).toEqual({
       type: 'tendermint/PubKeySecp256k1',

@@ -4,7 +4,14 @@
  * an empty block has the same app hash.
  */
 import { describe, expect, it } from 'vitest';
-import { TestChain, testKey, TOKEN, type TestChainOptions, type TestKey } from '../../app/testing/testChain';
+import {
+  TestChain,
+  testKey,
+  TOKEN,
+  type AccountJson,
+  type TestChainOptions,
+  type TestKey,
+} from '../../app/testing/testChain';
 import { type TxResult } from '../../app/serviceApp';
 import { type Address } from '../../core/address';
 import { getAccount } from '../auth/accounts';
@@ -54,8 +61,15 @@ function multi(chain: TestChain, signer: TestKey, m: MsgMultiSend): Uint8Array {
   return chain.tx(MsgMultiSendDef, m, signer);
 }
 
+/**
+ * A bank tx's JSON as the decode tests break it: they write wrong-typed values into nested coins,
+ * replace arrays with objects and delete required fields, several levels deep.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: deliberately malformed JSON, which every precise type would reject
+type MalformableJson = any;
+
 /** Re-encode a tx after changing its JSON (decode errors come before the signature check). */
-function mutate(tx: Uint8Array, fn: (o: any) => void): Uint8Array {
+function mutate(tx: Uint8Array, fn: (o: MalformableJson) => void): Uint8Array {
   const o = JSON.parse(new TextDecoder().decode(tx));
   fn(o);
   return new TextEncoder().encode(JSON.stringify(o));
@@ -75,7 +89,7 @@ describe('MsgSend', () => {
     expect(chain.balance(proposer)).toBe(FEE);
     expect(getAccount(chain.app.store, v.address)!.sequence).toBe(1n);
     // The new account shows up with the spec's coins shape.
-    const acc = chain.queryResult(`/auth/accounts/${alice}`).value;
+    const acc = chain.queryResult<AccountJson>(`/auth/accounts/${alice}`).value;
     expect(acc.coins).toEqual([{ denom: 'matic', amount: { i: (5n * TOKEN).toString() } }]);
     expect(acc.sequence).toBe('0');
     expect(acc.public_key).toBeNull();
@@ -130,7 +144,7 @@ describe('MsgSend', () => {
       { denom: 'stake', amount: 2n },
     ]);
     const P = 'tx.msg.value.amount';
-    const cases: Array<[(o: any) => void, string]> = [
+    const cases: Array<[(o: MalformableJson) => void, string]> = [
       [(o) => (o.msg.value.amount[0].amount.i = '0'), `${P}[0].amount.i: must be positive`],
       [(o) => (o.msg.value.amount[1].amount.i = '-5'), `${P}[1].amount.i: not a decimal integer`],
       [(o) => (o.msg.value.amount[0].amount.i = '1.5'), `${P}[0].amount.i: not a decimal integer`],
@@ -335,7 +349,7 @@ describe('MsgMultiSend', () => {
         { address: bob, coins: matic(1n) },
       ],
     });
-    const cases: Array<[(o: any) => void, string]> = [
+    const cases: Array<[(o: MalformableJson) => void, string]> = [
       [
         (o) => (o.msg.value.inputs[0].coins[0].amount.i = '0'),
         'tx.msg.value.inputs[0].coins[0].amount.i: must be positive',

@@ -566,7 +566,9 @@ describe('MsgCheckpointAck', () => {
       endBlock: 400,
       proposer: ok.proposer,
     });
-    expect((chain.queryResult('/checkpoints/list?page=1&limit=10') as unknown[]).map((c: any) => c.id)).toEqual([1, 2]);
+    expect(chain.queryResult<Array<{ id: number }>>('/checkpoints/list?page=1&limit=10').map((c) => c.id)).toEqual([
+      1, 2,
+    ]);
   });
 });
 
@@ -723,7 +725,7 @@ describe('checkpoint queries', () => {
     expect(o1.checkpoint_buffer).toEqual(chain.queryResult('/checkpoints/buffer'));
     chain.observers.headerBlocks.set(1n, record(msg, 1n));
     settle(chain, [ackTx(chain, 1n)]);
-    const o2 = chain.queryResult('/overview');
+    const o2 = chain.queryResult<{ validator_set: { proposer: { signer: string } } }>('/overview');
     expect(o2).toMatchObject({ ack_count: 1, checkpoint_buffer: null, validator_count: 4 });
     expect(o2.validator_set).toEqual(chain.queryResult('/staking/validator-set'));
     expect(o2.validator_set.proposer.signer).toBe(proposerKey(chain).address);

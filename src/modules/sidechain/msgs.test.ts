@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { type Address, compareAddresses } from '../../core/address';
 import { type Hex } from '../../core/bytes';
-import { TestChain, testKey, TOKEN } from '../../app/testing/testChain';
+import { TestChain, testKey, TOKEN, type AccountJson } from '../../app/testing/testChain';
 import { fakeTxHash as labelTxHash } from '../../app/testing/fakeObservers';
 import { type SideTxResult, type TxResult } from '../../app/serviceApp';
 import { MsgSignerUpdateDef, MsgValidatorExitDef, MsgValidatorJoinDef } from '../staking/msgs';
@@ -88,7 +88,7 @@ function expectRejected(r: TxResult | SideTxResult | undefined, code: number, me
 }
 
 function sequenceOf(chain: TestChain, address: Address): string {
-  return chain.queryResult(`/auth/accounts/${address}`).value.sequence;
+  return chain.queryResult<AccountJson>(`/auth/accounts/${address}`).value.sequence;
 }
 
 function bySigner<T extends { signer: Address }>(xs: readonly T[]): T[] {

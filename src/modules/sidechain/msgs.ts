@@ -70,7 +70,7 @@ export const MsgProposeSpanDef: MsgDef<MsgProposeSpan> = {
   signer: (m) => m.proposer,
   handle: (ctx, m) => checkSpan(ctx.store, m),
   side: {
-    vote(m, state, observers) {
+    vote(_m, state, observers) {
       const last = getLastSpan(state);
       if (!last) return { result: 'skip', reason: 'no span' };
       const head = observers.sidechain.headNumber();

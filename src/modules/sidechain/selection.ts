@@ -95,7 +95,7 @@ export function producersFromSelection(
   eligible: ReadonlyArray<{ readonly id: bigint | number }>,
 ): Array<{ id: bigint; power: bigint }> {
   const counts = new Map<bigint, bigint>();
-  eligible.forEach((v, i) => counts.set(toBig(v.id, `eligible[${i}].id`), 0n));
+  for (const [i, v] of eligible.entries()) counts.set(toBig(v.id, `eligible[${i}].id`), 0n);
   selectedIds.forEach((raw, i) => {
     const id = toBig(raw, `selectedIds[${i}]`);
     const c = counts.get(id);

@@ -38,7 +38,7 @@ describe('shuffleList', () => {
     const seed = seedOf(1, 128, 12);
     const input = range(10).map((i) => `v${i}`);
     const out = new Array<string>(10);
-    input.forEach((v, i) => (out[computeShuffledIndex(i, 10, seed)] = v));
+    for (const [i, v] of input.entries()) out[computeShuffledIndex(i, 10, seed)] = v;
     expect(shuffleList(input, seed)).toEqual(out);
   });
 
@@ -117,7 +117,7 @@ describe('shuffleList', () => {
       const out = shuffleList(range(n), seed);
       const positions = [...new Set([0, 1 % n, 2 % n, 3 % n, n >> 1, n - 1])];
       const inputs = computeUnshuffledIndices(positions, n, seed);
-      positions.forEach((p, k) => expect(inputs[k], `n=${n} p=${p}`).toBe(out[p]));
+      for (const [k, p] of positions.entries()) expect(inputs[k], `n=${n} p=${p}`).toBe(out[p]);
       for (const p of positions) expect(computeShuffledIndex(inputs[positions.indexOf(p)]!, n, seed)).toBe(p);
     }
     expect(() => computeUnshuffledIndices([3], 3, seedOf(1))).toThrow(/^positions\[0\]: /);

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { type Address } from '../../core/address';
 import { type Hex } from '../../core/bytes';
-import { TestChain, testKey, TOKEN, type TestKey } from '../../app/testing/testChain';
+import { TestChain, testKey, TOKEN, type AccountJson, type TestKey } from '../../app/testing/testChain';
 import { FakeObservers, fakeTxHash as labelTxHash, sidechainRoot } from '../../app/testing/fakeObservers';
 import { type SideTxResult, type TxResult } from '../../app/serviceApp';
 import {
@@ -48,13 +48,13 @@ function memberPower(chain: TestChain, address: Address): number | undefined {
   return setMembers(chain).find((m) => m.signer === address)?.power;
 }
 
-function validatorInfo(chain: TestChain, id: number | bigint): Record<string, any> | null {
+function validatorInfo(chain: TestChain, id: number | bigint): Record<string, unknown> | null {
   const r = chain.app.query(`/staking/validator/${id}`);
-  return r.status === 200 ? (r.body as { result: Record<string, any> }).result : null;
+  return r.status === 200 ? (r.body as { result: Record<string, unknown> }).result : null;
 }
 
 function sequenceOf(chain: TestChain, address: Address): string {
-  return chain.queryResult(`/auth/accounts/${address}`).value.sequence;
+  return chain.queryResult<AccountJson>(`/auth/accounts/${address}`).value.sequence;
 }
 
 const bare = (pub: Hex): Hex => `0x${pub.slice(4)}`;
@@ -497,7 +497,7 @@ describe('MsgValidatorJoin', () => {
       ['tx.msg.value.amount', (v) => (v.amount = '1000')],
     ];
     const results = chain.block(cases.map(([, edit]) => tamper(good, edit))).txs;
-    cases.forEach(([field], i) => expectDecodeError(results[i]!, field));
+    for (const [i, [field]] of cases.entries()) expectDecodeError(results[i]!, field);
     expect(sequenceOf(chain, a!.address)).toBe('0');
   });
 });

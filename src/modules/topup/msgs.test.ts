@@ -5,7 +5,14 @@
  * checkpoint must carry.
  */
 import { describe, expect, it } from 'vitest';
-import { TestChain, testKey, TOKEN, type TestChainOptions, type TestKey } from '../../app/testing/testChain';
+import {
+  TestChain,
+  testKey,
+  TOKEN,
+  type TestChainOptions,
+  type TestKey,
+  type TxJson,
+} from '../../app/testing/testChain';
 import { fakeTxHash, sidechainRoot } from '../../app/testing/fakeObservers';
 import { type SideTxResult, type TxResult } from '../../app/serviceApp';
 import { type Address } from '../../core/address';
@@ -237,7 +244,7 @@ describe('MsgTopup', () => {
     const chain = new TestChain();
     const v = chain.validators[0]!;
     const good = topupTx(chain, v, 1n, { txHash: fakeTxHash('topup-decode'), logIndex: 0n });
-    const mutate = (fn: (o: any) => void) => {
+    const mutate = (fn: (o: TxJson) => void) => {
       const o = JSON.parse(new TextDecoder().decode(good));
       fn(o);
       return new TextEncoder().encode(JSON.stringify(o));
@@ -264,7 +271,8 @@ describe('MsgTopup', () => {
 describe('MsgWithdrawFee', () => {
   const rootOf = (fees: bigint[]) =>
     accountRootHash(fees.map((feeAmount, i) => ({ id: i + 1, feeAmount, slashedAmount: 0n })));
-  const dividendRoot = (chain: TestChain): Hex => chain.queryResult('/topup/dividend-account-root').accountRootHash;
+  const dividendRoot = (chain: TestChain): Hex =>
+    chain.queryResult<{ accountRootHash: Hex }>('/topup/dividend-account-root').accountRootHash;
 
   it('amount 0 withdraws the whole balance (after the fee) into the dividend account', () => {
     const chain = new TestChain();

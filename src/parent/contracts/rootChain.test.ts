@@ -39,7 +39,7 @@ function setup(
   ],
 ): { sm: StakeManager; rc: RootChain } {
   const sm = new StakeManager({ validatorThreshold: 10 });
-  powers.forEach(([s, p], i) => expect(sm.stake(testOwner(i), s.pubkey, tokens(p)).ok).toBe(true));
+  for (const [i, [s, p]] of powers.entries()) expect(sm.stake(testOwner(i), s.pubkey, tokens(p)).ok).toBe(true);
   return { sm, rc: new RootChain({ stakeManager: sm }) };
 }
 

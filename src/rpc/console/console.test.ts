@@ -54,8 +54,7 @@ class RawClient {
     socket.setEncoding('utf8');
     socket.on('data', (c: string) => {
       this.buffered += c;
-      let nl: number;
-      while ((nl = this.buffered.indexOf('\n')) >= 0) {
+      for (let nl = this.buffered.indexOf('\n'); nl >= 0; nl = this.buffered.indexOf('\n')) {
         this.lines.push(this.buffered.slice(0, nl));
         this.buffered = this.buffered.slice(nl + 1);
       }
