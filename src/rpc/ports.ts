@@ -9,7 +9,7 @@
  * deterministic; their promises resolve when the simulation has produced the answer.
  */
 import { type QueryResponse } from '../app/queryRouter';
-import { type RpcView } from '../sidechain/rpc';
+import { type SidechainReadPort } from '../sidechain/readPort';
 
 export type BroadcastMode = 'sync' | 'async' | 'block';
 
@@ -79,9 +79,19 @@ export interface NodeStatusPort {
 
 export type OperatorResult = { ok: true } | { ok: false; error: string };
 
+/** What the sidechain JSON-RPC and the console read of one sidechain node at one moment. */
+export interface SidechainView {
+  chain: SidechainReadPort;
+  chainId: bigint;
+  peerCount: number;
+  syncing: { startingBlock: bigint; currentBlock: bigint; highestBlock: bigint } | null;
+  /** The node's public key, 65-byte uncompressed `0x04…` hex, for `admin.nodeInfo` (zeros if absent). */
+  nodeKey?: string;
+}
+
 export interface SidechainPort {
   /** The sidechain node's current view (read-only). */
-  view(): RpcView;
+  view(): SidechainView;
   /** `debug.setHead(n)`: rewind the node's chain to block n (journaled operator command). */
   setHead(n: bigint): Promise<OperatorResult>;
 }

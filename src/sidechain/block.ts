@@ -37,6 +37,25 @@ export interface SidechainBlock {
 
 export const EMPTY_BODY: SidechainBody = { spanCommit: null, stateSyncs: [], txs: [] };
 
+/** Gas a user transfer uses: 21,000, a plain value transfer's cost on Ethereum. */
+export const TRANSFER_GAS = 21_000n;
+
+// Transfers are immutable values shared by every node that imports their block: hashed once.
+const txHashes = new WeakMap<SidechainTx, Hex>();
+
+/**
+ * A transfer's hash: keccak256 of the canonical JSON of {from, to, value, nonce}. No EVM
+ * transaction encoding is modelled, so the hash names the transfer's fields rather than RLP bytes.
+ */
+export function sidechainTxHash(tx: SidechainTx): Hex {
+  let hash = txHashes.get(tx);
+  if (hash === undefined) {
+    hash = toHex(keccak256Bytes(utf8(canonicalJson({ from: tx.from, to: tx.to, value: tx.value, nonce: tx.nonce }))));
+    txHashes.set(tx, hash);
+  }
+  return hash;
+}
+
 // A block's tx list is an immutable value that its producer and every importer hash: the roots
 // are cached by the list's identity.
 const txRoots = new WeakMap<readonly SidechainTx[], Hex>();

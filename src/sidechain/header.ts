@@ -130,6 +130,11 @@ export function headerHash(header: SidechainHeader): Hex {
   return toHex(headerHashBytes(header));
 }
 
+/** The header as the RLP list the block hash is taken over (every field, the full extra). */
+export function headerRlpList(header: SidechainHeader): Bytes[] {
+  return headerRlpFields(header, toBytes(header.extraData, 'header.extraData'));
+}
+
 /** geth's header field order; `extra` is passed in because the two hashes differ only there. */
 function headerRlpFields(h: SidechainHeader, extra: Bytes): Bytes[] {
   const fields: Bytes[] = [

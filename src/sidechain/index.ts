@@ -1,6 +1,7 @@
 /**
  * The pure core of the sidechain: headers and seals, producer snapshots, difficulty, producer delay,
- * fork choice, the state-sync receipt hash and the checkpoint root. No I/O, no clock, no randomness.
+ * fork choice, the state-sync receipt hash and the checkpoint root, and the read port a server reads
+ * a node's chain through (no wire format here). No I/O, no clock, no randomness.
  *
  * Library contract (names stay stable; src/index.ts re-exports them):
  *   calcProducerDelay(number, succession, { period, producerDelay, sprint, wiggle }) → seconds
@@ -70,5 +71,11 @@ export {
   reorgAllowed,
   isValidReorg,
 } from './forkChoice';
-
-export { callRpc, evalConsole, formatBlock, type RpcView, type RpcResult } from './rpc';
+export {
+  type SidechainReadPort,
+  type BlockActivity,
+  type SidechainLog,
+  type SidechainReceipt,
+  type SidechainTxEntry,
+  chainReadPort,
+} from './readPort';

@@ -17,7 +17,7 @@ import {
   headerHash,
   sealHeader,
 } from './header';
-import { type SidechainBlock, type SidechainBody, type SidechainTx, receiptRoot, txRoot } from './block';
+import { type SidechainBlock, type SidechainBody, type SidechainTx, TRANSFER_GAS, receiptRoot, txRoot } from './block';
 import { type SidechainChain, type StoredBlock, executeSystemCalls } from './chain';
 import { isSprintEnd, isSprintStart } from './sprint';
 import { snapshotSuccession } from './snapshot';
@@ -121,7 +121,7 @@ export function buildBlock(
     difficulty: plan.difficulty,
     number: n,
     gasLimit: parent.block.header.gasLimit,
-    gasUsed: 21_000n * BigInt(body.txs.length),
+    gasUsed: TRANSFER_GAS * BigInt(body.txs.length),
     time: timeS,
     extraData: toHex(extra),
     mixDigest: parent.block.header.mixDigest,

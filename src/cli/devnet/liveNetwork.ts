@@ -17,7 +17,7 @@ import { txHash } from '../../modules/auth/stdTx';
 import { type Hex, fromHex, toHex } from '../../core/bytes';
 import { getValidatorSet } from '../../modules/staking/keeper';
 import { type QueryResponse } from '../../app/queryRouter';
-import { type RpcView } from '../../sidechain/rpc';
+import { chainReadPort } from '../../sidechain/readPort';
 import {
   type BroadcastMode,
   type BroadcastResult,
@@ -27,6 +27,7 @@ import {
   type PeerInfo,
   type ServicePort,
   type SidechainPort,
+  type SidechainView,
 } from '../../rpc/ports';
 import { tendermintHash } from '../../rpc/rest/txResponse';
 import { prepareRun, type PreparedRun } from '../../../sim/run';
@@ -335,7 +336,7 @@ export class LiveNetwork implements ServicePort, NodeStatusPort, SidechainPort {
 
   // --- SidechainPort ---------------------------------------------------------------------------
 
-  view(): RpcView {
+  view(): SidechainView {
     const me = this.sidechainNode;
     const head = me.chain.head().block.header.number;
     let highest = head;
@@ -349,7 +350,7 @@ export class LiveNetwork implements ServicePort, NodeStatusPort, SidechainPort {
     // geth reports syncing while it is more than a block or two behind the best peer.
     const syncing = highest > head + 2n ? { startingBlock: 0n, currentBlock: head, highestBlock: highest } : null;
     return {
-      chain: me.chain,
+      chain: chainReadPort(me.chain),
       chainId: BigInt(this.run.main.setup.sidechainChainId),
       peerCount: peers,
       syncing,

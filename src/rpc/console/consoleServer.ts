@@ -15,8 +15,8 @@
 import { chmodSync, lstatSync, mkdirSync, unlinkSync } from 'node:fs';
 import { type Server, type Socket, connect, createServer } from 'node:net';
 import { dirname } from 'node:path';
-import { evalConsole } from '../../sidechain/rpc';
 import { type SidechainPort } from '../ports';
+import { evalConsole } from './consoleEval';
 import { type ConsoleAnswer, MAX_CONSOLE_LINE_BYTES, encodeConsoleAnswer, formatConsoleValue } from './consoleFormat';
 import { parseSetHead } from './setHeadExpression';
 

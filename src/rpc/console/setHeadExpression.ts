@@ -10,7 +10,7 @@
  * would refuse; it is accepted here because its meaning is unambiguous. A bare decimal number is
  * refused as geth refuses it, so that a rewind is never made to a block the operator did not mean.
  */
-import { decodeUint64Hex } from '../../sidechain/rpc';
+import { decodeUint64Hex } from '../jsonrpc/goArguments';
 
 export type SetHeadParse =
   /** Not a setHead call at all: evaluate it as a read. */

@@ -1,8 +1,9 @@
 /**
  * The JSON-RPC 2.0 envelope of the sidechain node (sidechain.md §4.4, reference README item 31):
  * from a request body's text to the response body's text, with geth's rules for what is a call, a
- * notification, an invalid request or a batch. The methods themselves are `callRpc`'s; the HTTP
- * transport is `jsonRpcServer.ts`.
+ * notification, an invalid request or a batch. The methods themselves are `callRpc`'s
+ * (methods.ts); the transports are the HTTP server (jsonRpcServer.ts) and the WebSocket server
+ * (webSocketServer.ts), whose connections can also hold subscriptions (an `RpcSession`).
  *
  * What a message is (geth `jsonrpcMessage`): with `"jsonrpc":"2.0"`, a non-empty method and an id
  * that is not an object or array, it is a call; without an id it is a notification, executed
@@ -10,16 +11,30 @@
  * server ignores. Anything else is `-32600 invalid request`, with its id if it had a usable one
  * and null otherwise. `"id": null` is an id (geth echoes it), not a notification.
  */
-import { type RpcView, callRpc } from '../../sidechain/rpc';
+import { type SidechainView } from '../ports';
 import { type RpcMessage, encodeJson, parseRpcBody } from './jsonText';
+import { callRpc } from './methods';
+import {
+  JSONRPC_INTERNAL_ERROR,
+  JSONRPC_INVALID_PARAMS,
+  JSONRPC_INVALID_REQUEST,
+  JSONRPC_METHOD_NOT_FOUND,
+  JSONRPC_PARSE_ERROR,
+  JSONRPC_RESPONSE_TOO_LARGE,
+  JSONRPC_SERVER_ERROR,
+  type RpcErrorObject,
+} from './rpcErrors';
 
-export const JSONRPC_PARSE_ERROR = -32700;
-export const JSONRPC_INVALID_REQUEST = -32600;
-export const JSONRPC_METHOD_NOT_FOUND = -32601;
-export const JSONRPC_INVALID_PARAMS = -32602;
-export const JSONRPC_INTERNAL_ERROR = -32603;
-export const JSONRPC_SERVER_ERROR = -32000;
-export const JSONRPC_RESPONSE_TOO_LARGE = -32003;
+/**
+ * A connection that outlives its requests (WebSocket) and so can hold subscriptions. Over HTTP
+ * there is none: `*_subscribe` is `-32601 notifications not supported`, as in geth.
+ */
+export interface RpcSession {
+  /** `<namespace>_subscribe` with its raw params: the new subscription's id, or why not. */
+  subscribe(method: string, params: unknown): { ok: true; id: string } | { ok: false; error: RpcErrorObject };
+  /** Whether a subscription with this id existed on the connection (it is gone now). */
+  unsubscribe(id: string): boolean;
+}
 
 /** geth's limits: method names, batch items (`BatchRequestLimit`) and batch response bytes (`BatchResponseMaxSize`). */
 export const MAX_METHOD_NAME_BYTES = 2048;
@@ -33,11 +48,6 @@ export interface EnvelopeLimits {
   batchResponseMaxBytes: number;
 }
 
-interface ErrorObject {
-  code: number;
-  message: string;
-}
-
 /** A response's JSON text and how many bytes of result / error it carries (geth's batch accounting). */
 interface Answer {
   text: string;
@@ -47,11 +57,11 @@ interface Answer {
 const utf8Length = (s: string): number => Buffer.byteLength(s, 'utf8');
 
 /** The error envelope; `idRaw` is the request's id as it was sent (null when it had none). */
-export function errorResponseText(idRaw: string | undefined, error: ErrorObject): string {
+export function errorResponseText(idRaw: string | undefined, error: RpcErrorObject): string {
   return `{"jsonrpc":"2.0","id":${idRaw ?? 'null'},"error":${encodeJson(error)}}`;
 }
 
-function errorAnswer(idRaw: string | undefined, error: ErrorObject): Answer {
+function errorAnswer(idRaw: string | undefined, error: RpcErrorObject): Answer {
   const errorText = encodeJson(error);
   return {
     text: `{"jsonrpc":"2.0","id":${idRaw ?? 'null'},"error":${errorText}}`,
@@ -70,13 +80,17 @@ const isIgnored = (m: RpcMessage): boolean =>
   isResponse(m) || (isNotification(m) && m.method.endsWith('_subscription'));
 
 /**
- * `*_unsubscribe` takes one subscription id (a string). Over HTTP nothing is ever subscribed, so a
- * well-formed call finds nothing, as in geth.
+ * `*_unsubscribe` takes one subscription id (`rpc.ID`, a string): the id, or the argument error.
+ * Over HTTP nothing is ever subscribed, so a well-formed call finds nothing, as in geth.
  */
-function unsubscribe(params: unknown, hasParams: boolean): ErrorObject {
+function unsubscribeArg(
+  params: unknown,
+  hasParams: boolean,
+): { ok: true; id: string } | { ok: false; error: RpcErrorObject } {
   const raw = !hasParams || params === null ? [] : params;
-  if (!Array.isArray(raw)) return { code: JSONRPC_INVALID_PARAMS, message: 'non-array args' };
-  if (raw.length === 0) return { code: JSONRPC_INVALID_PARAMS, message: 'missing value for required argument 0' };
+  const invalid = (message: string) => ({ ok: false as const, error: { code: JSONRPC_INVALID_PARAMS, message } });
+  if (!Array.isArray(raw)) return invalid('non-array args');
+  if (raw.length === 0) return invalid('missing value for required argument 0');
   const id: unknown = raw[0];
   if (id !== null && typeof id !== 'string') {
     const kind = Array.isArray(id)
@@ -86,43 +100,57 @@ function unsubscribe(params: unknown, hasParams: boolean): ErrorObject {
         : typeof id === 'boolean'
           ? 'bool'
           : 'object';
-    return {
-      code: JSONRPC_INVALID_PARAMS,
-      message: `invalid argument 0: json: cannot unmarshal ${kind} into Go value of type rpc.ID`,
-    };
+    return invalid(`invalid argument 0: json: cannot unmarshal ${kind} into Go value of type rpc.ID`);
   }
-  if (raw.length > 1) return { code: JSONRPC_INVALID_PARAMS, message: 'too many arguments, want at most 1' };
-  return { code: JSONRPC_SERVER_ERROR, message: 'subscription not found' };
+  if (raw.length > 1) return invalid('too many arguments, want at most 1');
+  // Go leaves an rpc.ID empty on null: an id that names nothing.
+  return { ok: true, id: typeof id === 'string' ? id : '' };
+}
+
+const SUBSCRIPTION_NOT_FOUND: RpcErrorObject = { code: JSONRPC_SERVER_ERROR, message: 'subscription not found' };
+
+function resultAnswer(idRaw: string | undefined, result: unknown): Answer {
+  let resultText: string;
+  try {
+    resultText = encodeJson(result);
+  } catch {
+    return errorAnswer(idRaw, {
+      code: JSONRPC_INTERNAL_ERROR,
+      message: 'internal error: the result cannot be encoded as JSON',
+    });
+  }
+  return {
+    text: `{"jsonrpc":"2.0","id":${idRaw ?? 'null'},"result":${resultText}}`,
+    payloadBytes: utf8Length(resultText),
+  };
 }
 
 /** Run one call (or notification) against the view. Never throws. */
-function execute(msg: RpcMessage, view: () => RpcView): Answer {
+function execute(msg: RpcMessage, view: () => SidechainView, session: RpcSession | undefined): Answer {
   try {
     const bytes = utf8Length(msg.method);
+    const params = msg.hasParams ? msg.params : undefined;
     if (bytes > MAX_METHOD_NAME_BYTES)
       return errorAnswer(msg.idRaw, {
         code: JSONRPC_INVALID_REQUEST,
-        message: `method name too long: ${bytes} > ${MAX_METHOD_NAME_BYTES}`,
+        message: `${session && msg.method.endsWith('_subscribe') ? 'subscription' : 'method'} name too long: ${bytes} > ${MAX_METHOD_NAME_BYTES}`,
       });
-    // Subscriptions need a connection that outlives the request; HTTP has none (geth: -32601).
-    if (msg.method.endsWith('_subscribe'))
-      return errorAnswer(msg.idRaw, { code: JSONRPC_METHOD_NOT_FOUND, message: 'notifications not supported' });
-    if (msg.method.endsWith('_unsubscribe')) return errorAnswer(msg.idRaw, unsubscribe(msg.params, msg.hasParams));
-    const r = callRpc(view(), msg.method, msg.hasParams ? msg.params : undefined);
-    if (!r.ok) return errorAnswer(msg.idRaw, r.error);
-    let resultText: string;
-    try {
-      resultText = encodeJson(r.result);
-    } catch {
-      return errorAnswer(msg.idRaw, {
-        code: JSONRPC_INTERNAL_ERROR,
-        message: 'internal error: the result cannot be encoded as JSON',
-      });
+    if (msg.method.endsWith('_subscribe')) {
+      // Subscriptions need a connection that outlives the request; HTTP has none (geth: -32601).
+      if (!session)
+        return errorAnswer(msg.idRaw, { code: JSONRPC_METHOD_NOT_FOUND, message: 'notifications not supported' });
+      const r = session.subscribe(msg.method, params);
+      return r.ok ? resultAnswer(msg.idRaw, r.id) : errorAnswer(msg.idRaw, r.error);
     }
-    return {
-      text: `{"jsonrpc":"2.0","id":${msg.idRaw ?? 'null'},"result":${resultText}}`,
-      payloadBytes: utf8Length(resultText),
-    };
+    if (msg.method.endsWith('_unsubscribe')) {
+      const arg = unsubscribeArg(msg.params, msg.hasParams);
+      if (!arg.ok) return errorAnswer(msg.idRaw, arg.error);
+      return session?.unsubscribe(arg.id)
+        ? resultAnswer(msg.idRaw, true)
+        : errorAnswer(msg.idRaw, SUBSCRIPTION_NOT_FOUND);
+    }
+    const r = callRpc(view(), msg.method, params);
+    return r.ok ? resultAnswer(msg.idRaw, r.result) : errorAnswer(msg.idRaw, r.error);
   } catch {
     // view() or the envelope failed: a crashed handler, as geth reports a recovered panic.
     return errorAnswer(msg.idRaw, { code: JSONRPC_INTERNAL_ERROR, message: 'method handler crashed' });
@@ -130,19 +158,24 @@ function execute(msg: RpcMessage, view: () => RpcView): Answer {
 }
 
 /** geth `handleCallMsg`: the answer to one message, or null for a notification. */
-function answer(msg: RpcMessage, view: () => RpcView): Answer | null {
+function answer(msg: RpcMessage, view: () => SidechainView, session: RpcSession | undefined): Answer | null {
   if (isNotification(msg)) {
-    execute(msg, view);
+    execute(msg, view, session);
     return null;
   }
-  if (isCall(msg)) return execute(msg, view);
+  if (isCall(msg)) return execute(msg, view, session);
   return errorAnswer(hasValidId(msg) ? msg.idRaw : undefined, {
     code: JSONRPC_INVALID_REQUEST,
     message: 'invalid request',
   });
 }
 
-function answerBatch(messages: RpcMessage[], view: () => RpcView, limits: EnvelopeLimits): string | null {
+function answerBatch(
+  messages: RpcMessage[],
+  view: () => SidechainView,
+  limits: EnvelopeLimits,
+  session: RpcSession | undefined,
+): string | null {
   if (messages.length === 0)
     return errorResponseText(undefined, { code: JSONRPC_INVALID_REQUEST, message: 'empty batch' });
   if (limits.batchItemLimit > 0 && messages.length > limits.batchItemLimit) {
@@ -156,7 +189,7 @@ function answerBatch(messages: RpcMessage[], view: () => RpcView, limits: Envelo
   let payloadBytes = 0;
   for (let i = 0; i < calls.length; i++) {
     const msg = calls[i]!;
-    const a = answer(msg, view);
+    const a = answer(msg, view, session);
     if (a === null) continue;
     out.push(a.text);
     payloadBytes += a.payloadBytes;
@@ -176,13 +209,18 @@ function answerBatch(messages: RpcMessage[], view: () => RpcView, limits: Envelo
  * The response body for a request body, or null when nothing is to be answered (notifications,
  * responses). `view` is called at most once, so a batch reads one consistent view.
  */
-export function answerJsonRpc(body: string, view: () => RpcView, limits: EnvelopeLimits): string | null {
-  let cached: RpcView | undefined;
-  const once = (): RpcView => (cached ??= view());
+export function answerJsonRpc(
+  body: string,
+  view: () => SidechainView,
+  limits: EnvelopeLimits,
+  session?: RpcSession,
+): string | null {
+  let cached: SidechainView | undefined;
+  const once = (): SidechainView => (cached ??= view());
   const parsed = parseRpcBody(body);
   if (!parsed.ok) return errorResponseText(undefined, { code: JSONRPC_PARSE_ERROR, message: 'parse error' });
-  if (parsed.batch) return answerBatch(parsed.messages, once, limits);
+  if (parsed.batch) return answerBatch(parsed.messages, once, limits, session);
   const msg = parsed.messages[0]!;
   if (isIgnored(msg)) return null;
-  return answer(msg, once)?.text ?? null;
+  return answer(msg, once, session)?.text ?? null;
 }

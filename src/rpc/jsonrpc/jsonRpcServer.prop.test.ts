@@ -7,7 +7,7 @@ import { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { type FastifyInstance } from 'fastify';
-import { RPC_METHODS } from '../../sidechain/rpc';
+import { RPC_METHODS } from './methods';
 import { type FixtureSidechainPort, createFixtureSidechainPort } from '../testing/sidechainPort';
 import { createJsonRpcServer } from './jsonRpcServer';
 

@@ -23,12 +23,10 @@ import { type SidechainPort } from '../ports';
 import {
   DEFAULT_BATCH_ITEM_LIMIT,
   DEFAULT_BATCH_RESPONSE_MAX_BYTES,
-  JSONRPC_INTERNAL_ERROR,
-  JSONRPC_INVALID_REQUEST,
-  JSONRPC_PARSE_ERROR,
   answerJsonRpc,
   errorResponseText,
 } from './jsonRpcEnvelope';
+import { JSONRPC_INTERNAL_ERROR, JSONRPC_INVALID_REQUEST, JSONRPC_PARSE_ERROR } from './rpcErrors';
 
 /** geth's default HTTP body limit. */
 export const DEFAULT_BODY_LIMIT_BYTES = 5 * 1024 * 1024;

@@ -9,8 +9,8 @@
 import { type SidechainTx } from '../../sidechain/block';
 import { SidechainChain, type StoredBlock } from '../../sidechain/chain';
 import { buildBlock, planProduction, type ProductionInputs } from '../../sidechain/producer';
-import { type RpcView } from '../../sidechain/rpc';
-import { type OperatorResult, type SidechainPort } from '../ports';
+import { chainReadPort } from '../../sidechain/readPort';
+import { type OperatorResult, type SidechainPort, type SidechainView } from '../ports';
 import {
   FIXTURE_CONFIG,
   fixtureKeys,
@@ -94,7 +94,7 @@ export interface FixtureSidechainPort extends SidechainPort {
   /** The chain the next `view()` reads (replaced by `setHead`). */
   chain: SidechainChain;
   /** Overrides for the view's other fields. */
-  viewExtras: Omit<RpcView, 'chain'>;
+  viewExtras: Omit<SidechainView, 'chain'>;
   /** Every block number `setHead` was asked for, in order. */
   readonly setHeadCalls: bigint[];
   /** How many times `view()` was called. */
@@ -102,16 +102,16 @@ export interface FixtureSidechainPort extends SidechainPort {
 }
 
 export function createFixtureSidechainPort(
-  opts: { blocks?: number; chain?: SidechainChain; viewExtras?: Partial<Omit<RpcView, 'chain'>> } = {},
+  opts: { blocks?: number; chain?: SidechainChain; viewExtras?: Partial<Omit<SidechainView, 'chain'>> } = {},
 ): FixtureSidechainPort {
   const port: FixtureSidechainPort = {
     chain: opts.chain ?? buildFixtureChain(opts.blocks),
     viewExtras: { chainId: FIXTURE_CHAIN_ID, peerCount: 3, syncing: null, ...opts.viewExtras },
     setHeadCalls: [],
     viewCalls: 0,
-    view(): RpcView {
+    view(): SidechainView {
       port.viewCalls++;
-      return { ...port.viewExtras, chain: port.chain };
+      return { ...port.viewExtras, chain: chainReadPort(port.chain) };
     },
     async setHead(n: bigint): Promise<OperatorResult> {
       port.setHeadCalls.push(n);

@@ -1,24 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { JsonRpcApiProvider, type JsonRpcPayload, type JsonRpcResult, type JsonRpcError } from 'ethers';
-import { type Address, ZERO_ADDRESS } from '../core/address';
-import { toHex, utf8 } from '../core/bytes';
-import { canonicalJson } from '../core/canonicalJson';
-import { keccak256Bytes } from '../core/hash';
-import { SidechainChain, type StoredBlock } from './chain';
-import { buildBlock, planProduction, type ProductionInputs } from './producer';
-import { type SidechainBlock, type SidechainTx } from './block';
-import { stateSyncTxHash } from './stateSync';
-import {
-  RPC_METHODS,
-  type RpcResult,
-  type RpcView,
-  callRpc,
-  decodeUint64Hex,
-  evalConsole,
-  sidechainTxHash,
-  toQuantity,
-} from './rpc';
+import { type Address, ZERO_ADDRESS } from '../../core/address';
+import { toHex, utf8 } from '../../core/bytes';
+import { canonicalJson } from '../../core/canonicalJson';
+import { keccak256Bytes } from '../../core/hash';
+import { SidechainChain, type StoredBlock } from '../../sidechain/chain';
+import { buildBlock, planProduction, type ProductionInputs } from '../../sidechain/producer';
+import { type SidechainBlock, type SidechainTx, sidechainTxHash } from '../../sidechain/block';
+import { chainReadPort } from '../../sidechain/readPort';
+import { stateSyncTxHash } from '../../sidechain/stateSync';
 import {
   FIXTURE_CONFIG,
   type FixtureKey as Key,
@@ -26,7 +17,11 @@ import {
   fixtureProducers,
   fixtureRecords,
   fixtureSpans,
-} from './testing/fixture';
+} from '../../sidechain/testing/fixture';
+import { type SidechainView } from '../ports';
+import { decodeUint64Hex } from './goArguments';
+import { RPC_METHODS, type RpcResult, callRpc } from './methods';
+import { toQuantity } from './quantity';
 
 // --- a small chain with real producers (helpers as in chain.test.ts) -------------------------------
 
@@ -77,8 +72,8 @@ function buildChain(): SidechainChain {
 }
 
 const CHAIN_ID = 15001n;
-const viewOf = (chain: SidechainChain, over: Partial<RpcView> = {}): RpcView => ({
-  chain,
+const viewOf = (chain: SidechainChain, over: Partial<Omit<SidechainView, 'chain'>> = {}): SidechainView => ({
+  chain: chainReadPort(chain),
   chainId: CHAIN_ID,
   peerCount: 3,
   syncing: null,
@@ -99,7 +94,7 @@ const HASH = /^0x[0-9a-f]{64}$/;
 const ADDRESS = /^0x[0-9a-f]{40}$/;
 
 let chain: SidechainChain;
-let view: RpcView;
+let view: SidechainView;
 beforeAll(() => {
   chain = buildChain();
   view = viewOf(chain);
@@ -641,7 +636,7 @@ describe('sidechain RPC: errors (§4.4)', () => {
 
 describe('sidechain RPC: ethers v6 reads it through JsonRpcApiProvider', () => {
   class InProcessProvider extends JsonRpcApiProvider {
-    constructor(private readonly target: RpcView) {
+    constructor(private readonly target: SidechainView) {
       super(undefined, { batchMaxCount: 1 });
     }
     override async _send(payload: JsonRpcPayload | JsonRpcPayload[]): Promise<Array<JsonRpcResult | JsonRpcError>> {
@@ -770,136 +765,5 @@ describe('sidechain RPC: never throws (property)', () => {
       }),
       { numRuns: 3000 },
     );
-  });
-
-  it('the console answers any string without throwing', () => {
-    fc.assert(
-      fc.property(
-        fc.oneof(
-          fc.string({ maxLength: 60 }),
-          fc
-            .array(
-              fc.constantFrom(
-                'eth',
-                'admin',
-                '.',
-                'syncing',
-                'blockNumber',
-                '(',
-                ')',
-                "'latest'",
-                ' ',
-                '*',
-                '100',
-                '/',
-                '-',
-                'currentBlock',
-                'highestBlock',
-                'nodeInfo',
-                'enode',
-                'peers',
-                'length',
-                'getBlock',
-                'number',
-              ),
-              { maxLength: 12 },
-            )
-            .map((t) => t.join('')),
-        ),
-        (expr) => {
-          const r = evalConsole(view, expr);
-          expect(typeof r.ok).toBe('boolean');
-          if (!r.ok) expect(typeof r.error).toBe('string');
-        },
-      ),
-      { numRuns: 2000 },
-    );
-  });
-});
-
-describe('sidechain console expressions (spec "Operator console")', () => {
-  const PUB = `0x04${'11'.repeat(32)}${'22'.repeat(32)}`;
-  const syncingView = () =>
-    viewOf(chain, {
-      syncing: { startingBlock: 0n, currentBlock: 250n, highestBlock: 1000n },
-      peerCount: 7,
-      nodeKey: PUB,
-    });
-
-  it('peers, block number, latest block', () => {
-    expect(evalConsole(syncingView(), 'admin.peers.length')).toEqual({ ok: true, value: 7 });
-    expect(evalConsole(view, 'eth.blockNumber')).toEqual({ ok: true, value: 14 });
-    expect(evalConsole(view, "eth.getBlock('latest').number")).toEqual({ ok: true, value: 14 });
-    expect(evalConsole(view, 'eth.getBlock("latest").number')).toEqual({ ok: true, value: 14 });
-    expect(evalConsole(view, "  eth . getBlock ( 'latest' ) . number ;")).toEqual({ ok: true, value: 14 });
-    expect(evalConsole(view, '\teth.blockNumber\n')).toEqual({ ok: true, value: 14 });
-  });
-
-  it('node info and enode', () => {
-    const enode = `enode://${'11'.repeat(32)}${'22'.repeat(32)}@127.0.0.1:30303`;
-    expect(evalConsole(syncingView(), 'admin.nodeInfo.enode')).toEqual({ ok: true, value: enode });
-    const info = evalConsole(syncingView(), 'admin.nodeInfo');
-    expect(info.ok).toBe(true);
-    const v = (info as { value: Record<string, unknown> }).value;
-    expect(v).toMatchObject({ enode, id: toHex(keccak256Bytes(`0x${'11'.repeat(32)}${'22'.repeat(32)}`)).slice(2) });
-    expect(typeof v.name).toBe('string');
-    expect(v.protocols).toMatchObject({
-      eth: { network: 15001, genesis: chain.genesis.block.hash, head: chain.head().block.hash },
-    });
-    // Without a node key: zeros.
-    expect(evalConsole(view, 'admin.nodeInfo.enode')).toEqual({
-      ok: true,
-      value: `enode://${'00'.repeat(64)}@127.0.0.1:30303`,
-    });
-    const broken = evalConsole(viewOf(chain, { nodeKey: '0x1234' }), 'admin.nodeInfo.enode');
-    expect(broken.ok).toBe(false);
-    expect((broken as { error: string }).error).toMatch(/nodeKey/);
-  });
-
-  it('syncing state, blocks behind and progress', () => {
-    const s = syncingView();
-    expect(evalConsole(s, 'eth.syncing')).toMatchObject({
-      ok: true,
-      value: { startingBlock: 0, currentBlock: 250, highestBlock: 1000 },
-    });
-    expect(evalConsole(s, 'eth.syncing.highestBlock - eth.syncing.currentBlock')).toEqual({ ok: true, value: 750 });
-    expect(evalConsole(s, 'eth.syncing.highestBlock-eth.syncing.currentBlock')).toEqual({ ok: true, value: 750 });
-    expect(evalConsole(s, 'eth.syncing.currentBlock * 100 / eth.syncing.highestBlock')).toEqual({
-      ok: true,
-      value: 25,
-    });
-    expect(evalConsole(view, 'eth.syncing')).toEqual({ ok: true, value: false });
-    // As in geth's console: false.highestBlock is undefined, so the arithmetic is NaN.
-    expect(evalConsole(view, 'eth.syncing.highestBlock - eth.syncing.currentBlock')).toEqual({ ok: true, value: NaN });
-  });
-
-  it('anything else is a clear error', () => {
-    for (const expr of [
-      'eth.accounts',
-      'admin.peers',
-      'eth.getBlock(latest).number',
-      'eth.syncing.currentBlock + 1',
-      'e th.blockNumber',
-      'eth.blockNumber()',
-      "eth.getBlock('pending').number",
-      '',
-      'eth.blockNumber;1',
-    ]) {
-      const r = evalConsole(view, expr);
-      expect(r.ok, expr).toBe(false);
-      expect((r as { error: string }).error.length).toBeGreaterThan(0);
-    }
-    expect(evalConsole(view, 'eth.foo')).toMatchObject({
-      ok: false,
-      error: expect.stringMatching(/unsupported console expression "eth\.foo"; supported: admin\.peers\.length/),
-    });
-    expect(evalConsole(view, "eth.getBlock('latest).number")).toMatchObject({
-      ok: false,
-      error: expect.stringMatching(/unterminated string/),
-    });
-    expect(evalConsole(view, 'debug.setHead("0x1")')).toMatchObject({
-      ok: false,
-      error: expect.stringMatching(/debug\.setHead/),
-    });
   });
 });

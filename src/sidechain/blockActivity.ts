@@ -1,0 +1,136 @@
+/**
+ * What a block's transactions did: its transactions in order, their receipts and their logs,
+ * derived from the block alone (no EVM is modelled; sidechain.md §2.7-§2.8).
+ *
+ * - A user transfer (the workload's traffic) is a plain value transfer: status 1, 21,000 gas,
+ *   no logs, as an Ethereum transfer between accounts.
+ * - A block that committed state syncs (a sprint start) also carries Bor's state-sync
+ *   "transaction" and its receipt: hash keccak256("matic-bor-receipt-" ‖ u64be(number) ‖ blockHash),
+ *   placed last (index = number of user transactions), from and to the zero address, no gas,
+ *   status 1, its logs numbered after the user transactions' logs (Bor `DeriveFieldsForBorReceipt`).
+ *
+ * The reference's StateReceiver emits `StateCommitted(stateId, success)` only when the record's
+ * receiver has code, so a sprint whose records all target plain accounts has no receipt. A
+ * simulated chain has no code: every receiver is taken to be a contract whose `onStateReceive`
+ * succeeds, so each committed record emits one `StateCommitted(id, true)` log, and a block has the
+ * state-sync receipt exactly when it committed state syncs.
+ */
+import { type Address, ZERO_ADDRESS } from '../core/address';
+import { type Hex } from '../core/bytes';
+import { type SidechainBlock, type SidechainTx, TRANSFER_GAS, sidechainTxHash } from './block';
+import { stateCommittedLog, stateSyncTxHash } from './stateSync';
+import { type StateSyncRecord } from './systemState';
+
+/** A log as a receipt holds it, placed in its block. */
+export interface SidechainLog {
+  readonly address: Address;
+  readonly topics: readonly Hex[];
+  readonly data: Hex;
+  readonly blockNumber: bigint;
+  readonly blockHash: Hex;
+  readonly txHash: Hex;
+  readonly txIndex: number;
+  /** Position among all the logs of the block. */
+  readonly logIndex: number;
+}
+
+/** One transaction of a block, in block order. */
+export type SidechainTxEntry =
+  | { readonly kind: 'transfer'; readonly hash: Hex; readonly index: number; readonly tx: SidechainTx }
+  | {
+      readonly kind: 'stateSync';
+      readonly hash: Hex;
+      readonly index: number;
+      readonly records: readonly StateSyncRecord[];
+    };
+
+export interface SidechainReceipt {
+  readonly kind: SidechainTxEntry['kind'];
+  readonly txHash: Hex;
+  readonly txIndex: number;
+  readonly blockHash: Hex;
+  readonly blockNumber: bigint;
+  readonly from: Address;
+  readonly to: Address;
+  readonly gasUsed: bigint;
+  readonly cumulativeGasUsed: bigint;
+  readonly status: 1;
+  readonly logs: readonly SidechainLog[];
+}
+
+export interface BlockActivity {
+  readonly txs: readonly SidechainTxEntry[];
+  readonly receipts: readonly SidechainReceipt[];
+  /** Every log of the block, in log-index order. */
+  readonly logs: readonly SidechainLog[];
+}
+
+// Blocks are immutable values shared by every node that imports them: derived once per block.
+const cache = new WeakMap<SidechainBlock, BlockActivity>();
+
+export function blockActivity(block: SidechainBlock): BlockActivity {
+  let hit = cache.get(block);
+  if (hit === undefined) {
+    hit = derive(block);
+    cache.set(block, hit);
+  }
+  return hit;
+}
+
+function derive(block: SidechainBlock): BlockActivity {
+  const { header, hash: blockHash, body } = block;
+  const blockNumber = header.number;
+  const txs: SidechainTxEntry[] = [];
+  const receipts: SidechainReceipt[] = [];
+  const logs: SidechainLog[] = [];
+  let cumulativeGasUsed = 0n;
+  body.txs.forEach((tx, index) => {
+    const hash = sidechainTxHash(tx);
+    txs.push({ kind: 'transfer', hash, index, tx });
+    cumulativeGasUsed += TRANSFER_GAS;
+    receipts.push({
+      kind: 'transfer',
+      txHash: hash,
+      txIndex: index,
+      blockHash,
+      blockNumber,
+      from: tx.from,
+      to: tx.to,
+      gasUsed: TRANSFER_GAS,
+      cumulativeGasUsed,
+      status: 1,
+      logs: [],
+    });
+  });
+  if (body.stateSyncs.length > 0) {
+    const index = body.txs.length;
+    const hash = stateSyncTxHash(blockNumber, blockHash);
+    txs.push({ kind: 'stateSync', hash, index, records: body.stateSyncs });
+    const stateLogs = body.stateSyncs.map(
+      (r, i): SidechainLog => ({
+        ...stateCommittedLog(r.id, true),
+        blockNumber,
+        blockHash,
+        txHash: hash,
+        txIndex: index,
+        logIndex: logs.length + i,
+      }),
+    );
+    logs.push(...stateLogs);
+    // Bor stores the receipt as {status, logs}: no gas, and a system call has no sender.
+    receipts.push({
+      kind: 'stateSync',
+      txHash: hash,
+      txIndex: index,
+      blockHash,
+      blockNumber,
+      from: ZERO_ADDRESS,
+      to: ZERO_ADDRESS,
+      gasUsed: 0n,
+      cumulativeGasUsed: 0n,
+      status: 1,
+      logs: stateLogs,
+    });
+  }
+  return { txs, receipts, logs };
+}
