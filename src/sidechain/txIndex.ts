@@ -32,17 +32,22 @@ export class TxIndex {
 
   constructor(private readonly chain: SidechainChain) {}
 
-  /** The canonical transaction with this hash (lower-case 0x hex), or undefined. */
+  /**
+   * The canonical transaction with this hash (lower-case 0x hex), or undefined. Should the same
+   * transaction be in two canonical blocks, the later one answers, as geth's lookup entry is
+   * overwritten by the newer block.
+   */
   lookup(txHash: Hex): TxLocation | undefined {
     this.catchUp();
+    let found: StoredBlock | undefined;
     for (const at of this.where.get(txHash) ?? []) {
       const block = this.chain.byNumber(at.number);
-      if (block?.block.hash !== at.blockHash) continue;
-      const activity = blockActivity(block.block);
-      const entry = activity.txs.find((t) => t.hash === txHash);
-      if (entry) return { block, entry, activity };
+      if (block?.block.hash === at.blockHash && (!found || at.number > found.block.header.number)) found = block;
     }
-    return undefined;
+    if (!found) return undefined;
+    const activity = blockActivity(found.block);
+    const entry = activity.txs.find((t) => t.hash === txHash);
+    return entry ? { block: found, entry, activity } : undefined;
   }
 
   private catchUp(): void {

@@ -8,12 +8,22 @@
  * method <name> does not exist/is not available` (ethers matches that wording); a handler error
  * is `-32000`. Nothing here throws: a failure that should be impossible becomes `-32603 method
  * handler crashed`, as a Go panic does in geth.
+ *
+ * Transactions, receipts and logs (Bor's semantics for the state-sync transaction, §2.8):
+ * - `eth_getTransactionByHash`, `eth_getTransactionReceipt`: canonical transactions only (null
+ *   otherwise), the state-sync one included under its derived hash;
+ * - `eth_getBlockTransactionCountBy*`, `eth_getTransactionByBlock*AndIndex`: the state-sync
+ *   transaction counts and sits last, as Bor's `getAllBlockTransactions` places it;
+ * - `eth_getBlockReceipts` / `eth_getTransactionReceiptsByBlock`: every receipt of the block, the
+ *   state-sync receipt last; `eth_getBorBlockReceipt`: that receipt alone;
+ * - `eth_getLogs`: logQuery.ts.
  */
 import { type Hex } from '../../core/bytes';
 import { type SidechainView } from '../ports';
 import { blockJson } from './blockJson';
 import { authorOf, mustResolveBlock, parentSnapshot, resolveBlock, UNKNOWN_BLOCK } from './blockResolution';
 import { proposerSequenceJson, signersJson, snapshotJson, validatorJson } from './borJson';
+import { type FilterCriteria, parseFilterCriteria } from './filterCriteria';
 import {
   type ArgSpec,
   type BlockNumberArg,
@@ -24,12 +34,17 @@ import {
   parseBlockNumberOrHash,
   parseBool,
   parseHash,
+  parseHexUint,
   parseUint64Arg,
   required,
 } from './goArguments';
+import { queryLogs } from './logQuery';
 import { toQuantity } from './quantity';
+import { logJson, receiptJson } from './receiptJson';
 import { JSONRPC_INTERNAL_ERROR, type RpcErrorObject, RpcFailure, handlerError, methodNotFound } from './rpcErrors';
 import { syncingJson } from './syncingJson';
+import { transactionJson } from './transactionJson';
+import { type StoredBlock } from '../../sidechain/readPort';
 
 export type RpcResult = { ok: true; result: unknown } | { ok: false; error: RpcErrorObject };
 
@@ -54,6 +69,31 @@ function blockByNumber(view: SidechainView, [ref, fullTx]: unknown[]): unknown {
   return blockJson(b, view.chain.activity(b), fullTx as boolean, 'tag' in r && r.tag === 'pending');
 }
 
+function txCount(view: SidechainView, b: StoredBlock | undefined): string | null {
+  return b ? toQuantity(view.chain.activity(b).txs.length) : null;
+}
+
+/** `newRPCTransactionFromBlockIndex`: the index-th transaction, the state-sync one last; null past the end. */
+function txAtIndex(view: SidechainView, b: StoredBlock | undefined, index: bigint): unknown {
+  const txs = b ? view.chain.activity(b).txs : [];
+  const entry = index < BigInt(txs.length) ? txs[Number(index)] : undefined;
+  if (!b || !entry) return null;
+  return transactionJson(entry, { blockHash: b.block.hash, blockNumber: b.block.header.number });
+}
+
+/** geth's `eth_getBlockReceipts`: null for an unknown block. */
+function blockReceipts(view: SidechainView, [ref]: unknown[]): unknown {
+  const b = resolveBlock(view.chain, ref as BlockRef);
+  return b ? view.chain.activity(b).receipts.map(receiptJson) : null;
+}
+
+/** Bor's `eth_getTransactionReceiptsByBlock`: an unknown block is an error. */
+function receiptsByBlock(view: SidechainView, [ref]: unknown[]): unknown {
+  const b = resolveBlock(view.chain, ref as BlockRef);
+  if (!b) throw handlerError('block not found');
+  return view.chain.activity(b).receipts.map(receiptJson);
+}
+
 const METHODS: ReadonlyMap<string, Method> = new Map<string, Method>([
   ['eth_blockNumber', { args: [], run: (v) => toQuantity(v.chain.head().block.header.number) }],
   ['eth_chainId', { args: [], run: (v) => toQuantity(v.chainId) }],
@@ -70,6 +110,71 @@ const METHODS: ReadonlyMap<string, Method> = new Map<string, Method>([
         const b = v.chain.byHash(hash as Hex);
         return b ? blockJson(b, v.chain.activity(b), fullTx as boolean) : null;
       },
+    },
+  ],
+  [
+    'eth_getBlockTransactionCountByNumber',
+    { args: [required(blockNumberArg)], run: (v, [ref]) => txCount(v, resolveBlock(v.chain, ref as BlockRef)) },
+  ],
+  [
+    'eth_getBlockTransactionCountByHash',
+    { args: [required(hashArg)], run: (v, [hash]) => txCount(v, v.chain.byHash(hash as Hex)) },
+  ],
+  [
+    'eth_getTransactionByBlockNumberAndIndex',
+    {
+      args: [required(blockNumberArg), required(parseHexUint)],
+      run: (v, [ref, index]) => txAtIndex(v, resolveBlock(v.chain, ref as BlockRef), index as bigint),
+    },
+  ],
+  [
+    'eth_getTransactionByBlockHashAndIndex',
+    {
+      args: [required(hashArg), required(parseHexUint)],
+      run: (v, [hash, index]) => txAtIndex(v, v.chain.byHash(hash as Hex), index as bigint),
+    },
+  ],
+  [
+    'eth_getTransactionByHash',
+    {
+      args: [required(hashArg)],
+      run: (v, [hash]) => {
+        const at = v.chain.transaction(hash as Hex);
+        return at
+          ? transactionJson(at.entry, { blockHash: at.block.block.hash, blockNumber: at.block.block.header.number })
+          : null;
+      },
+    },
+  ],
+  [
+    'eth_getTransactionReceipt',
+    {
+      args: [required(hashArg)],
+      run: (v, [hash]) => {
+        const r = v.chain.receipt(hash as Hex);
+        return r ? receiptJson(r) : null;
+      },
+    },
+  ],
+  ['eth_getBlockReceipts', { args: [required(parseBlockNumberOrHash)], run: blockReceipts }],
+  ['eth_getTransactionReceiptsByBlock', { args: [required(parseBlockNumberOrHash)], run: receiptsByBlock }],
+  [
+    'eth_getBorBlockReceipt',
+    {
+      args: [required(hashArg)],
+      run: (v, [hash]) => {
+        const b = v.chain.byHash(hash as Hex);
+        const r = b ? v.chain.activity(b).receipts.find((x) => x.kind === 'stateSync') : undefined;
+        if (!r) throw handlerError('not found');
+        return receiptJson(r);
+      },
+    },
+  ],
+  [
+    'eth_getLogs',
+    {
+      args: [required(parseFilterCriteria)],
+      run: (v, [criteria]) => queryLogs(v.chain, criteria as FilterCriteria).map((l) => logJson(l)),
     },
   ],
   [
