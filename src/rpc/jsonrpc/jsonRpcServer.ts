@@ -17,6 +17,9 @@
  * A response with nothing to say (only notifications, or only responses) is an empty 200 body with
  * content-type application/json, as geth writes it. The view is read fresh for each request.
  * Nothing a client sends stops the server: a failure inside is answered `-32603`.
+ *
+ * The HTTP edge (a missing Host, CONNECT, an answer before the body was read, malformed HTTP) is
+ * answered with JSON-RPC error objects with id null too (src/rpc/http).
  */
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { type SidechainPort } from '../ports';
@@ -27,6 +30,8 @@ import {
   errorResponseText,
 } from './jsonRpcEnvelope';
 import { JSONRPC_INTERNAL_ERROR, JSONRPC_INVALID_REQUEST, JSONRPC_PARSE_ERROR } from './rpcErrors';
+import { clientErrorHandler } from '../http/clientError';
+import { HARDENED_HTTP_OPTIONS, hardenHttp } from '../http/httpHardening';
 
 /** geth's default HTTP body limit. */
 export const DEFAULT_BODY_LIMIT_BYTES = 5 * 1024 * 1024;
@@ -73,7 +78,20 @@ export function createJsonRpcServer(port: SidechainPort, opts: JsonRpcServerOpti
     batchItemLimit: opts.batchItemLimit ?? DEFAULT_BATCH_ITEM_LIMIT,
     batchResponseMaxBytes: opts.batchResponseMaxBytes ?? DEFAULT_BATCH_RESPONSE_MAX_BYTES,
   };
-  const app = Fastify({ logger: false, bodyLimit, forceCloseConnections: 'idle' });
+  const transportError = (_status: number, message: string) => ({
+    jsonrpc: '2.0',
+    id: null,
+    error: { code: JSONRPC_INVALID_REQUEST, message },
+  });
+  const app = Fastify({
+    logger: false,
+    bodyLimit,
+    forceCloseConnections: 'idle',
+    // Malformed HTTP is answered with a JSON-RPC error object too, not fastify's own body.
+    clientErrorHandler: clientErrorHandler(transportError),
+    http: HARDENED_HTTP_OPTIONS,
+  });
+  hardenHttp(app, { errorBody: transportError, allow: 'POST' });
 
   // The body is decoded here, not by fastify: a malformed body is a JSON-RPC parse error, not a 400.
   app.removeAllContentTypeParsers();

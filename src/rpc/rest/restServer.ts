@@ -21,7 +21,8 @@ import { type BroadcastMode, BroadcastTimeoutError, type ServicePort } from '../
 import { parseBroadcastRequest } from './broadcastRequest';
 import { PREPARE_ROUTES, prepareTx } from './prepareTx';
 import { RestError, errorBody } from './restError';
-import { clientErrorHandler } from './clientError';
+import { clientErrorHandler } from '../http/clientError';
+import { HARDENED_HTTP_OPTIONS, hardenHttp } from '../http/httpHardening';
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -72,7 +73,9 @@ export function createRestServer(port: ServicePort, opts: RestServerOptions = {}
       sendJson(reply, 400, errorBody(`malformed URL: ${clip(error.message)}`));
     },
     clientErrorHandler: clientErrorHandler((_status, message) => errorBody(message)),
+    http: HARDENED_HTTP_OPTIONS,
   });
+  hardenHttp(app, { errorBody: (_status, message) => errorBody(message), allow: 'GET, HEAD, POST' });
 
   // The reference reads every body as JSON whatever its Content-Type (curl -d sends form
   // encoding), so any declared type is parsed as JSON; a request with no Content-Type at all

@@ -10,7 +10,8 @@ import Fastify, {
   type FastifyServerOptions,
 } from 'fastify';
 import { type NodeStatusPort } from '../ports';
-import { clientErrorHandler } from '../rest/clientError';
+import { clientErrorHandler } from '../http/clientError';
+import { HARDENED_HTTP_OPTIONS, hardenHttp } from '../http/httpHardening';
 import { RpcErrorCode, netInfoResult, rpcError, rpcResult, statusResult } from './tendermintJson';
 
 export interface StatusServerOptions {
@@ -43,6 +44,11 @@ export function createStatusServer(port: NodeStatusPort, opts: StatusServerOptio
     clientErrorHandler: clientErrorHandler((_status, message) =>
       rpcError(RpcErrorCode.InvalidRequest, 'Invalid Request', message),
     ),
+    http: HARDENED_HTTP_OPTIONS,
+  });
+  hardenHttp(app, {
+    errorBody: (_status, message) => rpcError(RpcErrorCode.InvalidRequest, 'Invalid Request', message),
+    allow: 'GET, HEAD',
   });
   // Bodies are ignored whatever their type, rather than refused with an HTML-less 415.
   app.removeAllContentTypeParsers();

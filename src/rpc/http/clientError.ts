@@ -2,11 +2,11 @@
  * Answers for requests Node's HTTP parser refuses before fastify sees them (a request line or
  * headers over the size limit, garbage instead of HTTP, a client too slow to send its headers).
  * fastify's default writes its own body shape; the servers pass a builder so these answers carry
- * the same JSON error body as every other error (`{"error":…}` for REST, a JSON-RPC envelope for
- * the status port).
+ * the same JSON error body as every other error of the port (`{"error":…}` for REST, a JSON-RPC
+ * error object with id null for the JSON-RPC ports, the status port's JSON-RPC-style error).
  */
-import { STATUS_CODES } from 'node:http';
 import { type Socket } from 'node:net';
+import { answerAndClose } from './rawAnswer';
 
 export type ErrorBodyBuilder = (status: number, message: string) => unknown;
 
@@ -19,16 +19,14 @@ function statusOf(code: string | undefined): [number, string] {
 export function clientErrorHandler(
   bodyOf: ErrorBodyBuilder,
 ): (error: Error & { code?: string }, socket: Socket) => void {
+  // The parser reports every later chunk of a broken stream again: answer once.
+  const answered = new WeakSet<Socket>();
   return (error, socket) => {
     // A reset connection has no one left to answer.
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    if (answered.has(socket)) return;
+    answered.add(socket);
     const [status, message] = statusOf(error.code);
-    const body = JSON.stringify(bodyOf(status, message));
-    if (socket.writable) {
-      socket.write(
-        `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-      );
-    }
-    socket.destroy();
+    answerAndClose(socket, status, bodyOf(status, message));
   };
 }
