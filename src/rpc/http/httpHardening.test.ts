@@ -1,5 +1,5 @@
 /**
- * The HTTP edge of every devnet port, probed with raw sockets (issue 16, item 6): a request without
+ * The HTTP edge of every devnet port (the WebSocket port's plain HTTP side included), probed with raw sockets (issue 16, item 6): a request without
  * Host, CONNECT, a 5 MB body sent slowly, and garbage instead of HTTP each get a well-formed error
  * of the port's kind, and a client still sending its body reads the answer instead of EPIPE.
  */
@@ -7,6 +7,7 @@ import { type AddressInfo, connect } from 'node:net';
 import { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createJsonRpcServer } from '../jsonrpc/jsonRpcServer';
+import { createWebSocketServer } from '../jsonrpc/webSocketServer';
 import { createRestServer } from '../rest/restServer';
 import { createStatusServer } from '../status/statusServer';
 import { appServiceFixture } from '../testing/appServicePort';
@@ -109,6 +110,13 @@ const KINDS: PortKind[] = [
   {
     name: 'JSON-RPC (8545)',
     create: () => createJsonRpcServer(createFixtureSidechainPort({ blocks: 2 })),
+    okRequest:
+      'POST / HTTP/1.0\r\nContent-Type: application/json\r\nContent-Length: 51\r\n\r\n{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber"}',
+    isError: jsonRpcError,
+  },
+  {
+    name: 'WebSocket JSON-RPC, its HTTP side (8546)',
+    create: () => createWebSocketServer(createFixtureSidechainPort({ blocks: 2 })),
     okRequest:
       'POST / HTTP/1.0\r\nContent-Type: application/json\r\nContent-Length: 51\r\n\r\n{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber"}',
     isError: jsonRpcError,

@@ -61,6 +61,11 @@ export function errorResponseText(idRaw: string | undefined, error: RpcErrorObje
   return `{"jsonrpc":"2.0","id":${idRaw ?? 'null'},"error":${encodeJson(error)}}`;
 }
 
+/** A transport-level error (HTTP edge, refused upgrade) as a JSON value: an error object with id null. */
+export function transportErrorBody(message: string): { jsonrpc: '2.0'; id: null; error: RpcErrorObject } {
+  return { jsonrpc: '2.0', id: null, error: { code: JSONRPC_INVALID_REQUEST, message } };
+}
+
 function errorAnswer(idRaw: string | undefined, error: RpcErrorObject): Answer {
   const errorText = encodeJson(error);
   return {

@@ -28,6 +28,7 @@ import {
   DEFAULT_BATCH_RESPONSE_MAX_BYTES,
   answerJsonRpc,
   errorResponseText,
+  transportErrorBody,
 } from './jsonRpcEnvelope';
 import { JSONRPC_INTERNAL_ERROR, JSONRPC_INVALID_REQUEST, JSONRPC_PARSE_ERROR } from './rpcErrors';
 import { clientErrorHandler } from '../http/clientError';
@@ -78,11 +79,7 @@ export function createJsonRpcServer(port: SidechainPort, opts: JsonRpcServerOpti
     batchItemLimit: opts.batchItemLimit ?? DEFAULT_BATCH_ITEM_LIMIT,
     batchResponseMaxBytes: opts.batchResponseMaxBytes ?? DEFAULT_BATCH_RESPONSE_MAX_BYTES,
   };
-  const transportError = (_status: number, message: string) => ({
-    jsonrpc: '2.0',
-    id: null,
-    error: { code: JSONRPC_INVALID_REQUEST, message },
-  });
+  const transportError = (_status: number, message: string) => transportErrorBody(message);
   const app = Fastify({
     logger: false,
     bodyLimit,
