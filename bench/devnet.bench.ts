@@ -17,7 +17,14 @@ export async function devnetBenches(): Promise<BenchResult[]> {
   const seconds = quick ? 3 : 10;
   const home = mkdtempSync(join(tmpdir(), 'lockstep-bench-devnet-'));
   const { scenario } = loadScenario('devnet');
-  initHome({ home, scenario, seed: 1, host: '127.0.0.1', ports: { rest: 0, status: 0, jsonRpc: 0 }, overwrite: false });
+  initHome({
+    home,
+    scenario,
+    seed: 1,
+    host: '127.0.0.1',
+    ports: { rest: 0, status: 0, jsonRpc: 0, ws: 0 },
+    overwrite: false,
+  });
   const d = await startDevnet({ home, speed: 1, out: () => {} });
   const out: BenchResult[] = [];
   try {

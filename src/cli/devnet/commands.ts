@@ -13,7 +13,7 @@ export function registerDevnetCommands<T>(y: Argv<T>, setExit: (code: number) =>
   return y
     .command(
       'node <command>',
-      'Run a devnet: the simulated network with the service REST API, node status RPC, sidechain JSON-RPC and console',
+      'Run a devnet: the simulated network with the service REST API, node status RPC, sidechain JSON-RPC (HTTP and WebSocket) and console',
       (n) =>
         n
           .command(
@@ -48,6 +48,11 @@ export function registerDevnetCommands<T>(y: Argv<T>, setExit: (code: number) =>
                   default: DEFAULT_PORTS.jsonRpc,
                   describe: 'sidechain JSON-RPC port (0: any free port)',
                 })
+                .option('ws-port', {
+                  type: 'number',
+                  default: DEFAULT_PORTS.ws,
+                  describe: 'sidechain WebSocket JSON-RPC port, eth_subscribe included (0: any free port)',
+                })
                 .option('overwrite', {
                   type: 'boolean',
                   default: false,
@@ -65,6 +70,7 @@ export function registerDevnetCommands<T>(y: Argv<T>, setExit: (code: number) =>
                   restPort: a['rest-port'],
                   rpcPort: a['rpc-port'],
                   jsonRpcPort: a['jsonrpc-port'],
+                  wsPort: a['ws-port'],
                   overwrite: a.overwrite,
                 }),
               );
@@ -77,7 +83,10 @@ export function registerDevnetCommands<T>(y: Argv<T>, setExit: (code: number) =>
               c
                 .option('home', HOME)
                 .option('speed', { type: 'number', default: 1, describe: 'simulated seconds per wall second' })
-                .example('$0 node start --home ./devnet', 'serve on 1317 (REST), 26657 (status), 8545 (JSON-RPC)')
+                .example(
+                  '$0 node start --home ./devnet',
+                  'serve on 1317 (REST), 26657 (status), 8545 (JSON-RPC), 8546 (WebSocket)',
+                )
                 .example('$0 node start --home ./devnet --speed 10', 'ten times faster than real time'),
             async (a) => setExit(await nodeStart({ home: resolveHome(a.home), speed: a.speed })),
           )

@@ -57,7 +57,14 @@ async function until<T>(probe: () => Promise<T | null> | T | null, what: string,
 
 beforeAll(async () => {
   const { scenario } = loadScenario('devnet');
-  initHome({ home, scenario, seed: 3, host: '127.0.0.1', ports: { rest: 0, status: 0, jsonRpc: 0 }, overwrite: false });
+  initHome({
+    home,
+    scenario,
+    seed: 3,
+    host: '127.0.0.1',
+    ports: { rest: 0, status: 0, jsonRpc: 0, ws: 0 },
+    overwrite: false,
+  });
   d = await startDevnet({ home, speed: 25, out: () => {} });
   rest = `http://127.0.0.1:${d.ports.rest}`;
 }, 60_000);

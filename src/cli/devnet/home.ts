@@ -3,7 +3,7 @@
  * services"), under one root instead of /etc and /var/log:
  *
  *   config/genesis.json            service-chain genesis
- *   config/lockstep-config.toml    the daemon's config: REST server, bridge, sidechain RPC, run seed
+ *   config/lockstep-config.toml    the daemon's config: REST server, bridge, sidechain RPC and WebSocket, run seed
  *   config/config.toml             the consensus node's config: moniker, status RPC address, peers
  *   config/scenario.json           the network the simulation runs (validators, params, workload)
  *   lockstep-seeds.txt             the seeds list (the simulated peers)
@@ -27,7 +27,16 @@ import { type Address } from '../../core/address';
 import { decodeScenario, encodeScenario, type Scenario } from '../../../sim/scenario/scenario';
 import { clusterSetup } from '../../../sim/domain/clusterSetup';
 
-export const DEFAULT_PORTS = { rest: 1317, status: 26657, jsonRpc: 8545 } as const;
+/** The devnet's default ports: geth's 8545 (HTTP) and 8546 (WebSocket) for the sidechain, as Bor. */
+export const DEFAULT_PORTS = { rest: 1317, status: 26657, jsonRpc: 8545, ws: 8546 } as const;
+
+export interface DevnetPorts {
+  rest: number;
+  status: number;
+  jsonRpc: number;
+  /** The sidechain's WebSocket JSON-RPC endpoint. */
+  ws: number;
+}
 
 /** A devnet runs "forever": the scenario's duration is replaced by this bound (100 years). */
 export const DEVNET_DURATION_MS = 100 * 365 * 86_400_000;
@@ -43,7 +52,7 @@ export interface DevnetConfig {
   home: string;
   seed: number;
   host: string;
-  ports: { rest: number; status: number; jsonRpc: number };
+  ports: DevnetPorts;
   /** The index (1-based) of the validator whose nodes this devnet's servers speak for. */
   nodeIndex: number;
   moniker: string;
@@ -83,7 +92,7 @@ export interface InitOptions {
   scenario: Scenario;
   seed: number;
   host: string;
-  ports: { rest: number; status: number; jsonRpc: number };
+  ports: DevnetPorts;
   overwrite: boolean;
 }
 
@@ -112,7 +121,11 @@ export function initHome(o: InitOptions): string[] {
         // Which validator's nodes the servers speak for (REST, status, JSON-RPC, console).
         node_index: 1,
         rest_server: { laddr: `tcp://${o.host}:${o.ports.rest}` },
-        sidechain: { rpc_laddr: `tcp://${o.host}:${o.ports.jsonRpc}`, ipc_path: 'sidechain/lockstep-sidechain.ipc' },
+        sidechain: {
+          rpc_laddr: `tcp://${o.host}:${o.ports.jsonRpc}`,
+          ws_laddr: `tcp://${o.host}:${o.ports.ws}`,
+          ipc_path: 'sidechain/lockstep-sidechain.ipc',
+        },
         bridge: { parent_chain: 'simulated', relay_delay_per_rank_ms: o.scenario.params.relayDelayPerRankMs },
       }) +
       '\n',
@@ -218,10 +231,13 @@ export function loadHome(home: string): DevnetConfig {
     (daemon.rest_server as Record<string, unknown> | undefined)?.laddr,
     `${p.daemonConfig}: rest_server.laddr`,
   );
-  const jsonRpc = laddr(
-    (daemon.sidechain as Record<string, unknown> | undefined)?.rpc_laddr,
-    `${p.daemonConfig}: sidechain.rpc_laddr`,
-  );
+  const sidechain = daemon.sidechain as Record<string, unknown> | undefined;
+  const jsonRpc = laddr(sidechain?.rpc_laddr, `${p.daemonConfig}: sidechain.rpc_laddr`);
+  // A home written before the WebSocket endpoint existed has no ws_laddr: any free port then.
+  const ws =
+    sidechain?.ws_laddr === undefined
+      ? { host: jsonRpc.host, port: 0 }
+      : laddr(sidechain.ws_laddr, `${p.daemonConfig}: sidechain.ws_laddr`);
   const status = laddr((node.rpc as Record<string, unknown> | undefined)?.laddr, `${p.nodeConfig}: rpc.laddr`);
   let scenario: Scenario;
   try {
@@ -248,7 +264,7 @@ export function loadHome(home: string): DevnetConfig {
     home,
     seed,
     host: rest.host,
-    ports: { rest: rest.port, status: status.port, jsonRpc: jsonRpc.port },
+    ports: { rest: rest.port, status: status.port, jsonRpc: jsonRpc.port, ws: ws.port },
     nodeIndex,
     moniker: typeof node.moniker === 'string' ? node.moniker : `validator-${nodeIndex}`,
     scenario,

@@ -71,7 +71,7 @@ describe('kill and restart', () => {
       scenario,
       seed: 5,
       host: '127.0.0.1',
-      ports: { rest: 0, status: 0, jsonRpc: 0 },
+      ports: { rest: 0, status: 0, jsonRpc: 0, ws: 0 },
       overwrite: false,
     });
     const alice = loadKey(home, 'user-1');

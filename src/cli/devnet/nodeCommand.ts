@@ -3,7 +3,8 @@
  * show the validator's account, reset the chain data. And `lockstep console`.
  *
  * `start` serves, on 127.0.0.1 by default: the service REST API (1317), node status RPC (26657),
- * the sidechain JSON-RPC (8545) and the operator console socket; it writes the bound addresses to
+ * the sidechain JSON-RPC over HTTP (8545) and over WebSocket (8546) and the operator console
+ * socket; it writes the bound addresses to
  * data/ports.json (useful with port 0), logs to logs/*.log, and stops cleanly on SIGINT/SIGTERM
  * (journal synced, sockets closed). A kill loses nothing acknowledged: the journal was synced
  * before each answer.
@@ -24,6 +25,7 @@ import { loadScenario } from '../../../sim/scenario/load';
 import { createRestServer } from '../../rpc/rest/restServer';
 import { createStatusServer } from '../../rpc/status/statusServer';
 import { createJsonRpcServer } from '../../rpc/jsonrpc/jsonRpcServer';
+import { createWebSocketServer } from '../../rpc/jsonrpc/webSocketServer';
 import { createConsoleServer } from '../../rpc/console/consoleServer';
 import { DEFAULT_PORTS, initHome, loadHome, loadKey, paths, resetData, type DevnetConfig } from './home';
 import { LiveNetwork } from './liveNetwork';
@@ -36,6 +38,7 @@ export interface InitCliOptions {
   restPort: number;
   rpcPort: number;
   jsonRpcPort: number;
+  wsPort: number;
   overwrite: boolean;
 }
 
@@ -46,6 +49,7 @@ export function nodeInit(o: InitCliOptions): string {
     ['--rest-port', o.restPort],
     ['--rpc-port', o.rpcPort],
     ['--jsonrpc-port', o.jsonRpcPort],
+    ['--ws-port', o.wsPort],
   ] as const) {
     if (!Number.isInteger(v) || v < 0 || v > 65535)
       throw new InputError(flag, `expected a port number 0-65535, got ${v}`);
@@ -56,7 +60,7 @@ export function nodeInit(o: InitCliOptions): string {
     scenario,
     seed: o.seed,
     host: o.host,
-    ports: { rest: o.restPort, status: o.rpcPort, jsonRpc: o.jsonRpcPort },
+    ports: { rest: o.restPort, status: o.rpcPort, jsonRpc: o.jsonRpcPort, ws: o.wsPort },
     overwrite: o.overwrite,
   });
   const cfg = loadHome(o.home);
@@ -91,7 +95,7 @@ export interface StartOptions {
 
 export interface RunningDevnet {
   net: LiveNetwork;
-  ports: { rest: number; status: number; jsonRpc: number; console: string };
+  ports: { rest: number; status: number; jsonRpc: number; ws: number; console: string };
   stop(): Promise<void>;
 }
 
@@ -144,6 +148,7 @@ export async function startDevnet(o: StartOptions): Promise<RunningDevnet> {
       rest: await listen(createRestServer(net), config.ports.rest, 'rest'),
       status: await listen(createStatusServer(net), config.ports.status, 'status'),
       jsonRpc: await listen(createJsonRpcServer(net), config.ports.jsonRpc, 'json-rpc'),
+      ws: await listen(createWebSocketServer(net), config.ports.ws, 'websocket'),
       console: p.consoleSocket,
     };
     await consoleServer.listen();
@@ -159,6 +164,7 @@ export async function startDevnet(o: StartOptions): Promise<RunningDevnet> {
   out(`service REST API      http://${host}:${ports.rest}`);
   out(`node status RPC       http://${host}:${ports.status}`);
   out(`sidechain JSON-RPC    http://${host}:${ports.jsonRpc}`);
+  out(`sidechain WebSocket   ws://${host}:${ports.ws}  (eth_subscribe newHeads, logs)`);
   out(`operator console      ${ports.console}  (lockstep console --home ${o.home})`);
   out(`logs                  ${p.logs}`);
   const running = net.start();
