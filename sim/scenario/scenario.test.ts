@@ -85,6 +85,22 @@ describe('scenario files', () => {
     expect(bad((o) => (o.faults = [{ kind: 'pause', node: 'svc-1', at: '1s', for: 5000 }]))).toThrow(
       /^faults\[0\]\.for: a bare number is ambiguous/,
     );
+    // A fault that starts at or after the end never fires: an error naming the fault.
+    expect(
+      bad((o) => {
+        o.duration = '10m';
+        o.faults = [
+          { kind: 'pause', node: 'svc-1', at: '1m' },
+          { kind: 'pause', node: 'svc-1', at: '30m' },
+        ];
+      }),
+    ).toThrow('faults[1].at: 30m is at or after the end of the scenario (duration 10m); it never fires');
+    expect(
+      bad((o) => {
+        o.duration = '10m';
+        o.faults = [{ kind: 'pause', node: 'svc-1', at: '10m' }];
+      }),
+    ).toThrow(/^faults\[0\]\.at: 10m is at or after the end/);
     expect(() => loadScenario('no-such-scenario')).toThrow(/--scenario: no scenario "no-such-scenario"/);
   });
   it('height triggers: atHeight {service | sidechain: n}, exactly one of at / atHeight, on its own side', () => {

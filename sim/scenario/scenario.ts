@@ -416,11 +416,23 @@ export function decodeScenario(value: unknown): Scenario {
     max: bounds('max', ['reorgDepth']),
   };
 
+  const durationMs = r.duration(o, 'duration', 600_000);
+  if (durationMs === 0) throw new InputError('duration', 'must be positive');
+  // A fault that starts at or after the end never fires: that is a mistake in the file (a unit
+  // slip, a duration cut without its faults), so it is an error, not a warning.
+  faults.forEach((f, i) => {
+    if (f.atMs !== undefined && f.atMs >= durationMs)
+      throw new InputError(
+        `faults[${i}].at`,
+        `${durationText(f.atMs)} is at or after the end of the scenario (duration ${durationText(durationMs)}); it never fires`,
+      );
+  });
+
   return {
     name,
     description: r.str(o, 'description', ''),
     crypto,
-    durationMs: r.duration(o, 'duration', 600_000),
+    durationMs,
     maxEvents: r.int(o, 'maxEvents', 20_000_000, 1),
     epochMs: r.int(o, 'epoch', 1_700_000_000_000, 0),
     validators,
