@@ -10,6 +10,7 @@ import { EXIT, EXIT_CODES_LINE, exitCodeForError } from './exitCodes';
 import { fuzzCommand } from './fuzzCommand';
 import { replayCommand, shrinkCommand, REPLAY_COLUMNS, type RunTarget } from './shrinkReplayCommands';
 import { reportMergeCommand } from './reportMerge';
+import { testCommand } from './testCommand';
 import { registerDevnetCommands } from './devnet/commands';
 import { registerClientCommands } from './client/commands';
 
@@ -186,6 +187,34 @@ export async function main(argv: string[]): Promise<number> {
           efficacyEvery: a['efficacy-every'],
           ...(a.plant !== undefined ? { plant: a.plant } : {}),
           ...(a['progress-interval'] !== undefined ? { progressInterval: a['progress-interval'] } : {}),
+        });
+      },
+    )
+    .command(
+      'test [globs..]',
+      'Run every scenario on its own seed over a worker pool and check its expectations (for CI)',
+      (y) =>
+        y
+          .positional('globs', {
+            type: 'string',
+            array: true,
+            describe:
+              'scenario files, folders or glob patterns (default: scenarios/*.json scenarios/regressions/*.json)',
+          })
+          .option('workers', { type: 'number', describe: 'worker threads (default: the CPU count, at most 8)' })
+          .option('junit', { type: 'string', describe: 'write JUnit XML (one test case per scenario) to this file' })
+          .option('json', { type: 'boolean', default: false, describe: 'print one JSON object instead of lines' })
+          .example('$0 test', 'the whole suite')
+          .example("$0 test 'scenarios/bft-*.json' --junit reports/junit.xml", 'some scenarios, JUnit for CI')
+          .epilogue(
+            `A scenario passes when its run meets every expectation: the expected verdict (a regression may expect a violation), the oracle that fires first, the min/max counts.\n${EPILOGUE}`,
+          ),
+      async (a) => {
+        exitCode = await testCommand({
+          globs: (a.globs ?? []) as string[],
+          ...(a.workers !== undefined ? { workers: a.workers } : {}),
+          ...(a.junit !== undefined ? { junit: a.junit } : {}),
+          json: a.json,
         });
       },
     )
