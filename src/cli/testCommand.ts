@@ -167,7 +167,11 @@ export async function testCommand(o: TestCliOptions): Promise<number> {
   const workers = Math.min(files.length, o.workers ?? Math.min(8, availableParallelism()));
   const start = Date.now();
   const interrupts = watchInterrupts({
-    onFirst: (signal) => process.stderr.write(`\n${signal}: stopping: finishing the scenarios under way\n`),
+    onFirst: (signal) =>
+      process.stderr.write(
+        `\n${signal}: stopping: finishing the scenarios under way (send it again to abort at once)\n`,
+      ),
+    onAbort: () => process.exit(EXIT.interrupted),
   });
   const done = new Map<string, TestCase>();
   if (!o.json)
