@@ -9,7 +9,7 @@
  * stops the run at the next step, reports `interrupted` (exit 130) and puts the partial report in
  * `<dir>.interrupted/`, leaving an earlier complete report as it was.
  */
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { createWriteStream, existsSync, type WriteStream } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { durationText, parseDurationMs } from '../core/duration';
 import { InputError } from '../core/errors';
@@ -89,7 +89,9 @@ export async function runCommand(opts: RunCliOptions): Promise<number> {
 
   if (opts.checkDeterminism) return determinismCommand(scenario, seed, untilMs, opts, intervalMs);
 
-  const outDir = resolve(opts.out ?? join('reports', 'runs', `${basename(loaded.file, '.json')}-${seed}`));
+  // Named after the file (regressions share scenario names); a report's scenario.json after its scenario.
+  const stem = basename(loaded.file, '.json') === 'scenario' ? scenario.name : basename(loaded.file, '.json');
+  const outDir = resolve(opts.out ?? join('reports', 'runs', `${stem}-${seed}`));
   const folder = new ReportFolder(outDir);
   const traceFile: WriteStream | null = opts.trace ? createWriteStream(folder.file('trace.jsonl')) : null;
   const progress = new Progress('s simulated', { enabled: !opts.json, intervalMs });
@@ -149,7 +151,7 @@ export async function runCommand(opts: RunCliOptions): Promise<number> {
     );
     if (outcome.interrupted)
       process.stdout.write(
-        `report      ${reportDir} (partial; an earlier complete report in ${outDir} is untouched)\n`,
+        `report      ${reportDir} (partial${existsSync(outDir) ? `; the complete report in ${outDir} is untouched` : ''})\n`,
       );
     else process.stdout.write(`report      ${reportDir}\n`);
     process.stdout.write(`html        ${htmlFile}\n`);
