@@ -4,8 +4,7 @@
  * by oracle and first violation; a fault-efficacy ledger tells which fault kinds never bit.
  * Ctrl-C stops submitting and keeps what finished.
  */
-import { Piscina } from 'piscina';
-import { fileURLToPath } from 'node:url';
+import { runOnPool } from './pool';
 import { type FuzzJob, type FuzzSeedResult } from './fuzzTask';
 
 export interface CampaignOptions {
@@ -58,12 +57,6 @@ export function seedsOfShard(total: number, shard: { index: number; count: numbe
 export async function runCampaign(
   opts: CampaignOptions,
 ): Promise<{ results: FuzzSeedResult[]; summary: CampaignSummary }> {
-  const pool = new Piscina({
-    filename: fileURLToPath(new URL('./fuzzTask.mjs', import.meta.url)),
-    minThreads: opts.workers,
-    maxThreads: opts.workers,
-    idleTimeout: 1_000,
-  });
   const results = new Map<number, FuzzSeedResult>();
   const start = opts.now();
   const budgetOver = () => opts.wallBudgetMs !== undefined && opts.now() - start >= opts.wallBudgetMs;
@@ -81,27 +74,27 @@ export async function runCampaign(
     const s = 1 + next++ * opts.shard.count + (opts.shard.index - 1);
     return s;
   };
-  const worker = async (): Promise<void> => {
-    for (let seed = nextSeed(); seed !== null; seed = nextSeed()) {
+  await runOnPool<FuzzJob, FuzzSeedResult>({
+    task: new URL('./fuzzTask.mjs', import.meta.url),
+    workers: opts.workers,
+    next: () => {
+      const seed = nextSeed();
+      if (seed === null) return null;
       // Efficacy on every k-th seed of the shard (by position, so every shard gets its share).
       const position = next - 1;
-      const job: FuzzJob = {
+      return {
         seed,
         durationMs: opts.durationMs,
         crypto: opts.crypto,
         efficacy: opts.efficacyEvery > 0 && position % opts.efficacyEvery === 0,
         ...(opts.plant ? { plant: opts.plant } : {}),
       };
-      const r = (await pool.run(job)) as FuzzSeedResult;
-      results.set(seed, r);
+    },
+    onResult: (_job, r) => {
+      results.set(r.seed, r);
       opts.onResult?.(r, results.size);
-    }
-  };
-  try {
-    await Promise.all(Array.from({ length: opts.workers }, () => worker()));
-  } finally {
-    await pool.destroy();
-  }
+    },
+  });
   const sorted = [...results.values()].sort((a, b) => a.seed - b.seed);
   return { results: sorted, summary: summarise(sorted, opts, interrupted) };
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { ddmin, shrinkScenario } from './shrink';
 import { swarmBase } from './swarm';
-import { type FaultSpec } from '../scenario/scenario';
+import { decodeScenario, encodeScenario, type FaultSpec } from '../scenario/scenario';
 
 describe('ddmin', () => {
   it('finds a 1-minimal failing subset', () => {
@@ -43,5 +43,22 @@ describe('shrinkScenario', () => {
     expect(scenario.workload.stateSyncs).toEqual([]);
     expect(scenario.durationMs).toBe(100_000);
     expect(stats.faultsAfter).toBe(2);
+  });
+
+  it('a cut duration takes the faults after the new end with it (a scenario file may not hold them)', () => {
+    const base = swarmBase(600_000);
+    const fault = (atMs: number): FaultSpec => ({ kind: 'pause', atMs, forMs: 10_000, node: 'svc-1' });
+    // A stand-in failure that needs all three faults in a long run, but shows by 100 s with the
+    // first two: ddmin keeps all three, and the cut to 100 s must drop the one at 200 s.
+    const s = { ...base, faults: [fault(10_000), fault(50_000), fault(200_000)] };
+    const has = (x: typeof s, atMs: number) => x.faults.some((f) => f.atMs === atMs);
+    const check = (x: typeof s) =>
+      has(x, 10_000) && has(x, 50_000) && x.durationMs >= 100_000 && (x.durationMs <= 200_000 || has(x, 200_000))
+        ? 'planted'
+        : null;
+    const { scenario } = shrinkScenario(s, 'planted', check);
+    expect(scenario.durationMs).toBe(100_000);
+    expect(scenario.faults.map((f) => f.atMs)).toEqual([10_000, 50_000]);
+    expect(decodeScenario(JSON.parse(JSON.stringify(encodeScenario(scenario))))).toEqual(scenario);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Shrinking a failing run (delta debugging, Zeller's ddmin): remove faults, then workload items,
- * then cut the duration and calm the network, keeping each reduction only if the run still fails
- * the same oracle. What remains is a scenario a person can read.
+ * then calm the network and cut the duration (with the faults that would start after the new
+ * end), keeping each reduction only if the run still fails the same oracle. What remains is a
+ * scenario a person can read, and one `decodeScenario` accepts.
  */
 import { type Scenario, type WorkloadSpec } from '../scenario/scenario';
 
@@ -95,16 +96,23 @@ export function shrinkScenario(
     if (fails(calm)) s = calm;
   }
 
-  // 4. Duration: the shortest run (to 10 s) that still fails, by bisection.
+  // 4. Duration: the shortest run (to 10 s) that still fails, by bisection. A cut run drops the
+  // faults that would start at or after its end (they never fire, and a scenario file may not
+  // hold them), and every candidate is checked in exactly the form it would be written.
+  const cut = (x: Scenario, durationMs: number): Scenario => ({
+    ...x,
+    durationMs,
+    faults: x.faults.filter((f) => f.atMs === undefined || f.atMs < durationMs),
+  });
   let lo = 10_000;
   let hi = s.durationMs;
   while (hi - lo > 10_000) {
     const mid = Math.floor((lo + hi) / 2 / 10_000) * 10_000;
     if (mid <= lo || mid >= hi) break;
-    if (fails({ ...s, durationMs: mid })) hi = mid;
+    if (fails(cut(s, mid))) hi = mid;
     else lo = mid;
   }
-  s = { ...s, durationMs: hi };
+  s = cut(s, hi);
   onStep?.('duration', s);
 
   return {

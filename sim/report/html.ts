@@ -15,12 +15,14 @@ import { esc, int, seconds, short } from './html/format';
 import { UNKNOWN_COLOR, inkOn, producerLookup, validatorColor } from './html/palette';
 import { CSP, SCRIPT, STYLE } from './html/page';
 import { timelineData, timelineSvg } from './html/timeline';
-import { checkExpectations } from './summary';
+import { expectedText, type RunOutcome, runOutcome } from './outcome';
 
 /** At most this many oracle violations are listed (the first decides the verdict). */
 const MAX_VIOLATIONS = 50;
 
-export function reportHtml(scenario: Scenario, r: RunResult): string {
+/** `outcome` is the run's verdict with its expectations (default: judged as a whole run). */
+export function reportHtml(scenario: Scenario, r: RunResult, outcome?: RunOutcome): string {
+  const o = outcome ?? runOutcome(scenario, r);
   const producer = producerLookup(r.cluster.keys);
   const nodeIds = r.sidechain.nodes.map((n) => n.node);
   // Sidechain node i belongs to validator i: its line has the colour of that validator's blocks.
@@ -48,7 +50,14 @@ export function reportHtml(scenario: Scenario, r: RunResult): string {
   parts.push('<header class="top">');
   parts.push(`<h1>${esc(r.scenario)} <small class="mono">seed ${r.seed}</small></h1>`);
   parts.push(`<p class="desc">${esc(scenario.description)}</p>`);
-  parts.push(`<p><span class="verdict ${esc(r.verdict)}">${esc(r.verdict.toUpperCase())}</span>${esc(r.message)}</p>`);
+  const partial = o.shortened
+    ? `<span class="partial">SHORTENED</span>ran ${esc(seconds(r.simulatedMs))} of the scenario's ${esc(seconds(scenario.durationMs))}${o.notJudged.length ? `; ${o.notJudged.length} expectation${o.notJudged.length === 1 ? '' : 's'} not judged` : ''}. `
+    : o.interrupted
+      ? `<span class="partial">PARTIAL</span>stopped at ${esc(seconds(r.simulatedMs))} of the scenario's ${esc(seconds(scenario.durationMs))}. `
+      : '';
+  parts.push(
+    `<p><span class="verdict ${esc(o.verdict)}" id="verdict">${esc(o.verdict.toUpperCase())}</span>${partial}${esc(o.message)}</p>`,
+  );
   parts.push(
     '<nav><a href="#timeline">timeline</a><a href="#charts">charts</a><a href="#forks">fork trees</a><a href="#expectations">expectations</a>' +
       (r.violations.length ? '<a href="#violations">violations</a>' : '') +
@@ -255,9 +264,11 @@ export function reportHtml(scenario: Scenario, r: RunResult): string {
   parts.push(
     '<section id="expectations"><h2>Expectations</h2><table><tr><th>what</th><th>expected</th><th>actual</th><th></th></tr>',
   );
-  for (const ch of checkExpectations(scenario, r)) {
+  const cell = { ok: ['ok', 'ok'], failed: ['fail', 'FAIL'], 'not judged': ['unjudged', 'not judged'] } as const;
+  for (const ch of o.checks) {
+    const [cls, text] = cell[ch.status];
     parts.push(
-      `<tr><td>${esc(ch.what)}</td><td>${esc(ch.expected)}</td><td>${esc(ch.actual)}</td><td class="${ch.ok ? 'ok' : 'fail'}">${ch.ok ? 'ok' : 'FAIL'}</td></tr>`,
+      `<tr><td>${esc(ch.what)}</td><td>${esc(expectedText(ch))}</td><td>${esc(String(ch.actual))}</td><td class="${cls}">${text}</td></tr>`,
     );
   }
   parts.push('</table></section>');

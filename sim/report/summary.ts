@@ -1,46 +1,55 @@
 /**
  * The run summary: a deterministic JSON object (no wall time, so it is byte-identical for the same
- * run), its Markdown form, and the expectation checks of the scenario.
+ * run and build), its Markdown form. Numbers are JSON numbers (no count of a run comes near 2^53);
+ * the report folder's identity (scenario file and its hash, placement, version, commit) comes in
+ * `RunMeta` from the caller.
  */
-import { canonicalJson } from '../../src/core/canonicalJson';
 import { type RunResult } from '../run';
 import { type Scenario } from '../scenario/scenario';
+import { type ExpectationCheck, expectedText, runOutcome, type RunOutcome } from './outcome';
 
-export interface ExpectationCheck {
-  what: string;
-  expected: string;
-  actual: string;
-  ok: boolean;
+export { checkExpectations, type ExpectationCheck } from './outcome';
+
+/** What identifies a run beyond its result: where it came from and what ran it. */
+export interface RunMeta {
+  /** The scenario file as the user named it (relative to the working folder when inside it). */
+  scenarioFile: string | null;
+  /** sha256 of the scenario file's bytes (the report folder's scenario.json has the same bytes). */
+  scenarioSha256: string | null;
+  placement: string;
+  /** The Lockstep version (package.json) and the git commit of the code, when known. */
+  version: string;
+  commit: string | null;
+  /** How far the run was asked to go (the scenario's duration unless `--until`). */
+  untilMs: number;
 }
 
-export function checkExpectations(s: Scenario, r: RunResult): ExpectationCheck[] {
-  const out: ExpectationCheck[] = [
-    { what: 'verdict', expected: s.expect.verdict, actual: r.verdict, ok: s.expect.verdict === r.verdict },
-  ];
-  if (s.expect.oracle)
-    out.push({
-      what: 'oracle',
-      expected: s.expect.oracle,
-      actual: r.violation?.oracle ?? 'none',
-      ok: r.violation?.oracle === s.expect.oracle,
-    });
-  const actual: Record<string, number> = { ...r.counts, backupBlocks: r.backupBlocks, reorgDepth: r.maxReorgDepth };
-  for (const [k, v] of Object.entries(s.expect.min))
-    out.push({ what: k, expected: `>= ${v}`, actual: String(actual[k]), ok: (actual[k] ?? 0) >= (v as number) });
-  for (const [k, v] of Object.entries(s.expect.max))
-    out.push({ what: k, expected: `<= ${v}`, actual: String(actual[k]), ok: (actual[k] ?? 0) <= (v as number) });
-  return out;
-}
-
-export function summaryObject(s: Scenario, r: RunResult) {
+export function summaryObject(s: Scenario, r: RunResult, meta?: RunMeta) {
+  const o: RunOutcome = runOutcome(s, r, meta ? { untilMs: meta.untilMs } : {});
+  const check = (c: ExpectationCheck) => ({
+    what: c.what,
+    op: c.op,
+    expected: c.expected,
+    actual: c.actual,
+    status: c.status,
+  });
   return {
     scenario: r.scenario,
+    ...(meta ? { scenarioFile: meta.scenarioFile, scenarioSha256: meta.scenarioSha256 } : {}),
     seed: r.seed,
     crypto: r.crypto,
+    ...(meta ? { placement: meta.placement, version: meta.version, commit: meta.commit } : {}),
+    durationMs: s.durationMs,
+    ...(meta ? { untilMs: meta.untilMs } : {}),
     simulatedMs: r.simulatedMs,
+    shortened: o.shortened,
+    interrupted: o.interrupted,
+    verdict: o.verdict,
+    oracleVerdict: o.oracleVerdict,
+    message: o.message,
+    failedExpectations: o.failed.map(check),
+    expectations: o.checks.map(check),
     traceHash: r.traceHash,
-    verdict: r.verdict,
-    message: r.message,
     counts: r.counts,
     maxReorgDepth: r.maxReorgDepth,
     backupBlocks: r.backupBlocks,
@@ -48,25 +57,37 @@ export function summaryObject(s: Scenario, r: RunResult) {
     checkpointLatencyMs: r.checkpointLatencyMs,
     faults: r.faultsFired,
     network: r.network,
-    expectations: checkExpectations(s, r),
   };
 }
 
-/** Byte-identical for the same run: canonical JSON (sorted keys, integers as strings), one line. */
-export function summaryJson(s: Scenario, r: RunResult): string {
-  return `${JSON.stringify(JSON.parse(canonicalJson(summaryObject(s, r))), null, 2)}\n`;
+export type RunSummary = ReturnType<typeof summaryObject>;
+
+/** Byte-identical for the same run: a fixed key order, two-space indent, numbers as numbers. */
+export function summaryJson(s: Scenario, r: RunResult, meta?: RunMeta): string {
+  return `${JSON.stringify(summaryObject(s, r, meta), null, 2)}\n`;
 }
 
-export function summaryMarkdown(s: Scenario, r: RunResult): string {
-  const checks = checkExpectations(s, r);
+export function summaryMarkdown(s: Scenario, r: RunResult, meta?: RunMeta): string {
+  const o = runOutcome(s, r, meta ? { untilMs: meta.untilMs } : {});
+  const partial = o.shortened
+    ? ` — shortened: ran ${(r.simulatedMs / 1000).toFixed(0)} s of ${(s.durationMs / 1000).toFixed(0)} s`
+    : o.interrupted
+      ? ` — interrupted at ${(r.simulatedMs / 1000).toFixed(0)} s of ${(s.durationMs / 1000).toFixed(0)} s`
+      : '';
   const lines = [
     `# ${r.scenario} (seed ${r.seed})`,
     '',
     s.description,
     '',
-    `- verdict: **${r.verdict}** (${r.message})`,
+    `- verdict: **${o.verdict}** (${o.message})${partial}`,
     `- simulated: ${(r.simulatedMs / 1000).toFixed(0)} s, ${r.events} events, crypto ${r.crypto}`,
     `- trace hash: \`${r.traceHash}\``,
+    ...(meta
+      ? [
+          `- scenario file: ${meta.scenarioFile === null ? 'none (built in)' : `\`${meta.scenarioFile}\``}${meta.scenarioSha256 ? ` (sha256 \`${meta.scenarioSha256}\`)` : ''}`,
+          `- placement ${meta.placement}, Lockstep ${meta.version}${meta.commit ? ` at commit \`${meta.commit}\`` : ''}`,
+        ]
+      : []),
     '',
     '| count | value |',
     '| --- | --- |',
@@ -74,9 +95,12 @@ export function summaryMarkdown(s: Scenario, r: RunResult): string {
     `| backupBlocks | ${r.backupBlocks} |`,
     `| maxReorgDepth | ${r.maxReorgDepth} |`,
     '',
-    '| expectation | expected | actual | ok |',
+    '| expectation | expected | actual | result |',
     '| --- | --- | --- | --- |',
-    ...checks.map((c) => `| ${c.what} | ${c.expected} | ${c.actual} | ${c.ok ? 'yes' : '**no**'} |`),
+    ...o.checks.map(
+      (c) =>
+        `| ${c.what} | ${expectedText(c)} | ${c.actual} | ${c.status === 'failed' ? '**failed**' : c.status === 'ok' ? 'ok' : 'not judged'} |`,
+    ),
     '',
     '## Faults',
     '',

@@ -15,18 +15,25 @@ export function resolveScenarioPath(nameOrFile: string): string {
   return join(SCENARIOS_DIR, `${nameOrFile}.json`);
 }
 
-export function loadScenario(nameOrFile: string): { scenario: Scenario; file: string } {
+/**
+ * `field` names what the user gave (`--scenario` by default; `--report` when the file comes from
+ * a report folder). `bytes` are the file's exact contents (a report keeps a copy and their hash).
+ */
+export function loadScenario(
+  nameOrFile: string,
+  field = '--scenario',
+): { scenario: Scenario; file: string; bytes: Uint8Array } {
   const file = resolveScenarioPath(nameOrFile);
-  if (!existsSync(file))
-    throw new InputError('--scenario', `no scenario ${JSON.stringify(nameOrFile)} (looked for ${file})`);
+  if (!existsSync(file)) throw new InputError(field, `no scenario ${JSON.stringify(nameOrFile)} (looked for ${file})`);
+  const bytes = readFileSync(file);
   let json: unknown;
   try {
-    json = JSON.parse(readFileSync(file, 'utf8'));
+    json = JSON.parse(bytes.toString('utf8'));
   } catch (e) {
     throw new InputError(file, `not valid JSON: ${(e as Error).message}`);
   }
   try {
-    return { scenario: decodeScenario(json), file };
+    return { scenario: decodeScenario(json), file, bytes };
   } catch (e) {
     if (e instanceof InputError) throw new InputError(`${file}: ${e.field}`, e.message.slice(e.field.length + 2));
     throw e;

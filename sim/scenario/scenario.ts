@@ -6,7 +6,7 @@
  * `scenarios/scenario.schema.json` describes the same format for editors.
  */
 import { InputError } from '../../src/core/errors';
-import { parseDurationMs } from '../../src/core/duration';
+import { durationText, parseDurationMs } from '../../src/core/duration';
 import { parseUint } from '../../src/core/amount';
 import { type LinkModel, DEFAULT_LINK } from '../env/network';
 import { type CryptoMode } from '../../src/core/signatureScheme';
@@ -416,11 +416,23 @@ export function decodeScenario(value: unknown): Scenario {
     max: bounds('max', ['reorgDepth']),
   };
 
+  const durationMs = r.duration(o, 'duration', 600_000);
+  if (durationMs === 0) throw new InputError('duration', 'must be positive');
+  // A fault that starts at or after the end never fires: that is a mistake in the file (a unit
+  // slip, a duration cut without its faults), so it is an error, not a warning.
+  faults.forEach((f, i) => {
+    if (f.atMs !== undefined && f.atMs >= durationMs)
+      throw new InputError(
+        `faults[${i}].at`,
+        `${durationText(f.atMs)} is at or after the end of the scenario (duration ${durationText(durationMs)}); it never fires`,
+      );
+  });
+
   return {
     name,
     description: r.str(o, 'description', ''),
     crypto,
-    durationMs: r.duration(o, 'duration', 600_000),
+    durationMs,
     maxEvents: r.int(o, 'maxEvents', 20_000_000, 1),
     epochMs: r.int(o, 'epoch', 1_700_000_000_000, 0),
     validators,
@@ -434,16 +446,16 @@ export function decodeScenario(value: unknown): Scenario {
   };
 }
 
-/** The scenario as a file (the inverse of decodeScenario): durations in ms, amounts as strings. */
+/** The scenario as a file (the inverse of decodeScenario): durations with units (`4m`, `1500ms`), amounts as strings. */
 export function encodeScenario(s: Scenario): Record<string, unknown> {
   const link = (l: Partial<LinkModel>) => ({
     ...(l.latencyMinMs !== undefined && l.latencyMaxMs !== undefined
-      ? { latency: [l.latencyMinMs, l.latencyMaxMs] }
+      ? { latency: [durationText(l.latencyMinMs), durationText(l.latencyMaxMs)] }
       : {}),
     ...(l.loss !== undefined ? { loss: l.loss } : {}),
     ...(l.duplicate !== undefined ? { duplicate: l.duplicate } : {}),
     ...(l.reorder !== undefined ? { reorder: l.reorder } : {}),
-    ...(l.reorderMaxMs !== undefined ? { reorderMax: l.reorderMaxMs } : {}),
+    ...(l.reorderMaxMs !== undefined ? { reorderMax: durationText(l.reorderMaxMs) } : {}),
   });
   const p = s.params;
   const w = s.workload;
@@ -451,7 +463,7 @@ export function encodeScenario(s: Scenario): Record<string, unknown> {
     name: s.name,
     description: s.description,
     crypto: s.crypto,
-    duration: s.durationMs,
+    duration: durationText(s.durationMs),
     maxEvents: s.maxEvents,
     epoch: s.epochMs,
     validators: s.validators.map((v) => ({ stake: v.stakeTokens.toString(), balance: v.balanceTokens.toString() })),
@@ -460,25 +472,27 @@ export function encodeScenario(s: Scenario): Record<string, unknown> {
       sprint: p.sprint,
       spanDuration: p.spanDuration,
       firstSpanDuration: p.firstSpanDuration,
-      checkpointBufferTime: p.checkpointBufferTimeMs,
+      checkpointBufferTime: durationText(p.checkpointBufferTimeMs),
       checkpointLength: p.checkpointLength,
       sidechainConfirmations: p.sidechainConfirmations,
       parentConfirmations: p.parentConfirmations,
-      parentBlockTime: p.parentBlockTimeMs,
+      parentBlockTime: durationText(p.parentBlockTimeMs),
       periodS: p.periodS,
       producerDelayS: p.producerDelayS,
       backupMultiplierS: p.backupMultiplierS,
       stateSyncDelayS: p.stateSyncDelayS,
-      commitTimeout: p.commitTimeoutMs,
-      relayDelayPerRank: p.relayDelayPerRankMs,
+      commitTimeout: durationText(p.commitTimeoutMs),
+      relayDelayPerRank: durationText(p.relayDelayPerRankMs),
       validatorSlots: p.validatorSlots,
       jitter: p.jitter,
     },
     network: link(s.network),
     faults: s.faults.map((f) => ({
       kind: f.kind,
-      ...(f.atHeight !== undefined ? { atHeight: { [f.atHeight.chain]: f.atHeight.height } } : { at: f.atMs ?? 0 }),
-      ...(f.forMs !== undefined ? { for: f.forMs } : {}),
+      ...(f.atHeight !== undefined
+        ? { atHeight: { [f.atHeight.chain]: f.atHeight.height } }
+        : { at: durationText(f.atMs ?? 0) }),
+      ...(f.forMs !== undefined ? { for: durationText(f.forMs) } : {}),
       ...(f.node !== undefined ? { node: f.node } : {}),
       ...(f.validator !== undefined ? { validator: f.validator } : {}),
       ...(f.validators !== undefined ? { validators: f.validators } : {}),
@@ -486,29 +500,31 @@ export function encodeScenario(s: Scenario): Record<string, unknown> {
       ...(f.from !== undefined ? { from: f.from } : {}),
       ...(f.to !== undefined ? { to: f.to } : {}),
       ...(f.link !== undefined ? { link: link(f.link) } : {}),
-      ...(f.skewMs !== undefined ? { skew: f.skewMs < 0 ? `-${-f.skewMs}ms` : f.skewMs } : {}),
+      ...(f.skewMs !== undefined
+        ? { skew: f.skewMs < 0 ? `-${durationText(-f.skewMs)}` : durationText(f.skewMs) }
+        : {}),
       ...(f.delayS !== undefined ? { delayS: f.delayS } : {}),
     })),
     workload: {
       ...(w.transfers
-        ? { transfers: { every: w.transfers.everyMs, amountWei: w.transfers.amountWei.toString() } }
+        ? { transfers: { every: durationText(w.transfers.everyMs), amountWei: w.transfers.amountWei.toString() } }
         : {}),
-      ...(w.sidechainTxs ? { sidechainTxs: { every: w.sidechainTxs.everyMs } } : {}),
+      ...(w.sidechainTxs ? { sidechainTxs: { every: durationText(w.sidechainTxs.everyMs) } } : {}),
       topups: w.topups.map((t) => ({
-        at: t.atMs,
+        at: durationText(t.atMs),
         validator: t.validator,
         amount: t.amountTokens.toString(),
         repeat: t.repeat,
       })),
-      stateSyncs: w.stateSyncs.map((t) => ({ at: t.atMs, count: t.count })),
+      stateSyncs: w.stateSyncs.map((t) => ({ at: durationText(t.atMs), count: t.count })),
       stakeUpdates: w.stakeUpdates.map((t) => ({
-        at: t.atMs,
+        at: durationText(t.atMs),
         validator: t.validator,
         amount: t.amountTokens.toString(),
       })),
-      joins: w.joins.map((t) => ({ at: t.atMs, stake: t.stakeTokens.toString() })),
-      exits: w.exits.map((t) => ({ at: t.atMs, validator: t.validator })),
-      signerChanges: w.signerChanges.map((t) => ({ at: t.atMs, validator: t.validator })),
+      joins: w.joins.map((t) => ({ at: durationText(t.atMs), stake: t.stakeTokens.toString() })),
+      exits: w.exits.map((t) => ({ at: durationText(t.atMs), validator: t.validator })),
+      signerChanges: w.signerChanges.map((t) => ({ at: durationText(t.atMs), validator: t.validator })),
     },
     expect: {
       verdict: s.expect.verdict,

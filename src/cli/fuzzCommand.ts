@@ -1,17 +1,32 @@
 /**
- * `lockstep fuzz`: a campaign of swarm seeds over a worker pool, with a progress bar, results by
- * seed, failures grouped by oracle, a fault-efficacy ledger, shards for CI matrices, and Ctrl-C
- * that keeps what finished.
+ * `lockstep fuzz`: a campaign of swarm seeds over a worker pool, with progress (a bar on a
+ * terminal, a status line every 10 s in a CI log, a line per failing seed as it is found),
+ * results by seed, failures grouped by oracle, a fault-efficacy ledger, shards for CI matrices,
+ * and Ctrl-C that keeps what finished. The results folder is written under a temporary name and
+ * renamed into place when the campaign ends; an interrupted one goes to `<dir>.interrupted/`.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { InputError } from '../core/errors';
-import { parseDurationMs } from '../core/duration';
-import { runCampaign, type CampaignSummary } from '../../sim/campaign/fuzz';
+import { formatDurationMs, parseDurationMs } from '../core/duration';
+import { runCampaign, seedsOfShard, type CampaignSummary } from '../../sim/campaign/fuzz';
 import { swarmScenario } from '../../sim/campaign/swarm';
 import { encodeScenario } from '../../sim/scenario/scenario';
 import { PLANT_NAMES } from '../../sim/campaign/plants';
-import { EXIT } from './exitCodes';
+import {
+  campaignMarkdown,
+  type MergedFile,
+  SHARD_KIND,
+  type ShardFile,
+  seedRangeOf,
+} from '../../sim/campaign/shardFile';
+import { type RunVerdict } from '../../sim/report/outcome';
+import { EXIT, exitCodeOf, worstExitCode } from './exitCodes';
+import { Progress, progressIntervalMs } from './progress';
+import { watchInterrupts } from './interrupts';
+import { ReportFolder } from './reportFolder';
+import { gitCommit, lockstepVersion } from './provenance';
+import { fuzzDurationMs } from './shrinkReplayCommands';
 
 export interface FuzzCliOptions {
   seeds?: number;
@@ -25,6 +40,7 @@ export interface FuzzCliOptions {
   json: boolean;
   efficacyEvery: number;
   plant?: string;
+  progressInterval?: string;
 }
 
 export function parseShard(value: string): { index: number; count: number } {
@@ -35,6 +51,14 @@ export function parseShard(value: string): { index: number; count: number } {
   if (count < 1 || index < 1 || index > count)
     throw new InputError('--shard', `I must be between 1 and N, got ${value}`);
   return { index, count };
+}
+
+/** The exit code of a campaign: the worst verdict among its failures; interrupted beats all. */
+export function campaignExitCode(s: CampaignSummary): number {
+  return worstExitCode([
+    ...(s.interrupted ? [EXIT.interrupted] : []),
+    ...s.failures.map((f) => exitCodeOf(f.verdict as RunVerdict)),
+  ]);
 }
 
 export async function fuzzCommand(o: FuzzCliOptions): Promise<number> {
@@ -48,79 +72,138 @@ export async function fuzzCommand(o: FuzzCliOptions): Promise<number> {
     throw new InputError('--seeds', `expected a positive integer, got ${o.seeds}`);
   if (!Number.isSafeInteger(o.workers) || o.workers < 1 || o.workers > 64)
     throw new InputError('--workers', `expected 1 to 64, got ${o.workers}`);
+  if (!Number.isSafeInteger(o.efficacyEvery) || o.efficacyEvery < 0)
+    throw new InputError('--efficacy-every', `expected a non-negative integer, got ${o.efficacyEvery}`);
   if (o.plant !== undefined && !PLANT_NAMES.includes(o.plant))
     throw new InputError('--plant', `unknown planted bug; known: ${PLANT_NAMES.join(', ')}`);
   const shard = parseShard(o.shard);
-  const durationMs = parseDurationMs(o.duration, '--duration');
+  const durationMs = fuzzDurationMs(o.duration, '--duration');
   const wallBudgetMs = o.time === undefined ? undefined : parseDurationMs(o.time, '--time');
+  if (wallBudgetMs !== undefined && wallBudgetMs <= 0) throw new InputError('--time', 'must be positive');
+  const intervalMs = progressIntervalMs(o.progressInterval);
+  const crypto = o.crypto as 'fast' | 'real';
   const outDir = resolve(o.out ?? join('reports', 'fuzz', `shard-${shard.index}-of-${shard.count}`));
-  mkdirSync(join(outDir, 'failures'), { recursive: true });
+  const folder = new ReportFolder(outDir);
+  // The failures folder is made when the first one is found.
+  const failuresDir = folder.file('failures');
 
-  let stop = false;
-  const onSigint = () => {
-    stop = true;
-    process.stderr.write('\nstopping: finishing the seeds under way (Ctrl-C again to abort)\n');
-    process.once('SIGINT', () => process.exit(130));
-  };
-  process.once('SIGINT', onSigint);
-  const start = Date.now();
-  let failures = 0;
-  const total = o.seeds !== undefined ? Math.ceil(o.seeds / shard.count) : null;
-  const { summary } = await runCampaign({
-    ...(o.seeds !== undefined ? { seeds: o.seeds } : {}),
-    ...(wallBudgetMs !== undefined ? { wallBudgetMs } : {}),
-    workers: o.workers,
-    shard,
-    durationMs,
-    crypto: o.crypto,
-    efficacyEvery: o.efficacyEvery,
-    ...(o.plant ? { plant: o.plant } : {}),
-    now: Date.now,
-    shouldStop: () => stop,
-    onResult: (r, done) => {
-      if (r.verdict !== 'pass') {
-        failures++;
-        const s = swarmScenario(r.seed, durationMs);
-        const file = {
-          ...encodeScenario({
-            ...s,
-            name: `fuzz-seed-${r.seed}`,
-            crypto: o.crypto as 'fast' | 'real',
-            expect: { verdict: r.verdict as 'pass', ...(r.oracle ? { oracle: r.oracle } : {}), min: {}, max: {} },
-            ...(o.plant ? { plant: o.plant } : {}),
-          }),
-        };
-        writeFileSync(join(outDir, 'failures', `seed-${r.seed}.json`), JSON.stringify(file, null, 2) + '\n');
-      }
-      if (!o.json && process.stderr.isTTY) {
-        const secs = (Date.now() - start) / 1000;
-        const bar = total
-          ? `[${'='.repeat(Math.floor((done / total) * 30)).padEnd(30)}] ${done}/${total}`
-          : `${done} seeds`;
-        process.stderr.write(`\r${bar}  ${(done / Math.max(secs, 0.001)).toFixed(1)} seeds/s  ${failures} failing `);
+  const progress = new Progress('seeds', { enabled: !o.json, intervalMs });
+  const interrupts = watchInterrupts({
+    onFirst: (signal) =>
+      progress.line(`${signal}: stopping: finishing the seeds under way (send it again to abort at once)`),
+    onAbort: () => {
+      progress.stop();
+      process.stderr.write('aborted: the seeds found so far are in the failures folder\n');
+      try {
+        process.stderr.write(`partial results: ${folder.keepInterrupted()}\n`);
+      } finally {
+        process.exit(EXIT.interrupted);
       }
     },
   });
-  process.removeListener('SIGINT', onSigint);
-  if (!o.json && process.stderr.isTTY) process.stderr.write('\n');
-  // The campaign summary holds only numbers and strings (no bigints): plain JSON, stable key order.
-  writeFileSync(join(outDir, 'summary.json'), JSON.stringify(summary, null, 2) + '\n');
-  if (o.json) process.stdout.write(JSON.stringify({ ...summary, out: outDir }) + '\n');
-  else process.stdout.write(formatCampaign(summary, outDir));
-  if (summary.interrupted) return EXIT.badInput;
-  if (summary.failures.some((f) => f.verdict === 'safety')) return EXIT.safety;
-  if (summary.failures.some((f) => f.verdict === 'liveness')) return EXIT.liveness;
-  if (summary.failures.length) return EXIT.crash;
-  return EXIT.pass;
+  const total = o.seeds !== undefined ? seedsOfShard(o.seeds, shard).length : null;
+  let failures = 0;
+  const show = (done: number) => {
+    const secs = Math.max(0.001, progress.elapsedMs() / 1000);
+    const rate = done / secs;
+    const etaMs =
+      total !== null
+        ? done > 0
+          ? ((total - done) / rate) * 1000
+          : null
+        : Math.max(0, (wallBudgetMs ?? 0) - progress.elapsedMs());
+    progress.update({ done, total, detail: `${failures} failing, ${rate.toFixed(2)} seeds/s`, etaMs });
+  };
+  show(0);
+  const started = Date.now();
+  let summary: CampaignSummary;
+  let seedsRun: number[];
+  try {
+    let results: Array<{ seed: number }>;
+    ({ summary, results } = await runCampaign({
+      ...(o.seeds !== undefined ? { seeds: o.seeds } : {}),
+      ...(wallBudgetMs !== undefined ? { wallBudgetMs } : {}),
+      workers: o.workers,
+      shard,
+      durationMs,
+      crypto,
+      efficacyEvery: o.efficacyEvery,
+      ...(o.plant ? { plant: o.plant } : {}),
+      now: Date.now,
+      shouldStop: () => interrupts.requested,
+      onResult: (r, done) => {
+        if (r.verdict !== 'pass') {
+          failures++;
+          const s = swarmScenario(r.seed, durationMs);
+          const file = encodeScenario({
+            ...s,
+            name: `fuzz-seed-${r.seed}`,
+            crypto,
+            expect: { verdict: r.verdict as 'pass', ...(r.oracle ? { oracle: r.oracle } : {}), min: {}, max: {} },
+            ...(o.plant ? { plant: o.plant } : {}),
+            seed: r.seed,
+          });
+          mkdirSync(failuresDir, { recursive: true });
+          writeFileSync(join(failuresDir, `seed-${r.seed}.json`), `${JSON.stringify(file, null, 2)}\n`);
+          const plant = o.plant ? ` --plant ${o.plant}` : '';
+          progress.line(
+            `FAIL seed ${r.seed}: ${r.verdict}${r.violation ? ` (${r.oracle}: ${r.violation.message})` : ''}  repro: npx lockstep replay --fuzz-seed ${r.seed} --duration ${formatDurationMs(durationMs)} --crypto ${crypto}${plant}`,
+          );
+        }
+        show(done);
+      },
+    }));
+    seedsRun = results.map((r) => r.seed);
+  } catch (e) {
+    progress.stop();
+    interrupts.dispose();
+    folder.discard();
+    throw e;
+  }
+  const wallMs = Date.now() - started;
+  progress.stop();
+  const file: ShardFile = {
+    kind: SHARD_KIND,
+    version: lockstepVersion(),
+    commit: gitCommit(),
+    params: {
+      profile: o.profile,
+      durationMs,
+      crypto,
+      efficacyEvery: o.efficacyEvery,
+      plant: o.plant ?? null,
+      seeds: o.seeds ?? null,
+      timeBudgetMs: wallBudgetMs ?? null,
+    },
+    shard,
+    seedRange: seedRangeOf(seedsRun, shard.count),
+    wallMs,
+    ...summary,
+  };
+  folder.write('summary.json', `${JSON.stringify(file, null, 2)}\n`);
+  folder.write('summary.md', campaignMarkdown(file));
+  const dir = summary.interrupted ? folder.keepInterrupted() : folder.commit();
+  interrupts.dispose();
+  if (o.json) process.stdout.write(`${JSON.stringify({ ...file, out: dir })}\n`);
+  else process.stdout.write(formatCampaign(file, dir));
+  return campaignExitCode(summary);
 }
 
-export function formatCampaign(s: CampaignSummary, outDir: string): string {
+export function formatCampaign(s: ShardFile | MergedFile, outDir: string): string {
   const lines = [
     `seeds       ${s.seeds}${s.interrupted ? ' (interrupted: partial results)' : ''}`,
     `verdicts    ${Object.entries(s.verdicts)
       .map(([k, v]) => `${k} ${v}`)
       .join(', ')}`,
   ];
+  if (s.kind === SHARD_KIND)
+    lines.push(
+      `shard       ${s.shard.index}/${s.shard.count}, seeds ${s.seedRange.first ?? '-'}..${s.seedRange.last ?? '-'} step ${s.seedRange.step}, ${(s.wallMs / 1000).toFixed(1)} s of wall time`,
+    );
+  else
+    lines.push(
+      `shards      ${s.shards.map((x) => `${x.index}/${s.shardCount}`).join(', ')}${s.missingShards.length ? ` (missing: ${s.missingShards.map((i) => `${i}/${s.shardCount}`).join(', ')})` : ''}`,
+    );
   if (s.groups.length) {
     lines.push('failures by oracle and first violation:');
     for (const g of s.groups)
@@ -136,5 +219,5 @@ export function formatCampaign(s: CampaignSummary, outDir: string): string {
     );
   for (const w of s.warnings) lines.push(`warning     ${w}`);
   lines.push(`results     ${outDir}`);
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }

@@ -1,18 +1,16 @@
 /**
- * The `lockstep` command line (yargs). Exit codes: 0 pass, 1 bad input, 2 safety, 3 liveness,
- * 4 crash (an invariant broke or the run hit a runaway bound).
+ * The `lockstep` command line (yargs). Exit codes: the table in ./exitCodes.ts (0 pass, 1 bad
+ * input, 2 safety, 3 liveness, 4 crash, 5 expectations, 130 interrupted).
  */
-import yargs from 'yargs';
+import yargs, { type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
+import { join } from 'node:path';
 import { runCommand } from './runCommand';
-import { EXIT, exitCodeForError } from './exitCodes';
-import { fuzzCommand, formatCampaign } from './fuzzCommand';
+import { EXIT, EXIT_CODES_LINE, exitCodeForError } from './exitCodes';
+import { fuzzCommand } from './fuzzCommand';
 import { replayCommand, shrinkCommand, REPLAY_COLUMNS, type RunTarget } from './shrinkReplayCommands';
-import { mergeSummaries, type CampaignSummary } from '../../sim/campaign/fuzz';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { InputError } from '../core/errors';
-import { type Argv } from 'yargs';
+import { reportMergeCommand } from './reportMerge';
+import { testCommand } from './testCommand';
 import { registerDevnetCommands } from './devnet/commands';
 import { registerClientCommands } from './client/commands';
 
@@ -42,25 +40,15 @@ function targetArgs(a: Record<string, unknown>): RunTarget {
   return t;
 }
 
-async function reportMerge(dirs: string[], out: string, json: boolean): Promise<number> {
-  if (dirs.length === 0) throw new InputError('dirs', 'name at least one fuzz result folder');
-  const parts = dirs.map((d) => {
-    const f = join(resolve(d), 'summary.json');
-    if (!existsSync(f)) throw new InputError('dirs', `no summary.json in ${d}`);
-    return JSON.parse(readFileSync(f, 'utf8')) as CampaignSummary;
-  });
-  const merged = mergeSummaries(parts);
-  const dir = resolve(out);
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'summary.json'), JSON.stringify(merged, null, 2) + '\n');
-  process.stdout.write(json ? JSON.stringify({ ...merged, out: dir }) + '\n' : formatCampaign(merged, dir));
-  return merged.failures.length ? EXIT.safety : EXIT.pass;
-}
-
 /** A yargs usage error (unknown flag, missing argument, bad choice). */
 class UsageFailure extends Error {}
 
-const EPILOGUE = `Exit codes: ${EXIT.pass} pass, ${EXIT.badInput} bad input, ${EXIT.safety} safety violation, ${EXIT.liveness} liveness violation, ${EXIT.crash} crash.`;
+const EPILOGUE = EXIT_CODES_LINE;
+
+const PROGRESS_INTERVAL = {
+  type: 'string',
+  describe: 'when stderr is not a terminal: time between status lines (default 10s; env LOCKSTEP_PROGRESS_INTERVAL)',
+} as const;
 
 export async function main(argv: string[]): Promise<number> {
   let exitCode: number = EXIT.pass;
@@ -77,7 +65,10 @@ export async function main(argv: string[]): Promise<number> {
             default: 'default',
             describe: 'scenario name (under scenarios/) or a JSON file',
           })
-          .option('seed', { type: 'number', default: 1, describe: 'run seed (same scenario + seed = same trace hash)' })
+          .option('seed', {
+            type: 'number',
+            describe: "run seed (default: the scenario's own seed, else 1); same scenario + seed = same trace hash",
+          })
           .option('until', {
             type: 'string',
             describe: "simulated duration to run, e.g. 90s, 10m, 1h (default: the scenario's duration)",
@@ -98,25 +89,43 @@ export async function main(argv: string[]): Promise<number> {
             default: false,
             describe: 'print one JSON object instead of the readable summary',
           })
-          .option('out', { type: 'string', describe: 'report folder (default reports/runs/<scenario>-<seed>/)' })
+          .option('out', {
+            type: 'string',
+            describe: 'report folder (default reports/runs/<scenario file name>-<seed>/)',
+          })
           .option('trace', {
             type: 'boolean',
             default: true,
             describe: 'write trace.jsonl to the report folder (--no-trace to skip)',
           })
+          .option('check-determinism', {
+            type: 'boolean',
+            default: false,
+            describe:
+              'run twice inline and once in a worker, compare trace hashes, name the first differing record (writes no report)',
+          })
+          .option('progress-interval', PROGRESS_INTERVAL)
+          .option('test-diverge-after', { type: 'number', hidden: true })
           .example('$0 run', 'run the default scenario')
           .example('$0 run --scenario smoke --seed 7 --json', 'one JSON line for scripts')
-          .epilogue(EPILOGUE),
+          .example('$0 run --scenario reports/runs/smoke-7/scenario.json --seed 7', 'run a report folder again')
+          .example('$0 run --scenario smoke --check-determinism', 'same trace hash in three runs?')
+          .epilogue(
+            `A run passes when its oracles pass and every expectation of its scenario holds. With --until shorter than the scenario the run is marked shortened and expectations it cannot judge are shown as not judged. Ctrl-C stops at the next step: verdict interrupted, exit 130, the partial report in <out>.interrupted/.\n${EPILOGUE}`,
+          ),
       async (args) => {
         exitCode = await runCommand({
           scenario: args.scenario,
-          seed: args.seed,
-          until: args.until,
+          ...(args.seed !== undefined ? { seed: args.seed } : {}),
+          ...(args.until !== undefined ? { until: args.until } : {}),
           placement: args.placement,
-          crypto: args.crypto,
+          ...(args.crypto !== undefined ? { crypto: args.crypto } : {}),
           json: args.json,
-          out: args.out,
+          ...(args.out !== undefined ? { out: args.out } : {}),
           trace: args.trace,
+          checkDeterminism: args['check-determinism'],
+          ...(args['progress-interval'] !== undefined ? { progressInterval: args['progress-interval'] } : {}),
+          ...(args['test-diverge-after'] !== undefined ? { divergeAfterEvent: args['test-diverge-after'] } : {}),
         });
       },
     )
@@ -152,6 +161,7 @@ export async function main(argv: string[]): Promise<number> {
             describe: 'measure fault efficacy on every k-th seed (re-runs without each fault); 0 = never',
           })
           .option('plant', { type: 'string', hidden: true, describe: 'turn on a planted bug (test builds)' })
+          .option('progress-interval', PROGRESS_INTERVAL)
           .option('json', {
             type: 'boolean',
             default: false,
@@ -176,6 +186,35 @@ export async function main(argv: string[]): Promise<number> {
           json: a.json,
           efficacyEvery: a['efficacy-every'],
           ...(a.plant !== undefined ? { plant: a.plant } : {}),
+          ...(a['progress-interval'] !== undefined ? { progressInterval: a['progress-interval'] } : {}),
+        });
+      },
+    )
+    .command(
+      'test [globs..]',
+      'Run every scenario on its own seed over a worker pool and check its expectations (for CI)',
+      (y) =>
+        y
+          .positional('globs', {
+            type: 'string',
+            array: true,
+            describe:
+              'scenario files, folders or glob patterns (default: scenarios/*.json scenarios/regressions/*.json)',
+          })
+          .option('workers', { type: 'number', describe: 'worker threads (default: the CPU count, at most 8)' })
+          .option('junit', { type: 'string', describe: 'write JUnit XML (one test case per scenario) to this file' })
+          .option('json', { type: 'boolean', default: false, describe: 'print one JSON object instead of lines' })
+          .example('$0 test', 'the whole suite')
+          .example("$0 test 'scenarios/bft-*.json' --junit reports/junit.xml", 'some scenarios, JUnit for CI')
+          .epilogue(
+            `A scenario passes when its run meets every expectation: the expected verdict (a regression may expect a violation), the oracle that fires first, the min/max counts.\n${EPILOGUE}`,
+          ),
+      async (a) => {
+        exitCode = await testCommand({
+          globs: (a.globs ?? []) as string[],
+          ...(a.workers !== undefined ? { workers: a.workers } : {}),
+          ...(a.junit !== undefined ? { junit: a.junit } : {}),
+          json: a.json,
         });
       },
     )
@@ -232,15 +271,29 @@ ${EPILOGUE}`),
       (y) =>
         y
           .positional('action', { type: 'string', choices: ['merge'] })
-          .positional('dirs', { type: 'string', array: true, describe: 'fuzz result folders (each with summary.json)' })
+          .positional('dirs', { type: 'string', array: true, describe: 'fuzz shard folders (each with summary.json)' })
           .option('out', {
             type: 'string',
             default: join('reports', 'fuzz', 'merged'),
-            describe: 'folder for the merged summary',
+            describe: 'folder for the merged summary.json and summary.md',
           })
-          .option('json', { type: 'boolean', default: false }),
+          .option('json', { type: 'boolean', default: false, describe: 'print the merged summary as JSON' })
+          .option('markdown', {
+            type: 'boolean',
+            default: false,
+            describe: 'print the merged summary as Markdown (e.g. >> $GITHUB_STEP_SUMMARY)',
+          })
+          .example('$0 report merge shards/fuzz-1 shards/fuzz-2 --out merged --markdown', 'merge two shards')
+          .epilogue(
+            `Refuses a folder that is not a fuzz shard, a shard given twice, and shards of different commits, parameters or shard counts.\n${EPILOGUE}`,
+          ),
       async (a) => {
-        exitCode = await reportMerge((a.dirs ?? []) as string[], a.out, a.json);
+        exitCode = await reportMergeCommand({
+          dirs: (a.dirs ?? []) as string[],
+          out: a.out,
+          json: a.json,
+          markdown: a.markdown,
+        });
       },
     );
   registerDevnetCommands(parser, (c) => {
@@ -272,6 +325,17 @@ ${EPILOGUE}`),
   }
   return exitCode;
 }
+
+// A reader that goes away (`lockstep replay ... | head`) ends the command quietly: exit 0.
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EPIPE') process.exit(EXIT.pass);
+  throw e;
+});
+// Progress and notes go to stderr: if its reader is gone (a wrapper that exited on Ctrl-C), the
+// work goes on without them and still finishes its report.
+process.stderr.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code !== 'EPIPE') throw e;
+});
 
 const code = await main(hideBin(process.argv));
 process.exitCode = code;

@@ -1,53 +1,83 @@
 /**
  * `lockstep run`: run a scenario on virtual time, show progress, print a readable summary with
- * plots (or one JSON object), and write the run's report folder. Ctrl-C stops the run at the next
- * step and still writes what finished.
+ * plots (or one JSON object), and write the run's report folder: a self-contained repro holding
+ * the exact scenario file, summary.json (with the scenario file's hash, seed, crypto, placement,
+ * version and commit), summary.md, report.html and trace.jsonl.
+ *
+ * The verdict counts the scenario's expectations (src/cli/exitCodes.ts has the codes). The folder
+ * is written under a temporary name and renamed into place only when complete; Ctrl-C or SIGTERM
+ * stops the run at the next step, reports `interrupted` (exit 130) and puts the partial report in
+ * `<dir>.interrupted/`, leaving an earlier complete report as it was.
  */
-import { createWriteStream, mkdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { parseDurationMs } from '../core/duration';
+import { createWriteStream, existsSync, type WriteStream } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { durationText, parseDurationMs } from '../core/duration';
 import { InputError } from '../core/errors';
 import { loadScenario } from '../../sim/scenario/load';
-import { prepareRunAsync, type RunResult } from '../../sim/run';
+import { type Scenario } from '../../sim/scenario/scenario';
+import { type RunResult } from '../../sim/run';
 import { installPlant } from '../../sim/campaign/plants';
-import { summaryJson, summaryMarkdown, checkExpectations } from '../../sim/report/summary';
-import { terminalSummary } from '../../sim/report/terminal';
+import { runOutcome } from '../../sim/report/outcome';
+import { type RunMeta, summaryJson, summaryMarkdown, summaryObject } from '../../sim/report/summary';
+import { DEFAULT_COLUMNS, terminalSummary, verdictLine } from '../../sim/report/terminal';
 import { reportHtml } from '../../sim/report/html';
-import { EXIT } from './exitCodes';
+import { EXIT, exitCodeOf } from './exitCodes';
+import { Progress, progressIntervalMs } from './progress';
+import { watchInterrupts } from './interrupts';
+import { ReportFolder } from './reportFolder';
+import { displayPath, gitCommit, lockstepVersion, sha256Hex } from './provenance';
+import { driveRun } from './runLoop';
+import { checkDeterminism, formatDeterminism, Interrupted } from './determinism';
 
 export interface RunCliOptions {
   scenario: string;
-  seed: number;
+  /** Default: the scenario's own `seed`, else 1. */
+  seed?: number;
   until?: string;
   placement: string;
   crypto?: string;
   json: boolean;
   out?: string;
   trace: boolean;
+  checkDeterminism?: boolean;
+  progressInterval?: string;
+  /** Test-only (hidden flag): with --check-determinism, the second run diverges after this main-domain event. */
+  divergeAfterEvent?: number;
 }
 
-export const VERDICT_EXIT: Record<string, number> = {
-  pass: EXIT.pass,
-  safety: EXIT.safety,
-  liveness: EXIT.liveness,
-  crash: EXIT.crash,
-};
+/**
+ * The faults a run to `untilMs` never reaches (a scenario file may not hold faults after its own
+ * end: the decoder refuses them; a run shortened with --until only warns).
+ */
+export function faultsAfterEnd(s: Scenario, untilMs: number): string[] {
+  const out: string[] = [];
+  s.faults.forEach((f, i) => {
+    if (f.atMs !== undefined && f.atMs >= untilMs)
+      out.push(
+        `faults[${i}].at: ${durationText(f.atMs)} is after the end of the run (${durationText(untilMs)}); it never fires`,
+      );
+  });
+  return out;
+}
 
 export async function runCommand(opts: RunCliOptions): Promise<number> {
-  if (!Number.isSafeInteger(opts.seed) || opts.seed < 0)
+  if (opts.seed !== undefined && (!Number.isSafeInteger(opts.seed) || opts.seed < 0))
     throw new InputError('--seed', `expected a non-negative integer, got ${opts.seed}`);
   if (opts.placement !== 'inline' && opts.placement !== 'worker')
     throw new InputError('--placement', `expected inline or worker, got ${JSON.stringify(opts.placement)}`);
   if (opts.crypto !== undefined && opts.crypto !== 'real' && opts.crypto !== 'fast')
     throw new InputError('--crypto', `expected real or fast, got ${JSON.stringify(opts.crypto)}`);
-  const { scenario: loaded } = loadScenario(opts.scenario);
-  const scenario = opts.crypto ? { ...loaded, crypto: opts.crypto as 'real' | 'fast' } : loaded;
+  const intervalMs = progressIntervalMs(opts.progressInterval);
+  const loaded = loadScenario(opts.scenario);
+  const scenario: Scenario = opts.crypto
+    ? { ...loaded.scenario, crypto: opts.crypto as 'real' | 'fast' }
+    : loaded.scenario;
+  const seed = opts.seed ?? scenario.seed ?? 1;
   const untilMs = opts.until === undefined ? scenario.durationMs : parseDurationMs(opts.until, '--until');
   if (untilMs <= 0) throw new InputError('--until', 'must be positive');
-
-  const outDir = resolve(opts.out ?? join('reports', 'runs', `${scenario.name}-${opts.seed}`));
-  mkdirSync(outDir, { recursive: true });
-  const traceFile = opts.trace ? createWriteStream(join(outDir, 'trace.jsonl')) : null;
+  if (opts.divergeAfterEvent !== undefined && !opts.checkDeterminism)
+    throw new InputError('--test-diverge-after', 'only with --check-determinism');
+  for (const w of faultsAfterEnd(scenario, untilMs)) process.stderr.write(`warning: ${w}\n`);
 
   // A regression of the campaign pipeline names a planted bug: turn it on (inline runs only).
   if (scenario.plant !== undefined) {
@@ -57,73 +87,127 @@ export async function runCommand(opts: RunCliOptions): Promise<number> {
     process.stderr.write(`note: planted bug ${scenario.plant} is on for this run (test build)\n`);
   }
 
-  let interrupted = false;
-  const onSigint = () => {
-    interrupted = true;
-  };
-  process.once('SIGINT', onSigint);
-  const showProgress = !opts.json && process.stderr.isTTY;
-  const wallStart = Date.now();
-  const run = await prepareRunAsync(scenario, {
-    seed: opts.seed,
-    untilMs,
-    placement: opts.placement,
-    ...(traceFile ? { traceSink: (line: string) => void traceFile.write(line + '\n') } : {}),
-    onProgress: (simMs, totalMs) => {
-      if (showProgress) {
-        const frac = simMs / totalMs;
-        const bar = '='.repeat(Math.floor(frac * 30)).padEnd(30, ' ');
-        process.stderr.write(
-          `\r[${bar}] ${(frac * 100).toFixed(0).padStart(3)}%  ${(simMs / 1000).toFixed(0)} s simulated, ${((Date.now() - wallStart) / 1000).toFixed(1)} s wall `,
-        );
-      }
-      return interrupted ? 'stop' : undefined;
-    },
+  if (opts.checkDeterminism) return determinismCommand(scenario, seed, untilMs, opts, intervalMs);
+
+  // Named after the file (regressions share scenario names); a report's scenario.json after its scenario.
+  const stem = basename(loaded.file, '.json') === 'scenario' ? scenario.name : basename(loaded.file, '.json');
+  const outDir = resolve(opts.out ?? join('reports', 'runs', `${stem}-${seed}`));
+  const folder = new ReportFolder(outDir);
+  const traceFile: WriteStream | null = opts.trace ? createWriteStream(folder.file('trace.jsonl')) : null;
+  const progress = new Progress('s simulated', { enabled: !opts.json, intervalMs });
+  const interrupts = watchInterrupts({
+    onFirst: (signal) =>
+      process.stderr.write(
+        `\n${signal}: stopping at the next step; the partial report goes to ${ReportFolder.interruptedDir(outDir)}\n`,
+      ),
   });
   let result: RunResult;
   try {
-    // Yield to the event loop between steps so Ctrl-C and output get through.
-    while ((await run.step()) === 'more') await new Promise((r) => setImmediate(r));
-    result = await run.finish();
-  } finally {
-    await run.close();
+    result = await driveRun(
+      scenario,
+      {
+        seed,
+        untilMs,
+        placement: opts.placement,
+        ...(traceFile ? { traceSink: (line: string) => void traceFile.write(`${line}\n`) } : {}),
+      },
+      { progress, shouldStop: () => interrupts.requested },
+    );
+  } catch (e) {
+    progress.stop();
+    interrupts.dispose();
+    if (traceFile) await new Promise<void>((r) => traceFile.end(r));
+    folder.discard();
+    throw e;
   }
-  const wallMs = Date.now() - wallStart;
-  process.removeListener('SIGINT', onSigint);
-  if (showProgress) process.stderr.write('\n');
+  const wallMs = progress.elapsedMs();
+  progress.stop();
 
-  writeFileSync(join(outDir, 'summary.json'), summaryJson(scenario, result));
-  writeFileSync(join(outDir, 'summary.md'), summaryMarkdown(scenario, result));
-  const htmlFile = join(outDir, 'report.html');
-  writeFileSync(htmlFile, reportHtml(scenario, result));
+  const meta: RunMeta = {
+    scenarioFile: displayPath(loaded.file),
+    scenarioSha256: sha256Hex(loaded.bytes),
+    placement: opts.placement,
+    version: lockstepVersion(),
+    commit: gitCommit(),
+    untilMs,
+  };
+  const outcome = runOutcome(scenario, result, { untilMs });
+  folder.write('scenario.json', loaded.bytes);
+  folder.write('summary.json', summaryJson(scenario, result, meta));
+  folder.write('summary.md', summaryMarkdown(scenario, result, meta));
+  folder.write('report.html', reportHtml(scenario, result, outcome));
   if (traceFile) await new Promise<void>((r) => traceFile.end(r));
+  const reportDir = outcome.interrupted ? folder.keepInterrupted() : folder.commit();
+  interrupts.dispose();
+  const htmlFile = join(reportDir, 'report.html');
 
   if (opts.json) {
     process.stdout.write(
-      JSON.stringify({
-        scenario: result.scenario,
-        seed: result.seed,
-        crypto: result.crypto,
-        placement: opts.placement,
-        simulatedMs: result.simulatedMs,
-        wallMs,
-        traceHash: result.traceHash,
-        verdict: result.verdict,
-        message: result.message,
-        counts: result.counts,
-        maxReorgDepth: result.maxReorgDepth,
-        backupBlocks: result.backupBlocks,
-        windows: result.windows,
-        expectationsMet: checkExpectations(scenario, result).every((c) => c.ok),
-        report: outDir,
-        html: htmlFile,
-      }) + '\n',
+      `${JSON.stringify({ ...summaryObject(scenario, result, meta), wallMs, report: reportDir, html: htmlFile })}\n`,
     );
   } else {
-    process.stdout.write(terminalSummary(scenario, result, wallMs));
-    process.stdout.write(`report      ${outDir}\n`);
+    process.stdout.write(
+      terminalSummary(scenario, result, { wallMs, outcome, columns: process.stdout.columns || DEFAULT_COLUMNS }),
+    );
+    if (outcome.interrupted)
+      process.stdout.write(
+        `report      ${reportDir} (partial${existsSync(outDir) ? `; the complete report in ${outDir} is untouched` : ''})\n`,
+      );
+    else process.stdout.write(`report      ${reportDir}\n`);
     process.stdout.write(`html        ${htmlFile}\n`);
   }
-  if (result.interrupted) return EXIT.badInput;
-  return VERDICT_EXIT[result.verdict] ?? EXIT.crash;
+  return exitCodeOf(outcome.verdict);
+}
+
+async function determinismCommand(
+  scenario: Scenario,
+  seed: number,
+  untilMs: number,
+  opts: RunCliOptions,
+  intervalMs: number,
+): Promise<number> {
+  const interrupts = watchInterrupts({
+    onFirst: (signal) => process.stderr.write(`\n${signal}: stopping at the next step\n`),
+  });
+  let check: Awaited<ReturnType<typeof checkDeterminism>>;
+  let first: RunResult | null = null;
+  try {
+    check = await checkDeterminism(scenario, {
+      seed,
+      untilMs,
+      inlineOnly: scenario.plant !== undefined,
+      ...(opts.divergeAfterEvent !== undefined ? { divergeAfterEvent: opts.divergeAfterEvent } : {}),
+      drive: (label) => ({
+        progress: new Progress(`s simulated, ${label}`, { enabled: !opts.json, intervalMs }),
+        shouldStop: () => interrupts.requested,
+      }),
+      onResult: (r) => {
+        first ??= r;
+      },
+    });
+  } catch (e) {
+    if (e instanceof Interrupted) {
+      process.stdout.write(
+        opts.json
+          ? `${JSON.stringify({ verdict: 'interrupted', determinism: null })}\n`
+          : 'verdict     INTERRUPTED (the determinism check did not finish)\n',
+      );
+      return EXIT.interrupted;
+    }
+    throw e;
+  } finally {
+    interrupts.dispose();
+  }
+  const outcome = runOutcome(scenario, first!, { untilMs });
+  if (opts.json) {
+    process.stdout.write(
+      `${JSON.stringify({ scenario: scenario.name, seed, verdict: outcome.verdict, message: outcome.message, determinism: check })}\n`,
+    );
+  } else {
+    process.stdout.write(`scenario    ${scenario.name}   seed ${seed}   crypto ${scenario.crypto}\n`);
+    process.stdout.write(formatDeterminism(check));
+    process.stdout.write(`verdict     ${verdictLine(outcome)}\n`);
+  }
+  // Runs that differ are a bug of Lockstep itself: a crash, whatever the verdict of the first run.
+  return check.ok ? exitCodeOf(outcome.verdict) : EXIT.crash;
 }

@@ -13,8 +13,8 @@ import { swarmScenario } from '../../sim/campaign/swarm';
 import { shrinkScenario } from '../../sim/campaign/shrink';
 import { installPlant, PLANT_NAMES } from '../../sim/campaign/plants';
 import { runScenario, type RunResult } from '../../sim/run';
-import { EXIT } from './exitCodes';
-import { VERDICT_EXIT } from './runCommand';
+import { runOutcome } from '../../sim/report/outcome';
+import { EXIT, exitCodeOf } from './exitCodes';
 
 export interface RunTarget {
   scenario?: string;
@@ -26,47 +26,123 @@ export interface RunTarget {
   plant?: string;
 }
 
+export interface ResolvedTarget {
+  scenario: Scenario;
+  seed: number;
+  label: string;
+  /** How far the original run went (a report of a run shortened with --until); default the scenario's end. */
+  untilMs?: number;
+}
+
+/** The swarm profile starts its faults 20-21 s in: a shorter run would hold faults after its end. */
+const MIN_FUZZ_DURATION_MS = 30_000;
+
+export function fuzzDurationMs(value: string | undefined, field: string): number {
+  const ms = value === undefined ? 2 * 3_600_000 : parseDurationMs(value, field);
+  if (ms < MIN_FUZZ_DURATION_MS)
+    throw new InputError(
+      field,
+      `must be at least 30s (the swarm profile's first faults start 20-21 s in), got ${value}`,
+    );
+  return ms;
+}
+
+/** What a report folder of `lockstep run` says about its run (summary.json and scenario.json). */
+function targetOfReport(dirArg: string): ResolvedTarget {
+  const dir = resolve(dirArg);
+  const summaryFile = join(dir, 'summary.json');
+  if (!existsSync(summaryFile))
+    throw new InputError('--report', `no summary.json in ${dirArg} (a report folder of \`lockstep run\` has one)`);
+  let summary: Record<string, unknown>;
+  try {
+    summary = JSON.parse(readFileSync(summaryFile, 'utf8')) as Record<string, unknown>;
+  } catch (e) {
+    throw new InputError('--report', `${summaryFile} is not valid JSON: ${(e as Error).message}`);
+  }
+  if (summary.kind === 'lockstep-fuzz-shard' || summary.kind === 'lockstep-fuzz-merged' || 'failures' in summary)
+    throw new InputError(
+      '--report',
+      `${dirArg} holds fuzz results, not a run: replay a failing seed with --fuzz-seed N (see the repro line of its summary)`,
+    );
+  const seed = Number(summary.seed);
+  if (!Number.isSafeInteger(seed) || seed < 0)
+    throw new InputError('--report', `${summaryFile} names no seed; is ${dirArg} a report folder of \`lockstep run\`?`);
+  const scenarioFile = join(dir, 'scenario.json');
+  let scenario: Scenario;
+  if (existsSync(scenarioFile)) scenario = loadScenario(scenarioFile, '--report').scenario;
+  else if (typeof summary.scenario === 'string') {
+    // A report written before report folders kept their scenario file: only the name is known.
+    try {
+      scenario = loadScenario(summary.scenario, '--report').scenario;
+    } catch (e) {
+      if (!(e instanceof InputError)) throw e;
+      throw new InputError(
+        '--report',
+        `${dirArg} has no scenario.json (an older report) and its scenario ${JSON.stringify(summary.scenario)} is not under scenarios/: run it with --scenario FILE --seed ${seed}`,
+      );
+    }
+  } else throw new InputError('--report', `${dirArg} has no scenario.json`);
+  if (summary.crypto === 'fast' || summary.crypto === 'real') scenario = { ...scenario, crypto: summary.crypto };
+  const untilMs =
+    typeof summary.untilMs === 'number' && summary.untilMs < scenario.durationMs ? summary.untilMs : undefined;
+  return {
+    scenario,
+    seed,
+    label: `${scenario.name} seed ${seed} (from ${dirArg})`,
+    ...(untilMs !== undefined ? { untilMs } : {}),
+  };
+}
+
 /** Which run: a scenario file/name with a seed, a fuzz seed of the swarm profile, or a report folder. */
-export function resolveTarget(t: RunTarget): { scenario: Scenario; seed: number; label: string } {
+export function resolveTarget(t: RunTarget): ResolvedTarget {
   if (t.plant !== undefined && !PLANT_NAMES.includes(t.plant))
     throw new InputError('--plant', `unknown planted bug; known: ${PLANT_NAMES.join(', ')}`);
-  let scenario: Scenario;
-  let seed: number;
-  let label: string;
+  let target: ResolvedTarget;
   if (t.fuzzSeed !== undefined) {
     if (!Number.isSafeInteger(t.fuzzSeed) || t.fuzzSeed < 1)
       throw new InputError('--fuzz-seed', `expected a positive integer, got ${t.fuzzSeed}`);
-    scenario = {
-      ...swarmScenario(t.fuzzSeed, t.duration ? parseDurationMs(t.duration, '--duration') : 2 * 3_600_000),
-      name: `fuzz-seed-${t.fuzzSeed}`,
+    target = {
+      scenario: {
+        ...swarmScenario(t.fuzzSeed, fuzzDurationMs(t.duration, '--duration')),
+        name: `fuzz-seed-${t.fuzzSeed}`,
+      },
+      seed: t.fuzzSeed,
+      label: `fuzz seed ${t.fuzzSeed}`,
     };
-    seed = t.fuzzSeed;
-    label = `fuzz seed ${seed}`;
   } else if (t.report !== undefined) {
-    const file = join(resolve(t.report), 'summary.json');
-    if (!existsSync(file)) throw new InputError('--report', `no summary.json in ${t.report}`);
-    const summary = JSON.parse(readFileSync(file, 'utf8')) as { scenario: string; seed: string | number };
-    scenario = loadScenario(summary.scenario).scenario;
-    seed = Number(summary.seed);
-    label = `${summary.scenario} seed ${seed} (from ${t.report})`;
+    target = targetOfReport(t.report);
+    if (t.seed !== undefined) target = { ...target, seed: t.seed, label: `${target.scenario.name} seed ${t.seed}` };
   } else {
     if (t.scenario === undefined)
       throw new InputError('--scenario', 'give --scenario NAME|FILE (with --seed), --fuzz-seed N or --report DIR');
-    scenario = loadScenario(t.scenario).scenario;
-    seed = t.seed ?? 1;
-    label = `${scenario.name} seed ${seed}`;
+    const scenario = loadScenario(t.scenario).scenario;
+    const seed = t.seed ?? scenario.seed ?? 1;
+    target = { scenario, seed, label: `${scenario.name} seed ${seed}` };
   }
+  if (t.seed !== undefined && (!Number.isSafeInteger(t.seed) || t.seed < 0))
+    throw new InputError('--seed', `expected a non-negative integer, got ${t.seed}`);
+  let scenario = target.scenario;
   if (t.crypto !== undefined) {
     if (t.crypto !== 'fast' && t.crypto !== 'real')
       throw new InputError('--crypto', `expected fast or real, got ${JSON.stringify(t.crypto)}`);
     scenario = { ...scenario, crypto: t.crypto };
   }
   if (t.plant !== undefined) scenario = { ...scenario, plant: t.plant };
-  return { scenario, seed, label };
+  return { ...target, scenario };
 }
 
 export async function shrinkCommand(t: RunTarget & { out?: string; name?: string; json: boolean }): Promise<number> {
-  const { scenario, seed, label } = resolveTarget(t);
+  const target = resolveTarget(t);
+  const { seed, label } = target;
+  // A run shortened with --until is shrunk from what ran: the scenario cut there, with its faults.
+  const scenario: Scenario =
+    target.untilMs === undefined
+      ? target.scenario
+      : {
+          ...target.scenario,
+          durationMs: target.untilMs,
+          faults: target.scenario.faults.filter((f) => f.atMs === undefined || f.atMs < target.untilMs!),
+        };
   const undo = installPlant(scenario.plant);
   try {
     const first = runScenario(scenario, { seed });
@@ -124,17 +200,22 @@ export const REPLAY_COLUMNS =
   'columns: virtual time (ms since start) | seq (schedule order; - for a recorded fact) | kind | target node | data';
 
 export async function replayCommand(o: ReplayOptions): Promise<number> {
-  const { scenario, seed, label } = resolveTarget(o);
+  const { scenario, seed, label, untilMs } = resolveTarget(o);
   const windowMs = parseDurationMs(o.window, '--window');
   const kinds = o.kinds ? new Set(o.kinds.split(',').map((k) => k.trim())) : null;
   const lines: string[] = [];
   const undo = installPlant(scenario.plant);
   let r: RunResult;
   try {
-    r = runScenario(scenario, { seed, traceSink: (line) => void lines.push(line) });
+    r = runScenario(scenario, {
+      seed,
+      ...(untilMs !== undefined ? { untilMs } : {}),
+      traceSink: (line) => void lines.push(line),
+    });
   } finally {
     undo();
   }
+  const outcome = runOutcome(scenario, r, untilMs !== undefined ? { untilMs } : {});
   let fromMs: number;
   let toMs: number;
   if (o.from !== undefined || o.to !== undefined) {
@@ -148,7 +229,7 @@ export async function replayCommand(o: ReplayOptions): Promise<number> {
     toMs = r.simulatedMs;
   }
   process.stdout.write(
-    `# ${label}: ${r.verdict}${r.violation ? ` — first violation ${r.violation.oracle} at ${r.violation.atMs} ms on ${r.violation.node || 'the network'}: ${r.violation.message}` : ''}\n`,
+    `# ${label}: ${outcome.verdict}${outcome.verdict === 'expectations' ? ` (${outcome.message})` : ''}${r.violation ? ` — first violation ${r.violation.oracle} at ${r.violation.atMs} ms on ${r.violation.node || 'the network'}: ${r.violation.message}` : ''}\n`,
   );
   process.stdout.write(`# events from ${fromMs} to ${toMs} ms; ${REPLAY_COLUMNS}\n`);
   for (const line of lines) {
@@ -160,5 +241,5 @@ export async function replayCommand(o: ReplayOptions): Promise<number> {
     );
   }
   process.stdout.write(`# trace ${r.traceHash}\n`);
-  return VERDICT_EXIT[r.verdict] ?? EXIT.crash;
+  return exitCodeOf(outcome.verdict);
 }

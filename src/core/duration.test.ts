@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatDurationMs, parseDurationMs } from './duration';
+import fc from 'fast-check';
+import { durationText, formatDurationMs, parseDurationMs } from './duration';
 
 describe('durations', () => {
   it('parses the usual forms', () => {
@@ -7,8 +8,32 @@ describe('durations', () => {
     expect(parseDurationMs('90s')).toBe(90_000);
     expect(parseDurationMs('10m')).toBe(600_000);
     expect(parseDurationMs('1h30m')).toBe(5_400_000);
-    expect(parseDurationMs('1200')).toBe(1200);
+    expect(parseDurationMs('1s500ms')).toBe(1500);
     expect(parseDurationMs(0)).toBe(0);
+    expect(parseDurationMs('0')).toBe(0);
+  });
+  it('rejects a bare number and says how it would have been read', () => {
+    expect(() => parseDurationMs(240, 'duration')).toThrow(
+      'duration: a bare number is ambiguous; 240 would be read as 240 ms; write "240s" or "240ms"',
+    );
+    expect(() => parseDurationMs('1200', 'faults[3].at')).toThrow(
+      'faults[3].at: a bare number is ambiguous; 1200 would be read as 1200 ms; write "1200s" or "1200ms"',
+    );
+    expect(() => parseDurationMs(1.5, 'for')).toThrow(/^for: expected a duration/);
+  });
+  it('durationText writes units and reads back to the same milliseconds', () => {
+    expect(durationText(0)).toBe('0s');
+    expect(durationText(20)).toBe('20ms');
+    expect(durationText(1500)).toBe('1500ms');
+    expect(durationText(240_000)).toBe('4m');
+    expect(durationText(155_000)).toBe('2m35s');
+    expect(durationText(7_200_000)).toBe('2h');
+    expect(durationText(3_601_000)).toBe('1h1s');
+    fc.assert(
+      fc.property(fc.nat({ max: Number.MAX_SAFE_INTEGER }), (ms) => {
+        expect(parseDurationMs(durationText(ms))).toBe(ms);
+      }),
+    );
   });
   it('names the field on bad input', () => {
     for (const bad of ['', '10x', 'm10', '1.5h', '-1s', '10m junk'])

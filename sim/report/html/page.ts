@@ -20,7 +20,8 @@ section { margin-top: 22px; }
 h2 { font-size: 17px; margin: 0 0 8px; padding-bottom: 4px; border-bottom: 1px solid var(--line); }
 h3 { font-size: 14px; margin: 0; display: inline; }
 .verdict { display: inline-block; padding: 2px 10px; border-radius: 12px; font-weight: 600; color: #fff; margin-right: 8px; }
-.verdict.pass { background: var(--good); } .verdict.safety, .verdict.crash { background: var(--bad); } .verdict.liveness { background: var(--warn); }
+.verdict.pass { background: var(--good); } .verdict.safety, .verdict.crash, .verdict.expectations { background: var(--bad); } .verdict.liveness { background: var(--warn); } .verdict.interrupted { background: var(--muted); }
+.partial { display: inline-block; padding: 2px 10px; border-radius: 12px; border: 1px solid var(--warn); color: var(--warn); font-weight: 600; margin-right: 8px; }
 .facts { display: grid; grid-template-columns: repeat(auto-fill, minmax(190px, 1fr)); gap: 8px; margin: 10px 0 4px; }
 .fact { background: var(--bg); border: 1px solid var(--line); border-radius: 6px; padding: 6px 10px; }
 .fact b { display: block; font-size: 18px; }
@@ -30,7 +31,7 @@ table { border-collapse: collapse; font-size: 13px; }
 th, td { border: 1px solid var(--line); padding: 3px 9px; text-align: left; vertical-align: top; }
 th { background: var(--panel); }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
-td.ok { color: var(--good); font-weight: 600; } td.fail { color: var(--bad); font-weight: 600; }
+td.ok { color: var(--good); font-weight: 600; } td.fail { color: var(--bad); font-weight: 600; } td.unjudged { color: var(--muted); }
 .scroll { overflow-x: auto; border: 1px solid var(--line); border-radius: 6px; background: var(--bg); }
 .charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(520px, 1fr)); gap: 14px; }
 figure.chart { margin: 0; border: 1px solid var(--line); border-radius: 6px; padding: 8px 10px 6px; }

@@ -1,0 +1,34 @@
+/**
+ * Jobs over a piscina pool of worker threads: `workers` loops each take the next job, run it on
+ * the pool and hand the result back, until `next` says there is none left (or the caller stopped
+ * it). Results come back in finishing order; a caller that needs a stable order stores them by
+ * key. Used by fuzz campaigns and by `lockstep test`.
+ */
+import { Piscina } from 'piscina';
+import { fileURLToPath } from 'node:url';
+
+export interface PoolRun<J, R> {
+  /** The task module (an .mjs that registers tsx and loads the TypeScript task). */
+  task: URL;
+  workers: number;
+  /** The next job, or null when there is none (or the caller wants to stop). */
+  next: () => J | null;
+  onResult: (job: J, result: R) => void;
+}
+
+export async function runOnPool<J, R>(o: PoolRun<J, R>): Promise<void> {
+  const pool = new Piscina({
+    filename: fileURLToPath(o.task),
+    minThreads: o.workers,
+    maxThreads: o.workers,
+    idleTimeout: 1_000,
+  });
+  const loop = async (): Promise<void> => {
+    for (let job = o.next(); job !== null; job = o.next()) o.onResult(job, (await pool.run(job)) as R);
+  };
+  try {
+    await Promise.all(Array.from({ length: o.workers }, () => loop()));
+  } finally {
+    await pool.destroy();
+  }
+}
