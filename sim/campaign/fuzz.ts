@@ -7,7 +7,7 @@
 import { Piscina } from 'piscina';
 import { fileURLToPath } from 'node:url';
 import { type FuzzJob, type FuzzSeedResult } from './fuzzTask';
-import { fromSource } from '../workers/workerEntry';
+import { taskModuleUrl } from '../workers/workerEntry';
 
 export interface CampaignOptions {
   /** Seeds 1..seeds (within the shard); or run until the wall budget ends. */
@@ -60,9 +60,7 @@ export async function runCampaign(
   opts: CampaignOptions,
 ): Promise<{ results: FuzzSeedResult[]; summary: CampaignSummary }> {
   const pool = new Piscina({
-    // From source, fuzzTask.mjs registers tsx and loads fuzzTask.ts; compiled, the build puts
-    // fuzzTask.js beside this code (sim/workers/workerEntry.ts).
-    filename: fileURLToPath(new URL(fromSource(import.meta.url) ? './fuzzTask.mjs' : './fuzzTask.js', import.meta.url)),
+    filename: fileURLToPath(taskModuleUrl(import.meta.url, 'fuzzTask')),
     minThreads: opts.workers,
     maxThreads: opts.workers,
     idleTimeout: 1_000,
