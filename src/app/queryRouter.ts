@@ -8,7 +8,6 @@ import { parseAddress, ZERO_ADDRESS, type Address } from '../core/address';
 import { abciLog, InputError } from '../core/errors';
 import { parseUint64 } from '../core/amount';
 import { fromHex, type Hex } from '../core/bytes';
-import { formatDurationMs } from '../core/duration';
 import { rfc3339FromUnixSeconds } from '../core/time';
 import { type KVReader } from '../store/kvStore';
 import { type Observers } from '../modules/observers';
@@ -416,9 +415,4 @@ export function routeQuery(
     if (m) return handler(q, m.slice(1));
   }
   return error(404, `no route for ${JSON.stringify(path.slice(0, 200))}`);
-}
-
-/** The CLI's rendering of the checkpoint buffer time (`16m40s`). */
-export function formatBufferTime(ms: bigint): string {
-  return formatDurationMs(Number(ms));
 }

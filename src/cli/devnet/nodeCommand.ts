@@ -25,7 +25,7 @@ import { createRestServer } from '../../rpc/rest/restServer';
 import { createStatusServer } from '../../rpc/status/statusServer';
 import { createJsonRpcServer } from '../../rpc/jsonrpc/jsonRpcServer';
 import { createConsoleServer } from '../../rpc/console/consoleServer';
-import { DEFAULT_PORTS, initHome, loadHome, loadKey, paths, resetData, type DevnetConfig } from './home';
+import { initHome, loadHome, loadKey, paths, resetData, type DevnetConfig } from './home';
 import { LiveNetwork } from './liveNetwork';
 
 export interface InitCliOptions {
@@ -237,5 +237,3 @@ function throttle<A extends unknown[]>(f: (...a: A) => void, everyMs: number): (
     }
   };
 }
-
-export { DEFAULT_PORTS };
