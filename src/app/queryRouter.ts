@@ -109,7 +109,7 @@ const ROUTES: Array<[RegExp, Handler]> = [
       const pa = pageArgs(q);
       if ('status' in pa) return pa;
       const limit = pa.limit > 150n ? 150n : pa.limit;
-      return okBody(q, paged(allSpans(q.store), pa.page, limit)?.map((s) => spanJson(q.store, s)) ?? null);
+      return okBody(q, paged(allSpans(q.store), pa.page, limit)?.map((s) => spanJson(s)) ?? null);
     },
   ],
   [
@@ -118,14 +118,14 @@ const ROUTES: Array<[RegExp, Handler]> = [
       const n = uintArg(id);
       if (n === null) return notUint(id!);
       const span = getSpan(q.store, n);
-      return span ? okBody(q, spanJson(q.store, span)) : querierError(500, 'could not get span; span not found for id');
+      return span ? okBody(q, spanJson(span)) : querierError(500, 'could not get span; span not found for id');
     },
   ],
   [
     /^\/sidechain\/latest-span$/,
     (q) => {
       const span = getLastSpan(q.store);
-      return span ? okBody(q, spanJson(q.store, span)) : querierError(500, 'could not get span; span not found');
+      return span ? okBody(q, spanJson(span)) : querierError(500, 'could not get span; span not found');
     },
   ],
   [/^\/sidechain\/params$/, (q) => okBody(q, sidechainParamsJson(getSidechainParams(q.store)))],
