@@ -28,18 +28,30 @@ process.on('exit', () => {
 
 interface Variant {
   name: string;
+  what: string;
   command: string;
   args: string[];
 }
 
 const VARIANTS: Variant[] = [
-  { name: 'node bin/lockstep.js --help (compiled)', command: process.execPath, args: ['bin/lockstep.js', '--help'] },
   {
-    name: 'node --import tsx src/cli/main.ts --help (the old bin)',
+    name: 'node bin/lockstep.js --help',
+    what: 'compiled',
+    command: process.execPath,
+    args: ['bin/lockstep.js', '--help'],
+  },
+  {
+    name: 'node --import tsx src/cli/main.ts --help',
+    what: 'tsx in-process, as the old bin',
     command: process.execPath,
     args: ['--import', 'tsx', 'src/cli/main.ts', '--help'],
   },
-  { name: 'npx tsx src/cli/main.ts --help', command: 'npx', args: ['tsx', 'src/cli/main.ts', '--help'] },
+  {
+    name: 'npx tsx src/cli/main.ts --help',
+    what: 'tsx CLI through npx',
+    command: 'npx',
+    args: ['tsx', 'src/cli/main.ts', '--help'],
+  },
 ];
 
 function median(xs: number[]): number {
@@ -88,7 +100,7 @@ export function startupBenches(): BenchResult[] {
       name: `startup: ${v.name}`,
       value: median(ms),
       unit: 'ms median',
-      note: `min ${Math.min(...ms).toFixed(0)}, max ${Math.max(...ms).toFixed(0)} ms; peak RSS ${(median(rssKb[k]!) / 1024).toFixed(0)} MB; ${runs} runs`,
+      note: `${v.what}; min ${Math.min(...ms).toFixed(0)}, max ${Math.max(...ms).toFixed(0)} ms; peak RSS ${(median(rssKb[k]!) / 1024).toFixed(0)} MB; ${runs} runs`,
     };
   });
 }
