@@ -11,6 +11,7 @@ import { sidechainBenches } from './sidechain.bench';
 import { clusterBenches } from './cluster.bench';
 import { devnetBenches } from './devnet.bench';
 import { machineBenches } from './machine.bench';
+import { startupBenches } from './startup.bench';
 
 const groups: Record<string, () => BenchResult[] | Promise<BenchResult[]>> = {
   machine: machineBenches,
@@ -20,6 +21,7 @@ const groups: Record<string, () => BenchResult[] | Promise<BenchResult[]>> = {
   sidechain: sidechainBenches,
   cluster: clusterBenches,
   devnet: devnetBenches,
+  startup: startupBenches,
 };
 
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

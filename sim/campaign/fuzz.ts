@@ -75,7 +75,7 @@ export async function runCampaign(
     return s;
   };
   await runOnPool<FuzzJob, FuzzSeedResult>({
-    task: new URL('./fuzzTask.mjs', import.meta.url),
+    task: 'fuzzTask',
     workers: opts.workers,
     next: () => {
       const seed = nextSeed();

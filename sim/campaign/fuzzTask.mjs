@@ -1,5 +1,6 @@
-// Piscina worker entry: register tsx (a worker does not inherit the parent's loader hooks), then
-// load the TypeScript task.
+// Piscina worker entry when running from the TypeScript sources (vitest, tsx): register tsx (a
+// worker does not inherit the parent's loader hooks), then load the TypeScript task. The compiled
+// package loads dist/js/fuzzTask.js instead (sim/workers/workerEntry.ts).
 import { register } from 'tsx/esm/api';
 
 register();

@@ -6,10 +6,14 @@
  */
 import { Piscina } from 'piscina';
 import { fileURLToPath } from 'node:url';
+import { taskModuleUrl } from '../workers/workerEntry';
 
 export interface PoolRun<J, R> {
-  /** The task module (an .mjs that registers tsx and loads the TypeScript task). */
-  task: URL;
+  /**
+   * The task module beside this file, by name (`fuzzTask`, `scenarioTask`): from source its
+   * loader `name.mjs`, compiled the bundled `name.js` (see sim/workers/workerEntry.ts).
+   */
+  task: 'fuzzTask' | 'scenarioTask';
   workers: number;
   /** The next job, or null when there is none (or the caller wants to stop). */
   next: () => J | null;
@@ -18,7 +22,7 @@ export interface PoolRun<J, R> {
 
 export async function runOnPool<J, R>(o: PoolRun<J, R>): Promise<void> {
   const pool = new Piscina({
-    filename: fileURLToPath(o.task),
+    filename: fileURLToPath(taskModuleUrl(import.meta.url, o.task)),
     minThreads: o.workers,
     maxThreads: o.workers,
     idleTimeout: 1_000,

@@ -25,9 +25,6 @@ export interface ValidatorKeys {
 
 export type DomainName = 'main' | 'sidechain';
 
-/** The fixed order of domains: traces, fault records and barrier merges follow it. */
-export const DOMAINS: readonly DomainName[] = ['main', 'sidechain'];
-
 /** Sidechain nodes (`sc-*`) live in the sidechain domain; everything else (svc-*, parent, client) in main. */
 export function domainOf(node: string): DomainName {
   return node.startsWith('sc-') ? 'sidechain' : 'main';

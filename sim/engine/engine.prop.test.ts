@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Engine, type SimEvent } from './engine';
 import { TraceRecorder } from '../trace/traceRecorder';
-import { runGossipDemo } from '../demo/gossipDemo';
+import { runGossipNetwork } from './testing/gossipNetwork';
 
 describe('engine delivery order', () => {
   it('delivers events in (time, seq) order, including events scheduled by handlers', () => {
@@ -115,8 +115,8 @@ describe('trace hash determinism', () => {
   it('the same seed gives the same trace hash', () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 2 ** 31 }), (seed) => {
-        const a = runGossipDemo({ seed, untilMs: 5_000 });
-        const b = runGossipDemo({ seed, untilMs: 5_000 });
+        const a = runGossipNetwork({ seed, untilMs: 5_000 });
+        const b = runGossipNetwork({ seed, untilMs: 5_000 });
         expect(a.traceHash).toBe(b.traceHash);
         expect(a.verdict).toEqual(b.verdict);
       }),
@@ -125,14 +125,14 @@ describe('trace hash determinism', () => {
   });
   it('different seeds give different hashes', () => {
     const hashes = new Set<string>();
-    for (let seed = 0; seed < 30; seed++) hashes.add(runGossipDemo({ seed, untilMs: 5_000 }).traceHash);
+    for (let seed = 0; seed < 30; seed++) hashes.add(runGossipNetwork({ seed, untilMs: 5_000 }).traceHash);
     expect(hashes.size).toBe(30);
   });
   it('the trace sees every delivered event, and the JSONL sink gets the same lines', () => {
     const trace = new TraceRecorder();
     const lines: string[] = [];
     trace.addSink((l) => lines.push(l));
-    const r = runGossipDemo({ seed: 7, untilMs: 2_000 }, trace);
+    const r = runGossipNetwork({ seed: 7, untilMs: 2_000 }, trace);
     expect(trace.events).toBe(r.verdict.events);
     expect(lines).toHaveLength(r.verdict.events);
     for (const l of lines.slice(0, 20)) expect(() => JSON.parse(l)).not.toThrow();

@@ -24,15 +24,3 @@ export class VirtualClock implements Clock {
     this.now = timeMs;
   }
 }
-
-/** A node's view of time under clock skew (the fault model's per-node skew). */
-export class SkewedClock implements Clock {
-  constructor(
-    private readonly base: Clock,
-    public skewMs = 0,
-  ) {}
-
-  nowMs(): number {
-    return this.base.nowMs() + this.skewMs;
-  }
-}

@@ -60,8 +60,6 @@ export function summaryObject(s: Scenario, r: RunResult, meta?: RunMeta) {
   };
 }
 
-export type RunSummary = ReturnType<typeof summaryObject>;
-
 /** Byte-identical for the same run: a fixed key order, two-space indent, numbers as numbers. */
 export function summaryJson(s: Scenario, r: RunResult, meta?: RunMeta): string {
   return `${JSON.stringify(summaryObject(s, r, meta), null, 2)}\n`;

@@ -1,12 +1,14 @@
 /**
  * Start the sidechain domain in a worker thread. Setup goes through comlink; the window barriers
  * go through the synchronous barrier channel (barrierChannel.ts), which is several times cheaper
- * per round trip. The worker loads TypeScript through tsx (bootstrap.mjs), so it works the same
- * from `bin/lockstep.js`, tsx and vitest. If the worker dies, pending and later calls reject.
+ * per round trip. From the sources the worker loads TypeScript through tsx (bootstrap.mjs), so it
+ * works the same from tsx and vitest; compiled, it loads dist/js/sidechainDomain.worker.js
+ * (workerEntry.ts). If the worker dies, pending and later calls reject.
  *
- * Starting a worker costs about half a second (tsx compiles the sidechain code again), so a worker
- * whose run ended cleanly is parked (unref'd: it never keeps the process alive) and the next run of
- * this thread reuses it. A worker that failed or was closed early is terminated instead.
+ * Starting a worker costs about half a second from source (tsx compiles the sidechain code
+ * again), so a worker whose run ended cleanly is parked (unref'd: it never keeps the process alive)
+ * and the next run of this thread reuses it. A worker that failed or was closed early is
+ * terminated instead.
  */
 import { MessageChannel, Worker } from 'node:worker_threads';
 import { transfer, wrap, type Remote } from 'comlink';
@@ -22,6 +24,7 @@ import {
 import { nodeEndpoint } from './nodeEndpoint';
 import { BarrierClient, newBarrierFlags } from './barrierChannel';
 import { HeaderDecoder } from './headerCodec';
+import { fromSource } from './workerEntry';
 import { type SidechainDomainApi, type SidechainRequest } from './sidechainDomain.worker';
 
 export interface RemoteSidechainDomain {
@@ -61,9 +64,11 @@ interface LiveWorker {
 let parked: LiveWorker | null = null;
 
 function spawn(): LiveWorker {
-  const worker = new Worker(new URL('./bootstrap.mjs', import.meta.url), {
-    workerData: { module: new URL('./sidechainDomain.worker.ts', import.meta.url).href },
-  });
+  const worker = fromSource(import.meta.url)
+    ? new Worker(new URL('./bootstrap.mjs', import.meta.url), {
+        workerData: { module: new URL('./sidechainDomain.worker.ts', import.meta.url).href },
+      })
+    : new Worker(new URL('./sidechainDomain.worker.js', import.meta.url));
   let rejectDeath: (e: Error) => void = () => {};
   const death = new Promise<never>((_, reject) => {
     rejectDeath = reject;

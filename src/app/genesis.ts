@@ -7,7 +7,7 @@ import { type Hex } from '../core/bytes';
 import { InputError } from '../core/errors';
 import { addressOfPublicKey } from '../core/secp256k1';
 import { type KVStore } from '../store/kvStore';
-import { type Obj, asArray, asObject, bool, noExtraKeys, optUint64, pubKey, str, uint64 } from '../modules/decode';
+import { asArray, asObject, bool, noExtraKeys, optUint64, pubKey, str, uint64 } from '../modules/decode';
 import { type AuthParams, DEFAULT_AUTH_PARAMS, decodeAuthParams, setAuthParams } from '../modules/auth/params';
 import { getOrCreateAccount } from '../modules/auth/accounts';
 import { type Coin, addCoins, decodeCoins, setSendEnabled } from '../modules/bank/keeper';
@@ -243,5 +243,3 @@ export function initGenesis(store: KVStore, g: Genesis): void {
     ),
   );
 }
-
-export type { Obj };

@@ -8,7 +8,6 @@ import { parseAddress, ZERO_ADDRESS, type Address } from '../core/address';
 import { abciLog, InputError } from '../core/errors';
 import { parseUint64 } from '../core/amount';
 import { fromHex, type Hex } from '../core/bytes';
-import { formatDurationMs } from '../core/duration';
 import { rfc3339FromUnixSeconds } from '../core/time';
 import { type KVReader } from '../store/kvStore';
 import { type Observers } from '../modules/observers';
@@ -110,7 +109,7 @@ const ROUTES: Array<[RegExp, Handler]> = [
       const pa = pageArgs(q);
       if ('status' in pa) return pa;
       const limit = pa.limit > 150n ? 150n : pa.limit;
-      return okBody(q, paged(allSpans(q.store), pa.page, limit)?.map((s) => spanJson(q.store, s)) ?? null);
+      return okBody(q, paged(allSpans(q.store), pa.page, limit)?.map((s) => spanJson(s)) ?? null);
     },
   ],
   [
@@ -119,14 +118,14 @@ const ROUTES: Array<[RegExp, Handler]> = [
       const n = uintArg(id);
       if (n === null) return notUint(id!);
       const span = getSpan(q.store, n);
-      return span ? okBody(q, spanJson(q.store, span)) : querierError(500, 'could not get span; span not found for id');
+      return span ? okBody(q, spanJson(span)) : querierError(500, 'could not get span; span not found for id');
     },
   ],
   [
     /^\/sidechain\/latest-span$/,
     (q) => {
       const span = getLastSpan(q.store);
-      return span ? okBody(q, spanJson(q.store, span)) : querierError(500, 'could not get span; span not found');
+      return span ? okBody(q, spanJson(span)) : querierError(500, 'could not get span; span not found');
     },
   ],
   [/^\/sidechain\/params$/, (q) => okBody(q, sidechainParamsJson(getSidechainParams(q.store)))],
@@ -416,9 +415,4 @@ export function routeQuery(
     if (m) return handler(q, m.slice(1));
   }
   return error(404, `no route for ${JSON.stringify(path.slice(0, 200))}`);
-}
-
-/** The CLI's rendering of the checkpoint buffer time (`16m40s`). */
-export function formatBufferTime(ms: bigint): string {
-  return formatDurationMs(Number(ms));
 }

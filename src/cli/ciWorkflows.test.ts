@@ -29,6 +29,7 @@ case "$1 $2" in
   "ci --no-audit") exit "\${FAKE_CI:-0}" ;;
   "run check") exit "\${FAKE_CHECK:-0}" ;;
   "run lint") exit "\${FAKE_LINT:-0}" ;;
+  "run knip") exit "\${FAKE_KNIP:-0}" ;;
   "test --")
     for a in "$@"; do case $a in --outputFile.json=*) out=\${a#--outputFile.json=} ;; esac; done
     if [ -z "\${FAKE_NO_RESULTS:-}" ]; then
@@ -53,29 +54,31 @@ function ciRun(env: Record<string, string>) {
 }
 
 describe('.ci/run', () => {
-  it('runs npm ci, the type check, the lint, then the tests; counts check and lint as one each', () => {
+  it('runs npm ci, the type check, the lint, the dead-code check, then the tests; counts each check as one', () => {
     const r = ciRun({});
     expect(r.code).toBe(0);
-    expect(r.last).toBe('12 passed, 0 failed');
+    expect(r.last).toBe('13 passed, 0 failed');
     expect(r.steps.map((s) => s.split(' ').slice(0, 3).join(' '))).toEqual([
       'npm ci --no-audit',
       'npm run check',
       'npm run lint',
+      'npm run knip',
       'npm test --',
     ]);
   });
 
-  it('a failing type check or lint fails the script, the tests still run, the last line says so', () => {
-    expect(ciRun({ FAKE_CHECK: '2' })).toMatchObject({ code: 1, last: '11 passed, 1 failed' });
+  it('a failing type check, lint or dead-code check fails the script, the tests still run, the last line says so', () => {
+    expect(ciRun({ FAKE_CHECK: '2' })).toMatchObject({ code: 1, last: '12 passed, 1 failed' });
+    expect(ciRun({ FAKE_KNIP: '1' })).toMatchObject({ code: 1, last: '12 passed, 1 failed' });
     const both = ciRun({ FAKE_LINT: '1', FAKE_PASSED: '8', FAKE_FAILED: '2', FAKE_TEST: '1' });
-    expect(both).toMatchObject({ code: 1, last: '9 passed, 3 failed' });
+    expect(both).toMatchObject({ code: 1, last: '10 passed, 3 failed' });
     expect(both.steps.at(-1)).toMatch(/^npm test/);
   });
 
   it('failing tests, a test run without results, or a failed install fail it too', () => {
-    expect(ciRun({ FAKE_FAILED: '1', FAKE_TEST: '1' })).toMatchObject({ code: 1, last: '12 passed, 1 failed' });
-    expect(ciRun({ FAKE_TEST: '1' })).toMatchObject({ code: 1, last: '12 passed, 1 failed' });
-    expect(ciRun({ FAKE_NO_RESULTS: '1', FAKE_TEST: '1' })).toMatchObject({ code: 1, last: '2 passed, 1 failed' });
+    expect(ciRun({ FAKE_FAILED: '1', FAKE_TEST: '1' })).toMatchObject({ code: 1, last: '13 passed, 1 failed' });
+    expect(ciRun({ FAKE_TEST: '1' })).toMatchObject({ code: 1, last: '13 passed, 1 failed' });
+    expect(ciRun({ FAKE_NO_RESULTS: '1', FAKE_TEST: '1' })).toMatchObject({ code: 1, last: '3 passed, 1 failed' });
     const install = ciRun({ FAKE_CI: '1' });
     expect(install).toMatchObject({ code: 1, last: '0 passed, 1 failed' });
     expect(install.steps).toHaveLength(1);
@@ -95,6 +98,7 @@ describe('GitHub workflows', () => {
       'npm ci',
       'npm run check',
       'npm run lint',
+      'npm run knip',
       'npm test',
     ]);
     expect(ci.jobs.scenarios!.steps.some((s) => s.run?.startsWith('npx lockstep test --junit'))).toBe(true);

@@ -181,7 +181,7 @@ export async function testCommand(o: TestCliOptions): Promise<number> {
   let next = 0;
   try {
     await runOnPool<ScenarioJob, ScenarioTestResult>({
-      task: new URL('../../sim/campaign/scenarioTask.mjs', import.meta.url),
+      task: 'scenarioTask',
       workers,
       next: () => (interrupts.requested || next >= files.length ? null : { file: files[next++]! }),
       onResult: (job, r) => {

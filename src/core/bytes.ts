@@ -75,12 +75,6 @@ export function concatBytes(...parts: Uint8Array[]): Bytes {
   return out;
 }
 
-export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
 /** Lexicographic byte order (Go `bytes.Compare`). */
 export function compareBytes(a: Uint8Array, b: Uint8Array): number {
   const n = Math.min(a.length, b.length);

@@ -96,9 +96,3 @@ export interface Observers {
   parent: ParentChainObserver;
   sidechain: SidechainObserver;
 }
-
-/** Observers that see nothing (every side handler then votes skip). */
-export const BLIND: Observers = {
-  parent: { event: () => null, blockHash: () => null, headerBlock: () => null },
-  sidechain: { headNumber: () => null, rootHash: () => null },
-};

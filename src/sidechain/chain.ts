@@ -19,7 +19,6 @@ import {
   type SidechainHeader,
   EMPTY_BLOOM,
   EXTRA_SEAL_LENGTH,
-  EXTRA_VANITY_LENGTH,
   UNCLE_HASH,
   ZERO_HASH,
   ZERO_NONCE,
@@ -414,5 +413,3 @@ export function prefer(candidate: StoredBlock, current: StoredBlock): boolean {
   const ref = (b: StoredBlock) => ({ td: b.td, number: b.block.header.number, hash: b.block.hash });
   return compareHeads(ref(candidate), ref(current)) > 0;
 }
-
-export { EXTRA_SEAL_LENGTH, EXTRA_VANITY_LENGTH };

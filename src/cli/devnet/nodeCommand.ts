@@ -27,7 +27,7 @@ import { createStatusServer } from '../../rpc/status/statusServer';
 import { createJsonRpcServer } from '../../rpc/jsonrpc/jsonRpcServer';
 import { createWebSocketServer } from '../../rpc/jsonrpc/webSocketServer';
 import { createConsoleServer } from '../../rpc/console/consoleServer';
-import { DEFAULT_PORTS, initHome, loadHome, loadKey, paths, resetData, type DevnetConfig } from './home';
+import { initHome, loadHome, loadKey, paths, resetData, type DevnetConfig } from './home';
 import { LiveNetwork } from './liveNetwork';
 
 export interface InitCliOptions {
@@ -243,5 +243,3 @@ function throttle<A extends unknown[]>(f: (...a: A) => void, everyMs: number): (
     }
   };
 }
-
-export { DEFAULT_PORTS };

@@ -33,16 +33,6 @@ export function msgJson<M>(def: MsgDef<M>, msg: M): { type: string; value: Recor
   return { type: def.type, value: def.encode(msg) };
 }
 
-export function signBytes<M>(def: MsgDef<M>, msg: M, doc: SignDocFields): Uint8Array {
-  return canonicalJsonBytes({
-    account_number: doc.accountNumber,
-    chain_id: doc.chainId,
-    memo: doc.memo,
-    msg: msgJson(def, msg),
-    sequence: doc.sequence,
-  });
-}
-
 export function signDigestOf<M>(def: MsgDef<M>, msg: M, doc: SignDocFields): Uint8Array {
   // Every node checks every tx (CheckTx, re-checks, DeliverTx): the digests of recent sign
   // documents are remembered per process by their canonical JSON.

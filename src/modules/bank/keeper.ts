@@ -5,7 +5,7 @@
 import { type Address } from '../../core/address';
 import { type ResultError, SdkErrors, err } from '../../core/errors';
 import { type KVReader, type KVStore } from '../../store/kvStore';
-import { getOrCreateAccount, setAccount, getAccount, withCoins, allAccounts } from '../auth/accounts';
+import { getOrCreateAccount, setAccount, getAccount, withCoins } from '../auth/accounts';
 import { type Obj, asArray, asObject, str } from '../decode';
 import { parseUint } from '../../core/amount';
 import { InputError } from '../../core/errors';
@@ -51,13 +51,6 @@ export function sendCoins(store: KVStore, from: Address, to: Address, coins: rea
   if (e) return e;
   addCoins(store, to, coins);
   return null;
-}
-
-/** Total of every balance per denomination (the supply oracle's quantity). */
-export function totalSupply(store: KVReader): Record<string, bigint> {
-  const out: Record<string, bigint> = {};
-  for (const a of allAccounts(store)) for (const [d, v] of Object.entries(a.coins)) out[d] = (out[d] ?? 0n) + v;
-  return out;
 }
 
 export function coinsJson(coins: readonly Coin[]): Obj[] {

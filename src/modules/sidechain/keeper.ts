@@ -176,7 +176,7 @@ export function genesisSpan(
 }
 
 /** The spec's Span shape, from the records frozen with the span (the store is no longer read). */
-export function spanJson(_store: KVReader, span: Span): Record<string, unknown> {
+export function spanJson(span: Span): Record<string, unknown> {
   const set = ValidatorSet.fromJSON(span.validatorSet);
   const bySigner = new Map(span.members.map((m) => [m.signer, m]));
   const byId = new Map(span.members.map((m) => [m.id, m]));

@@ -178,7 +178,3 @@ export function validatorSetJson(store: KVReader, set: ValidatorSet, form: 'span
     proposer: p ? show(p.address, p.power, p.proposerPriority) : null,
   };
 }
-
-export function totalPower(set: ValidatorSet): bigint {
-  return set.totalVotingPower();
-}

@@ -8,7 +8,7 @@ import { type Address } from '../../core/address';
 import { type Hex } from '../../core/bytes';
 import { HeimdallErrors, TopupErrors, SdkErrors, err } from '../../core/errors';
 import { type MsgDef, OK, rejected, type Ctx } from '../types';
-import { addr, asObject, hexN, noExtraKeys, uint64, uint256, field } from '../decode';
+import { addr, asObject, hexN, noExtraKeys, uint64, field } from '../decode';
 import { getChainParams } from '../chainParams';
 import { sendEnabled, addCoins, sendCoins, subCoins } from '../bank/keeper';
 import { getValidator, getValidatorBySigner } from '../staking/keeper';
@@ -134,5 +134,3 @@ export const MsgWithdrawFeeDef: MsgDef<MsgWithdrawFee> = {
     return OK;
   },
 };
-
-export { uint256 };

@@ -1,14 +1,14 @@
 /**
- * A small self-contained network on the engine: N nodes pass tokens to random peers over links
- * with seeded random latency, and each node ticks on a timer. It exercises the engine, the rng
- * streams and the trace, and is what `lockstep run --scenario demo` runs until the full network
- * lands. Same seed, same trace hash.
+ * A test fixture: a small self-contained network on the engine. N nodes pass tokens to random
+ * peers over links with seeded random latency, and each node ticks on a timer. It exercises the
+ * engine, the rng streams and the trace without the service or the sidechain (engine.prop.test.ts).
+ * Same seed, same trace hash.
  */
-import { Engine, type RunVerdict } from '../engine/engine';
-import { Rng } from '../env/rng';
-import { TraceRecorder } from '../trace/traceRecorder';
+import { Engine, type RunVerdict } from '../engine';
+import { Rng } from '../../env/rng';
+import { TraceRecorder } from '../../trace/traceRecorder';
 
-export interface GossipDemoOptions {
+export interface GossipNetworkOptions {
   seed: number;
   nodes?: number;
   tokens?: number;
@@ -17,7 +17,7 @@ export interface GossipDemoOptions {
   maxEvents?: number;
 }
 
-export interface GossipDemoResult {
+export interface GossipNetworkResult {
   seed: number;
   verdict: RunVerdict;
   traceHash: string;
@@ -31,7 +31,10 @@ interface TokenPayload {
   hops: number;
 }
 
-export function runGossipDemo(opts: GossipDemoOptions, trace: TraceRecorder = new TraceRecorder()): GossipDemoResult {
+export function runGossipNetwork(
+  opts: GossipNetworkOptions,
+  trace: TraceRecorder = new TraceRecorder(),
+): GossipNetworkResult {
   const nodes = opts.nodes ?? 5;
   const tokens = opts.tokens ?? 8;
   const untilMs = opts.untilMs ?? 60_000;

@@ -1,0 +1,37 @@
+/**
+ * `lockstep/sim`: the simulator for scripts and notebooks. Load a scenario (a name under the
+ * package's scenarios/ or a JSON file), change what you like, run it with a seed, read the result:
+ *
+ *   import { loadScenario, runScenario } from 'lockstep/sim';
+ *   const { scenario } = loadScenario('default');
+ *   const r = runScenario({ ...scenario, crypto: 'fast' }, { seed: 7, untilMs: 60_000 });
+ *   console.log(r.verdict, r.traceHash, r.counts);
+ *
+ * These names are a public contract: keep the list short and stable, one line per module, so a
+ * module can change inside without changing what a script imports.
+ */
+export { loadScenario } from './scenario/load';
+export { decodeScenario, encodeScenario } from './scenario/scenario';
+export type {
+  Scenario,
+  ScenarioParams,
+  FaultSpec,
+  FaultKind,
+  WorkloadSpec,
+  Expectations,
+  Verdict,
+} from './scenario/scenario';
+export { runScenario, runScenarioAsync } from './run';
+export type { RunOptions, RunResult, Placement, Samples } from './run';
+export { swarmScenario } from './campaign/swarm';
+export { OracleSuite } from './oracles/suite';
+export { Oracle } from './oracles/oracle';
+export type { Observation, OracleClass, Violation } from './oracles/oracle';
+export { ServiceSafetyOracle } from './oracles/serviceSafety';
+export { SupplyOracle, TopupIdempotencyOracle } from './oracles/supply';
+export { StateSyncOracle } from './oracles/stateSync';
+export { SpanOracle } from './oracles/spans';
+export { WiggleOracle, BackupStepInOracle } from './oracles/wiggle';
+export { CheckpointOracle } from './oracles/checkpoints';
+export { ForkChoiceOracle, ConvergenceOracle } from './oracles/forkChoice';
+export { LivenessOracle } from './oracles/liveness';
