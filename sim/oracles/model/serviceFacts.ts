@@ -6,14 +6,23 @@
 import { type ParentEventFact, type TxMsgFact } from '../../../src/node/observations';
 import { type RunRecord } from '../oracle';
 
-/** Messages of transactions delivered successfully (the ones that may become side txs). */
+/** Side messages: their effects come two blocks after delivery, from the side-tx result. */
+const SIDE_TYPES: ReadonlySet<string> = new Set([
+  'topup/MsgTopup',
+  'staking/MsgSignerUpdate',
+  'checkpoint/MsgCheckpoint',
+  'checkpoint/MsgCheckpointACK',
+  'sidechain/MsgProposeSpan',
+]);
+
+/** Messages of side transactions delivered successfully, by tx hash (a side-tx result names only the hash). */
 export class DeliveredMsgs {
   private readonly byHash = new Map<string, TxMsgFact>();
 
   observe(r: RunRecord): void {
     if (r.obs.kind !== 'service.commit') return;
     for (const t of r.obs.txs)
-      if (t.code === 0 && t.msg !== null && t.msg.type !== 'other') this.byHash.set(t.hash, t.msg);
+      if (t.code === 0 && t.msg !== null && SIDE_TYPES.has(t.msg.type)) this.byHash.set(t.hash, t.msg);
   }
 
   get(txHash: string): TxMsgFact | undefined {
