@@ -148,7 +148,12 @@ export class BftLockOracle extends Oracle {
   private readonly prevotes = new PrevoteTally();
   private readonly nodes = new Map<
     string,
-    { height: bigint; lock: { round: number; hash: Hex } | null; proposals: Map<number, { hash: Hex; pol: number }> }
+    {
+      height: bigint;
+      lock: { round: number; hash: Hex } | null;
+      /** Every proposal the node took in, by round (its consensus keeps the first valid one). */
+      proposals: Map<number, Array<{ hash: Hex; pol: number }>>;
+    }
   >();
 
   private state(node: string, height: bigint) {
@@ -168,7 +173,9 @@ export class BftLockOracle extends Oracle {
         return;
       case 'consensus.proposal': {
         const s = this.state(r.node, o.height);
-        if (!s.proposals.has(o.round)) s.proposals.set(o.round, { hash: o.blockHash, pol: o.polRound });
+        const list = s.proposals.get(o.round) ?? [];
+        list.push({ hash: o.blockHash, pol: o.polRound });
+        s.proposals.set(o.round, list);
         return;
       }
       case 'consensus.vote': {
@@ -183,15 +190,18 @@ export class BftLockOracle extends Oracle {
         }
         const lock = s.lock;
         if (!lock || lock.hash === v.blockHash || lock.round >= v.round) return;
-        const p = s.proposals.get(v.round);
         const set = this.powers.of(r.node);
-        const justified =
-          p !== undefined &&
-          p.hash === v.blockHash &&
-          p.pol >= lock.round &&
-          p.pol < v.round &&
-          set !== undefined &&
-          this.prevotes.polka(v.height, p.pol, v.blockHash, set);
+        const prevoted = v.blockHash;
+        const candidates = s.proposals.get(v.round) ?? [];
+        const justified = candidates.some(
+          (p) =>
+            p.hash === prevoted &&
+            p.pol >= lock.round &&
+            p.pol < v.round &&
+            set !== undefined &&
+            this.prevotes.polka(v.height, p.pol, prevoted, set),
+        );
+        const p = candidates.find((c) => c.hash === v.blockHash) ?? candidates[0];
         if (!justified)
           this.fail(
             r.t,
