@@ -70,7 +70,7 @@ describe('BFT on the simulated network', () => {
       expect(r.counts.serviceBlocks).toBeGreaterThan(40);
       expectAgreement(r);
       // Honest nodes saw the equivocation.
-      expect(r.cluster.records.some((x) => x.kind === 'consensus.evidence')).toBe(true);
+      expect(r.cluster.records.some((x) => x.obs.kind === 'consensus.evidence')).toBe(true);
     }
   });
 });

@@ -28,7 +28,9 @@ describe('bridge relays', () => {
     // Three distinct top-ups of 30 tokens, each relayed by all five validators: 90 tokens minted.
     expect(supply(node) - genesisSupply).toBe(90n * ONE_TOKEN);
     // Relays beyond the first were refused by replay protection (some at deliver, some at post).
-    const relays = r.cluster.records.filter((x) => x.kind === 'bridge.tx' && x.data.type === 'topup/MsgTopup').length;
+    const relays = r.cluster.records.filter(
+      (x) => x.obs.kind === 'bridge.tx' && x.obs.msgType === 'topup/MsgTopup',
+    ).length;
     expect(relays).toBeGreaterThan(3);
 
     const vals = allValidators(node.app.store);

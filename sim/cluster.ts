@@ -24,6 +24,7 @@ import {
   type ByzantineTools,
 } from '../src/node/serviceNode';
 import { type NodeMessage } from '../src/node/messages';
+import { type ClientReply } from '../src/node/ports';
 import { blockHash } from '../src/consensus/types';
 import { MsgSendDef } from '../src/modules/bank/msgs';
 import { encodeTx, signTx } from '../src/modules/auth/stdTx';
@@ -64,6 +65,15 @@ export class Cluster extends Domain {
   sidechain: SidechainReport | null = null;
   private readonly offlineProposerNode = new Map<number, string>();
   private wl?: Rng;
+  private readonly clientReplyListeners: Array<(node: string, reply: ClientReply) => void> = [];
+
+  /**
+   * Listen to the service nodes' answers to transaction-submitting clients (a devnet's REST layer
+   * does). They are no observations: they do not enter the trace or the oracles.
+   */
+  onClientReply(listener: (node: string, reply: ClientReply) => void): void {
+    this.clientReplyListeners.push(listener);
+  }
 
   constructor(
     scenario: Scenario,
@@ -132,6 +142,11 @@ export class Cluster extends Domain {
             this.doubleSigners.has(k.index) && vote.blockHash !== null
               ? [sign({ ...vote, blockHash: toHex(keccak256Bytes(fromHex(vote.blockHash))) })]
               : [],
+          clientReplies: {
+            reply: (r) => {
+              for (const l of this.clientReplyListeners) l(svcIds[i]!, r);
+            },
+          },
           byzantineRoutes: (_node, msg, tools) =>
             this.byzantine.has(k.index) ? this.byzantineRoutes(msg, tools) : null,
           onCommit: (node, block, end, results) => {
@@ -293,7 +308,7 @@ export class Cluster extends Domain {
         const k = this.keys[t.validator - 1]!;
         for (let r = 0; r < t.repeat; r++)
           parentCall({ method: 'topUpForFee', from: k.owner, user: k.signer, fee: t.amountTokens * ONE_TOKEN });
-        this.record('client', 'workload.topup', { validator: t.validator, repeat: t.repeat });
+        this.record('client', { kind: 'workload.topup', validator: t.validator, repeat: t.repeat });
         return;
       }
       case 'stateSync': {
@@ -305,7 +320,7 @@ export class Cluster extends Domain {
             receiver: '0x0000000000000000000000000000000000001001',
             data: toHex(rng.bytes(32)),
           });
-        this.record('client', 'workload.stateSync', { count: t.count });
+        this.record('client', { kind: 'workload.stateSync', count: t.count });
         return;
       }
       case 'stakeUpdate': {
@@ -317,7 +332,7 @@ export class Cluster extends Domain {
           validatorId: BigInt(t.validator),
           amount: t.amountTokens * ONE_TOKEN,
         });
-        this.record('client', 'workload.stakeUpdate', { validator: t.validator });
+        this.record('client', { kind: 'workload.stakeUpdate', validator: t.validator });
         return;
       }
       case 'join': {
@@ -330,14 +345,14 @@ export class Cluster extends Domain {
           signerPubkey: toHex(publicKeyBytesFromPrivateKey(key)),
           amount: t.stakeTokens * ONE_TOKEN,
         });
-        this.record('client', 'workload.join', { stake: t.stakeTokens.toString() });
+        this.record('client', { kind: 'workload.join', stake: t.stakeTokens });
         return;
       }
       case 'exit': {
         const t = s.workload.exits[index]!;
         const k = this.keys[t.validator - 1]!;
         parentCall({ method: 'unstake', from: k.owner, validatorId: BigInt(t.validator) });
-        this.record('client', 'workload.exit', { validator: t.validator });
+        this.record('client', { kind: 'workload.exit', validator: t.validator });
         return;
       }
       case 'signerChange': {
@@ -351,7 +366,7 @@ export class Cluster extends Domain {
           validatorId: BigInt(t.validator),
           signerPubkey: toHex(publicKeyBytesFromPrivateKey(newKey)),
         });
-        this.record('client', 'workload.signerChange', { validator: t.validator });
+        this.record('client', { kind: 'workload.signerChange', validator: t.validator });
         return;
       }
     }

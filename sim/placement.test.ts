@@ -10,7 +10,7 @@ import { type Scenario } from './scenario/scenario';
 import { runScenario, runScenarioAsync, prepareRun } from './run';
 import { summaryJson } from './report/summary';
 import { compareCrossMessages, WindowScheduler } from './domain/windowScheduler';
-import { type CrossMessage, type DomainStatus, type WindowResult } from './domain/domain';
+import { type CrossMessage, type DomainStatus, type RunRecord, type WindowResult } from './domain/domain';
 
 const UNTIL_MS = 90_000;
 const SEEDS = Array.from({ length: 20 }, (_, i) => i + 1);
@@ -83,7 +83,7 @@ describe('placement: inline and worker runs are the same run', () => {
     const opts = (into: string[]) => ({
       seed: 2,
       untilMs: 30_000,
-      onRecord: (r: { t: number; node: string; kind: string }) => void into.push(`${r.t} ${r.node} ${r.kind}`),
+      onRecord: (r: RunRecord) => void into.push(`${r.t} ${r.node} ${r.obs.kind}`),
     });
     const a = await runScenarioAsync(scenario, opts(seen.inline));
     await runScenarioAsync(scenario, { ...opts(seen.worker), placement: 'worker' });

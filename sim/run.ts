@@ -290,9 +290,8 @@ class RunCore {
 
   reportQuery(): SidechainReportQuery {
     const q = this.opts.sidechainQuery?.(this.cluster) ?? {};
-    // The checkpoint oracle compares every acked root with the sidechain's root of its range.
     this.release(Infinity);
-    return { ...q, rootRanges: [...(q.rootRanges ?? []), ...this.oracles.rootRanges()] };
+    return q;
   }
 
   get ranToMs(): number {
@@ -367,27 +366,12 @@ class RunCore {
     const events = c.engine.eventsDelivered + sc.events;
     const simulatedMs = this.scheduler.ranToMs;
     const runaway = this.endKind === 'runaway';
-    // The oracles' end-of-run checks, on plain data from the sidechain report.
-    const rootOf = new Map(sc.roots.map((r) => [`${r.start}-${r.end}`, r.root]));
+    // The oracles' end-of-run checks: each live sidechain node's head, from the sidechain report.
     this.oracles.finish({
       endMs: simulatedMs,
       sidechains: sc.nodes
         .filter((n) => n.alive)
-        .map((n) => {
-          const byNumber = new Map(n.canonical.map((b) => [b.number, b.hash]));
-          return {
-            node: n.node,
-            headNumber: n.head.number,
-            hashAt: (k: bigint) => byNumber.get(k) ?? null,
-            canonical: n.canonical.map((b) => ({
-              number: b.number,
-              time: b.time,
-              producers: b.producers,
-              signer: b.signer,
-            })),
-          };
-        }),
-      rootOf: (start, end) => rootOf.get(`${start}-${end}`) ?? null,
+        .map((n) => ({ node: n.node, headHash: n.head.hash, headNumber: n.head.number })),
       silentWindows: this.oracles.silentWindows(),
     });
     const oracleVerdict = this.oracles.verdict();

@@ -25,6 +25,8 @@ import { EventQueue } from '../engine/eventQueue';
 import { type Rng } from '../env/rng';
 import { type CrossDomainMessage, Network, NET_DELIVER, type Envelope, type NetworkStats } from '../env/network';
 import { TraceRecorder } from '../trace/traceRecorder';
+import { observationJson } from '../trace/observationJson';
+import { type RunObservation, type RunRecord } from './observation';
 import { type FaultSpec, type Scenario, type TriggerChain, faultSides } from '../scenario/scenario';
 import { type ClusterSetup, type DomainName, domainOf } from './clusterSetup';
 import { CROSS_SEND_TRIGGERS, type CrossSendTriggers, isCrossRequest } from './crossTriggers';
@@ -42,12 +44,7 @@ export interface NodeSlot {
   ctx: NodeContext<NodeMessage, AnyTimer>;
 }
 
-export interface RunRecord {
-  t: number;
-  node: string;
-  kind: string;
-  data: Record<string, unknown>;
-}
+export type { RunRecord } from './observation';
 
 export interface FaultFired {
   kind: string;
@@ -261,7 +258,7 @@ export abstract class Domain {
       setTimer: (afterMs, tag) =>
         this.scheduleTimer(this.engine.nowMs() + Math.max(0, Math.floor(afterMs)), id, { tag, inc: slot.incarnation }),
       random: () => slot.rng.float(),
-      record: (kind, data) => this.record(id, kind, data),
+      observe: (o) => this.record(id, o),
     };
     this.slots.set(id, slot);
   }
@@ -281,11 +278,11 @@ export abstract class Domain {
     this.requestTimes.push({ timeMs, seq: this.triggerSeq++ });
   }
 
-  record(node: string, kind: string, data: Record<string, unknown>): void {
+  record(node: string, obs: RunObservation): void {
     const t = this.engine.nowMs();
-    this.records.push({ t, node, kind, data });
-    this.trace.note(t, kind, node, data);
-    if (this.armed.length > 0) this.watchHeights(node, kind, data);
+    this.records.push({ t, node, obs });
+    this.trace.noteText(t, obs.kind, node, observationJson(obs));
+    if (this.armed.length > 0) this.watchHeights(node, obs);
   }
 
   /**
@@ -294,11 +291,13 @@ export abstract class Domain {
    * fault. It starts at this virtual millisecond, as an event after those already queued for it
    * (never inside the node's handler), and ends `for` later.
    */
-  private watchHeights(node: string, kind: string, data: Record<string, unknown>): void {
+  private watchHeights(node: string, obs: RunObservation): void {
     const chain: TriggerChain | null =
-      kind === 'service.commit' ? 'service' : kind === 'sidechain.imported' ? 'sidechain' : null;
+      obs.kind === 'service.commit' ? 'service' : obs.kind === 'sidechain.imported' ? 'sidechain' : null;
     if (chain === null) return;
-    const height = Number(chain === 'service' ? data.height : data.number);
+    const height = Number(
+      obs.kind === 'service.commit' ? obs.height : obs.kind === 'sidechain.imported' ? obs.block.number : 0n,
+    );
     const now = this.engine.nowMs();
     this.armed = this.armed.filter(({ fault: f, index }) => {
       if (f.atHeight!.chain !== chain || height < f.atHeight!.height) return true;
@@ -390,12 +389,13 @@ export abstract class Domain {
           index,
           ...(by ? { atHeight: by } : {}),
         });
-      this.record('', start ? 'fault.start' : 'fault.end', {
+      this.record('', {
+        kind: start ? 'fault.start' : 'fault.end',
         index,
-        kind: f.kind,
+        fault: f.kind,
         detail: d,
         permanent: f.forMs === undefined,
-        ...(by ? { atHeight: by } : {}),
+        atHeight: by ?? null,
       });
     };
     if (this.applyOwnFault(f, index, start, note)) return;

@@ -1,77 +1,262 @@
 /**
- * Checkpoint timeouts: a no-ack only after CheckpointBufferTime since the last checkpoint; the
- * proposer rotates by exactly one on each ack and no-ack; acked checkpoints are numbered and
- * contiguous; each acked root equals the sidechain's root of its range.
+ * Checkpoints (spec: transition table, Hash rules; heimdall.md §3.2-§3.6; README items 8-14),
+ * from each node's committed blocks, with the oracle's own models:
+ *
+ *  - no-ack only after CheckpointBufferTime since the last acked checkpoint (its buffer time, whole
+ *    seconds) and since the last no-ack, from raw block times; its sender is one of the next
+ *    proposers the elapsed time allows (post-Aalborg sender check);
+ *  - the checkpoint proposer (the stored validator set's) rotates by one proposer-priority round
+ *    on each ack and each no-ack, by the oracle's own model, and only then; membership changes do
+ *    not rotate it; a checkpoint is proposed by the proposer of the moment;
+ *  - acked checkpoints are numbered 1, 2, … and contiguous (start = previous end + 1, from 0),
+ *    stored with the time of the block that buffered them;
+ *  - a proposal's account root is the oracle's own root over the dividend accounts of every
+ *    validator ever known (README items 11-12).
+ * CheckpointRootOracle: each acked root equals the oracle's own Merkle root over the final
+ * canonical chain's blocks of its range (hash rules 1-2, from the imported blocks' headers).
  */
-import { Oracle, big, str, type Observation } from './oracle';
+import { type StateWrite } from '../../src/node/observations';
+import { Oracle, type RunRecord } from './oracle';
+import { PrioritySet } from './model/proposerPriority';
+import { accountLeaf, blockLeaf, merkleRoot } from './model/merkle';
+import { DeliveredMsgs } from './model/serviceFacts';
+import { type SidechainModel } from './model/sidechainModel';
+
+interface Books {
+  set: PrioritySet;
+  /** The stored set's proposer as last reported. */
+  storedProposer: string | null;
+  bufferMs: bigint;
+  /** Own buffer timestamp (s) of the checkpoint waiting for its ack. */
+  bufferS: bigint | null;
+  lastCheckpointS: bigint;
+  lastNoAckS: bigint;
+  /** The buffer timestamp the last ack stored. */
+  ackedS: bigint | null;
+  last: { number: bigint; endBlock: bigint } | null;
+  validatorIds: Set<bigint>;
+  dividends: Map<bigint, { fee: bigint; slashed: bigint }>;
+}
+
+const seconds = (ms: number): bigint => BigInt(Math.floor(ms / 1000));
 
 export class CheckpointOracle extends Oracle {
   readonly name = 'checkpoint-timeouts';
   readonly class = 'safety' as const;
-  private readonly acked = new Map<string, { number: bigint; start: bigint; end: bigint; root: string }>();
-  private readonly lastAcked = new Map<string, { number: bigint; end: bigint }>();
+  private readonly books = new Map<string, Books>();
+  private readonly msgs = new DeliveredMsgs();
 
-  override observe(o: Observation): void {
-    switch (o.kind) {
-      case 'checkpoint.noack': {
-        const now = big(o.data.blockTimeMs);
-        const last = big(o.data.lastCheckpointS) * 1000n;
-        const buffer = big(o.data.bufferMs);
-        if (now - last < buffer)
-          this.fail(
-            o.t,
-            o.node,
-            `no-ack at ${now} ms, only ${now - last} ms after the last checkpoint (buffer ${buffer} ms)`,
-            { ...o.data },
-          );
-        break;
-      }
-      case 'checkpoint.rotation':
-        if (str(o.data.actual) !== str(o.data.expected))
-          this.fail(
-            o.t,
-            o.node,
-            `after ${o.data.event} the proposer is ${o.data.actual}, not ${o.data.expected} (one rotation)`,
-            { ...o.data },
-          );
-        break;
-      case 'checkpoint.acked': {
-        const number = big(o.data.number);
-        const start = big(o.data.start);
-        const end = big(o.data.end);
-        const prev = this.lastAcked.get(o.node);
-        const expectedStart = prev ? prev.end + 1n : 0n;
-        const expectedNumber = prev ? prev.number + 1n : 1n;
-        if (number !== expectedNumber || start !== expectedStart) {
-          this.fail(
-            o.t,
-            o.node,
-            `checkpoint ${number} (${start}..${end}) does not follow ${prev ? `${prev.number} ending at ${prev.end}` : 'genesis'}`,
-            { ...o.data },
-          );
-        }
-        this.lastAcked.set(o.node, { number, end });
-        this.acked.set(`${start}-${end}`, { number, start, end, root: str(o.data.root) });
-        break;
+  override observe(r: RunRecord): void {
+    const o = r.obs;
+    if (o.kind === 'service.genesis') {
+      if (this.books.has(r.node)) return;
+      const setWrite = o.state.find((w) => w.what === 'validatorSet');
+      if (setWrite?.what !== 'validatorSet') return;
+      // Heimdall's InitGenesis: NewValidatorSet, then one more rotation (heimdall.md §4.3).
+      const set = PrioritySet.create(setWrite.validators);
+      set.increment(1);
+      const b: Books = {
+        set,
+        storedProposer: null,
+        bufferMs: o.params.checkpointBufferTimeMs,
+        bufferS: null,
+        lastCheckpointS: 0n,
+        lastNoAckS: 0n,
+        ackedS: null,
+        last: null,
+        validatorIds: new Set(),
+        dividends: new Map(),
+      };
+      for (const w of o.state) this.applyStored(b, w);
+      this.books.set(r.node, b);
+      this.checkProposer(r, b, 'at genesis');
+      return;
+    }
+    if (o.kind !== 'service.commit') return;
+    this.msgs.observe(r);
+    const b = this.books.get(r.node);
+    if (!b) return;
+    // Validator records are written by begin-block post handlers (joins), before any tx runs.
+    for (const w of o.writes) if (w.what === 'validator') b.validatorIds.add(w.id);
+    let acks = 0;
+    let noAcks = 0;
+    for (const s of o.sideTxs) {
+      if (s.code !== 0) continue;
+      if (s.msgType === 'checkpoint/MsgCheckpoint') b.bufferS = seconds(o.timeMs);
+      if (s.msgType === 'checkpoint/MsgCheckpointACK') {
+        acks++;
+        b.ackedS = b.bufferS;
+        b.lastCheckpointS = b.bufferS ?? 0n;
+        b.bufferS = null;
+        b.set.increment(1);
       }
     }
+    for (const t of o.txs) {
+      if (t.code !== 0 || t.msg === null) continue;
+      if (t.msg.type === 'checkpoint/MsgCheckpoint') {
+        const root = this.accountRoot(b);
+        if (root !== t.msg.accountRootHash.toLowerCase()) {
+          this.fail(
+            r.t,
+            r.node,
+            `checkpoint ${t.msg.startBlock}..${t.msg.endBlock} accepted with account root ${t.msg.accountRootHash}; the dividend accounts give ${root}`,
+            { height: o.height, proposed: t.msg.accountRootHash, expected: root },
+          );
+          return;
+        }
+        const proposer = b.set.proposer;
+        if (t.msg.proposer.toLowerCase() !== proposer) {
+          this.fail(
+            r.t,
+            r.node,
+            `checkpoint ${t.msg.startBlock}..${t.msg.endBlock} accepted from ${t.msg.proposer}; the proposer by rotation is ${proposer}`,
+            { height: o.height, proposer: t.msg.proposer, expected: proposer },
+          );
+          return;
+        }
+      }
+      if (t.msg.type === 'checkpoint/MsgCheckpointNoACK') {
+        const now = BigInt(o.timeMs);
+        const lastMs = b.lastCheckpointS * 1000n;
+        const noAckMs = b.lastNoAckS * 1000n;
+        if (lastMs > now || now - lastMs < b.bufferMs || noAckMs > now || now - noAckMs < b.bufferMs) {
+          this.fail(
+            r.t,
+            r.node,
+            `no-ack at ${now} ms, ${now - lastMs} ms after the last checkpoint and ${now - noAckMs} ms after the last no-ack (buffer ${b.bufferMs} ms)`,
+            { height: o.height, blockTimeMs: o.timeMs, lastCheckpointS: b.lastCheckpointS, lastNoAckS: b.lastNoAckS },
+          );
+          return;
+        }
+        const count = (now - lastMs) / b.bufferMs;
+        const probe = b.set.copy();
+        let allowed = false;
+        // A member comes round within a bounded number of rounds: only a stranger could loop `count` times.
+        for (let i = 0n; i < count && !allowed && probe.indexOf(t.msg.from) >= 0; i++) {
+          probe.increment(1);
+          allowed = probe.proposer === t.msg.from.toLowerCase();
+        }
+        if (!allowed) {
+          this.fail(r.t, r.node, `no-ack from ${t.msg.from}, who is not among the next ${count} proposers`, {
+            height: o.height,
+            from: t.msg.from,
+          });
+          return;
+        }
+        b.lastNoAckS = seconds(o.timeMs);
+        noAcks++;
+        b.set.increment(1);
+      }
+    }
+    // End block: membership and power changes (the stored proposer stays).
+    for (const w of o.writes) {
+      if (w.what === 'validatorSet') {
+        const changes: Array<{ address: string; power: bigint }> = [];
+        const next = new Map(w.validators.map((v) => [v.address.toLowerCase(), v.power]));
+        for (const m of b.set.validators) if (!next.has(m.address)) changes.push({ address: m.address, power: 0n });
+        for (const [a, p] of next) if (b.set.powerOf(a) !== p) changes.push({ address: a, power: p });
+        b.set.update(changes);
+      }
+      if (w.what === 'checkpoint') {
+        const prev = b.last;
+        const number = prev ? prev.number + 1n : 1n;
+        const start = prev ? prev.endBlock + 1n : 0n;
+        if (w.number !== number || w.startBlock !== start) {
+          this.fail(
+            r.t,
+            r.node,
+            `checkpoint ${w.number} (${w.startBlock}..${w.endBlock}) does not follow ${prev ? `${prev.number} ending at ${prev.endBlock}` : 'genesis'}`,
+            { number: w.number, start: w.startBlock, end: w.endBlock },
+          );
+          return;
+        }
+        if (b.ackedS !== null && w.timestampS !== b.ackedS) {
+          this.fail(
+            r.t,
+            r.node,
+            `checkpoint ${w.number} is stored with timestamp ${w.timestampS}, but it was buffered at ${b.ackedS}`,
+            { number: w.number, stored: w.timestampS, buffered: b.ackedS },
+          );
+          return;
+        }
+        b.last = { number: w.number, endBlock: w.endBlock };
+      }
+      this.applyStored(b, w);
+    }
+    this.checkProposer(
+      r,
+      b,
+      `height ${o.height} (${acks} ack${acks === 1 ? '' : 's'}, ${noAcks} no-ack${noAcks === 1 ? '' : 's'})`,
+    );
   }
 
-  /** The ranges of acked checkpoints (the runner asks the sidechain for their roots). */
-  ackedRanges(): Array<{ start: bigint; end: bigint }> {
-    return [...this.acked.values()].map((c) => ({ start: c.start, end: c.end }));
+  private applyStored(b: Books, w: StateWrite): void {
+    if (w.what === 'validatorSet') b.storedProposer = w.proposer === null ? null : w.proposer.toLowerCase();
+    else if (w.what === 'validator') b.validatorIds.add(w.id);
+    else if (w.what === 'dividend') b.dividends.set(w.id, { fee: w.feeAmount, slashed: w.slashedAmount });
   }
 
-  /** At the end: every acked root must equal the root of that range on the final sidechain. */
-  checkRoots(atMs: number, node: string, rootOf: (start: bigint, end: bigint) => string | null): void {
-    for (const c of this.acked.values()) {
-      const root = rootOf(c.start, c.end);
-      if (root !== null && root !== c.root) {
+  private checkProposer(r: RunRecord, b: Books, when: string): void {
+    if (b.storedProposer !== b.set.proposer)
+      this.fail(
+        r.t,
+        r.node,
+        `after ${when} the checkpoint proposer is ${b.storedProposer}, not ${b.set.proposer} by rotation`,
+        {
+          stored: b.storedProposer,
+          expected: b.set.proposer,
+        },
+      );
+  }
+
+  /** One leaf per validator id ever known, in id order (README item 12). */
+  private accountRoot(b: Books): string {
+    const ids = [...b.validatorIds].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
+    return merkleRoot(
+      ids.map((id) => {
+        const d = b.dividends.get(id);
+        return accountLeaf({ id, feeAmount: d?.fee ?? 0n, slashedAmount: d?.slashed ?? 0n });
+      }),
+    ).toLowerCase();
+  }
+}
+
+/** Each acked checkpoint's root is the root of its range on the final canonical sidechain. */
+export class CheckpointRootOracle extends Oracle {
+  readonly name = 'checkpoint-roots';
+  readonly class = 'safety' as const;
+  private readonly acked = new Map<bigint, { startBlock: bigint; endBlock: bigint; rootHash: string; node: string }>();
+
+  constructor(private readonly model: SidechainModel) {
+    super();
+  }
+
+  override observe(r: RunRecord): void {
+    const o = r.obs;
+    if (o.kind !== 'service.commit') return;
+    for (const w of o.writes)
+      if (w.what === 'checkpoint' && !this.acked.has(w.number))
+        this.acked.set(w.number, {
+          startBlock: w.startBlock,
+          endBlock: w.endBlock,
+          rootHash: w.rootHash,
+          node: r.node,
+        });
+  }
+
+  /** At the end, on the canonical chain ending at `head` (the best live node's). */
+  finish(atMs: number, node: string, head: `0x${string}`): void {
+    const chain = this.model.chainTo(head);
+    for (const [number, c] of [...this.acked].sort((x, y) => (x[0] < y[0] ? -1 : 1))) {
+      if (BigInt(chain.length) <= c.endBlock) continue;
+      const leaves = chain.slice(Number(c.startBlock), Number(c.endBlock) + 1).map((b) => blockLeaf(b.fact));
+      const root = merkleRoot(leaves).toLowerCase();
+      if (root !== c.rootHash.toLowerCase()) {
         this.fail(
           atMs,
           node,
-          `checkpoint ${c.number} acked root ${c.root} but the sidechain's root of ${c.start}..${c.end} is ${root}`,
-          { number: c.number.toString(), acked: c.root, sidechain: root },
+          `checkpoint ${number} acked root ${c.rootHash} but the final canonical chain's root of ${c.startBlock}..${c.endBlock} is ${root}`,
+          { number, acked: c.rootHash, sidechain: root },
         );
         return;
       }

@@ -4,7 +4,7 @@
  * resume within the buffer time plus a checkpoint interval. Checked only when the run goes on long
  * enough after the heal; a permanent fault (no end) disables it.
  */
-import { Oracle, type Observation } from './oracle';
+import { Oracle, type RunRecord } from './oracle';
 
 export interface LivenessBounds {
   serviceMs: number;
@@ -31,27 +31,26 @@ export class LivenessOracle extends Oracle {
     if (this.openFaults === 0 && t >= this.healedAt && !this.firstAfter.has(kind)) this.firstAfter.set(kind, t);
   }
 
-  override observe(o: Observation): void {
+  override observe(r: RunRecord): void {
+    const o = r.obs;
     switch (o.kind) {
       case 'fault.start':
         this.openFaults++;
-        if (o.data.permanent === true) this.permanent = true;
+        if (o.permanent) this.permanent = true;
         break;
       case 'fault.end':
         this.openFaults = Math.max(0, this.openFaults - 1);
         if (this.openFaults === 0) {
-          this.healedAt = o.t;
+          this.healedAt = r.t;
           this.firstAfter = new Map();
         }
         break;
       case 'service.commit':
-        this.seen('service block', o.t);
+        this.seen('service block', r.t);
+        if (o.writes.some((w) => w.what === 'checkpoint')) this.seen('checkpoint ack', r.t);
         break;
       case 'sidechain.imported':
-        this.seen('sidechain block', o.t);
-        break;
-      case 'checkpoint.acked':
-        this.seen('checkpoint ack', o.t);
+        this.seen('sidechain block', r.t);
         break;
     }
   }

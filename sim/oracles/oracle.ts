@@ -1,9 +1,16 @@
 /**
- * Oracles check the run from outside the nodes. Each consumes plain observations (what the nodes
- * record as they commit, import, vote and reorg) and reports its FIRST violation with the time, the
- * node and the evidence. An oracle is either about safety (something wrong happened) or liveness
- * (something that should have happened did not).
+ * Oracles check a run from outside the nodes. Each reads the typed observation stream (raw facts
+ * the nodes report: blocks imported, blocks committed with their votes and state writes,
+ * transactions delivered) and keeps its own small model of the rule it guards, written from the
+ * spec and the reference; none calls the code it checks (a tidy rule enforces that
+ * sim/oracles imports only hashing and byte helpers and types from src/). Each reports its FIRST
+ * violation with the time, the node and the evidence. An oracle is about safety (something wrong
+ * happened) or liveness (something that should have happened did not).
  */
+import { type RunRecord } from '../domain/observation';
+
+export type { RunRecord } from '../domain/observation';
+
 export type OracleClass = 'safety' | 'liveness';
 
 export interface Violation {
@@ -12,15 +19,8 @@ export interface Violation {
   atMs: number;
   node: string;
   message: string;
+  /** Plain JSON values (numbers, strings): bigints are given as decimal strings. */
   evidence: Record<string, unknown>;
-}
-
-/** What nodes record (the cluster's record stream), in delivery order. */
-export interface Observation {
-  t: number;
-  node: string;
-  kind: string;
-  data: Record<string, unknown>;
 }
 
 export abstract class Oracle {
@@ -34,17 +34,18 @@ export abstract class Oracle {
 
   /** Record a violation; only the first one is kept. */
   protected fail(atMs: number, node: string, message: string, evidence: Record<string, unknown> = {}): void {
-    if (this.first === null) this.first = { oracle: this.name, class: this.class, atMs, node, message, evidence };
+    if (this.first === null)
+      this.first = { oracle: this.name, class: this.class, atMs, node, message, evidence: plain(evidence) };
   }
 
-  /** Look at one observation (most oracles care about a few kinds). */
-  observe(_o: Observation): void {}
+  /** Look at one record (most oracles care about a few kinds). */
+  observe(_r: RunRecord): void {}
 }
 
-export function str(v: unknown): string {
-  return typeof v === 'string' ? v : String(v);
-}
-
-export function big(v: unknown): bigint {
-  return typeof v === 'bigint' ? v : BigInt(str(v));
+/** Evidence as plain JSON: bigints become decimal strings (reports and summaries serialise it). */
+function plain(e: Record<string, unknown>): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(e, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v))) as Record<
+    string,
+    unknown
+  >;
 }

@@ -1,41 +1,39 @@
 /**
- * The oracles of one run: built from the scenario, fed every observation as the run goes, and
- * given the end-of-run facts (as plain data, so it works whichever thread ran the sidechain).
- * The verdict is the class of the earliest violation, or pass.
+ * The oracles of one run: built from the scenario, fed every observation as the run goes (the
+ * sidechain model first, then each oracle), and given the end-of-run facts as plain data (each
+ * live sidechain node's head), so it works whichever thread ran the sidechain. The verdict is the
+ * class of the earliest violation, or pass.
  */
-import { minBig } from '../../src/core/amount';
+import { type Hex } from '../../src/core/bytes';
 import { type Scenario, type Verdict } from '../scenario/scenario';
-import { type Observation, type Oracle, type Violation } from './oracle';
+import { type Oracle, type RunRecord, type Violation } from './oracle';
 import { ServiceSafetyOracle } from './serviceSafety';
-import { SupplyOracle, TopupIdempotencyOracle } from './supply';
-import { StateSyncOracle } from './stateSync';
+import { AccountsOracle, SupplyOracle, TopupIdempotencyOracle } from './accounts';
+import { StateSyncLatencyOracle, StateSyncOracle } from './stateSync';
 import { SpanOracle } from './spans';
-import { BackupStepInOracle, WiggleOracle } from './wiggle';
-import { CheckpointOracle } from './checkpoints';
+import { BackupStepInOracle, ProducerScheduleOracle } from './schedule';
+import { CheckpointOracle, CheckpointRootOracle } from './checkpoints';
 import { ConvergenceOracle, ForkChoiceOracle } from './forkChoice';
 import { LivenessOracle } from './liveness';
+import { BftLockOracle, BftQuorumOracle } from './bft';
+import { SidechainModel } from './model/sidechainModel';
 
 export interface FinalFacts {
   endMs: number;
-  /** Per live sidechain node: its canonical chain summary (number, time, producers in the parent snapshot). */
-  sidechains: Array<{
-    node: string;
-    headNumber: bigint;
-    hashAt: (n: bigint) => string | null;
-    canonical: Array<{ number: bigint; time: bigint; producers: number; signer?: string }>;
-  }>;
-  /** Root (0x hex) of a range on the best sidechain, or null if it does not reach that far. */
-  rootOf: (start: bigint, end: bigint) => string | null;
+  /** Each live sidechain node's head at the end (as the node reports it). */
+  sidechains: Array<{ node: string; headHash: Hex; headNumber: bigint }>;
   /** Windows [fromS, toS] (sidechain seconds) where faults silenced every producer. */
   silentWindows: Array<[bigint, bigint]>;
 }
 
 export class OracleSuite {
   readonly oracles: Oracle[];
-  private readonly checkpoint: CheckpointOracle;
+  readonly model: SidechainModel;
   private readonly convergence = new ConvergenceOracle();
   private readonly backup: BackupStepInOracle;
   private readonly liveness: LivenessOracle;
+  private readonly roots: CheckpointRootOracle;
+  private readonly stateSyncLatency: StateSyncLatencyOracle;
 
   constructor(
     readonly scenario: Scenario,
@@ -44,12 +42,16 @@ export class OracleSuite {
   ) {
     const p = scenario.params;
     const delays = {
-      period: p.periodS,
-      producerDelay: p.producerDelayS,
+      periodS: p.periodS,
+      producerDelayS: p.producerDelayS,
       sprint: p.sprint,
-      wiggle: p.backupMultiplierS,
+      backupMultiplierS: p.backupMultiplierS,
     };
-    this.checkpoint = new CheckpointOracle();
+    this.model = new SidechainModel({
+      ...delays,
+      stateSyncDelayS: p.stateSyncDelayS,
+      firstSpanEnd: BigInt(p.firstSpanDuration - 1),
+    });
     this.backup = new BackupStepInOracle(delays);
     // Bounds: a service block within a few round timeouts; a sidechain block within the last
     // backup's delay plus slack; a checkpoint within the buffer time, an interval and the ack path.
@@ -61,15 +63,30 @@ export class OracleSuite {
       sidechainMs: (p.producerDelayS + (p.producerCount - 1) * p.backupMultiplierS + 10) * 1000,
       checkpointMs: p.checkpointBufferTimeMs + intervalMs + 120_000,
     });
+    this.roots = new CheckpointRootOracle(this.model);
+    // A state sync: parent confirmations, the bridge's relay (one rank per validator), the side-tx
+    // round trip on the service, the sidechain's poll, the confirmation delay and a sprint start.
+    this.stateSyncLatency = new StateSyncLatencyOracle(
+      this.model,
+      (p.parentConfirmations + 3) * p.parentBlockTimeMs +
+        p.relayDelayPerRankMs * scenario.validators.length +
+        (p.stateSyncDelayS + p.sprint * p.periodS + p.producerDelayS + p.producerCount * p.backupMultiplierS) * 1000 +
+        60_000,
+    );
     this.oracles = [
       new ServiceSafetyOracle(),
+      new BftQuorumOracle(),
+      new BftLockOracle(),
+      new AccountsOracle(),
       new SupplyOracle(),
       new TopupIdempotencyOracle(),
-      new StateSyncOracle(),
+      new StateSyncOracle(this.model),
+      this.stateSyncLatency,
       new SpanOracle(),
-      new WiggleOracle(delays),
-      this.checkpoint,
-      new ForkChoiceOracle(scenario.expect.max.reorgDepth ?? null),
+      new ProducerScheduleOracle(this.model),
+      new CheckpointOracle(),
+      this.roots,
+      new ForkChoiceOracle(this.model, scenario.expect.max.reorgDepth ?? null),
       this.convergence,
       this.backup,
       this.liveness,
@@ -80,30 +97,32 @@ export class OracleSuite {
   private healedAtMs = 0;
   /** When each fault (by scenario index) started: a height-triggered one has no time in the scenario. */
   private readonly faultStartMs = new Map<number, number>();
-
-  /** Checkpoint ranges whose sidechain roots the final check needs. */
-  rootRanges(): Array<{ start: bigint; end: bigint }> {
-    return this.checkpoint.ackedRanges();
-  }
+  /** Every fault's window [from, to] in virtual ms (to = Infinity while in force). */
+  private readonly faultWindows: Array<{ index: number; fromMs: number; toMs: number }> = [];
 
   /** isolateProducer faults: the signer cut off, from when, until when (null while in force). */
   private readonly isolations: Array<{ index: number; signer: string; fromMs: number; toMs: number | null }> = [];
 
-  observe(o: Observation): void {
+  observe(r: RunRecord): void {
+    const o = r.obs;
     if (o.kind === 'fault.start') {
       this.openFaults++;
-      if (!this.faultStartMs.has(o.data.index as number)) this.faultStartMs.set(o.data.index as number, o.t);
+      if (!this.faultStartMs.has(o.index)) this.faultStartMs.set(o.index, r.t);
+      this.faultWindows.push({ index: o.index, fromMs: r.t, toMs: Infinity });
       // The record names the validator the fault resolved to (an `inTurn` target is resolved when it fires).
-      const v = o.data.kind === 'isolateProducer' ? /^validator (\d+)$/.exec(String(o.data.detail)) : null;
+      const v = o.fault === 'isolateProducer' ? /^validator (\d+)/.exec(o.detail) : null;
       const signer = v ? this.signerOf(Number(v[1])) : undefined;
-      if (signer) this.isolations.push({ index: o.data.index as number, signer, fromMs: o.t, toMs: null });
+      if (signer) this.isolations.push({ index: o.index, signer, fromMs: r.t, toMs: null });
     }
     if (o.kind === 'fault.end') {
-      const open = this.isolations.find((w) => w.index === o.data.index && w.toMs === null);
-      if (open) open.toMs = o.t;
+      const open = this.isolations.find((w) => w.index === o.index && w.toMs === null);
+      if (open) open.toMs = r.t;
+      const w = this.faultWindows.find((x) => x.index === o.index && x.toMs === Infinity);
+      if (w) w.toMs = r.t;
+      if (--this.openFaults === 0) this.healedAtMs = r.t;
     }
-    if (o.kind === 'fault.end' && --this.openFaults === 0) this.healedAtMs = o.t;
-    for (const oracle of this.oracles) oracle.observe(o);
+    this.model.observe(r);
+    for (const oracle of this.oracles) oracle.observe(r);
   }
 
   /**
@@ -142,24 +161,41 @@ export class OracleSuite {
 
   finish(f: FinalFacts): void {
     this.liveness.finish(f.endMs);
-    if (f.sidechains.length) {
-      const best = f.sidechains.reduce((m, s) => (s.headNumber > m.headNumber ? s : m));
-      this.checkpoint.checkRoots(f.endMs, best.node, f.rootOf);
-      const epochMs = this.scenario.epochMs;
-      const alone = this.isolations.map((w) => ({
-        signer: w.signer,
-        from: BigInt(Math.floor((epochMs + w.fromMs) / 1000)),
-        to: BigInt(Math.ceil((epochMs + (w.toMs ?? f.endMs)) / 1000)),
+    if (f.sidechains.length === 0) return;
+    const best = f.sidechains.reduce((m, s) => (s.headNumber > m.headNumber ? s : m));
+    this.roots.finish(f.endMs, best.node, best.headHash);
+    const epochMs = this.scenario.epochMs;
+    const calm = (fromEpochMs: number, toEpochMs: number) =>
+      !this.faultWindows.some((w) => epochMs + w.fromMs <= toEpochMs && epochMs + w.toMs >= fromEpochMs);
+    this.stateSyncLatency.finish(f.endMs, best.node, best.headHash, epochMs + f.endMs, calm);
+    const alone = this.isolations.map((w) => ({
+      signer: w.signer,
+      from: BigInt(Math.floor((epochMs + w.fromMs) / 1000)),
+      to: BigInt(Math.ceil((epochMs + (w.toMs ?? f.endMs)) / 1000)),
+    }));
+    const canonical = this.model
+      .chainTo(best.headHash)
+      .slice(1)
+      .map((b) => ({
+        number: b.fact.number,
+        time: b.fact.time,
+        producers: b.expected?.producers ?? 0,
+        signer: b.fact.signer,
       }));
-      this.backup.checkChain(best.node, f.endMs, best.canonical, f.silentWindows, alone);
-      const settled = f.sidechains.reduce((m, s) => minBig(s.headNumber, m), best.headNumber) - 8n;
-      // Convergence is only expected once every fault has healed and the network had time to settle.
-      if (settled > 0n && this.openFaults === 0 && f.endMs - this.healedAtMs >= 60_000)
-        this.convergence.check(
-          f.endMs,
-          f.sidechains.map((s) => ({ node: s.node, number: s.headNumber, hashAt: s.hashAt(settled) })),
-        );
-    }
+    this.backup.checkChain(best.node, f.endMs, canonical, f.silentWindows, alone);
+    let low = best.headNumber;
+    for (const s of f.sidechains) if (s.headNumber < low) low = s.headNumber;
+    const settled = low - 8n;
+    // Convergence is only expected once every fault has healed and the network had time to settle.
+    if (settled > 0n && this.openFaults === 0 && f.endMs - this.healedAtMs >= 60_000)
+      this.convergence.check(
+        f.endMs,
+        f.sidechains.map((s) => {
+          const head = this.model.get(s.headHash);
+          const at = head ? this.model.ancestorAt(head, settled) : undefined;
+          return { node: s.node, number: s.headNumber, hashAt: at ? at.fact.hash : null };
+        }),
+      );
   }
 
   violations(): Violation[] {

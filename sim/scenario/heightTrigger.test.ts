@@ -37,7 +37,12 @@ async function bothPlacements(s: Scenario, seed: number): Promise<{ r: RunResult
   return { r, records };
 }
 
-const heightOf = (x: RunRecord): number => Number(x.kind === 'service.commit' ? x.data.height : x.data.number);
+const heightOf = (x: RunRecord): number =>
+  Number(
+    x.obs.kind === 'service.commit' ? x.obs.height : x.obs.kind === 'sidechain.imported' ? x.obs.block.number : -1n,
+  );
+const faultIndex = (x: RunRecord): number | null =>
+  x.obs.kind === 'fault.start' || x.obs.kind === 'fault.end' ? x.obs.index : null;
 
 describe('height-triggered faults', () => {
   it('a service height crashes a service validator right after the first commit of that height; a pause lasts `for` from its height', async () => {
@@ -57,18 +62,18 @@ describe('height-triggered faults', () => {
       [1, 30, 'svc-3', 10_000],
     ] as const) {
       const fired = r.faultsFired.find((f) => f.index === i)!;
-      const firstCommit = records.find((x) => x.kind === 'service.commit' && heightOf(x) >= height)!;
+      const firstCommit = records.find((x) => x.obs.kind === 'service.commit' && heightOf(x) >= height)!;
       expect(heightOf(firstCommit)).toBe(height);
       // It fires at the virtual time of that commit, after it (in the record stream), and names it.
       expect(fired.atMs).toBe(firstCommit.t);
       expect(fired.atHeight).toEqual({ chain: 'service', height, node: firstCommit.node });
       expect(fired.detail).toBe(`${node}; at service height ${height} (${firstCommit.node})`);
-      const start = records.findIndex((x) => x.kind === 'fault.start' && x.data.index === i);
+      const start = records.findIndex((x) => x.obs.kind === 'fault.start' && faultIndex(x) === i);
       expect(start).toBeGreaterThan(records.indexOf(firstCommit));
       expect(records[start]!.t).toBe(fired.atMs);
-      expect(records.find((x) => x.kind === 'fault.end' && x.data.index === i)!.t).toBe(fired.atMs + forMs);
+      expect(records.find((x) => x.obs.kind === 'fault.end' && faultIndex(x) === i)!.t).toBe(fired.atMs + forMs);
       // The node does nothing while the fault lasts, and commits again after it.
-      const own = records.filter((x) => x.node === node && x.kind === 'service.commit');
+      const own = records.filter((x) => x.node === node && x.obs.kind === 'service.commit');
       expect(own.filter((x) => x.t > fired.atMs && x.t < fired.atMs + forMs)).toEqual([]);
       expect(own.some((x) => x.t > fired.atMs + forMs)).toBe(true);
     }
@@ -85,7 +90,7 @@ describe('height-triggered faults', () => {
     const { r, records } = await bothPlacements(s, 2);
     expect(r.faultsFired).toHaveLength(1);
     const fired = r.faultsFired[0]!;
-    const firstImport = records.find((x) => x.kind === 'sidechain.imported' && heightOf(x) >= 16)!;
+    const firstImport = records.find((x) => x.obs.kind === 'sidechain.imported' && heightOf(x) >= 16)!;
     expect(heightOf(firstImport)).toBe(16);
     expect(fired).toMatchObject({
       index: 0,
@@ -93,9 +98,9 @@ describe('height-triggered faults', () => {
       atMs: firstImport.t,
       atHeight: { chain: 'sidechain', height: 16, node: firstImport.node },
     });
-    expect(records.findIndex((x) => x.kind === 'fault.start')).toBeGreaterThan(records.indexOf(firstImport));
+    expect(records.findIndex((x) => x.obs.kind === 'fault.start')).toBeGreaterThan(records.indexOf(firstImport));
     // sc-2 seals nothing while offline (the block it imported at the trigger's instant may be its own), and seals again after.
-    const produced = records.filter((x) => x.node === 'sc-2' && x.kind === 'sidechain.produced');
+    const produced = records.filter((x) => x.node === 'sc-2' && x.obs.kind === 'sidechain.produced');
     expect(produced.filter((x) => x.t > fired.atMs && x.t < fired.atMs + 40_000)).toEqual([]);
     expect(produced.some((x) => x.t > fired.atMs + 40_000)).toBe(true);
     expect(r.backupBlocks).toBeGreaterThan(0);
@@ -108,8 +113,7 @@ describe('height-triggered faults', () => {
     suite.observe({
       t: 33_000,
       node: '',
-      kind: 'fault.start',
-      data: { index: 0, kind: 'crash', detail: 'sc-1', permanent: false },
+      obs: { kind: 'fault.start', index: 0, fault: 'crash', detail: 'sc-1', permanent: false, atHeight: null },
     });
     const at = BigInt(Math.floor((s.epochMs + 33_000) / 1000));
     expect(suite.silentWindows()).toEqual([[at, at + 20n + 30n]]);

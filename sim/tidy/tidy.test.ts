@@ -84,4 +84,44 @@ describe('tidy catches what it exists for', () => {
       rmSync(root, { recursive: true });
     }
   });
+
+  it('oracles import no rule code: values only from sim/oracles and the byte and hash helpers', () => {
+    const root = plant({
+      'sim/oracles/good.ts': [
+        "import { keccak256Raw } from '../../src/core/hash';",
+        "import { fromHex, toHex } from '../../src/core/bytes';",
+        "import { type Address } from '../../src/core/address';",
+        "import type { SidechainConfig } from '../../src/sidechain/config';",
+        "import { Oracle } from './oracle';",
+        "import { PrioritySet } from './model/proposerPriority';",
+        "export type { RunRecord } from '../domain/observation';",
+      ].join('\n'),
+      'sim/oracles/bad.ts': [
+        "import { ValidatorSet } from '../../src/core/validatorSet';",
+        'import {',
+        '  type ProducerDelayParams,',
+        '  calcProducerDelay,',
+        "} from '../../src/sidechain/config';",
+        "import { merkleRootBytes } from '../../src/core/merkle';",
+        "import { decodeScenario } from '../scenario/scenario';",
+        "export { compareHeads } from '../../src/sidechain/forkChoice';",
+        "import '../../src/modules/registry';",
+        "const m = await import('../../src/app/serviceApp');",
+      ].join('\n'),
+      'sim/oracles/bad.test.ts': "import { ValidatorSet } from '../../src/core/validatorSet';\n",
+      'sim/report/elsewhere.ts': "import { ValidatorSet } from '../../src/core/validatorSet';\n",
+    });
+    try {
+      const vs = checkTree(root);
+      expect(vs.every((v) => v.file === 'sim/oracles/bad.ts' && v.rule === 'oracle-imports')).toBe(true);
+      expect(vs.map((v) => v.line)).toEqual([1, 2, 6, 7, 8, 9, 10]);
+      expect(vs[0]!.message).toMatch(
+        /must not import values from src\/core\/validatorSet: an oracle keeps its own model/,
+      );
+      expect(vs[1]!.message).toMatch(/src\/sidechain\/config/);
+      expect(vs[2]!.message).toMatch(/src\/core\/merkle/);
+    } finally {
+      rmSync(root, { recursive: true });
+    }
+  });
 });

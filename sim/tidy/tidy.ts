@@ -1,7 +1,8 @@
 /**
  * The tidy check of the architecture's determinism contract:
  *  1. banned nondeterministic APIs anywhere in src/ and sim/ outside the real adapters;
- *  2. the import direction between the folders of src/ (and src never importing sim, but for cli).
+ *  2. the import direction between the folders of src/ (and src never importing sim, but for cli);
+ *  3. the oracles' independence: sim/oracles/ imports no rule code from anywhere (see ORACLE_VALUE_IMPORTS).
  * It reads files as text; it runs nothing. Test files are skipped: they are not part of a run.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -10,7 +11,7 @@ import { join, relative, sep, dirname, posix } from 'node:path';
 export interface Violation {
   file: string;
   line: number;
-  rule: 'banned-api' | 'import-direction';
+  rule: 'banned-api' | 'import-direction' | 'oracle-imports';
   message: string;
 }
 
@@ -81,6 +82,66 @@ const ALLOWED: Record<string, string[]> = {
   '.': ['core', 'store', 'modules', 'app', 'consensus', 'bridge', 'parent', 'sidechain', 'node', 'rpc'],
 };
 
+/**
+ * An oracle never shares rule code with what it checks (it keeps its own model, written from the
+ * spec and the reference). sim/oracles/ may import values only from itself and from these plain
+ * helpers: byte/hex conversion and the keccak/sha256 hash functions. Everything else only as
+ * types. Not allowed, for instance: src/core/merkle.ts and src/core/hashRules.ts (the checkpoint
+ * hash rules are checked, so the oracles build their own trees), src/core/validatorSet.ts (the
+ * proposer-priority rule under test), anything in src/sidechain, src/modules, src/consensus.
+ */
+export const ORACLE_VALUE_IMPORTS: readonly string[] = ['src/core/bytes', 'src/core/hash'];
+
+/** Whole import/export-from statements (they may span lines): keyword, `type`, the clause, the module. */
+const STATEMENT_RE =
+  /(?:^|[\n;])\s*(import|export)\s+(type\s+)?(\{[^}]*\}|\*(?:\s+as\s+[\w$]+)?|[\w$]+(?:\s*,\s*(?:\{[^}]*\}|\*\s+as\s+[\w$]+))?)\s*from\s*['"]([^'"]+)['"]/g;
+const SIDE_EFFECT_IMPORT_RE = /(?:^|[\n;])\s*import\s*['"]([^'"]+)['"]/g;
+const DYNAMIC_IMPORT_RE = /\bimport\s*\(/g;
+
+/** `{ type A, type B }`: every specifier is a type. */
+function onlyTypes(clause: string): boolean {
+  if (!clause.startsWith('{')) return false;
+  const names = clause
+    .slice(1, -1)
+    .split(',')
+    .map((x) => x.trim())
+    .filter((x) => x !== '');
+  return names.every((n) => /^type\s/.test(n));
+}
+
+function checkOracleImports(rel: string, code: string): Violation[] {
+  const out: Violation[] = [];
+  const lineAt = (index: number) => code.slice(0, index).split('\n').length;
+  const where = (spec: string): string =>
+    spec.startsWith('.')
+      ? posix.normalize(posix.join(posix.dirname(rel), spec)).replace(/\.(ts|js|mts|mjs)$/, '')
+      : spec;
+  const allowed = (target: string) => target.startsWith('sim/oracles/') || ORACLE_VALUE_IMPORTS.includes(target);
+  const report = (index: number, what: string) =>
+    out.push({
+      file: rel,
+      line: lineAt(index),
+      rule: 'oracle-imports',
+      message: `sim/oracles must not ${what}: an oracle keeps its own model of the rule it checks (values only from sim/oracles and ${ORACLE_VALUE_IMPORTS.join(', ')}; anything else as \`import type\`)`,
+    });
+  STATEMENT_RE.lastIndex = 0;
+  for (let m = STATEMENT_RE.exec(code); m !== null; m = STATEMENT_RE.exec(code)) {
+    const [, , typeKeyword, clause, spec] = m;
+    if (typeKeyword !== undefined || onlyTypes(clause!)) continue;
+    const target = where(spec!);
+    if (!allowed(target)) report(m.index + m[0].search(/import|export/), `import values from ${target}`);
+  }
+  SIDE_EFFECT_IMPORT_RE.lastIndex = 0;
+  for (let m = SIDE_EFFECT_IMPORT_RE.exec(code); m !== null; m = SIDE_EFFECT_IMPORT_RE.exec(code)) {
+    const target = where(m[1]!);
+    if (!allowed(target)) report(m.index + m[0].search(/import/), `import ${target} for its effects`);
+  }
+  DYNAMIC_IMPORT_RE.lastIndex = 0;
+  for (let m = DYNAMIC_IMPORT_RE.exec(code); m !== null; m = DYNAMIC_IMPORT_RE.exec(code))
+    report(m.index, 'import modules at run time');
+  return out;
+}
+
 const IMPORT_RE =
   /(?:^|\s)(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+)['"]|(?:^|\s)import\s*\(\s*['"]([^'"]+)['"]\s*\)|(?:^|\s)import\s+['"]([^'"]+)['"]/g;
 
@@ -134,6 +195,8 @@ export function checkFile(root: string, file: string, text: string = readFileSyn
       }
     });
   }
+
+  if (rel.startsWith('sim/oracles/')) violations.push(...checkOracleImports(rel, code));
 
   // sim/ may import anything in src/ and sim/; only the folders of src/ have a direction.
   const from = layerOf(rel);

@@ -54,9 +54,9 @@ export class TraceRecorder {
     }
   }
 
-  /** Record a non-event fact (a fault firing, a verdict) in the same stream. */
-  note(timeMs: number, kind: string, target: string, data: unknown): void {
-    this.record({ timeMs, seq: -1, kind, target, data: JSON.stringify(data) });
+  /** Record a non-event fact (an observation, a fault firing) in the same stream, its data already JSON. */
+  noteText(timeMs: number, kind: string, target: string, json: string): void {
+    this.record({ timeMs, seq: -1, kind, target, data: json });
   }
 
   private fold(): void {

@@ -10,7 +10,7 @@ import { type Address } from '../core/address';
 import { type Hex, fromHex } from '../core/bytes';
 import { type AppliedBlock, executionKey, findExecution, rememberExecution } from './sharedExecution';
 import { type ResultError, SdkErrors, HeimdallErrors, InputError, abciLog, assert, err } from '../core/errors';
-import { MemoryStore, type Branch, type KVStore } from '../store/kvStore';
+import { MemoryStore, type Branch, type KVStore, type StoreWrites } from '../store/kvStore';
 import { type AppEvent, type Ctx, type MsgDef, type SideVote } from '../modules/types';
 import { type Observers } from '../modules/observers';
 import { decodeTx, encodeTx, txHash as hashTx, type StdTx } from '../modules/auth/stdTx';
@@ -301,13 +301,14 @@ export class ServiceApp {
    * Begin, deliver every tx, end and commit one block. `block` is the immutable block object the
    * request and txs come from and `blockHash` its hash: when another node of this process already
    * applied that block to the same state, its record is adopted instead (sharedExecution.ts).
+   * `writes` are the store records the block wrote (what the node reports as its state facts).
    */
   applyBlock(
     req: BeginBlockRequest & { timeMs: number },
     txs: readonly Hex[],
     block: object,
     blockHash: Hex,
-  ): AppliedBlock {
+  ): AppliedBlock & { writes: StoreWrites } {
     assert(this.block === null, 'applyBlock inside a block', { height: this.lastHeight });
     const height = req.height ?? this.lastHeight + 1n;
     const key = executionKey(
@@ -333,7 +334,7 @@ export class ServiceApp {
         record: known.applied.commit.appHash,
       });
       this.finishCommit(height, req.timeMs, appHash);
-      return known.applied;
+      return { ...known.applied, writes: known.writes };
     }
     this.beginBlock(req);
     const results = txs.map((t) => this.deliverTx(fromHex(t)));
@@ -344,7 +345,7 @@ export class ServiceApp {
     const { hash, delta } = this.store.hashWithDelta();
     const applied = { results, end, commit: this.finishCommit(b.height, b.timeMs, hash) };
     rememberExecution(key, { block, writes, delta, applied });
-    return applied;
+    return { ...applied, writes };
   }
 
   /** Mempool admission: decode and ante against the check state (sequences advance per admitted tx). */

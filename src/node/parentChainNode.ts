@@ -3,9 +3,11 @@
  * nodes' RPC (blocks with receipts, the root chain's header blocks) and accepting their calls.
  * It has no consensus of its own: an outage is modelled by pausing the node.
  */
-import { type ParentChain } from '../parent/parentChain';
+import { type ParentBlock, type ParentChain } from '../parent/parentChain';
+import { decodeLog } from '../parent/abi';
 import { type NodeContext, type SimNode } from './ports';
 import { type NodeMessage } from './messages';
+import { type ParentEventFact } from './observations';
 
 export type ParentTimer = { kind: 'mine' };
 
@@ -31,13 +33,16 @@ export class ParentChainNode implements SimNode<NodeMessage, ParentTimer> {
     const next = this.chain.nextBlockTimeMs();
     if (now >= next) {
       const b = this.chain.mineBlock(Math.max(next, now));
-      ctx.record('parent.block', {
-        number: String(b.number),
+      ctx.observe({
+        kind: 'parent.block',
+        number: b.number,
+        hash: b.hash,
+        timeMs: b.timeMs,
         txs: b.receipts.length,
-        failed: b.receipts.filter((r) => r.status === 0).length,
+        events: eventsOf(b),
       });
       for (const r of b.receipts)
-        if (r.status === 0) ctx.record('parent.callFailed', { txHash: r.txHash, error: r.error ?? '' });
+        if (r.status === 0) ctx.observe({ kind: 'parent.callFailed', txHash: r.txHash, error: r.error ?? '' });
     }
     ctx.setTimer(Math.max(1, this.chain.nextBlockTimeMs() - now), { kind: 'mine' });
   }
@@ -69,4 +74,22 @@ export class ParentChainNode implements SimNode<NodeMessage, ParentTimer> {
   restart(ctx: NodeContext<NodeMessage, ParentTimer>): void {
     this.start(ctx);
   }
+}
+
+/** The events a block emitted (successful calls' logs), decoded as the chain wrote them. */
+function eventsOf(b: ParentBlock): ParentEventFact[] {
+  const out: ParentEventFact[] = [];
+  for (const r of b.receipts) {
+    if (r.status !== 1) continue;
+    for (const log of r.logs) {
+      const d = decodeLog(log);
+      const at = { txHash: log.txHash, logIndex: log.logIndex };
+      if (d === null) out.push({ event: 'other', ...at, name: 'undecodable' });
+      else if (d.name === 'TopUpFee') out.push({ event: 'TopUpFee', ...at, user: d.user, fee: d.fee });
+      else if (d.name === 'StateSynced')
+        out.push({ event: 'StateSynced', ...at, id: d.id, contract: d.contractAddress });
+      else out.push({ event: 'other', ...at, name: d.name });
+    }
+  }
+  return out;
 }

@@ -1,8 +1,11 @@
 /**
  * What a node may touch of the world: its own clock (possibly skewed), the network, timers, a
- * seeded random stream and a recorder. The simulator implements these over the engine; nothing in
+ * seeded random stream and an observer. The simulator implements these over the engine; nothing in
  * a node reads the wall clock or another node's memory.
  */
+import { type Hex } from '../core/bytes';
+import { type Observation } from './observations';
+
 export interface NodeContext<M = unknown, T = unknown> {
   /** This node's clock, virtual ms (skew included). */
   nowMs(): number;
@@ -11,8 +14,8 @@ export interface NodeContext<M = unknown, T = unknown> {
   setTimer(afterMs: number, tag: T): void;
   /** A deterministic uniform draw in [0, 1) from this node's stream. */
   random(): number;
-  /** Record a fact for the trace, oracles and reports. */
-  record(kind: string, data: Record<string, unknown>): void;
+  /** Report a raw fact for the trace, the oracles and the reports. */
+  observe(o: Observation): void;
 }
 
 export interface SimNode<M = unknown, T = unknown> {
@@ -24,4 +27,36 @@ export interface SimNode<M = unknown, T = unknown> {
   crash(): void;
   /** Rebuild from the disk and rejoin. */
   restart(ctx: NodeContext<M, T>): void;
+}
+
+/**
+ * A service node's answer to a client that submitted a transaction (what its broadcast endpoint
+ * replies): the CheckTx result when the tx arrives, and the DeliverTx result once a block carried
+ * it. Answers go to the client, not into the observations.
+ */
+export type ClientReply =
+  | {
+      kind: 'checked';
+      /** null when the submitted bytes were not even hex. */
+      hash: Hex | null;
+      code: number;
+      codespace: string;
+      log: string;
+      gasWanted: bigint | null;
+      gasUsed: bigint | null;
+    }
+  | {
+      kind: 'delivered';
+      hash: Hex;
+      height: bigint;
+      code: number;
+      codespace: string;
+      log: string;
+      gasWanted: bigint;
+      gasUsed: bigint;
+    };
+
+/** Where a service node's client answers go (the devnet's REST layer listens here). */
+export interface ClientReplyPort {
+  reply(r: ClientReply): void;
 }

@@ -20,9 +20,7 @@ import { getChainParams } from '../modules/chainParams';
 import { getBuffer, getCheckpointParams, getLastCheckpoint } from '../modules/checkpoint/keeper';
 import { getLastSpan, getSpan } from '../modules/sidechain/keeper';
 import { getSidechainParams } from '../modules/sidechain/params';
-import { getValidatorSet } from '../modules/staking/keeper';
-import { allAccounts } from '../modules/auth/accounts';
-import { allDividendAccounts } from '../modules/topup/keeper';
+import { getAuthParams } from '../modules/auth/params';
 import { type MsgProposeSpan } from '../modules/sidechain/msgs';
 import { listRecords } from '../modules/clerk/keeper';
 import {
@@ -45,8 +43,10 @@ import {
 } from '../consensus/types';
 import { checkpointSignDigest } from '../parent/contracts/checkpointSignDigest';
 import { Bridge, type BridgeAction, type BridgeConfig, DEFAULT_BRIDGE_CONFIG } from '../bridge/bridge';
-import { type NodeContext, type SimNode } from './ports';
+import { type ClientReplyPort, type NodeContext, type SimNode } from './ports';
 import { type NodeMessage } from './messages';
+import { type VoteFact } from './observations';
+import { stateWritesOf, txFactOf } from './stateFacts';
 import { ParentView } from '../bridge/parentView';
 import { SidechainView } from '../bridge/sidechainView';
 import { type MsgCheckpoint } from '../modules/checkpoint/msgs';
@@ -111,6 +111,8 @@ export interface ServiceNodeHooks {
    */
   byzantineRoutes?(node: ServiceNode, msg: NodeMessage, tools: ByzantineTools): ByzantineRoutes | null;
   onCommit?(node: ServiceNode, block: CommittedBlock, end: EndBlockResponse, results: TxResult[]): void;
+  /** Where this node's answers to transaction-submitting clients go (a devnet's REST layer). */
+  clientReplies?: ClientReplyPort;
 }
 
 /** What a Byzantine wrapper may do with this node's key: sign other versions of its messages. */
@@ -143,9 +145,6 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
   private lastSyncRequestMs = -Infinity;
   private sidechainFrom: bigint | null = null;
   private alive = true;
-  /** Top-up amounts minted so far (this node's view; the supply oracle compares against it). */
-  private minted = 0n;
-  private ctxForRecords: NodeContext<NodeMessage, ServiceTimer> | null = null;
   /** Hashes of client-submitted txs this node accepted and has not yet seen committed (their results are recorded). */
   private clientTxs = new Set<Hex>();
 
@@ -191,12 +190,12 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
     this.lastCommit = [];
     this.futureInputs = new Map();
     this.sidechainFrom = null;
-    this.minted = 0n;
   }
 
   start(ctx: NodeContext<NodeMessage, ServiceTimer>): void {
     this.alive = true;
-    if (this.app.height === 0n) ctx.record('service.genesis', { supply: supplyOf(this.app).toString() });
+    if (this.app.height === 0n) this.observeGenesis(ctx);
+    ctx.observe({ kind: 'service.started', height: this.app.height });
     ctx.setTimer(0, { kind: 'pollParent' });
     ctx.setTimer(0, { kind: 'pollSidechain' });
     ctx.setTimer(this.cfg.bridgeTickMs, { kind: 'bridge' });
@@ -250,7 +249,7 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
           };
           const proposal = this.signProposal({ ...unsigned, block });
           this.broadcastOwn(ctx, { kind: 'c.proposal', proposal });
-          this.process(ctx, this.consensus.handle({ kind: 'proposal', proposal }));
+          this.handleProposal(ctx, proposal);
           break;
         }
         case 'vote': {
@@ -262,7 +261,8 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
             validator: this.address,
             ...(o.type === 'precommit' && o.blockHash !== null ? { sideTxVotes: this.mySideVotes } : {}),
           });
-          const extra = this.hooks.onOwnVote?.(vote, (v) => this.signVote(v)) ?? [];
+          observeVote(ctx, vote, 'consensus');
+          const extra = this.hooks.onOwnVote?.(vote, (v) => this.signWrapperVote(ctx, v)) ?? [];
           this.broadcastOwn(ctx, { kind: 'c.vote', vote });
           for (const e of extra) this.broadcastSome(ctx, { kind: 'c.vote', vote: e });
           this.process(ctx, this.consensus.handle({ kind: 'vote', vote }));
@@ -275,15 +275,38 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
           this.onDecide(ctx, { block: o.block, blockHash: o.blockHash, commit: o.commit });
           return;
         case 'evidence':
-          ctx.record('consensus.evidence', {
+          ctx.observe({
+            kind: 'consensus.evidence',
             validator: o.votes[0].validator,
-            height: String(o.votes[0].height),
+            height: o.votes[0].height,
             round: o.votes[0].round,
-            type: o.votes[0].type,
+            voteType: o.votes[0].type,
           });
           break;
       }
     }
+  }
+
+  /** Hand a proposal of the current height to consensus (the first of its round is on record). */
+  private handleProposal(ctx: NodeContext<NodeMessage, ServiceTimer>, p: Proposal): void {
+    if (!this.consensus) return;
+    if (!this.consensus.knownProposals().some((k) => k.round === p.round))
+      ctx.observe({
+        kind: 'consensus.proposal',
+        height: p.height,
+        round: p.round,
+        blockHash: p.blockHash,
+        polRound: p.polRound,
+        proposer: p.proposer,
+      });
+    this.process(ctx, this.consensus.handle({ kind: 'proposal', proposal: p }));
+  }
+
+  /** A vote signed with this node's key outside its consensus (a Byzantine wrapper's), on record. */
+  private signWrapperVote(ctx: NodeContext<NodeMessage, ServiceTimer>, v: Omit<Vote, 'signature'>): Vote {
+    const vote = this.signVote(v);
+    observeVote(ctx, vote, 'wrapper');
+    return vote;
   }
 
   private signProposal(p: Omit<Proposal, 'signature'>): Proposal {
@@ -297,7 +320,7 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
   /** Broadcast this node's own proposal or vote, unless a Byzantine wrapper routes it. */
   private broadcastOwn(ctx: NodeContext<NodeMessage, ServiceTimer>, msg: NodeMessage): void {
     const routes = this.hooks.byzantineRoutes?.(this, msg, {
-      signVote: (v) => this.signVote(v),
+      signVote: (v) => this.signWrapperVote(ctx, v),
       signProposal: (p) => this.signProposal(p),
       peers: this.identity.peers,
     });
@@ -421,15 +444,8 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
       app: this.app.height,
     });
     const sideTxVotes = sideVotesOf(b.lastCommit);
-    const before = live
-      ? {
-          set: getValidatorSet(this.app.store),
-          lastCheckpoint: getLastCheckpoint(this.app.store),
-          lastSpan: getLastSpan(this.app.store),
-        }
-      : null;
     // The block's own hash (not the one it came with): the shared execution record is keyed by it.
-    const { results, end, commit } = this.app.applyBlock(
+    const { results, end, commit, writes } = this.app.applyBlock(
       { timeMs: b.timeMs, proposer: b.proposer, sideTxVotes },
       b.txs,
       b,
@@ -451,117 +467,64 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
       // A client's tx (e.g. from a devnet's REST API) gets its delivery result on record.
       if (live && this.clientTxs.delete(h)) {
         const r = results[i]!;
-        ctx.record('service.clientTxResult', {
+        this.hooks.clientReplies?.reply({
+          kind: 'delivered',
           hash: h,
-          height: String(b.height),
+          height: b.height,
           code: r.code,
           codespace: r.codespace,
           log: r.log,
-          gasWanted: String(r.gasWanted),
-          gasUsed: String(r.gasUsed),
+          gasWanted: r.gasWanted,
+          gasUsed: r.gasUsed,
         });
       }
     }
     this.app.resetCheckState();
     for (const [h, e] of [...this.mempool]) if (this.app.checkTx(fromHex(e.tx)).code !== 0) this.mempool.delete(h);
-    for (const r of end.sideTxResults)
-      for (const ev of r.events)
-        if (ev.type === 'topup' && r.code === 0) this.minted += BigInt(ev.attributes['topup-amount'] ?? '0');
-    if (!live || !before) return;
-    ctx.record('service.commit', {
-      height: String(commit.height),
+    if (!live) return;
+    ctx.observe({
+      kind: 'service.commit',
+      height: commit.height,
       blockHash: cb.blockHash,
       appHash: commit.appHash,
-      txs: b.txs.length,
-      failed: results.filter((r) => r.code !== 0).length,
       proposer: b.proposer,
-      supply: supplyOf(this.app).toString(),
-      minted: this.minted.toString(),
-    });
-    for (const r of end.sideTxResults) {
-      ctx.record('service.sideTx', {
-        height: String(commit.height),
-        type: r.msgType,
-        result: r.tally.result,
+      timeMs: b.timeMs,
+      commit: cb.commit.map(voteFact),
+      txs: b.txs.map((t, i) => txFactOf(i, t, results[i]!)),
+      sideTxs: end.sideTxResults.map((r) => ({
+        txHash: r.txHash,
+        msgType: r.msgType,
+        tally: r.tally.result,
         code: r.code,
-      });
-      for (const ev of r.events)
-        if (ev.type === 'topup' && r.code === 0)
-          ctx.record('service.topupMinted', {
-            txHash: ev.attributes['tx-hash'] ?? '',
-            logIndex: ev.attributes['log-index'] ?? '',
-            height: String(commit.height),
-          });
-    }
-    this.recordCheckpointEvents(ctx, b, results, end, before);
+      })),
+      writes: stateWritesOf(writes),
+    });
     this.hooks.onCommit?.(this, cb, end, results);
-    this.ctxForRecords = ctx;
-    this.computeSideVotes();
+    this.computeSideVotes(ctx);
     this.afterCommitBridge(ctx, cb, end, sideTxVotes);
   }
 
-  /** What the checkpoint and span oracles look at: no-acks, rotations, acks, new spans. */
-  private recordCheckpointEvents(
-    ctx: NodeContext<NodeMessage, ServiceTimer>,
-    b: ServiceBlock,
-    results: TxResult[],
-    end: EndBlockResponse,
-    before: {
-      set: ValidatorSet;
-      lastCheckpoint: ReturnType<typeof getLastCheckpoint>;
-      lastSpan: ReturnType<typeof getLastSpan>;
-    },
-  ): void {
+  /** The genesis state as stored, and the parameters the oracles' models need. */
+  private observeGenesis(ctx: NodeContext<NodeMessage, ServiceTimer>): void {
     const store = this.app.store;
-    const acks = end.sideTxResults.filter((r) => r.msgType === 'checkpoint/MsgCheckpointACK' && r.code === 0).length;
-    let noAcks = 0;
-    for (const r of results) {
-      // A successful no-ack emits its event; no need to decode the tx again.
-      if (r.code !== 0 || !r.events.some((e) => e.type === 'checkpoint-noack')) continue;
-      noAcks++;
-      ctx.record('checkpoint.noack', {
-        blockTimeMs: String(b.timeMs),
-        lastCheckpointS: String(before.lastCheckpoint?.checkpoint.timestamp ?? 0n),
-        bufferMs: String(getCheckpointParams(store).checkpointBufferTimeMs),
-        height: String(b.height),
-      });
-    }
-    if (acks + noAcks > 0) {
-      const expected = before.set.copy();
-      expected.incrementProposerPriority(acks + noAcks);
-      ctx.record('checkpoint.rotation', {
-        event: acks ? 'ack' : 'no-ack',
-        steps: acks + noAcks,
-        expected: expected.proposer.address,
-        actual: getValidatorSet(store).proposer.address,
-        height: String(b.height),
-      });
-    }
-    const last = getLastCheckpoint(store);
-    if (acks > 0 && last) {
-      ctx.record('checkpoint.acked', {
-        number: String(last.number),
-        start: String(last.checkpoint.startBlock),
-        end: String(last.checkpoint.endBlock),
-        root: last.checkpoint.rootHash,
-        height: String(b.height),
-      });
-    }
-    const span = getLastSpan(store);
-    if (span && before.lastSpan && span.id !== before.lastSpan.id) {
-      ctx.record('service.span', {
-        id: String(span.id),
-        start: String(span.startBlock),
-        end: String(span.endBlock),
-        prevId: String(before.lastSpan.id),
-        prevEnd: String(before.lastSpan.endBlock),
-        spanDuration: String(getSidechainParams(store).spanDuration),
-      });
-    }
+    const sc = getSidechainParams(store);
+    ctx.observe({
+      kind: 'service.genesis',
+      chainId: this.app.chainId,
+      timeMs: this.app.genesis.genesisTimeMs,
+      params: {
+        txFees: getAuthParams(store).txFees,
+        checkpointBufferTimeMs: getCheckpointParams(store).checkpointBufferTimeMs,
+        sprint: sc.sprintDuration,
+        spanDuration: sc.spanDuration,
+        producerCount: sc.producerCount,
+      },
+      state: stateWritesOf(store.entries()),
+    });
   }
 
   /** Vote on the side txs of the block just committed (carried by our next precommit). */
-  private computeSideVotes(): void {
+  private computeSideVotes(ctx: NodeContext<NodeMessage, ServiceTimer>): void {
     const observers = { parent: this.parentView, sidechain: this.sidechainView };
     const sidechainChainId = getChainParams(this.app.store).sidechainChainId;
     const votes = this.app.sideTxVotes(observers);
@@ -586,15 +549,17 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
     this.mySideVotes = votes.map(({ txHash, vote }) => {
       const entry: SideVoteEntry = { txHash, vote };
       const span = msgOf<MsgProposeSpan>(txHash, 'sidechain/MsgProposeSpan');
-      if (span && this.ctxForRecords) {
+      if (span) {
         const current = getLastSpan(this.app.store);
-        this.ctxForRecords.record('side.vote', {
-          type: 'sidechain/MsgProposeSpan',
-          result: vote.result,
-          spanId: String(span.spanId),
-          head: String(this.sidechainView.headNumber() ?? -1n),
-          currentStart: String(current?.startBlock ?? 0n),
-          currentEnd: String(current?.endBlock ?? 0n),
+        ctx.observe({
+          kind: 'side.vote',
+          height: this.app.height,
+          txHash,
+          spanId: span.spanId,
+          vote: vote.result,
+          head: this.sidechainView.headNumber(),
+          currentStart: current?.startBlock ?? 0n,
+          currentEnd: current?.endBlock ?? 0n,
         });
       }
       const cp = msgOf<MsgCheckpoint>(txHash, 'checkpoint/MsgCheckpoint');
@@ -637,7 +602,7 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
         if (this.aheadOf(from, p.height, msg, ctx)) return;
         if (!this.consensus || p.height !== this.consensus.height) return;
         if (!this.verifyProposal(p)) return;
-        this.process(ctx, this.consensus.handle({ kind: 'proposal', proposal: p }));
+        this.handleProposal(ctx, p);
         return;
       }
       case 'c.vote': {
@@ -734,7 +699,7 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
       applied = true;
     }
     if (applied) {
-      ctx.record('service.synced', { height: String(this.app.height) });
+      ctx.observe({ kind: 'service.synced', height: this.app.height });
       this.startHeight(ctx, this.app.height + 1n);
     }
   }
@@ -797,12 +762,12 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
   private act(ctx: NodeContext<NodeMessage, ServiceTimer>, a: BridgeAction): void {
     if (a.kind === 'parentCall') {
       ctx.send(this.identity.parentNode, { kind: 'p.submit', call: a.call });
-      ctx.record('bridge.parentCall', { method: a.call.method, key: a.key });
+      ctx.observe({ kind: 'bridge.parentCall', method: a.call.method, key: a.key });
       return;
     }
     const tx = this.signOwnTx(a.def, a.msg);
     if (tx === null) return;
-    ctx.record('bridge.tx', { type: a.def.type, key: a.key });
+    ctx.observe({ kind: 'bridge.tx', msgType: a.def.type, key: a.key });
     this.addTx(ctx, tx, a.key, true);
   }
 
@@ -825,30 +790,34 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
 
   /** A client's tx: the CheckTx answer goes on record (what a node's broadcast endpoint answers). */
   private addClientTx(ctx: NodeContext<NodeMessage, ServiceTimer>, tx: Hex): void {
+    const answer = this.hooks.clientReplies;
+    const refuse = (hash: Hex | null, code: number, log: string) =>
+      answer?.reply({ kind: 'checked', hash, code, codespace: 'sdk', log, gasWanted: null, gasUsed: null });
     let raw: Uint8Array;
     try {
       raw = fromHex(tx);
     } catch {
-      ctx.record('service.clientTx', { hash: null, code: 2, codespace: 'sdk', log: 'tx is not hex' });
+      refuse(null, 2, 'tx is not hex');
       return;
     }
     const h = hashTx(raw);
     if (this.mempool.has(h)) {
-      ctx.record('service.clientTx', { hash: h, code: 19, codespace: 'sdk', log: 'tx already in mempool' });
+      refuse(h, 19, 'tx already in mempool');
       return;
     }
     if (this.mempool.size >= 5_000) {
-      ctx.record('service.clientTx', { hash: h, code: 20, codespace: 'sdk', log: 'mempool is full' });
+      refuse(h, 20, 'mempool is full');
       return;
     }
     const r = this.app.checkTx(raw);
-    ctx.record('service.clientTx', {
+    answer?.reply({
+      kind: 'checked',
       hash: h,
       code: r.code,
       codespace: r.codespace,
       log: r.log,
-      gasWanted: String(r.gasWanted),
-      gasUsed: String(r.gasUsed),
+      gasWanted: r.gasWanted,
+      gasUsed: r.gasUsed,
     });
     if (r.code !== 0) return;
     this.clientTxs.add(h);
@@ -929,29 +898,12 @@ const verifiedVotes = new WeakMap<Vote, boolean>();
 /** Likewise proposals: one signature check per proposal object, not one per receiving node. */
 const verifiedProposals = new WeakMap<Proposal, boolean>();
 
-/** Balances plus withdrawn dividends: what only top-ups may change. */
-/**
- * The supply is a function of the committed state, which every node of a run shares block by
- * block: computed once per app hash (a scan of every account) and looked up by the others.
- */
-const supplies = new Map<string, bigint>();
-
-export function supplyOf(app: ServiceApp): bigint {
-  const key = `${app.chainId}|${app.appHash}`;
-  let s = supplies.get(key);
-  if (s === undefined) {
-    s = computeSupply(app);
-    if (supplies.size >= 256) supplies.clear();
-    supplies.set(key, s);
-  }
-  return s;
+function voteFact(v: Vote): VoteFact {
+  return { type: v.type, height: v.height, round: v.round, blockHash: v.blockHash, validator: v.validator };
 }
 
-function computeSupply(app: ServiceApp): bigint {
-  let s = 0n;
-  for (const a of allAccounts(app.store)) for (const v of Object.values(a.coins)) s += v;
-  for (const d of allDividendAccounts(app.store)) s += d.feeAmount;
-  return s;
+function observeVote(ctx: NodeContext<NodeMessage, ServiceTimer>, v: Vote, origin: 'consensus' | 'wrapper'): void {
+  ctx.observe({ kind: 'consensus.vote', vote: voteFact(v), origin });
 }
 
 /** Group the side-tx votes carried by a commit's precommits by tx. */

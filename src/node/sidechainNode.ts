@@ -10,13 +10,14 @@ import { type Address } from '../core/address';
 import { type Hex } from '../core/bytes';
 import { type SignatureScheme } from '../core/signatureScheme';
 import { type SidechainConfig } from '../sidechain/config';
-import { SidechainChain, type ImportResult, type Reorg, type StoredBlock, prefer } from '../sidechain/chain';
-import { snapshotSuccession } from '../sidechain/snapshot';
+import { SidechainChain, type ImportResult, type Reorg } from '../sidechain/chain';
 import { type SidechainBlock, type SidechainTx } from '../sidechain/block';
+import { decodeValidatorBytes, headerValidatorBytes } from '../sidechain/header';
 import { buildBlock, jitterBoundMs, planProduction, type ProductionPlan } from '../sidechain/producer';
 import { type CommittedSpan, type SpanProducer, type StateSyncRecord, currentSpan } from '../sidechain/systemState';
 import { type NodeContext, type SimNode } from './ports';
 import { type NodeMessage } from './messages';
+import { type HeadFact, type SidechainBlockFact } from './observations';
 import { type HeaderSummary } from '../bridge/sidechainView';
 
 export type SidechainTimer =
@@ -98,6 +99,19 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
 
   start(ctx: NodeContext<NodeMessage, SidechainTimer>): void {
     this.alive = true;
+    const g = this.chain.genesis;
+    ctx.observe({
+      kind: 'sidechain.started',
+      genesis: {
+        hash: g.block.hash,
+        time: g.block.header.time,
+        difficulty: g.block.header.difficulty,
+        txHash: g.block.header.txHash,
+        receiptHash: g.block.header.receiptHash,
+        producers: g.state.initialProducers.map((p) => ({ id: p.id, signer: p.address, power: p.power })),
+      },
+      head: this.headFact(),
+    });
     ctx.setTimer(0, { kind: 'pollService' });
     ctx.setTimer(this.nodeCfg.statusMs, { kind: 'status' });
     this.scheduleProduction(ctx);
@@ -147,36 +161,10 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
   /** Parents being fetched (with a timeout armed). */
   private fetching = new Set<Hex>();
   private lastMismatchRewindMs = -Infinity;
-  private statusRounds = 0;
 
-  /** The best block this node knows by Bor's rule, respecting its finality floor (an independent scan). */
-  heaviestKnown(): Hex {
-    let best = this.chain.genesis;
-    const floor = this.chain.finalityFloor();
-    // Whether a block descends from the floor, remembered for this scan (each walk stops at the
-    // first block already answered, so the scan is linear in the blocks above the floor).
-    const descends = new Map<Hex, boolean>();
-    // Blocks below the floor never count: only those from its number up are scanned.
-    for (const b of floor ? this.chain.blocksFrom(floor.number) : this.chain.allBlocks()) {
-      if (floor && !this.descendsFrom(b, floor.number, floor.hash, descends)) continue;
-      if (prefer(b, best)) best = b;
-    }
-    return best.block.hash;
-  }
-
-  private descendsFrom(b: StoredBlock, number: bigint, hash: Hex, memo: Map<Hex, boolean>): boolean {
-    const path: Hex[] = [];
-    let cur: StoredBlock | undefined = b;
-    let answer: boolean | undefined;
-    while (cur && cur.block.header.number > number) {
-      answer = memo.get(cur.block.hash);
-      if (answer !== undefined) break;
-      path.push(cur.block.hash);
-      cur = this.chain.get(cur.block.header.parentHash);
-    }
-    answer ??= cur?.block.hash === hash;
-    for (const h of path) memo.set(h, answer);
-    return answer;
+  private headFact(): HeadFact {
+    const h = this.chain.head().block;
+    return { hash: h.hash, number: h.header.number };
   }
 
   private produce(ctx: NodeContext<NodeMessage, SidechainTimer>, parentHash: Hex): void {
@@ -204,12 +192,12 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
       },
       plan.timeS,
     );
-    ctx.record('sidechain.produced', {
-      number: String(block.header.number),
+    ctx.observe({
+      kind: 'sidechain.produced',
+      number: block.header.number,
       hash: block.hash,
       signer: me.address,
-      difficulty: String(block.header.difficulty),
-      succession: plan.succession,
+      difficulty: block.header.difficulty,
     });
     const result = this.chain.import(block, this.nowS(ctx) + 1_000_000n, ctx.nowMs());
     this.afterImport(ctx, block, result, '');
@@ -228,7 +216,7 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
         )
       : null;
     if (twin) {
-      ctx.record('fault.equivocation', { number: String(block.header.number), a: block.hash, b: twin.hash });
+      ctx.observe({ kind: 'sidechain.equivocated', number: block.header.number, a: block.hash, b: twin.hash });
       for (const [i, p] of this.identity.peers.entries())
         ctx.send(p, { kind: 'sc.block', block: i % 2 === 0 ? block : twin });
     } else {
@@ -250,23 +238,7 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
     this.hooks.onImport?.(this, block, result, ctx.nowMs());
     switch (result.status) {
       case 'imported': {
-        const parent = this.chain.get(block.header.parentHash)!;
-        ctx.record('sidechain.imported', {
-          number: String(block.header.number),
-          hash: block.hash,
-          time: String(block.header.time),
-          parentTime: String(parent.block.header.time),
-          succession: snapshotSuccession(parent.snapshot, block.signer),
-          producers: parent.snapshot.validatorSet.size,
-          difficulty: String(block.header.difficulty),
-        });
-        if (block.body.stateSyncs.length) {
-          ctx.record('sidechain.stateSyncs', {
-            number: String(block.header.number),
-            lastStateIdBefore: String(parent.state.lastStateId),
-            ids: block.body.stateSyncs.map((r) => String(r.id)),
-          });
-        }
+        ctx.observe({ kind: 'sidechain.imported', block: blockFact(block), head: this.headFact() });
         if (from !== '') for (const p of this.identity.peers) if (p !== from) ctx.send(p, { kind: 'sc.block', block });
         if (result.reorg) recordReorg(ctx, result.reorg);
         if (result.newHead) this.scheduleProduction(ctx);
@@ -291,8 +263,9 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
         ctx.setTimer(Math.max(1, Number(result.retryAtS) * 1000 - ctx.nowMs()), { kind: 'retry', block, from });
         return;
       case 'rejected':
-        ctx.record('sidechain.rejected', {
-          number: String(block.header.number),
+        ctx.observe({
+          kind: 'sidechain.rejected',
+          number: block.header.number,
           hash: block.hash,
           reason: result.reason,
         });
@@ -334,10 +307,13 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
       case 'op.setHead': {
         // The operator rewinds this node; its peers' status messages bring it back.
         const r = this.rewind(ctx, msg.number);
-        ctx.record(
-          'sidechain.setHead',
-          r.ok ? { number: String(msg.number), removed: r.removed } : { number: String(msg.number), error: r.error },
-        );
+        ctx.observe({
+          kind: 'sidechain.setHead',
+          number: msg.number,
+          removed: r.ok ? r.removed : null,
+          error: r.ok ? null : r.error,
+          head: this.headFact(),
+        });
         return;
       }
       default:
@@ -367,6 +343,9 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
     const root = cp.rootHash.replace(/^0x/i, '').toLowerCase();
     if (local.root === root) {
       this.chain.setFinalized(cp.end);
+      const now = this.chain.finalityFloor();
+      if (now && (!floor || now.number !== floor.number))
+        ctx.observe({ kind: 'sidechain.finalized', number: now.number, hash: now.hash });
       return;
     }
     // The checkpointed fork lost the fork choice here (a reorg below a checkpoint voted but not yet
@@ -374,10 +353,12 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
     const fork = this.chain.findCheckpointFork(cp.start, cp.end, root);
     if (fork) {
       const reorg = this.chain.finalizeFork(fork, ctx.nowMs());
-      ctx.record('sidechain.checkpointFork', {
-        start: String(cp.start),
-        end: String(cp.end),
-        head: String(this.chain.head().block.header.number),
+      ctx.observe({
+        kind: 'sidechain.checkpointFork',
+        start: cp.start,
+        end: cp.end,
+        fork: fork.block.hash,
+        head: this.headFact(),
       });
       if (reorg) recordReorg(ctx, reorg);
       this.planned = null;
@@ -391,12 +372,14 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
     if (target < head - MAX_REWIND) target = head - MAX_REWIND;
     // Blocks waiting for their parents came from peers (the checkpointed fork, most likely): kept.
     const r = target >= 0n && target < head ? this.rewind(ctx, target, { keepOrphans: true }) : null;
-    ctx.record('sidechain.checkpointMismatch', {
-      start: String(cp.start),
-      end: String(cp.end),
-      head: String(head),
-      rewoundTo: r?.ok ? String(target) : null,
+    ctx.observe({
+      kind: 'sidechain.checkpointMismatch',
+      start: cp.start,
+      end: cp.end,
+      headBefore: head,
+      rewoundTo: r?.ok ? target : null,
       removed: r?.ok ? r.removed : 0,
+      head: this.headFact(),
     });
   }
 
@@ -475,13 +458,6 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
         const head = this.chain.head();
         for (const p of this.identity.peers)
           ctx.send(p, { kind: 'sc.status', head: head.block.hash, number: head.block.header.number, td: head.td });
-        // Every few status rounds, let the fork-choice oracle compare the head with the heaviest block known.
-        if (++this.statusRounds % 8 === 0)
-          ctx.record('sidechain.headCheck', {
-            head: head.block.hash,
-            heaviest: this.heaviestKnown(),
-            number: String(head.block.header.number),
-          });
         ctx.setTimer(this.nodeCfg.statusMs, { kind: 'status' });
         return;
       }
@@ -515,10 +491,44 @@ function summaryOf(block: SidechainBlock): HeaderSummary {
 }
 
 function recordReorg(ctx: NodeContext<NodeMessage, SidechainTimer>, r: Reorg): void {
-  ctx.record('sidechain.reorg', {
+  ctx.observe({
+    kind: 'sidechain.reorg',
     depth: r.depth,
     oldHead: r.oldHead,
     newHead: r.newHead,
-    ancestor: String(r.commonAncestor),
+    ancestor: r.commonAncestor,
   });
+}
+
+/** What a block's header says and its body carries (no rule applied: the oracles judge it). */
+function blockFact(block: SidechainBlock): SidechainBlockFact {
+  const h = block.header;
+  let announced: SidechainBlockFact['announced'] = null;
+  try {
+    const bytes = headerValidatorBytes(h);
+    if (bytes.length > 0) announced = decodeValidatorBytes(bytes);
+  } catch {
+    announced = null;
+  }
+  const span = block.body.spanCommit;
+  return {
+    number: h.number,
+    hash: block.hash,
+    parentHash: h.parentHash,
+    time: h.time,
+    difficulty: h.difficulty,
+    signer: block.signer,
+    txHash: h.txHash,
+    receiptHash: h.receiptHash,
+    stateSyncs: block.body.stateSyncs.map((r) => ({ id: r.id, timeS: r.timeS })),
+    spanCommit: span
+      ? {
+          id: span.id,
+          startBlock: span.startBlock,
+          endBlock: span.endBlock,
+          producers: span.producers.map((p) => ({ id: p.id, signer: p.address, power: p.power })),
+        }
+      : null,
+    announced,
+  };
 }

@@ -51,15 +51,20 @@ export function timelineData(scenario: Scenario, r: RunResult): TimelineData {
   const acks = new Map<string, { number: string; end: string; atMs: number }>();
   const noAcks = new Map<string, { height: string; atMs: number }>();
   for (const rec of r.cluster.records) {
-    const d = rec.data;
-    if (rec.kind === 'service.span') {
-      const id = str(d['id']);
-      if (!spans.has(id)) spans.set(id, { id, start: str(d['start']), end: str(d['end']), atMs: rec.t });
-    } else if (rec.kind === 'checkpoint.acked') {
-      const start = str(d['start']);
-      if (!acks.has(start)) acks.set(start, { number: str(d['number']), end: str(d['end']), atMs: rec.t });
-    } else if (rec.kind === 'checkpoint.noack') {
-      const height = str(d['height']);
+    const o = rec.obs;
+    if (o.kind !== 'service.commit') continue;
+    for (const w of o.writes) {
+      if (w.what === 'span' && w.id > 0n) {
+        const id = str(w.id);
+        if (!spans.has(id)) spans.set(id, { id, start: str(w.startBlock), end: str(w.endBlock), atMs: rec.t });
+      } else if (w.what === 'checkpoint') {
+        const start = str(w.startBlock);
+        if (!acks.has(start)) acks.set(start, { number: str(w.number), end: str(w.endBlock), atMs: rec.t });
+      }
+    }
+    for (const t of o.txs) {
+      if (t.code !== 0 || t.msg?.type !== 'checkpoint/MsgCheckpointNoACK') continue;
+      const height = str(o.height);
       if (!noAcks.has(height)) noAcks.set(height, { height, atMs: rec.t });
     }
   }

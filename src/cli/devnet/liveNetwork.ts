@@ -9,9 +9,9 @@
  * seed + journal, delivering each input at its barrier, so it reaches the same state; only the
  * pace of the wall clock is not replayed.
  *
- * Answers come from the simulation itself: the node records the CheckTx result of a client's tx
- * (`service.clientTx`) and its delivery result (`service.clientTxResult`); a broadcast waits for
- * the record it needs.
+ * Answers come from the simulation itself: the node answers a client's tx on its client-reply port
+ * with the CheckTx result and, once a block carried it, the DeliverTx result; a broadcast waits for
+ * the answer it needs.
  */
 import { txHash } from '../../modules/auth/stdTx';
 import { type Hex, fromHex, toHex } from '../../core/bytes';
@@ -32,6 +32,8 @@ import {
 import { tendermintHash } from '../../rpc/rest/txResponse';
 import { prepareRun, type PreparedRun } from '../../../sim/run';
 import { type RunRecord } from '../../../sim/domain/domain';
+import { observationJson } from '../../../sim/trace/observationJson';
+import { type ClientReply } from '../../node/ports';
 import { type ServiceNode } from '../../node/serviceNode';
 import { type SidechainNode } from '../../node/sidechainNode';
 import { Journal, readJournal, type JournalEntry } from './journal';
@@ -106,6 +108,11 @@ export class LiveNetwork implements ServicePort, NodeStatusPort, SidechainPort {
       sampleEveryMs: 60_000,
       onBarrier: (b) => this.onBarrier(b),
       onRecord: (r) => this.onRecord(r),
+    });
+    this.run.main.onClientReply((node, reply) => {
+      if (node !== this.svcId) return;
+      this.opts.log?.('daemon', replyLine(this.config.scenario.epochMs, this.run.main.engine.nowMs(), reply));
+      this.answerTx(reply);
     });
   }
 
@@ -214,45 +221,36 @@ export class LiveNetwork implements ServicePort, NodeStatusPort, SidechainPort {
   }
 
   private onRecord(r: RunRecord): void {
+    const kind = r.obs.kind;
     if (r.node === this.svcId) {
-      if (r.kind === 'service.clientTx' || r.kind === 'service.clientTxResult') this.answerTx(r);
-      if (r.kind.startsWith('bridge.')) this.opts.log?.('bridge', logLine(this.config.scenario.epochMs, r));
-      else if (r.kind.startsWith('service.') || r.kind.startsWith('checkpoint.') || r.kind.startsWith('consensus.'))
+      if (kind.startsWith('bridge.')) this.opts.log?.('bridge', logLine(this.config.scenario.epochMs, r));
+      else if (kind.startsWith('service.') || kind.startsWith('side.') || kind.startsWith('consensus.'))
         this.opts.log?.('daemon', logLine(this.config.scenario.epochMs, r));
     } else if (r.node === this.scId) {
-      if (r.kind === 'sidechain.setHead') {
-        const d = r.data as { error?: string };
-        this.setHeadWaiters.shift()?.(d.error === undefined ? { ok: true } : { ok: false, error: d.error });
+      if (r.obs.kind === 'sidechain.setHead') {
+        const error = r.obs.error;
+        this.setHeadWaiters.shift()?.(error === null ? { ok: true } : { ok: false, error });
       }
       this.opts.log?.('sidechain', logLine(this.config.scenario.epochMs, r));
-    } else if (r.node === '' && r.kind.startsWith('fault.')) {
+    } else if (r.node === '' && kind.startsWith('fault.')) {
       this.opts.log?.('daemon', logLine(this.config.scenario.epochMs, r));
     }
   }
 
-  private answerTx(r: RunRecord): void {
-    const d = r.data as {
-      hash: Hex | null;
-      code: number;
-      codespace: string;
-      log: string;
-      gasWanted?: string;
-      gasUsed?: string;
-      height?: string;
-    };
+  private answerTx(d: ClientReply): void {
     if (d.hash === null) return;
     const waiters = this.txWaiters.get(d.hash);
     if (!waiters) return;
     const result: BroadcastResult = {
-      height: d.height ?? '0',
+      height: d.kind === 'delivered' ? d.height.toString() : '0',
       txhash: tendermintHash(d.hash),
       code: d.code,
       ...(d.codespace ? { codespace: d.codespace } : {}),
       raw_log: d.log,
-      ...(d.gasWanted !== undefined ? { gas_wanted: d.gasWanted } : {}),
-      ...(d.gasUsed !== undefined ? { gas_used: d.gasUsed } : {}),
+      ...(d.gasWanted !== null ? { gas_wanted: d.gasWanted.toString() } : {}),
+      ...(d.gasUsed !== null ? { gas_used: d.gasUsed.toString() } : {}),
     };
-    const checked = r.kind === 'service.clientTx';
+    const checked = d.kind === 'checked';
     const keep: TxWaiter[] = [];
     for (const w of waiters) {
       // A block-mode waiter hears at CheckTx only when the tx was refused there.
@@ -382,7 +380,19 @@ function txError(hash: string, code: number, message: string): BroadcastResult {
 }
 
 function logLine(epochMs: number, r: RunRecord): string {
-  return `${rfc3339FromUnixMs(epochMs + r.t)} ${r.kind} ${JSON.stringify(r.data)}`;
+  return `${rfc3339FromUnixMs(epochMs + r.t)} ${r.obs.kind} ${observationJson(r.obs)}`;
+}
+
+/** A client answer in the daemon log (as the node's broadcast endpoint would log it). */
+function replyLine(epochMs: number, t: number, r: ClientReply): string {
+  const fields = {
+    hash: r.hash,
+    ...(r.kind === 'delivered' ? { height: r.height.toString() } : {}),
+    code: r.code,
+    codespace: r.codespace,
+    log: r.log,
+  };
+  return `${rfc3339FromUnixMs(epochMs + t)} service.${r.kind === 'checked' ? 'clientTx' : 'clientTxResult'} ${JSON.stringify(fields)}`;
 }
 
 function yieldToIo(): Promise<void> {

@@ -1,0 +1,232 @@
+/**
+ * The service chain's BFT consensus (Tendermint, "The latest gossip on BFT consensus"), checked
+ * from the votes the nodes sign and the blocks they commit, with the voting power of each height
+ * tallied here from the validator set as stored (the set after block h − 1 votes on block h):
+ *
+ *  - quorum: every committed block carries precommits of one round for it from validators holding
+ *    more than 2/3 of that height's power; a node precommits a block only after more than 2/3 of
+ *    the power prevoted it in that round (counted over every prevote any node signed);
+ *  - lock: once a node precommitted block B in round r (it is locked on B), it prevotes another
+ *    block B' in a later round only for a proposal of B' whose POL round is at least r, with more
+ *    than 2/3 of the power prevoting B' in that POL round. A node that restarts forgets its lock.
+ */
+import { type Address } from '../../src/core/address';
+import { type Hex } from '../../src/core/bytes';
+import { type StateWrite } from '../../src/node/observations';
+import { Oracle, type RunRecord } from './oracle';
+
+/** Prevotes of heights this far below the latest commit are forgotten (no node still votes there). */
+const PRUNE_BEHIND = 256n;
+
+/** Per node: the stored validator set's powers, for the next height it will commit. */
+class PowerTracker {
+  private readonly byNode = new Map<string, { powers: Map<string, bigint>; total: bigint }>();
+
+  observe(r: RunRecord): void {
+    const o = r.obs;
+    const writes: readonly StateWrite[] =
+      o.kind === 'service.genesis' ? o.state : o.kind === 'service.commit' ? o.writes : [];
+    for (const w of writes) {
+      if (w.what !== 'validatorSet') continue;
+      const powers = new Map(w.validators.map((v) => [v.address.toLowerCase(), v.power]));
+      let total = 0n;
+      for (const p of powers.values()) total += p;
+      this.byNode.set(r.node, { powers, total });
+    }
+  }
+
+  /** The powers `node` votes with now (before its next commit's writes are applied). */
+  of(node: string): { powers: Map<string, bigint>; total: bigint } | undefined {
+    return this.byNode.get(node);
+  }
+}
+
+/** Every prevote signed, by (height, round, block): who signed it. */
+class PrevoteTally {
+  private readonly voters = new Map<string, Set<string>>();
+  private floorHeight = 0n;
+
+  add(height: bigint, round: number, blockHash: Hex, validator: Address): void {
+    if (height < this.floorHeight) return;
+    const key = `${height}/${round}/${blockHash}`;
+    let s = this.voters.get(key);
+    if (!s) {
+      s = new Set();
+      this.voters.set(key, s);
+    }
+    s.add(validator.toLowerCase());
+  }
+
+  /** More than 2/3 of `set`'s power prevoted `blockHash` in (height, round). */
+  polka(height: bigint, round: number, blockHash: Hex, set: { powers: Map<string, bigint>; total: bigint }): boolean {
+    let power = 0n;
+    for (const v of this.voters.get(`${height}/${round}/${blockHash}`) ?? []) power += set.powers.get(v) ?? 0n;
+    return power * 3n > set.total * 2n;
+  }
+
+  /** Forget heights below `h` (every node is past them). */
+  prune(h: bigint): void {
+    if (h <= this.floorHeight) return;
+    this.floorHeight = h;
+    for (const k of [...this.voters.keys()]) if (BigInt(k.slice(0, k.indexOf('/'))) < h) this.voters.delete(k);
+  }
+}
+
+export class BftQuorumOracle extends Oracle {
+  readonly name = 'bft-quorum';
+  readonly class = 'safety' as const;
+  private readonly powers = new PowerTracker();
+  private readonly prevotes = new PrevoteTally();
+
+  override observe(r: RunRecord): void {
+    const o = r.obs;
+    if (o.kind === 'consensus.vote') {
+      const v = o.vote;
+      if (v.type === 'prevote' && v.blockHash !== null) this.prevotes.add(v.height, v.round, v.blockHash, v.validator);
+      if (o.origin === 'consensus' && v.type === 'precommit' && v.blockHash !== null) {
+        const set = this.powers.of(r.node);
+        if (set && !this.prevotes.polka(v.height, v.round, v.blockHash, set))
+          this.fail(
+            r.t,
+            r.node,
+            `precommitted ${v.blockHash} at height ${v.height} round ${v.round} without prevotes of more than 2/3 of the power for it`,
+            { height: v.height, round: v.round, block: v.blockHash },
+          );
+      }
+      return;
+    }
+    if (o.kind === 'service.commit') {
+      const set = this.powers.of(r.node);
+      if (set) this.checkCommit(r, o.height, o.blockHash, o.commit, set);
+      if (o.height > PRUNE_BEHIND) this.prevotes.prune(o.height - PRUNE_BEHIND);
+    }
+    this.powers.observe(r);
+  }
+
+  private checkCommit(
+    r: RunRecord,
+    height: bigint,
+    blockHash: Hex,
+    votes: ReadonlyArray<{ type: string; height: bigint; round: number; blockHash: Hex | null; validator: Address }>,
+    set: { powers: Map<string, bigint>; total: bigint },
+  ): void {
+    const seen = new Set<string>();
+    let power = 0n;
+    const round = votes[0]?.round;
+    for (const v of votes) {
+      if (v.type !== 'precommit' || v.height !== height || v.blockHash !== blockHash || v.round !== round) {
+        this.fail(
+          r.t,
+          r.node,
+          `the commit of height ${height} carries a vote that is not a precommit for it in round ${round}`,
+          {
+            height,
+            vote: { type: v.type, height: v.height, round: v.round, block: v.blockHash, validator: v.validator },
+          },
+        );
+        return;
+      }
+      const a = v.validator.toLowerCase();
+      if (seen.has(a)) continue;
+      seen.add(a);
+      power += set.powers.get(a) ?? 0n;
+    }
+    if (power * 3n <= set.total * 2n)
+      this.fail(
+        r.t,
+        r.node,
+        `block ${height} was committed with precommits of ${power} of ${set.total} voting power (not more than 2/3)`,
+        { height, power, total: set.total, signers: [...seen] },
+      );
+  }
+}
+
+export class BftLockOracle extends Oracle {
+  readonly name = 'bft-lock';
+  readonly class = 'safety' as const;
+  private readonly powers = new PowerTracker();
+  private readonly prevotes = new PrevoteTally();
+  private readonly nodes = new Map<
+    string,
+    {
+      height: bigint;
+      lock: { round: number; hash: Hex } | null;
+      /** Every proposal the node took in, by round (its consensus keeps the first valid one). */
+      proposals: Map<number, Array<{ hash: Hex; pol: number }>>;
+    }
+  >();
+
+  private state(node: string, height: bigint) {
+    let s = this.nodes.get(node);
+    if (!s || s.height !== height) {
+      s = { height, lock: null, proposals: new Map() };
+      this.nodes.set(node, s);
+    }
+    return s;
+  }
+
+  override observe(r: RunRecord): void {
+    const o = r.obs;
+    switch (o.kind) {
+      case 'service.started':
+        this.nodes.delete(r.node);
+        return;
+      case 'consensus.proposal': {
+        const s = this.state(r.node, o.height);
+        const list = s.proposals.get(o.round) ?? [];
+        list.push({ hash: o.blockHash, pol: o.polRound });
+        s.proposals.set(o.round, list);
+        return;
+      }
+      case 'consensus.vote': {
+        const v = o.vote;
+        if (v.type === 'prevote' && v.blockHash !== null)
+          this.prevotes.add(v.height, v.round, v.blockHash, v.validator);
+        if (o.origin !== 'consensus' || v.blockHash === null) return;
+        const s = this.state(r.node, v.height);
+        if (v.type === 'precommit') {
+          if (!s.lock || v.round > s.lock.round) s.lock = { round: v.round, hash: v.blockHash };
+          return;
+        }
+        const lock = s.lock;
+        if (!lock || lock.hash === v.blockHash || lock.round >= v.round) return;
+        const set = this.powers.of(r.node);
+        const prevoted = v.blockHash;
+        const candidates = s.proposals.get(v.round) ?? [];
+        const justified = candidates.some(
+          (p) =>
+            p.hash === prevoted &&
+            p.pol >= lock.round &&
+            p.pol < v.round &&
+            set !== undefined &&
+            this.prevotes.polka(v.height, p.pol, prevoted, set),
+        );
+        const p = candidates.find((c) => c.hash === v.blockHash) ?? candidates[0];
+        if (!justified)
+          this.fail(
+            r.t,
+            r.node,
+            `prevoted ${v.blockHash} at height ${v.height} round ${v.round} while locked on ${lock.hash} since round ${lock.round}, without a proposal for it whose POL round (2/3 prevotes) is at least ${lock.round}`,
+            {
+              height: v.height,
+              round: v.round,
+              prevoted: v.blockHash,
+              lockedOn: lock.hash,
+              lockedRound: lock.round,
+              proposal: p ? { block: p.hash, polRound: p.pol } : null,
+            },
+          );
+        return;
+      }
+      case 'service.commit':
+        if (o.height > PRUNE_BEHIND) this.prevotes.prune(o.height - PRUNE_BEHIND);
+        this.powers.observe(r);
+        return;
+      case 'service.genesis':
+        this.powers.observe(r);
+        return;
+      default:
+        return;
+    }
+  }
+}

@@ -1,0 +1,233 @@
+/**
+ * Turning what a service node holds into the raw facts it reports (observations.ts): the records a
+ * block wrote to the store, read back as stored, and the decoded message of each transaction.
+ *
+ * The store layout (key prefixes) is the modules' business; it is named here once, and
+ * stateFacts.test.ts writes through the modules' own keepers to pin that every record kind is
+ * recognised, so a renamed key fails a test instead of silently blinding an oracle.
+ */
+import { type Address } from '../core/address';
+import { type Hex, fromHex } from '../core/bytes';
+import { type StoreValue, type StoreWrites } from '../store/kvStore';
+import { type Account } from '../modules/auth/accounts';
+import { type DividendAccount } from '../modules/topup/keeper';
+import { type Validator } from '../modules/staking/keeper';
+import { type Checkpoint } from '../modules/checkpoint/keeper';
+import { type Span } from '../modules/sidechain/keeper';
+import { type ValidatorSetJSON } from '../core/validatorSet';
+import { decodeTx, type StdTx, txHash as hashTx } from '../modules/auth/stdTx';
+import { MSG_REGISTRY } from '../app/registry';
+import { type MsgSend, type MsgMultiSend } from '../modules/bank/msgs';
+import { type MsgTopup, type MsgWithdrawFee } from '../modules/topup/msgs';
+import { type MsgCheckpoint, type MsgCheckpointAck, type MsgCheckpointNoAck } from '../modules/checkpoint/msgs';
+import { type MsgProposeSpan } from '../modules/sidechain/msgs';
+import { type MsgSignerUpdate } from '../modules/staking/msgs';
+import { type TxResult } from '../app/serviceApp';
+import { type CheckpointFact, type Coin, type StateWrite, type TxFact, type TxMsgFact } from './observations';
+
+/** Key prefixes and keys of the records the oracles read (see the module keepers). */
+export const STORE_LAYOUT = {
+  account: 'auth/account/',
+  dividend: 'topup/dividend/',
+  validator: 'staking/validator/',
+  validatorSet: 'staking/validator_set',
+  checkpointBuffer: 'checkpoint/buffer',
+  checkpoint: 'checkpoint/number/',
+  ackCount: 'checkpoint/ack_count',
+  lastNoAck: 'checkpoint/last_no_ack',
+  span: 'sidechain/span/',
+  spanSeedBlock: 'sidechain/last_eth_block',
+} as const;
+
+function coinsOf(coins: Record<string, bigint>): Coin[] {
+  return Object.entries(coins).map(([denom, amount]) => ({ denom, amount }));
+}
+
+function checkpointFact(c: Checkpoint): CheckpointFact {
+  return {
+    proposer: c.proposer,
+    startBlock: c.startBlock,
+    endBlock: c.endBlock,
+    rootHash: c.rootHash,
+    accountRootHash: c.accountRootHash,
+    timestampS: c.timestamp,
+  };
+}
+
+/** One store record as a fact, or null for a record no oracle reads. */
+export function stateWriteOf(key: string, value: StoreValue | undefined): StateWrite | null {
+  const L = STORE_LAYOUT;
+  if (key.startsWith(L.account)) {
+    if (value === undefined) return null;
+    const a = value as Account;
+    return {
+      what: 'account',
+      address: a.address,
+      coins: coinsOf(a.coins),
+      sequence: a.sequence,
+      accountNumber: a.accountNumber,
+    };
+  }
+  if (key.startsWith(L.dividend)) {
+    if (value === undefined) return null;
+    const d = value as DividendAccount;
+    return { what: 'dividend', id: d.id, feeAmount: d.feeAmount, slashedAmount: d.slashedAmount };
+  }
+  if (key === L.validatorSet) {
+    if (value === undefined) return null;
+    const s = value as ValidatorSetJSON;
+    return {
+      what: 'validatorSet',
+      validators: s.validators.map((v) => ({ address: v.address as Address, power: BigInt(v.power) })),
+      proposer: s.proposer === null ? null : (s.proposer.address as Address),
+    };
+  }
+  if (key.startsWith(L.validator)) {
+    if (value === undefined) return null;
+    const v = value as Validator;
+    return {
+      what: 'validator',
+      id: v.id,
+      signer: v.signer,
+      power: v.power,
+      startEpoch: v.startEpoch,
+      endEpoch: v.endEpoch,
+    };
+  }
+  if (key === L.checkpointBuffer) {
+    return { what: 'checkpointBuffer', checkpoint: value === undefined ? null : checkpointFact(value as Checkpoint) };
+  }
+  if (key.startsWith(L.checkpoint)) {
+    if (value === undefined) return null;
+    return {
+      what: 'checkpoint',
+      number: BigInt(key.slice(L.checkpoint.length)),
+      ...checkpointFact(value as Checkpoint),
+    };
+  }
+  if (key === L.ackCount) return value === undefined ? null : { what: 'ackCount', count: value as bigint };
+  if (key === L.lastNoAck) return value === undefined ? null : { what: 'lastNoAck', seconds: value as bigint };
+  if (key.startsWith(L.span)) {
+    if (value === undefined) return null;
+    const s = value as Span;
+    return {
+      what: 'span',
+      id: s.id,
+      startBlock: s.startBlock,
+      endBlock: s.endBlock,
+      producers: s.selectedProducers.map((p) => ({ id: p.id, signer: p.signer, power: p.power })),
+      sidechainChainId: s.sidechainChainId,
+    };
+  }
+  if (key === L.spanSeedBlock) return value === undefined ? null : { what: 'spanSeedBlock', block: value as bigint };
+  return null;
+}
+
+/** The facts among a block's store writes, in write order. */
+export function stateWritesOf(writes: StoreWrites | ReadonlyArray<readonly [string, StoreValue]>): StateWrite[] {
+  const out: StateWrite[] = [];
+  for (const [key, value] of writes) {
+    const w = stateWriteOf(key, value);
+    if (w !== null) out.push(w);
+  }
+  return out;
+}
+
+/** The message of a decoded tx as a fact. */
+export function msgFactOf(tx: StdTx): TxMsgFact {
+  const t = tx.def.type;
+  switch (t) {
+    case 'cosmos-sdk/MsgSend': {
+      const m = tx.msg as MsgSend;
+      return { type: t, fromAddress: m.fromAddress, toAddress: m.toAddress, amount: m.amount.map((c) => ({ ...c })) };
+    }
+    case 'cosmos-sdk/MsgMultiSend': {
+      const m = tx.msg as MsgMultiSend;
+      const io = (x: MsgMultiSend['inputs']) =>
+        x.map((e) => ({ address: e.address, coins: e.coins.map((c) => ({ ...c })) }));
+      return { type: t, inputs: io(m.inputs), outputs: io(m.outputs) };
+    }
+    case 'topup/MsgTopup': {
+      const m = tx.msg as MsgTopup;
+      return { type: t, fromAddress: m.fromAddress, id: m.id, txHash: m.txHash, logIndex: m.logIndex };
+    }
+    case 'topup/MsgWithdrawFee': {
+      const m = tx.msg as MsgWithdrawFee;
+      return { type: t, fromAddress: m.fromAddress, amount: m.amount };
+    }
+    case 'checkpoint/MsgCheckpoint': {
+      const m = tx.msg as MsgCheckpoint;
+      return {
+        type: t,
+        proposer: m.proposer,
+        startBlock: m.startBlock,
+        endBlock: m.endBlock,
+        rootHash: m.rootHash,
+        accountRootHash: m.accountRootHash,
+      };
+    }
+    case 'checkpoint/MsgCheckpointACK': {
+      const m = tx.msg as MsgCheckpointAck;
+      return { type: t, from: m.from, headerBlock: m.headerBlock, txHash: m.txHash, logIndex: m.logIndex };
+    }
+    case 'checkpoint/MsgCheckpointNoACK': {
+      const m = tx.msg as MsgCheckpointNoAck;
+      return { type: t, from: m.from };
+    }
+    case 'sidechain/MsgProposeSpan': {
+      const m = tx.msg as MsgProposeSpan;
+      return { type: t, spanId: m.spanId, proposer: m.proposer, startBlock: m.startBlock, endBlock: m.endBlock };
+    }
+    case 'staking/MsgSignerUpdate': {
+      const m = tx.msg as MsgSignerUpdate;
+      return { type: t, from: m.from, id: m.id, pubKey: m.pubKey, txHash: m.txHash, logIndex: m.logIndex };
+    }
+    default:
+      return { type: 'other', name: t };
+  }
+}
+
+/**
+ * Decoded transactions by their bytes: every node of a process decodes the same block's txs, so
+ * each is decoded once (a pure function of the bytes), and the cache is cleared when full.
+ */
+const decoded = new Map<Hex, { hash: Hex; tx: StdTx | null }>();
+const DECODED_MAX = 4096;
+
+export function decodeTxCached(tx: Hex): { hash: Hex; tx: StdTx | null } {
+  let d = decoded.get(tx);
+  if (d === undefined) {
+    let raw: Uint8Array | null = null;
+    try {
+      raw = fromHex(tx);
+    } catch {
+      raw = null;
+    }
+    let std: StdTx | null = null;
+    if (raw !== null) {
+      try {
+        std = decodeTx(raw, MSG_REGISTRY);
+      } catch {
+        std = null;
+      }
+    }
+    d = { hash: raw === null ? ('0x' as Hex) : hashTx(raw), tx: std };
+    if (decoded.size >= DECODED_MAX) decoded.clear();
+    decoded.set(tx, d);
+  }
+  return d;
+}
+
+/** A delivered tx and its result as a fact. */
+export function txFactOf(index: number, tx: Hex, r: TxResult): TxFact {
+  const d = decodeTxCached(tx);
+  return {
+    index,
+    hash: r.hash,
+    signer: d.tx ? d.tx.def.signer(d.tx.msg) : null,
+    msg: d.tx ? msgFactOf(d.tx) : null,
+    code: r.code,
+    codespace: r.codespace,
+    gasUsed: r.gasUsed,
+  };
+}
