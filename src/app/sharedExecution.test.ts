@@ -28,7 +28,11 @@ describe('shared block execution', () => {
     const req = { timeMs: 5_000, proposer: one.validators[1]!.address };
     const first = one.app.applyBlock(req, block.txs, block, HASH_A);
     const second = two.app.applyBlock(req, block.txs, block, HASH_A);
-    expect(second).toBe(first); // the record itself: the block did not run again
+    // The record itself, not a copy: the block did not run again (the outcome objects are shared).
+    expect(second.results).toBe(first.results);
+    expect(second.end).toBe(first.end);
+    expect(second.commit).toBe(first.commit);
+    expect(second.writes).toBe(first.writes);
     expect(first.results[0]).toMatchObject({ code: 0 });
     expect(two.app.appHash).toBe(one.app.appHash);
     expect(two.app.height).toBe(1n);
