@@ -2,7 +2,7 @@ import { type BenchResult } from './harness';
 import { TestChain, testKey, TOKEN } from '../src/app/testing/testChain';
 import { MsgSendDef } from '../src/modules/bank/msgs';
 import { clearSignatureCache } from '../src/core/secp256k1';
-import { selectNextProducers } from '../src/modules/sidechain/selection';
+import { selectNextProducers } from '../src/modules/span/selection';
 import { Rng } from '../sim/env/rng';
 
 /** Transactions per second through decode + ante (real secp256k1 recovery) + MsgSend handler. */

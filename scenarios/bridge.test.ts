@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { loadScenario } from '../sim/scenario/load';
 import { runScenario } from '../sim/run';
 import { ONE_TOKEN } from '../src/core/amount';
-import { allAccounts } from '../src/modules/auth/accounts';
+import { allAccounts } from '../src/modules/auth/keeper';
 import { allDividendAccounts } from '../src/modules/topup/keeper';
 import { allValidators } from '../src/modules/staking/keeper';
 import { allRecords } from '../src/modules/clerk/keeper';

@@ -10,8 +10,8 @@
 import { type Hex, fromHex, toHex } from '../src/core/bytes';
 import { keccak256Bytes } from '../src/core/hash';
 import { concatBytes } from '../src/core/bytes';
-import { getAckCount } from '../src/modules/checkpoint/ackCount';
-import { getLastSpan } from '../src/modules/sidechain/keeper';
+import { getAckCount } from '../src/modules/checkpoint/keeper';
+import { getLastSpan } from '../src/modules/span/keeper';
 import { Cluster } from './cluster';
 import { type Counts, type Scenario, type Verdict } from './scenario/scenario';
 import { type RunVerdict } from './engine/engine';

@@ -76,11 +76,11 @@ export function accountRootHash(accounts: readonly DividendAccountFields[]): Hex
 
 // --- the service state machine (issue: service modules) -------------------------------------
 
-import { shuffleList as shuffleListImpl } from './modules/sidechain/shuffle';
-import { selectNextProducers as selectNextProducersImpl } from './modules/sidechain/selection';
+import { shuffleList as shuffleListImpl } from './modules/span/shuffle';
+import { selectNextProducers as selectNextProducersImpl } from './modules/span/selection';
 
-export { ValidatorSet } from './modules/staking/validatorSet';
-export type { SetValidator } from './modules/staking/validatorSet';
+export { ValidatorSet } from './core/validatorSet';
+export type { SetValidator } from './core/validatorSet';
 export { createServiceApp, ServiceApp } from './app/serviceApp';
 export type { TxResult, BeginBlockRequest, EndBlockResponse, CommitResponse, SideTxResult } from './app/serviceApp';
 export type { QueryResponse } from './app/queryRouter';
@@ -90,7 +90,7 @@ export type {
   SidechainObserver,
   ParentEvent,
   HeaderBlockRecord,
-} from './modules/observers';
+} from './modules/framework/observers';
 
 /** The swap-or-not shuffle (SHA-256, 90 rounds) with a 32-byte seed; returns a new array. */
 export function shuffleList<T>(list: readonly T[], seed: BytesLike): T[] {

@@ -7,22 +7,22 @@ import { type Hex } from '../core/bytes';
 import { InputError } from '../core/errors';
 import { addressOfPublicKey } from '../core/secp256k1';
 import { type KVStore } from '../store/kvStore';
-import { asArray, asObject, bool, noExtraKeys, optUint64, pubKey, str, uint64 } from '../modules/decode';
+import { asArray, asObject, bool, noExtraKeys, optUint64, pubKey, str, uint64 } from '../modules/framework/decode';
 import { type AuthParams, DEFAULT_AUTH_PARAMS, decodeAuthParams, setAuthParams } from '../modules/auth/params';
-import { getOrCreateAccount } from '../modules/auth/accounts';
+import { getOrCreateAccount } from '../modules/auth/keeper';
 import { type Coin, addCoins, decodeCoins, setSendEnabled } from '../modules/bank/keeper';
-import { type ChainParams, DEFAULT_CHAIN_PARAMS, setChainParams } from '../modules/chainParams';
+import { type ChainParams, DEFAULT_CHAIN_PARAMS, setChainParams } from '../modules/chain/keeper';
 import { type Validator, setValidator, setValidatorSet } from '../modules/staking/keeper';
-import { ValidatorSet } from '../modules/staking/validatorSet';
+import { ValidatorSet } from '../core/validatorSet';
 import {
-  type SidechainParams,
-  DEFAULT_SIDECHAIN_PARAMS,
+  type SpanParams,
+  DEFAULT_SPAN_PARAMS,
   DEFAULT_FIRST_SPAN_DURATION,
-  setSidechainParams,
-} from '../modules/sidechain/params';
-import { genesisSpan, setSpan } from '../modules/sidechain/keeper';
+  setSpanParams,
+} from '../modules/span/params';
+import { genesisSpan, setSpan } from '../modules/span/keeper';
 import { type CheckpointParams, DEFAULT_CHECKPOINT_PARAMS, setCheckpointParams } from '../modules/checkpoint/keeper';
-import { setAckCount } from '../modules/checkpoint/ackCount';
+import { setAckCount } from '../modules/checkpoint/keeper';
 import { compareBig } from '../core/order';
 
 export interface GenesisValidator {
@@ -40,7 +40,7 @@ export interface Genesis {
   auth: { params: AuthParams; accounts: Array<{ address: Address; coins: Coin[] }> };
   bank: { sendEnabled: boolean };
   staking: { validators: GenesisValidator[] };
-  sidechain: { params: SidechainParams; firstSpanDuration: bigint };
+  sidechain: { params: SpanParams; firstSpanDuration: bigint };
   checkpoint: { params: CheckpointParams };
 }
 
@@ -133,10 +133,10 @@ export function decodeGenesis(value: unknown): Genesis {
   const spObj = asObject(scObj.params ?? {}, 'genesis.app_state.sidechain.params');
   const sp = 'genesis.app_state.sidechain.params';
   noExtraKeys(spObj, ['sprint_duration', 'span_duration', 'producer_count'], sp);
-  const scParams: SidechainParams = {
-    sprintDuration: optUint64(spObj, 'sprint_duration', sp, DEFAULT_SIDECHAIN_PARAMS.sprintDuration),
-    spanDuration: optUint64(spObj, 'span_duration', sp, DEFAULT_SIDECHAIN_PARAMS.spanDuration),
-    producerCount: optUint64(spObj, 'producer_count', sp, DEFAULT_SIDECHAIN_PARAMS.producerCount),
+  const scParams: SpanParams = {
+    sprintDuration: optUint64(spObj, 'sprint_duration', sp, DEFAULT_SPAN_PARAMS.sprintDuration),
+    spanDuration: optUint64(spObj, 'span_duration', sp, DEFAULT_SPAN_PARAMS.spanDuration),
+    producerCount: optUint64(spObj, 'producer_count', sp, DEFAULT_SPAN_PARAMS.producerCount),
   };
   for (const [k, v] of Object.entries({
     sprint_duration: scParams.sprintDuration,
@@ -209,7 +209,7 @@ export function initGenesis(store: KVStore, g: Genesis): void {
     getOrCreateAccount(store, a.address);
     if (a.coins.length) addCoins(store, a.address, a.coins);
   }
-  setSidechainParams(store, g.sidechain.params);
+  setSpanParams(store, g.sidechain.params);
   setCheckpointParams(store, g.checkpoint.params);
   setAckCount(store, 0n);
 

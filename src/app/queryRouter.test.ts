@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import { type Address } from '../core/address';
 import { type Hex } from '../core/bytes';
 import { accountRootHash } from '../index';
-import { getAccount } from '../modules/auth/accounts';
+import { getAccount } from '../modules/auth/keeper';
 import { getValidatorSet } from '../modules/staking/keeper';
 import {
   MsgCheckpointAckDef,
@@ -20,11 +20,11 @@ import {
   MsgCheckpointNoAckDef,
   type MsgCheckpoint,
 } from '../modules/checkpoint/msgs';
-import { MsgProposeSpanDef } from '../modules/sidechain/msgs';
+import { MsgProposeSpanDef } from '../modules/span/msgs';
 import { MsgStakeUpdateDef } from '../modules/staking/msgs';
 import { MsgTopupDef, MsgWithdrawFeeDef } from '../modules/topup/msgs';
 import { MsgEventRecordDef } from '../modules/clerk/msgs';
-import { type StakeUpdateEvent, type StateSyncedEvent, type TopUpFeeEvent } from '../modules/observers';
+import { type StakeUpdateEvent, type StateSyncedEvent, type TopUpFeeEvent } from '../modules/framework/observers';
 import { type QueryResponse } from './queryRouter';
 import { type SideTxResult, type TxResult } from './serviceApp';
 import { TestChain, testKey, TOKEN, type AccountJson, type TestKey } from './testing/testChain';

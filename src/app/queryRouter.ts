@@ -10,12 +10,12 @@ import { parseUint64 } from '../core/amount';
 import { fromHex, type Hex } from '../core/bytes';
 import { rfc3339FromUnixSeconds } from '../core/time';
 import { type KVReader } from '../store/kvStore';
-import { type Observers } from '../modules/observers';
-import { getAccount } from '../modules/auth/accounts';
+import { type Observers } from '../modules/framework/observers';
+import { getAccount } from '../modules/auth/keeper';
 import { authParamsJson, getAuthParams } from '../modules/auth/params';
 import { accountCoins, coinsJson } from '../modules/bank/keeper';
-import { getSidechainParams, sidechainParamsJson } from '../modules/sidechain/params';
-import { allSpans, getLastSpan, getSpan, nextSpanSeedBlock, spanJson } from '../modules/sidechain/keeper';
+import { getSpanParams, spanParamsJson } from '../modules/span/params';
+import { allSpans, getLastSpan, getSpan, nextSpanSeedBlock, spanJson } from '../modules/span/keeper';
 import {
   getValidator,
   getValidatorBySigner,
@@ -34,10 +34,10 @@ import {
   getLastCheckpoint,
   getLastNoAck,
 } from '../modules/checkpoint/keeper';
-import { getAckCount } from '../modules/checkpoint/ackCount';
+import { getAckCount } from '../modules/checkpoint/keeper';
 import { getRecord, isClerkSeqSeen, listRecords, recordJson } from '../modules/clerk/keeper';
 import { dividendAccountJson, dividendAccountRoot, getDividendAccount, isTopupSeen } from '../modules/topup/keeper';
-import { getChainParams } from '../modules/chainParams';
+import { getChainParams } from '../modules/chain/keeper';
 
 export interface QueryResponse {
   status: number;
@@ -128,7 +128,7 @@ const ROUTES: Array<[RegExp, Handler]> = [
       return span ? okBody(q, spanJson(span)) : querierError(500, 'could not get span; span not found');
     },
   ],
-  [/^\/sidechain\/params$/, (q) => okBody(q, sidechainParamsJson(getSidechainParams(q.store)))],
+  [/^\/sidechain\/params$/, (q) => okBody(q, spanParamsJson(getSpanParams(q.store)))],
   [/^\/sidechain\/next-span-seed-block$/, (q) => okBody(q, { block: Number(nextSpanSeedBlock(q.store)) })],
 
   // --- auth ---

@@ -1,5 +1,5 @@
 /** Every message the service handles, by amino type name. */
-import { type MsgDef } from '../modules/types';
+import { type MsgDef } from '../modules/framework/msgDef';
 import { MsgSendDef, MsgMultiSendDef } from '../modules/bank/msgs';
 import {
   MsgValidatorJoinDef,
@@ -7,7 +7,7 @@ import {
   MsgValidatorExitDef,
   MsgSignerUpdateDef,
 } from '../modules/staking/msgs';
-import { MsgProposeSpanDef } from '../modules/sidechain/msgs';
+import { MsgProposeSpanDef } from '../modules/span/msgs';
 import { MsgCheckpointDef, MsgCheckpointAckDef, MsgCheckpointNoAckDef } from '../modules/checkpoint/msgs';
 import { MsgTopupDef, MsgWithdrawFeeDef } from '../modules/topup/msgs';
 import { MsgEventRecordDef } from '../modules/clerk/msgs';

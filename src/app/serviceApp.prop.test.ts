@@ -14,7 +14,7 @@ import { fakeTxHash } from './testing/fakeObservers';
 import { MsgSendDef, MsgMultiSendDef } from '../modules/bank/msgs';
 import { MsgTopupDef, MsgWithdrawFeeDef } from '../modules/topup/msgs';
 import { MsgCheckpointNoAckDef } from '../modules/checkpoint/msgs';
-import { allAccounts } from '../modules/auth/accounts';
+import { allAccounts } from '../modules/auth/keeper';
 import { allDividendAccounts } from '../modules/topup/keeper';
 import { type Hex } from '../core/bytes';
 import { type Address } from '../core/address';

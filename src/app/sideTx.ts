@@ -9,9 +9,9 @@ import { type Address } from '../core/address';
 import { type Hex } from '../core/bytes';
 import { canonicalJson } from '../core/canonicalJson';
 import { type KVReader, type KVStore } from '../store/kvStore';
-import { type SideVote } from '../modules/types';
-import { type ValidatorSet } from '../modules/staking/validatorSet';
-import { idKey } from '../modules/chainParams';
+import { type SideVote } from '../modules/framework/msgDef';
+import { type ValidatorSet } from '../core/validatorSet';
+import { idKey } from '../modules/framework/storeKeys';
 
 export interface PendingSideTx {
   txHash: Hex;

@@ -12,8 +12,8 @@
 import { type Address } from '../core/address';
 import { type Hex } from '../core/bytes';
 import { type KVReader } from '../store/kvStore';
-import { type MsgDef } from '../modules/types';
-import { getChainParams } from '../modules/chainParams';
+import { type MsgDef } from '../modules/framework/msgDef';
+import { getChainParams } from '../modules/chain/keeper';
 import { getValidatorBySigner, getValidatorSet, isSeqSeen } from '../modules/staking/keeper';
 import { isTopupSeen, dividendAccountRoot } from '../modules/topup/keeper';
 import { hasRecord, isClerkSeqSeen } from '../modules/clerk/keeper';
@@ -24,10 +24,10 @@ import {
   getLastCheckpoint,
   getLastNoAck,
 } from '../modules/checkpoint/keeper';
-import { getAckCount } from '../modules/checkpoint/ackCount';
-import { getLastSpan, getSpan } from '../modules/sidechain/keeper';
-import { getSidechainParams } from '../modules/sidechain/params';
-import { inSpanProposalWindow } from '../modules/sidechain/msgs';
+import { getAckCount } from '../modules/checkpoint/keeper';
+import { getLastSpan, getSpan } from '../modules/span/keeper';
+import { getSpanParams } from '../modules/span/params';
+import { inSpanProposalWindow } from '../modules/span/msgs';
 import {
   MsgValidatorJoinDef,
   MsgStakeUpdateDef,
@@ -37,7 +37,7 @@ import {
 import { MsgTopupDef } from '../modules/topup/msgs';
 import { MsgEventRecordDef } from '../modules/clerk/msgs';
 import { MsgCheckpointDef, MsgCheckpointAckDef, MsgCheckpointNoAckDef } from '../modules/checkpoint/msgs';
-import { MsgProposeSpanDef } from '../modules/sidechain/msgs';
+import { MsgProposeSpanDef } from '../modules/span/msgs';
 import { type DecodedParentLog } from '../parent/abi';
 import { type ParentCall } from '../parent/parentChain';
 import { type Checkpoint } from '../parent/contracts/checkpointSignDigest';
@@ -292,7 +292,7 @@ export class Bridge {
     // Stagger by rank: the first validators in the set propose first; later ranks only if the
     // earlier proposals did not land within the window.
     const progress = head - last.startBlock;
-    const sprint = getSidechainParams(s).sprintDuration;
+    const sprint = getSpanParams(s).sprintDuration;
     if (progress < BigInt(rank) * sprint) return null;
     const start = last.endBlock + 1n;
     const key = `span/${id}`;
@@ -305,7 +305,7 @@ export class Bridge {
         spanId: id,
         proposer: x.me,
         startBlock: start,
-        endBlock: start + getSidechainParams(s).spanDuration - 1n,
+        endBlock: start + getSpanParams(s).spanDuration - 1n,
         sidechainChainId: this.sidechainChainId,
       },
     };

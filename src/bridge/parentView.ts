@@ -8,7 +8,7 @@ import { type Hex } from '../core/bytes';
 import { type ParentBlock, type ParentReceipt } from '../parent/parentChain';
 import { type HeaderBlockRecord } from '../parent/contracts/rootChain';
 import { type DecodedParentLog, decodeLog } from '../parent/abi';
-import { type ParentChainObserver, type ParentEvent } from '../modules/observers';
+import { type ParentChainObserver, type ParentEvent } from '../modules/framework/observers';
 
 export interface ParentSyncResult {
   blocks: ParentBlock[];

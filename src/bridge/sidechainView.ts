@@ -5,7 +5,7 @@
  */
 import { type Hex, toHex } from '../core/bytes';
 import { checkpointRootHashBytes } from '../core/hashRules';
-import { type SidechainObserver } from '../modules/observers';
+import { type SidechainObserver } from '../modules/framework/observers';
 
 export interface HeaderSummary {
   number: bigint;

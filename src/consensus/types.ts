@@ -8,7 +8,7 @@ import { type Hex } from '../core/bytes';
 import { canonicalJson } from '../core/canonicalJson';
 import { keccak256Bytes } from '../core/hash';
 import { toHex, utf8 } from '../core/bytes';
-import { type SideVote } from '../modules/types';
+import { type SideVote } from '../modules/framework/msgDef';
 
 export type Step = 'propose' | 'prevote' | 'precommit' | 'commit';
 

@@ -14,14 +14,14 @@ import { type SideTxVotes } from '../app/sideTx';
 import { MSG_REGISTRY } from '../app/registry';
 import { decodeTx, encodeTx, signTx, type StdTx, txHash as hashTx } from '../modules/auth/stdTx';
 import { isCheckpointTx } from '../modules/auth/ante';
-import { type MsgDef, type SideVote } from '../modules/types';
-import { type Observers } from '../modules/observers';
-import { getChainParams } from '../modules/chainParams';
+import { type MsgDef, type SideVote } from '../modules/framework/msgDef';
+import { type Observers } from '../modules/framework/observers';
+import { getChainParams } from '../modules/chain/keeper';
 import { getBuffer, getCheckpointParams, getLastCheckpoint } from '../modules/checkpoint/keeper';
-import { getLastSpan, getSpan } from '../modules/sidechain/keeper';
-import { getSidechainParams } from '../modules/sidechain/params';
+import { getLastSpan, getSpan } from '../modules/span/keeper';
+import { getSpanParams } from '../modules/span/params';
 import { getAuthParams } from '../modules/auth/params';
-import { type MsgProposeSpan } from '../modules/sidechain/msgs';
+import { type MsgProposeSpan } from '../modules/span/msgs';
 import { listRecords } from '../modules/clerk/keeper';
 import {
   Tendermint,
@@ -507,7 +507,7 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
   /** The genesis state as stored, and the parameters the oracles' models need. */
   private observeGenesis(ctx: NodeContext<NodeMessage, ServiceTimer>): void {
     const store = this.app.store;
-    const sc = getSidechainParams(store);
+    const sc = getSpanParams(store);
     ctx.observe({
       kind: 'service.genesis',
       chainId: this.app.chainId,

@@ -13,7 +13,7 @@ import {
   type TopUpFeeEvent,
   type UnstakeInitEvent,
   type ParentEvent,
-} from '../modules/observers';
+} from '../modules/framework/observers';
 import {
   type DecodedParentLog,
   type ParentEventArgs,

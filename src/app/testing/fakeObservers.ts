@@ -6,7 +6,7 @@ import { type Hex, toHex } from '../../core/bytes';
 import { pad32 } from '../../core/amount';
 import { keccak256Bytes } from '../../core/hash';
 import { checkpointRootHashBytes, type SidechainHeaderFields } from '../../core/hashRules';
-import { type HeaderBlockRecord, type Observers, type ParentEvent } from '../../modules/observers';
+import { type HeaderBlockRecord, type Observers, type ParentEvent } from '../../modules/framework/observers';
 
 export const EMPTY_ROOT: Hex = '0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421';
 

@@ -20,7 +20,7 @@ import { MsgTopupDef } from '../topup/msgs';
 import { MsgSendDef, MsgMultiSendDef, type MsgMultiSend } from '../bank/msgs';
 import { MsgCheckpointDef } from '../checkpoint/msgs';
 import { getValidatorSet } from '../staking/keeper';
-import { getAccount } from './accounts';
+import { getAccount } from './keeper';
 import { accountRootHash } from '../../index';
 import { type Address } from '../../core/address';
 import { type TxResult } from '../../app/serviceApp';

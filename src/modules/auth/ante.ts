@@ -9,11 +9,11 @@ import { type ResultError, SdkErrors, err } from '../../core/errors';
 import { fromHex, toHex } from '../../core/bytes';
 import { type SignatureScheme, realScheme } from '../../core/signatureScheme';
 import { type KVStore } from '../../store/kvStore';
-import { getAccount, setAccount } from './accounts';
+import { getAccount, setAccount } from './keeper';
 import { getAuthParams, FEE_DENOM, CHECKPOINT_TX_GAS } from './params';
 import { signDigestOf, type StdTx } from './stdTx';
 import { sendCoins } from '../bank/keeper';
-import { FEE_COLLECTOR } from './accounts';
+import { FEE_COLLECTOR } from './keeper';
 
 export interface AnteOutcome {
   signer: Address;

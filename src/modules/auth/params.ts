@@ -1,5 +1,5 @@
 /** Auth parameters: the spec's defaults and query keys (JSON keys as the reference prints them). */
-import { type Obj, asObject, uint64, str } from '../decode';
+import { type Obj, asObject, uint64, str } from '../framework/decode';
 import { parseUint } from '../../core/amount';
 import { type KVStore, type KVReader } from '../../store/kvStore';
 

@@ -12,8 +12,8 @@ import { keccak256Bytes, sha256Bytes } from '../../core/hash';
 import { signDigestBytes } from '../../core/secp256k1';
 import { type SignatureScheme } from '../../core/signatureScheme';
 import { InputError } from '../../core/errors';
-import { type MsgDef } from '../types';
-import { asObject, str } from '../decode';
+import { type MsgDef } from '../framework/msgDef';
+import { asObject, str } from '../framework/decode';
 
 export interface StdTx<M = unknown> {
   def: MsgDef<M>;

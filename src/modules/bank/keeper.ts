@@ -5,8 +5,8 @@
 import { type Address } from '../../core/address';
 import { type ResultError, SdkErrors, err } from '../../core/errors';
 import { type KVReader, type KVStore } from '../../store/kvStore';
-import { getOrCreateAccount, setAccount, getAccount, withCoins } from '../auth/accounts';
-import { type Obj, asArray, asObject, str } from '../decode';
+import { getOrCreateAccount, setAccount, getAccount, withCoins } from '../auth/keeper';
+import { type Obj, asArray, asObject, str } from '../framework/decode';
 import { parseUint } from '../../core/amount';
 import { InputError } from '../../core/errors';
 import { compareStrings } from '../../core/order';

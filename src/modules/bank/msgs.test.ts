@@ -14,7 +14,7 @@ import {
 } from '../../app/testing/testChain';
 import { type TxResult } from '../../app/serviceApp';
 import { type Address } from '../../core/address';
-import { getAccount } from '../auth/accounts';
+import { getAccount } from '../auth/keeper';
 import { MsgSendDef, MsgMultiSendDef, type MsgMultiSend } from './msgs';
 import { type Coin } from './keeper';
 

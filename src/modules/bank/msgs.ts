@@ -5,8 +5,8 @@
  */
 import { type Address } from '../../core/address';
 import { BankErrors, SdkErrors, err } from '../../core/errors';
-import { type MsgDef, OK, rejected } from '../types';
-import { addr, asArray, asObject, noExtraKeys } from '../decode';
+import { type MsgDef, OK, rejected } from '../framework/msgDef';
+import { addr, asArray, asObject, noExtraKeys } from '../framework/decode';
 import { type Coin, coinsJson, decodeCoins, sendCoins, sendEnabled, addCoins, subCoins } from './keeper';
 import { compareStrings } from '../../core/order';
 

@@ -5,8 +5,7 @@
 import { type Address } from '../../core/address';
 import { type Hex } from '../../core/bytes';
 import { type KVReader, type KVStore } from '../../store/kvStore';
-import { idKey } from '../chainParams';
-import { getAckCount } from './ackCount';
+import { idKey } from '../framework/storeKeys';
 
 export interface CheckpointParams {
   checkpointBufferTimeMs: bigint;
@@ -33,9 +32,19 @@ export interface Checkpoint {
 }
 
 const PARAMS_KEY = 'checkpoint/params';
+const ACK_COUNT_KEY = 'checkpoint/ack_count';
 const BUFFER_KEY = 'checkpoint/buffer';
 const LAST_NO_ACK_KEY = 'checkpoint/last_no_ack';
 const cpKey = (n: bigint) => `checkpoint/number/${idKey(n)}`;
+
+/** The checkpoint ack count: read by staking (epochs) and written by the checkpoint module. */
+export function getAckCount(store: KVReader): bigint {
+  return store.get<bigint>(ACK_COUNT_KEY) ?? 0n;
+}
+
+export function setAckCount(store: KVStore, n: bigint): void {
+  store.set(ACK_COUNT_KEY, n);
+}
 
 export function getCheckpointParams(store: KVReader): CheckpointParams {
   return store.get<CheckpointParams>(PARAMS_KEY) ?? DEFAULT_CHECKPOINT_PARAMS;

@@ -14,8 +14,8 @@ import { type Hex } from '../../core/bytes';
 import { abciLog } from '../../core/errors';
 import { accountRootHash } from '../../index';
 import { getValidatorSet } from '../staking/keeper';
-import { type ValidatorSet } from '../staking/validatorSet';
-import { type HeaderBlockRecord } from '../observers';
+import { type ValidatorSet } from '../../core/validatorSet';
+import { type HeaderBlockRecord } from '../framework/observers';
 import { MsgCheckpointDef, MsgCheckpointAckDef, MsgCheckpointNoAckDef, type MsgCheckpoint } from './msgs';
 
 const BUFFER_MS = 1_000_000;

@@ -7,11 +7,11 @@
 import { type Address, ZERO_ADDRESS } from '../../core/address';
 import { type Hex } from '../../core/bytes';
 import { HeimdallErrors, err } from '../../core/errors';
-import { type MsgDef, OK, rejected, type HandlerResult, type Ctx } from '../types';
-import { addr, asObject, hexN, noExtraKeys, uint64 } from '../decode';
+import { type MsgDef, OK, rejected, type HandlerResult, type Ctx } from '../framework/msgDef';
+import { addr, asObject, hexN, noExtraKeys, uint64 } from '../framework/decode';
 import { type KVReader, type KVStore } from '../../store/kvStore';
-import { getChainParams } from '../chainParams';
-import { getAckCount, setAckCount } from './ackCount';
+import { getChainParams } from '../chain/keeper';
+import { getAckCount, setAckCount } from './keeper';
 import {
   addCheckpoint,
   blockSeconds,
@@ -26,7 +26,7 @@ import {
 } from './keeper';
 import { getValidatorSet, incrementAccum } from '../staking/keeper';
 import { dividendAccountRoot } from '../topup/keeper';
-import { type HeaderBlockRecord } from '../observers';
+import { type HeaderBlockRecord } from '../framework/observers';
 
 const P = 'tx.msg.value';
 const ZERO_HASH = ('0x' + '00'.repeat(32)) as Hex;

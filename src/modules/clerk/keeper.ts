@@ -2,7 +2,7 @@
 import { type Address } from '../../core/address';
 import { type Hex } from '../../core/bytes';
 import { type KVReader, type KVStore } from '../../store/kvStore';
-import { idKey } from '../chainParams';
+import { idKey } from '../framework/storeKeys';
 import { rfc3339FromUnixMs } from '../../core/time';
 
 export interface EventRecord {

@@ -6,9 +6,9 @@
 import { type Address } from '../../core/address';
 import { type Hex } from '../../core/bytes';
 import { HeimdallErrors } from '../../core/errors';
-import { type MsgDef, OK, rejected, type Ctx } from '../types';
-import { addr, asObject, hexBytes, hexN, noExtraKeys, str, uint64 } from '../decode';
-import { getChainParams } from '../chainParams';
+import { type MsgDef, OK, rejected, type Ctx } from '../framework/msgDef';
+import { addr, asObject, hexBytes, hexN, noExtraKeys, str, uint64 } from '../framework/decode';
+import { getChainParams } from '../chain/keeper';
 import { hasRecord, isClerkSeqSeen, markClerkSeq, setRecord } from './keeper';
 
 const P = 'tx.msg.value';

@@ -10,9 +10,9 @@ import { type Address } from '../../core/address';
 import { type Hex } from '../../core/bytes';
 import { compareAddresses } from '../../core/address';
 import { type KVReader, type KVStore } from '../../store/kvStore';
-import { ValidatorSet } from './validatorSet';
-import { getAckCount } from '../checkpoint/ackCount';
-import { idKey } from '../chainParams';
+import { ValidatorSet } from '../../core/validatorSet';
+import { getAckCount } from '../checkpoint/keeper';
+import { idKey } from '../framework/storeKeys';
 
 export interface Validator {
   id: bigint;

@@ -15,7 +15,7 @@ import {
   type StakedEvent,
   type StakeUpdateEvent,
   type UnstakeInitEvent,
-} from '../observers';
+} from '../framework/observers';
 import { MsgCheckpointAckDef, MsgCheckpointDef } from '../checkpoint/msgs';
 import {
   MsgSignerUpdateDef,

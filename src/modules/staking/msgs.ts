@@ -9,12 +9,12 @@ import { type Hex } from '../../core/bytes';
 import { HeimdallErrors, err } from '../../core/errors';
 import { ONE_TOKEN } from '../../core/amount';
 import { addressOfPublicKey } from '../../core/secp256k1';
-import { type MsgDef, type SideVote, OK, rejected, type Ctx } from '../types';
-import { addr, asObject, hexN, noExtraKeys, pubKey, uint64 } from '../decode';
-import { getChainParams } from '../chainParams';
+import { type MsgDef, type SideVote, OK, rejected, type Ctx } from '../framework/msgDef';
+import { addr, asObject, hexN, noExtraKeys, pubKey, uint64 } from '../framework/decode';
+import { getChainParams } from '../chain/keeper';
 import { type Validator, getValidator, getValidatorBySigner, isSeqSeen, markSeq, setValidator } from './keeper';
-import { type ParentEvent } from '../observers';
-import { balanceOf } from '../auth/accounts';
+import { type ParentEvent } from '../framework/observers';
+import { balanceOf } from '../auth/keeper';
 import { sendCoins } from '../bank/keeper';
 import { FEE_DENOM } from '../auth/params';
 

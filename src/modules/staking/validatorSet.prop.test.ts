@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { type Address } from '../../core/address';
 import { InputError } from '../../core/errors';
-import { ValidatorSet } from './validatorSet';
+import { ValidatorSet } from '../../core/validatorSet';
 
 function addr(n: number): Address {
   return `0x${n.toString(16).padStart(40, '0')}`;

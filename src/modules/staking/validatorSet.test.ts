@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { type Address } from '../../core/address';
 import { INT64_MAX } from '../../core/amount';
 import { InputError } from '../../core/errors';
-import { MAX_TOTAL_VOTING_POWER, ValidatorSet } from './validatorSet';
+import { MAX_TOTAL_VOTING_POWER, ValidatorSet } from '../../core/validatorSet';
 
 /** Heimdall right-aligns Tendermint's ASCII test addresses in 20 bytes (heimdall.md §10.5). */
 function asciiAddress(name: string): Address {

@@ -5,7 +5,7 @@
  */
 import { type Hex, toHex } from '../../core/bytes';
 import { type KVReader, type KVStore } from '../../store/kvStore';
-import { idKey } from '../chainParams';
+import { idKey } from '../framework/storeKeys';
 import { accountRootHashBytes } from '../../core/hashRules';
 import { allValidators } from '../staking/keeper';
 

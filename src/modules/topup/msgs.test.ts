@@ -20,8 +20,8 @@ import { type Hex } from '../../core/bytes';
 import { abciLog } from '../../core/errors';
 import { accountRootHash } from '../../index';
 import { getValidatorSet } from '../staking/keeper';
-import { getAccount } from '../auth/accounts';
-import { type TopUpFeeEvent } from '../observers';
+import { getAccount } from '../auth/keeper';
+import { type TopUpFeeEvent } from '../framework/observers';
 import { MsgCheckpointDef } from '../checkpoint/msgs';
 import { MsgTopupDef, MsgWithdrawFeeDef } from './msgs';
 

@@ -7,13 +7,13 @@
 import { type Address } from '../../core/address';
 import { type Hex } from '../../core/bytes';
 import { HeimdallErrors, TopupErrors, SdkErrors, err } from '../../core/errors';
-import { type MsgDef, OK, rejected, type Ctx } from '../types';
-import { addr, asObject, hexN, noExtraKeys, uint64, field } from '../decode';
-import { getChainParams } from '../chainParams';
+import { type MsgDef, OK, rejected, type Ctx } from '../framework/msgDef';
+import { addr, asObject, hexN, noExtraKeys, uint64, field } from '../framework/decode';
+import { getChainParams } from '../chain/keeper';
 import { sendEnabled, addCoins, sendCoins, subCoins } from '../bank/keeper';
 import { getValidator, getValidatorBySigner } from '../staking/keeper';
 import { FEE_DENOM, DEFAULT_AUTH_PARAMS } from '../auth/params';
-import { balanceOf } from '../auth/accounts';
+import { balanceOf } from '../auth/keeper';
 import { addFeeToDividendAccount, isTopupSeen, markTopup } from './keeper';
 import { parseUint } from '../../core/amount';
 

@@ -15,7 +15,7 @@
 import { type Address, parseAddress, ZERO_ADDRESS } from '../../core/address';
 import { InputError } from '../../core/errors';
 import { describe } from '../../core/bytes';
-import { asArray, asObject, bool, optStr, optUint64, str, type Obj } from '../../modules/decode';
+import { asArray, asObject, bool, optStr, optUint64, str, type Obj } from '../../modules/framework/decode';
 import { RestError, decodeOrThrow } from './restError';
 
 export interface BaseReq {

@@ -8,7 +8,7 @@
  */
 import { describe } from '../../core/bytes';
 import { decodeTx, encodeTx } from '../../modules/auth/stdTx';
-import { asObject } from '../../modules/decode';
+import { asObject } from '../../modules/framework/decode';
 import { MSG_REGISTRY } from '../../app/registry';
 import { type BroadcastMode } from '../ports';
 import { RestError, decodeOrThrow } from './restError';

@@ -19,9 +19,9 @@
  */
 import { abciLog, InputError } from '../../core/errors';
 import { canonicalJson } from '../../core/canonicalJson';
-import { type MsgDef } from '../../modules/types';
+import { type MsgDef } from '../../modules/framework/msgDef';
 import { msgJson } from '../../modules/auth/stdTx';
-import { addr, asObject, hexN, uint256, uint64, type Obj } from '../../modules/decode';
+import { addr, asObject, hexN, uint256, uint64, type Obj } from '../../modules/framework/decode';
 import { MsgCheckpointDef, MsgCheckpointAckDef, MsgCheckpointNoAckDef } from '../../modules/checkpoint/msgs';
 import { MsgTopupDef, MsgWithdrawFeeDef } from '../../modules/topup/msgs';
 import { type BaseReq, parseBaseReq } from './baseReq';

@@ -11,7 +11,7 @@ import { canonicalJson } from '../../core/canonicalJson';
 import { abciLog } from '../../core/errors';
 import { type TestChain, type TestKey, testKey, TOKEN } from '../../app/testing/testChain';
 import { MSG_REGISTRY } from '../../app/registry';
-import { type MsgDef } from '../../modules/types';
+import { type MsgDef } from '../../modules/framework/msgDef';
 import { encodeTx, signTx, txHash, txJson } from '../../modules/auth/stdTx';
 import { MsgSendDef } from '../../modules/bank/msgs';
 import { BroadcastTimeoutError, type ServicePort } from '../ports';

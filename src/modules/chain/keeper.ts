@@ -2,7 +2,7 @@
  * Chain-wide parameters (Heimdall's chainmanager): confirmation depths the side handlers demand and
  * the sidechain's chain id.
  */
-import { type KVReader, type KVStore } from '../store/kvStore';
+import { type KVReader, type KVStore } from '../../store/kvStore';
 
 export interface ChainParams {
   /** Parent-chain blocks on top of a log before it counts (MainchainTxConfirmations). */
@@ -26,9 +26,4 @@ export function getChainParams(store: KVReader): ChainParams {
 
 export function setChainParams(store: KVStore, p: ChainParams): void {
   store.set(KEY, p);
-}
-
-/** Fixed-width decimal ids keep store keys in numeric order. */
-export function idKey(id: bigint): string {
-  return id.toString().padStart(20, '0');
 }

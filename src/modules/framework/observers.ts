@@ -3,8 +3,8 @@
  * implements them by calling the parent chain and the sidechain over the (simulated) network.
  * Reading another chain yields a vote; the agreed observation is then applied by a pure post handler.
  */
-import { type Address } from '../core/address';
-import { type Hex } from '../core/bytes';
+import { type Address } from '../../core/address';
+import { type Hex } from '../../core/bytes';
 
 interface EventBase {
   txHash: Hex;

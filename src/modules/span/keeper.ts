@@ -7,8 +7,8 @@ import { type Address, compareAddresses } from '../../core/address';
 import { type Hex } from '../../core/bytes';
 import { compareBig } from '../../core/order';
 import { type KVReader, type KVStore } from '../../store/kvStore';
-import { idKey } from '../chainParams';
-import { ValidatorSet } from './../staking/validatorSet';
+import { idKey } from '../framework/storeKeys';
+import { ValidatorSet } from '../../core/validatorSet';
 import {
   getValidator,
   getValidatorBySigner,
@@ -17,7 +17,7 @@ import {
   type Validator,
   validatorJson,
 } from '../staking/keeper';
-import { getSidechainParams } from './params';
+import { getSpanParams } from './params';
 import { selectNextProducers } from './selection';
 
 export interface Producer {
@@ -134,7 +134,7 @@ export function freezeSet(
   sidechainChainId: string,
   seed: Hex,
 ): Span {
-  const params = getSidechainParams(store);
+  const params = getSpanParams(store);
   const set = getValidatorSet(store);
   const selectedProducers = selectProducers(spanEligibleValidators(store), seed, params.producerCount);
   const span: Span = {

@@ -7,11 +7,11 @@
 import { type Address } from '../../core/address';
 import { type Hex } from '../../core/bytes';
 import { HeimdallErrors } from '../../core/errors';
-import { type MsgDef, OK, rejected, type Ctx, type HandlerResult } from '../types';
-import { addr, asObject, noExtraKeys, str, uint64 } from '../decode';
-import { getChainParams } from '../chainParams';
+import { type MsgDef, OK, rejected, type Ctx, type HandlerResult } from '../framework/msgDef';
+import { addr, asObject, noExtraKeys, str, uint64 } from '../framework/decode';
+import { getChainParams } from '../chain/keeper';
 import { freezeSet, getLastSpan, getSpan, nextSpanSeedBlock } from './keeper';
-import { getSidechainParams } from './params';
+import { getSpanParams } from './params';
 import { type KVReader } from '../../store/kvStore';
 
 export interface MsgProposeSpan {
@@ -31,7 +31,7 @@ function checkSpan(state: KVReader, m: MsgProposeSpan): HandlerResult {
   if (!last) return rejected(HeimdallErrors.SpanNotFound);
   if (!(last.id + 1n === m.spanId && m.startBlock === last.endBlock + 1n && m.endBlock >= m.startBlock))
     return rejected(HeimdallErrors.SpanNotContinuous);
-  if (getSidechainParams(state).spanDuration !== m.endBlock - m.startBlock + 1n)
+  if (getSpanParams(state).spanDuration !== m.endBlock - m.startBlock + 1n)
     return rejected(HeimdallErrors.InvalidSpanDuration);
   return OK;
 }

@@ -2,10 +2,10 @@
  * Field decoders for messages, genesis and request bodies. Each throws an InputError that names
  * the full path of the bad field (`msg.value.tx_hash`), so callers turn it into a clear rejection.
  */
-import { type Address, parseAddress } from '../core/address';
-import { type Hex, fromHex, toHex, describe } from '../core/bytes';
-import { parseUint, UINT64_MAX } from '../core/amount';
-import { InputError } from '../core/errors';
+import { type Address, parseAddress } from '../../core/address';
+import { type Hex, fromHex, toHex, describe } from '../../core/bytes';
+import { parseUint, UINT64_MAX } from '../../core/amount';
+import { InputError } from '../../core/errors';
 
 export type Obj = Record<string, unknown>;
 

@@ -2,9 +2,9 @@
  * The module framework: a handler context over a branched store, message definitions with their
  * deliver, side and post handlers, and emitted events.
  */
-import { type Address } from '../core/address';
-import { type ResultError } from '../core/errors';
-import { type KVStore, type KVReader } from '../store/kvStore';
+import { type Address } from '../../core/address';
+import { type ResultError } from '../../core/errors';
+import { type KVStore, type KVReader } from '../../store/kvStore';
 import { type Observers } from './observers';
 
 export interface AppEvent {
