@@ -6,10 +6,12 @@
  * handler and the message handler both succeed, so a rejected transaction leaves the state (and the
  * app hash) untouched — it pays no fee and its sequence does not rise.
  */
+import { CommonErrors } from '../modules/framework/errors';
+import { SdkErrors } from '../modules/framework/errors';
 import { type Address } from '../core/address';
 import { type Hex, fromHex } from '../core/bytes';
 import { type AppliedBlock, executionKey, findExecution, rememberExecution } from './sharedExecution';
-import { type ResultError, SdkErrors, HeimdallErrors, InputError, abciLog, assert, err } from '../core/errors';
+import { type ResultError, InputError, abciLog, assert, err } from '../core/errors';
 import { MemoryStore, type Branch, type KVStore, type StoreWrites } from '../store/kvStore';
 import { type AppEvent, type Ctx, type MsgDef, type SideVote } from '../modules/framework/msgDef';
 import { type Observers } from '../modules/framework/observers';
@@ -158,7 +160,7 @@ export class ServiceApp {
       const t = tally(getValidatorSet(b.branch), votesByTx.get(p.txHash) ?? []);
       const events: AppEvent[] = [];
       let error: ResultError | null = null;
-      if (t.result !== 'yes') error = HeimdallErrors.SideTxValidation;
+      if (t.result !== 'yes') error = CommonErrors.SideTxValidation;
       else {
         const txBranch = b.branch.branch();
         const ctx: Ctx = { store: txBranch, height: b.height, timeMs: b.timeMs, chainId: this.chainId, events };

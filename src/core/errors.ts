@@ -31,88 +31,56 @@ export function err(spec: ResultError, message?: string): ResultError {
   return message === undefined ? spec : { codespace: spec.codespace, code: spec.code, message };
 }
 
-const sdk = (code: number, message: string): ResultError => ({ codespace: 'sdk', code, message });
-const heimdall = (code: number, message: string): ResultError => ({ codespace: '1', code, message });
-const topup = (code: number, message: string): ResultError => ({ codespace: 'topup', code, message });
+/** A registered error code: its name in the table that defined it, for messages about it. */
+export interface RegisteredError extends ResultError {
+  readonly name: string;
+}
 
-/** SDK root codespace (cosmos-sdk types/errors.go). */
-export const SdkErrors = {
-  Internal: sdk(1, 'internal error'),
-  TxDecode: sdk(2, 'tx parse error'),
-  InvalidSequence: sdk(3, 'invalid sequence'),
-  Unauthorized: sdk(4, 'unauthorized'),
-  InsufficientFunds: sdk(5, 'insufficient funds'),
-  UnknownRequest: sdk(6, 'unknown request'),
-  InvalidAddress: sdk(7, 'invalid address'),
-  InvalidPubKey: sdk(8, 'invalid pubkey'),
-  UnknownAddress: sdk(9, 'unknown address'),
-  InsufficientCoins: sdk(10, 'insufficient coins'),
-  InvalidCoins: sdk(11, 'invalid coins'),
-  OutOfGas: sdk(12, 'out of gas'),
-  MemoTooLarge: sdk(13, 'memo too large'),
-  InsufficientFee: sdk(14, 'insufficient fee'),
-  TooManySignatures: sdk(15, 'too many signatures'),
-  GasOverflow: sdk(16, 'gas overflow'),
-  NoSignatures: sdk(17, 'no signatures'),
-} as const;
+/**
+ * The error codes of a process by (codespace, code). A code is registered once: a second
+ * registration of the same pair is refused, so two tables can never give one code two meanings
+ * without anyone noticing. A code the reference uses with several texts (Heimdall's 1505, the
+ * bank's 102) is registered once and the other texts are `err(code, text)` variants of it.
+ */
+export class ErrorCodes {
+  private readonly byCode = new Map<string, RegisteredError>();
 
-/** Heimdall's common codespace "1" (common/error.go), the staking, span and clerk codes. */
-export const HeimdallErrors = {
-  InvalidMsg: heimdall(1400, 'Invalid message'),
-  OldTx: heimdall(1401, 'Old txhash not allowed'),
-  InvalidProposer: heimdall(1500, 'Proposer is not valid'),
-  BadBlockDetails: heimdall(1501, 'Wrong roothash for given start and end block numbers'),
-  BadAck: heimdall(1502, 'Ack Not Valid'),
-  NoAck: heimdall(1503, 'Checkpoint Already Exists In Buffer, ACK expected'),
-  BadTimestamp: heimdall(1504, 'Invalid time stamp. It must be in near past.'),
-  InvalidNoAck: heimdall(1505, 'Invalid No ACK -- Waiting for last checkpoint ACK'),
-  InvalidNoAckProposer: heimdall(1505, 'Invalid No ACK Proposer'),
-  TooManyNoAck: heimdall(1506, 'Too many no-acks'),
-  LowBalance: heimdall(1507, 'Min balance should be greater than 0'),
-  NoCheckpointFound: heimdall(1508, 'Checkpoint Not Found'),
-  OldCheckpoint: heimdall(1509, 'Checkpoint already received for given start and end block'),
-  DisContinuousCheckpoint: heimdall(1510, 'Checkpoint not in continuity'),
-  NoCheckpointBuffer: heimdall(1511, 'Checkpoint buffer not found'),
-  CheckpointBufferFound: heimdall(1512, 'Checkpoint buffer found'),
-  NoValidator: heimdall(2501, 'Validator information not found'),
-  ValUnbonded: heimdall(2504, 'Validator already unbonded , cannot exit'),
-  ValidatorAlreadyJoined: heimdall(2507, 'Validator already joined'),
-  WaitForConfirmation: heimdall(2510, 'wait for confirmation time before sending transaction'),
-  ValidatorSave: heimdall(2511, 'Cannot save validator'),
-  InvalidReceipt: heimdall(2512, 'Invalid receipt'),
-  NoSignerChange: heimdall(2513, 'New signer same as old signer'),
-  SpanNotContinuous: heimdall(3501, 'Span not continuous'),
-  UnableToFreezeValSet: heimdall(3502, 'Unable to freeze validator set for next span'),
-  SpanNotFound: heimdall(3503, 'Span not found'),
-  ValSetMisMatch: heimdall(3504, 'Validator set mismatch'),
-  ProducerMisMatch: heimdall(3505, 'Producer set mismatch'),
-  InvalidSidechainChainId: heimdall(3506, 'Invalid Bor chain id'),
-  InvalidSpanDuration: heimdall(3507, 'wrong span duration'),
-  SpanNotInTurn: heimdall(3508, 'Span proposed is not in-turn'),
-  EventRecordAlreadySynced: heimdall(5400, 'Event record already synced'),
-  EventRecordInvalid: heimdall(5401, 'Event record is invalid'),
-  EventUpdate: heimdall(5402, 'Event record update error'),
-  SizeExceed: heimdall(5403, 'Data size exceed'),
-  InvalidBlockReceipt: heimdall(5501, 'Invalid block receipt'),
-  SideTxValidation: heimdall(5502, 'External call majority validation failed. '),
-} as const;
+  define<const T extends Readonly<Record<string, readonly [number, string]>>>(
+    codespace: string,
+    table: T,
+  ): { readonly [K in keyof T]: ResultError } {
+    const out: Record<string, ResultError> = {};
+    for (const [name, [code, message]] of Object.entries(table)) {
+      const key = `${codespace}/${code}`;
+      const existing = this.byCode.get(key);
+      assert(existing === undefined, 'an error code is registered once', {
+        codespace,
+        code,
+        name,
+        registeredAs: existing?.name,
+      });
+      this.byCode.set(key, { codespace, code, message, name });
+      out[name] = { codespace, code, message };
+    }
+    return out as { readonly [K in keyof T]: ResultError };
+  }
 
-/** Topup codespace (topup/types/errors.go); 1401 carries the spec's text. */
-export const TopupErrors = {
-  SendDisabled: topup(101, 'send transactions are currently disabled'),
-  InvalidTopupMsg: topup(102, 'Invalid topup msg'),
-  NoValidatorTopup: topup(103, 'no validator topup'),
-  NoBalanceToWithdraw: topup(104, 'No balance to withdraw'),
-  OldTx: topup(1401, 'Older invalid tx found'),
-} as const;
+  /** Every registered code, in registration order. */
+  list(): readonly RegisteredError[] {
+    return [...this.byCode.values()];
+  }
+}
 
-/** Bank codespace (Heimdall's bank/types/errors.go: 101 send disabled, 102 inputs/outputs). */
-export const BankErrors = {
-  NoInputs: { codespace: 'bank', code: 102, message: 'no inputs to send transaction' },
-  NoOutputs: { codespace: 'bank', code: 102, message: 'no outputs to send transaction' },
-  InputOutputMismatch: { codespace: 'bank', code: 102, message: 'sum inputs != sum outputs' },
-  SendDisabled: { codespace: 'bank', code: 101, message: 'send transactions are currently disabled' },
-} as const satisfies Record<string, ResultError>;
+/** The process-wide registry the modules' error tables register into when they load. */
+export const ERROR_CODES = new ErrorCodes();
+
+/** Register a table of `name: [code, standard text]` in `codespace`; refuses a code already registered. */
+export function defineErrors<const T extends Readonly<Record<string, readonly [number, string]>>>(
+  codespace: string,
+  table: T,
+): { readonly [K in keyof T]: ResultError } {
+  return ERROR_CODES.define(codespace, table);
+}
 
 /** Thrown by `assert`: an invariant of Lockstep itself is broken. Carries context for the repro. */
 export class InvariantError extends Error {

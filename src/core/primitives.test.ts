@@ -3,7 +3,7 @@ import { fromHex, toHex, toBytes, compareBytes, u64be } from './bytes';
 import { parseAddress, isAddress, compareAddresses } from './address';
 import { parseUint, parseUint64, pad32, floorDiv, clipInt64, INT64_MAX, INT64_MIN } from './amount';
 import { canonicalJson } from './canonicalJson';
-import { abciLog, assert, InvariantError, TopupErrors } from './errors';
+import { abciLog, assert, ErrorCodes, InvariantError } from './errors';
 
 describe('hex', () => {
   it('round-trips lower-case', () => expect(toHex(fromHex('0xDEADbeef'))).toBe('0xdeadbeef'));
@@ -92,7 +92,30 @@ describe('canonical JSON', () => {
 
 describe('errors', () => {
   it('ABCI log shape', () => {
-    expect(abciLog(TopupErrors.OldTx)).toBe('{"codespace":"topup","code":1401,"message":"Older invalid tx found"}');
+    const oldTx = { codespace: 'topup', code: 1401, message: 'Older invalid tx found' };
+    expect(abciLog(oldTx)).toBe('{"codespace":"topup","code":1401,"message":"Older invalid tx found"}');
+  });
+  it('a registry refuses a code registered twice, in one table or across tables', () => {
+    const codes = new ErrorCodes();
+    const a = codes.define('1', { InvalidNoAck: [1505, 'Invalid No ACK -- Waiting for last checkpoint ACK'] });
+    expect(a.InvalidNoAck).toEqual({
+      codespace: '1',
+      code: 1505,
+      message: 'Invalid No ACK -- Waiting for last checkpoint ACK',
+    });
+    expect(() => codes.define('1', { InvalidNoAckProposer: [1505, 'Invalid No ACK Proposer'] })).toThrow(
+      /an error code is registered once .*code=1505.*registeredAs="InvalidNoAck"/,
+    );
+    expect(() => codes.define('x', { A: [1, 'a'], B: [1, 'b'] })).toThrow(InvariantError);
+    // The same number in another codespace is another code.
+    codes.define('topup', { OldTx: [1401, 'Older invalid tx found'] });
+    codes.define('2', { InvalidNoAck: [1505, 'other'] });
+    expect(codes.list().map((e) => `${e.codespace}/${e.code} ${e.name}`)).toEqual([
+      '1/1505 InvalidNoAck',
+      'x/1 A',
+      'topup/1401 OldTx',
+      '2/1505 InvalidNoAck',
+    ]);
   });
   it('assert throws with context', () => {
     expect(() => assert(false, 'heap order broken', { seed: 7, at: 10n })).toThrow('heap order broken (seed=7, at=10)');

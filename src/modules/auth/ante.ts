@@ -4,8 +4,9 @@
  * recovers to the signer (a wrong chain id or sequence fails here), then sequence + 1.
  * It runs on the transaction's branch: a rejection anywhere leaves the state untouched.
  */
+import { SdkErrors } from '../framework/errors';
 import { type Address } from '../../core/address';
-import { type ResultError, SdkErrors, err } from '../../core/errors';
+import { type ResultError, err } from '../../core/errors';
 import { fromHex, toHex } from '../../core/bytes';
 import { type SignatureScheme, realScheme } from '../../core/signatureScheme';
 import { type KVStore } from '../../store/kvStore';

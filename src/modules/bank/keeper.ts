@@ -2,8 +2,9 @@
  * Balances: add, subtract, send, mint. Coins on the wire use the spec's shape
  * `{"denom":"matic","amount":{"i":"1000"}}`.
  */
+import { SdkErrors } from '../framework/errors';
 import { type Address } from '../../core/address';
-import { type ResultError, SdkErrors, err } from '../../core/errors';
+import { type ResultError, err } from '../../core/errors';
 import { type KVReader, type KVStore } from '../../store/kvStore';
 import { getOrCreateAccount, setAccount, getAccount, withCoins } from '../auth/keeper';
 import { type Obj, asArray, asObject, str } from '../framework/decode';

@@ -3,8 +3,10 @@
  * MsgMultiSend's Input/Output records are `{address, coins}` (reference README, decided), inputs
  * must sum to outputs, and since a StdTx has one signature every input must be the signer.
  */
+import { BankErrors } from './errors';
+import { SdkErrors } from '../framework/errors';
 import { type Address } from '../../core/address';
-import { BankErrors, SdkErrors, err } from '../../core/errors';
+import { err } from '../../core/errors';
 import { type MsgDef, OK, rejected } from '../framework/msgDef';
 import { addr, asArray, asObject, noExtraKeys } from '../framework/decode';
 import { type Coin, coinsJson, decodeCoins, sendCoins, sendEnabled, addCoins, subCoins } from './keeper';

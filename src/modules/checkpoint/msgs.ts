@@ -4,9 +4,11 @@
  * side vote, buffered by its post handler, and stored by an ack whose header-block record the
  * validators read from the parent chain. Each ack and no-ack rotates the proposer by one.
  */
+import { CheckpointErrors } from './errors';
+import { CommonErrors } from '../framework/errors';
 import { type Address, ZERO_ADDRESS } from '../../core/address';
 import { type Hex } from '../../core/bytes';
-import { HeimdallErrors, err } from '../../core/errors';
+import { err } from '../../core/errors';
 import { type MsgDef, OK, rejected, type HandlerResult, type Ctx } from '../framework/msgDef';
 import { addr, asObject, hexN, noExtraKeys, uint64 } from '../framework/decode';
 import { type KVReader, type KVStore } from '../../store/kvStore';
@@ -45,10 +47,10 @@ export interface MsgCheckpoint {
 function checkContinuity(state: KVReader, m: MsgCheckpoint): HandlerResult {
   const last = getLastCheckpoint(state);
   if (last) {
-    if (last.checkpoint.endBlock > m.startBlock) return rejected(HeimdallErrors.OldCheckpoint);
-    if (last.checkpoint.endBlock + 1n !== m.startBlock) return rejected(HeimdallErrors.DisContinuousCheckpoint);
+    if (last.checkpoint.endBlock > m.startBlock) return rejected(CheckpointErrors.OldCheckpoint);
+    if (last.checkpoint.endBlock + 1n !== m.startBlock) return rejected(CheckpointErrors.DisContinuousCheckpoint);
   } else if (m.startBlock !== 0n) {
-    return rejected(HeimdallErrors.BadBlockDetails);
+    return rejected(CheckpointErrors.BadBlockDetails);
   }
   return OK;
 }
@@ -77,10 +79,10 @@ export const MsgCheckpointDef: MsgDef<MsgCheckpoint> = {
   }),
   signer: (m) => m.proposer,
   validateBasic(m) {
-    if (m.rootHash === ZERO_HASH) return err(HeimdallErrors.InvalidMsg, `Invalid rootHash ${m.rootHash}`);
-    if (m.proposer === ZERO_ADDRESS) return err(HeimdallErrors.InvalidMsg, `Invalid proposer ${m.proposer}`);
+    if (m.rootHash === ZERO_HASH) return err(CommonErrors.InvalidMsg, `Invalid rootHash ${m.rootHash}`);
+    if (m.proposer === ZERO_ADDRESS) return err(CommonErrors.InvalidMsg, `Invalid proposer ${m.proposer}`);
     if (!(m.startBlock < m.endBlock) || m.endBlock === 0n)
-      return err(HeimdallErrors.InvalidMsg, `Invalid startBlock ${m.startBlock} or/and endBlock ${m.endBlock}`);
+      return err(CommonErrors.InvalidMsg, `Invalid startBlock ${m.startBlock} or/and endBlock ${m.endBlock}`);
     return null;
   },
   handle(ctx, m) {
@@ -91,17 +93,17 @@ export const MsgCheckpointDef: MsgDef<MsgCheckpoint> = {
       else
         return rejected(
           err(
-            HeimdallErrors.NoAck,
+            CheckpointErrors.NoAck,
             `Checkpoint Already Exists In Buffer, ACK expected, expires at ${buf.timestamp + params.checkpointBufferTimeMs / 1000n}`,
           ),
         );
     }
     const c = checkContinuity(ctx.store, m);
     if (!c.ok) return c;
-    if (dividendAccountRoot(ctx.store) !== m.accountRootHash) return rejected(HeimdallErrors.BadBlockDetails);
+    if (dividendAccountRoot(ctx.store) !== m.accountRootHash) return rejected(CheckpointErrors.BadBlockDetails);
     const proposer = getValidatorSet(ctx.store).proposer;
-    if (!proposer) return rejected(err(HeimdallErrors.InvalidMsg, 'No proposer in stored validator set'));
-    if (proposer.address !== m.proposer) return rejected(err(HeimdallErrors.InvalidMsg, 'Invalid proposer in msg'));
+    if (!proposer) return rejected(err(CommonErrors.InvalidMsg, 'No proposer in stored validator set'));
+    if (proposer.address !== m.proposer) return rejected(err(CommonErrors.InvalidMsg, 'Invalid proposer in msg'));
     ctx.events.push({
       type: 'checkpoint',
       attributes: { proposer: m.proposer, 'start-block': m.startBlock.toString(), 'end-block': m.endBlock.toString() },
@@ -125,7 +127,7 @@ export const MsgCheckpointDef: MsgDef<MsgCheckpoint> = {
     post(ctx, m) {
       const c = checkContinuity(ctx.store, m);
       if (!c.ok) return c;
-      if (getBuffer(ctx.store)) return rejected(HeimdallErrors.NoAck);
+      if (getBuffer(ctx.store)) return rejected(CheckpointErrors.NoAck);
       setBuffer(ctx.store, { ...m, timestamp: blockSeconds(ctx.timeMs) });
       ctx.events.push({
         type: 'checkpoint-buffered',
@@ -153,9 +155,9 @@ export interface MsgCheckpointAck {
 /** 1502 checks between the buffer and the parent chain's header-block record (README item 10). */
 function checkAgainstBuffer(state: KVReader, rec: HeaderBlockRecord): HandlerResult {
   const buf = getBuffer(state);
-  if (!buf) return rejected(HeimdallErrors.BadAck);
-  if (rec.startBlock !== buf.startBlock) return rejected(HeimdallErrors.BadAck);
-  if (rec.endBlock === buf.endBlock && rec.rootHash !== buf.rootHash) return rejected(HeimdallErrors.BadAck);
+  if (!buf) return rejected(CheckpointErrors.BadAck);
+  if (rec.startBlock !== buf.startBlock) return rejected(CheckpointErrors.BadAck);
+  if (rec.endBlock === buf.endBlock && rec.rootHash !== buf.rootHash) return rejected(CheckpointErrors.BadAck);
   return OK;
 }
 
@@ -176,7 +178,7 @@ export const MsgCheckpointAckDef: MsgDef<MsgCheckpointAck> = {
   encode: (m) => ({ from: m.from, headerBlock: m.headerBlock, tx_hash: m.txHash, log_index: m.logIndex }),
   signer: (m) => m.from,
   handle(ctx) {
-    return getBuffer(ctx.store) ? OK : rejected(HeimdallErrors.BadAck);
+    return getBuffer(ctx.store) ? OK : rejected(CheckpointErrors.BadAck);
   },
   side: {
     vote(m, state, observers) {
@@ -236,14 +238,14 @@ function handleNoAck(ctx: Ctx, m: MsgCheckpointNoAck): HandlerResult {
   const bufferMs = getCheckpointParams(ctx.store).checkpointBufferTimeMs;
   const now = BigInt(ctx.timeMs);
   const lastMs = (getLastCheckpoint(ctx.store)?.checkpoint.timestamp ?? 0n) * 1000n;
-  if (lastMs > now || now - lastMs < bufferMs) return rejected(HeimdallErrors.InvalidNoAck);
+  if (lastMs > now || now - lastMs < bufferMs) return rejected(CheckpointErrors.InvalidNoAck);
 
   // Only the next `count` proposers after the current one may time it out (post-Aalborg). A sender
   // outside the set can never be one of them: reject it before the rotation loop, whose length
   // grows with the time since the last checkpoint.
   const count = (now - lastMs) / bufferMs;
   const set = getValidatorSet(ctx.store).copy();
-  if (!set.hasAddress(m.from)) return rejected(HeimdallErrors.InvalidNoAckProposer);
+  if (!set.hasAddress(m.from)) return rejected(CheckpointErrors.InvalidNoAckProposer);
   set.incrementProposerPriority(1);
   let allowed = false;
   for (let i = 0n; i < count; i++) {
@@ -253,10 +255,10 @@ function handleNoAck(ctx: Ctx, m: MsgCheckpointNoAck): HandlerResult {
     }
     set.incrementProposerPriority(1);
   }
-  if (!allowed) return rejected(HeimdallErrors.InvalidNoAckProposer);
+  if (!allowed) return rejected(CheckpointErrors.InvalidNoAckProposer);
 
   const lastNoAckMs = getLastNoAck(ctx.store) * 1000n;
-  if (lastNoAckMs > now || now - lastNoAckMs < bufferMs) return rejected(HeimdallErrors.TooManyNoAck);
+  if (lastNoAckMs > now || now - lastNoAckMs < bufferMs) return rejected(CheckpointErrors.TooManyNoAck);
 
   setLastNoAck(ctx.store, blockSeconds(ctx.timeMs));
   incrementAccum(ctx.store as KVStore, 1);

@@ -3,9 +3,12 @@
  * power confirm it, the record is stored with the block time. Deliver: 5400 if the id exists,
  * 3506 on a chain-id mismatch, 1401 on a replayed (tx_hash, log_index); post: 1401 if the id exists.
  */
+import { ClerkErrors } from './errors';
+import { CommonErrors } from '../framework/errors';
+import { SpanErrors } from '../span/errors';
 import { type Address } from '../../core/address';
 import { type Hex } from '../../core/bytes';
-import { HeimdallErrors } from '../../core/errors';
+
 import { type MsgDef, OK, rejected, type Ctx } from '../framework/msgDef';
 import { addr, asObject, hexBytes, hexN, noExtraKeys, str, uint64 } from '../framework/decode';
 import { getChainParams } from '../chain/keeper';
@@ -28,10 +31,10 @@ export interface MsgEventRecord {
 }
 
 function check(ctx: Ctx, m: MsgEventRecord) {
-  if (hasRecord(ctx.store, m.id)) return rejected(HeimdallErrors.EventRecordAlreadySynced);
+  if (hasRecord(ctx.store, m.id)) return rejected(ClerkErrors.EventRecordAlreadySynced);
   if (m.sidechainChainId !== getChainParams(ctx.store).sidechainChainId)
-    return rejected(HeimdallErrors.InvalidSidechainChainId);
-  if (isClerkSeqSeen(ctx.store, m.txHash, m.logIndex)) return rejected(HeimdallErrors.OldTx);
+    return rejected(SpanErrors.InvalidSidechainChainId);
+  if (isClerkSeqSeen(ctx.store, m.txHash, m.logIndex)) return rejected(CommonErrors.OldTx);
   return OK;
 }
 
@@ -62,7 +65,7 @@ export const MsgEventRecordDef: MsgDef<MsgEventRecord> = {
     sidechain_chain_id: m.sidechainChainId,
   }),
   signer: (m) => m.from,
-  validateBasic: (m) => ((m.data.length - 2) / 2 > MAX_STATE_SYNC_SIZE ? HeimdallErrors.SizeExceed : null),
+  validateBasic: (m) => ((m.data.length - 2) / 2 > MAX_STATE_SYNC_SIZE ? ClerkErrors.SizeExceed : null),
   handle: check,
   side: {
     vote(m, state, observers) {
@@ -75,8 +78,8 @@ export const MsgEventRecordDef: MsgDef<MsgEventRecord> = {
       return { result: 'yes', observation: null };
     },
     post(ctx, m) {
-      if (hasRecord(ctx.store, m.id)) return rejected(HeimdallErrors.OldTx);
-      if (isClerkSeqSeen(ctx.store, m.txHash, m.logIndex)) return rejected(HeimdallErrors.OldTx);
+      if (hasRecord(ctx.store, m.id)) return rejected(CommonErrors.OldTx);
+      if (isClerkSeqSeen(ctx.store, m.txHash, m.logIndex)) return rejected(CommonErrors.OldTx);
       setRecord(ctx.store, {
         id: m.id,
         contract: m.contractAddress,

@@ -4,9 +4,11 @@
  * sidechain head n each validator observes (README item 2) and reads the seed block hash; the post
  * handler freezes the set once per span id (1401 on a repeat).
  */
+import { CommonErrors } from '../framework/errors';
+import { SpanErrors } from './errors';
 import { type Address } from '../../core/address';
 import { type Hex } from '../../core/bytes';
-import { HeimdallErrors } from '../../core/errors';
+
 import { type MsgDef, OK, rejected, type Ctx, type HandlerResult } from '../framework/msgDef';
 import { addr, asObject, noExtraKeys, str, uint64 } from '../framework/decode';
 import { getChainParams } from '../chain/keeper';
@@ -26,13 +28,13 @@ const P = 'tx.msg.value';
 
 function checkSpan(state: KVReader, m: MsgProposeSpan): HandlerResult {
   if (m.sidechainChainId !== getChainParams(state).sidechainChainId)
-    return rejected(HeimdallErrors.InvalidSidechainChainId);
+    return rejected(SpanErrors.InvalidSidechainChainId);
   const last = getLastSpan(state);
-  if (!last) return rejected(HeimdallErrors.SpanNotFound);
+  if (!last) return rejected(SpanErrors.SpanNotFound);
   if (!(last.id + 1n === m.spanId && m.startBlock === last.endBlock + 1n && m.endBlock >= m.startBlock))
-    return rejected(HeimdallErrors.SpanNotContinuous);
+    return rejected(SpanErrors.SpanNotContinuous);
   if (getSpanParams(state).spanDuration !== m.endBlock - m.startBlock + 1n)
-    return rejected(HeimdallErrors.InvalidSpanDuration);
+    return rejected(SpanErrors.InvalidSpanDuration);
   return OK;
 }
 
@@ -82,7 +84,7 @@ export const MsgProposeSpanDef: MsgDef<MsgProposeSpan> = {
       return { result: 'yes', observation: obs };
     },
     post(ctx: Ctx, m, observation) {
-      if (getSpan(ctx.store, m.spanId)) return rejected(HeimdallErrors.OldTx);
+      if (getSpan(ctx.store, m.spanId)) return rejected(CommonErrors.OldTx);
       const check = checkSpan(ctx.store, m);
       if (!check.ok) return check;
       const span = freezeSet(

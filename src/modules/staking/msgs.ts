@@ -4,9 +4,11 @@
  * its side handler and which the post handler applies once agreed (README items 16-17).
  * Replay protection: once per (tx_hash, log_index), checked at deliver and at post.
  */
+import { CommonErrors } from '../framework/errors';
+import { StakingErrors } from './errors';
 import { type Address } from '../../core/address';
 import { type Hex } from '../../core/bytes';
-import { HeimdallErrors, err } from '../../core/errors';
+import { err } from '../../core/errors';
 import { ONE_TOKEN } from '../../core/amount';
 import { addressOfPublicKey } from '../../core/secp256k1';
 import { type MsgDef, type SideVote, OK, rejected, type Ctx } from '../framework/msgDef';
@@ -65,7 +67,7 @@ function isVote(x: unknown): x is SideVote {
 }
 
 function replayed(ctx: Ctx, m: EventRef) {
-  return isSeqSeen(ctx.store, m.txHash, m.logIndex) ? rejected(HeimdallErrors.OldTx) : null;
+  return isSeqSeen(ctx.store, m.txHash, m.logIndex) ? rejected(CommonErrors.OldTx) : null;
 }
 
 function signerUpdateEvent(ctx: Ctx, id: bigint, oldSigner: Address, newSigner: Address): void {
@@ -96,9 +98,9 @@ export const MsgValidatorJoinDef: MsgDef<MsgValidatorJoin> = {
   encode: (m) => ({ ...refJson(m), pub_key: m.pubKey }),
   signer: (m) => m.from,
   handle(ctx, m) {
-    if (getValidator(ctx.store, m.id)) return rejected(HeimdallErrors.ValidatorAlreadyJoined);
+    if (getValidator(ctx.store, m.id)) return rejected(StakingErrors.ValidatorAlreadyJoined);
     if (getValidatorBySigner(ctx.store, addressOfPublicKey(m.pubKey)))
-      return rejected(HeimdallErrors.ValidatorAlreadyJoined);
+      return rejected(StakingErrors.ValidatorAlreadyJoined);
     return replayed(ctx, m) ?? OK;
   },
   side: {
@@ -121,9 +123,9 @@ export const MsgValidatorJoinDef: MsgDef<MsgValidatorJoin> = {
       if (r) return r;
       const signer = addressOfPublicKey(m.pubKey);
       if (getValidator(ctx.store, m.id) || getValidatorBySigner(ctx.store, signer))
-        return rejected(HeimdallErrors.ValidatorAlreadyJoined);
+        return rejected(StakingErrors.ValidatorAlreadyJoined);
       if (o.amount < ONE_TOKEN)
-        return rejected(err(HeimdallErrors.InvalidMsg, `Invalid amount ${o.amount} for validator ${m.id}`));
+        return rejected(err(CommonErrors.InvalidMsg, `Invalid amount ${o.amount} for validator ${m.id}`));
       const v: Validator = {
         id: m.id,
         startEpoch: o.activationEpoch,
@@ -166,7 +168,7 @@ export const MsgStakeUpdateDef: MsgDef<MsgStakeUpdate> = {
   encode: refJson,
   signer: (m) => m.from,
   handle(ctx, m) {
-    if (!getValidator(ctx.store, m.id)) return rejected(HeimdallErrors.NoValidator);
+    if (!getValidator(ctx.store, m.id)) return rejected(StakingErrors.NoValidator);
     return replayed(ctx, m) ?? OK;
   },
   side: {
@@ -181,9 +183,9 @@ export const MsgStakeUpdateDef: MsgDef<MsgStakeUpdate> = {
       const r = replayed(ctx, m);
       if (r) return r;
       const v = getValidator(ctx.store, m.id);
-      if (!v) return rejected(HeimdallErrors.NoValidator);
+      if (!v) return rejected(StakingErrors.NoValidator);
       if (o.newAmount < ONE_TOKEN)
-        return rejected(err(HeimdallErrors.InvalidMsg, `Invalid amount ${o.newAmount} for validator ${m.id}`));
+        return rejected(err(CommonErrors.InvalidMsg, `Invalid amount ${o.newAmount} for validator ${m.id}`));
       setValidator(ctx.store, {
         ...v,
         power: o.newAmount / ONE_TOKEN,
@@ -221,8 +223,8 @@ export const MsgValidatorExitDef: MsgDef<MsgValidatorExit> = {
   signer: (m) => m.from,
   handle(ctx, m) {
     const v = getValidator(ctx.store, m.id);
-    if (!v) return rejected(HeimdallErrors.NoValidator);
-    if (v.endEpoch !== 0n) return rejected(HeimdallErrors.ValUnbonded);
+    if (!v) return rejected(StakingErrors.NoValidator);
+    if (v.endEpoch !== 0n) return rejected(StakingErrors.ValUnbonded);
     return replayed(ctx, m) ?? OK;
   },
   side: {
@@ -237,8 +239,8 @@ export const MsgValidatorExitDef: MsgDef<MsgValidatorExit> = {
       const r = replayed(ctx, m);
       if (r) return r;
       const v = getValidator(ctx.store, m.id);
-      if (!v) return rejected(HeimdallErrors.NoValidator);
-      if (v.endEpoch !== 0n) return rejected(HeimdallErrors.ValUnbonded);
+      if (!v) return rejected(StakingErrors.NoValidator);
+      if (v.endEpoch !== 0n) return rejected(StakingErrors.ValUnbonded);
       setValidator(ctx.store, {
         ...v,
         endEpoch: o.deactivationEpoch,
@@ -275,10 +277,10 @@ export const MsgSignerUpdateDef: MsgDef<MsgSignerUpdate> = {
   signer: (m) => m.from,
   handle(ctx, m) {
     const v = getValidator(ctx.store, m.id);
-    if (!v) return rejected(HeimdallErrors.NoValidator);
+    if (!v) return rejected(StakingErrors.NoValidator);
     const r = replayed(ctx, m);
     if (r) return r;
-    if (addressOfPublicKey(m.pubKey) === v.signer) return rejected(HeimdallErrors.NoSignerChange);
+    if (addressOfPublicKey(m.pubKey) === v.signer) return rejected(StakingErrors.NoSignerChange);
     return OK;
   },
   side: {
@@ -297,10 +299,10 @@ export const MsgSignerUpdateDef: MsgDef<MsgSignerUpdate> = {
       const r = replayed(ctx, m);
       if (r) return r;
       const v = getValidator(ctx.store, m.id);
-      if (!v) return rejected(HeimdallErrors.NoValidator);
+      if (!v) return rejected(StakingErrors.NoValidator);
       const newSigner = addressOfPublicKey(m.pubKey);
-      if (newSigner === v.signer) return rejected(HeimdallErrors.NoSignerChange);
-      if (getValidatorBySigner(ctx.store, newSigner)) return rejected(HeimdallErrors.ValidatorAlreadyJoined);
+      if (newSigner === v.signer) return rejected(StakingErrors.NoSignerChange);
+      if (getValidatorBySigner(ctx.store, newSigner)) return rejected(StakingErrors.ValidatorAlreadyJoined);
       setValidator(ctx.store, {
         ...v,
         signer: newSigner,

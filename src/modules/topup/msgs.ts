@@ -4,9 +4,12 @@
  * `topup` and the text `Older invalid tx found`. MsgWithdrawFee moves coins into the validator's
  * dividend account, which the next checkpoint's accountRootHash carries.
  */
+import { SdkErrors } from '../framework/errors';
+import { StakingErrors } from '../staking/errors';
+import { TopupErrors } from './errors';
 import { type Address } from '../../core/address';
 import { type Hex } from '../../core/bytes';
-import { HeimdallErrors, TopupErrors, SdkErrors, err } from '../../core/errors';
+import { err } from '../../core/errors';
 import { type MsgDef, OK, rejected, type Ctx } from '../framework/msgDef';
 import { addr, asObject, hexN, noExtraKeys, uint64, field } from '../framework/decode';
 import { getChainParams } from '../chain/keeper';
@@ -116,7 +119,7 @@ export const MsgWithdrawFeeDef: MsgDef<MsgWithdrawFee> = {
   signer: (m) => m.fromAddress,
   handle(ctx, m) {
     const v = getValidatorBySigner(ctx.store, m.fromAddress);
-    if (!v) return rejected(err(HeimdallErrors.NoValidator, `Validator information not found for ${m.fromAddress}`));
+    if (!v) return rejected(err(StakingErrors.NoValidator, `Validator information not found for ${m.fromAddress}`));
     const amount = m.amount === 0n ? balanceOf(ctx.store, m.fromAddress, FEE_DENOM) : m.amount;
     if (amount === 0n) return rejected(TopupErrors.NoBalanceToWithdraw);
     const e = subCoins(ctx.store, m.fromAddress, [{ denom: FEE_DENOM, amount }]);
