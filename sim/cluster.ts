@@ -8,6 +8,7 @@
  * What the sidechain domain knows (heads, reorgs, backup blocks) reaches the main thread as plain
  * data at the end of the run (`sidechain`, set by the runner), never by reading its objects.
  */
+import { SharedExecution } from '../src/app/sharedExecution';
 import { type Address } from '../src/core/address';
 import { type Hex, toHex, fromHex } from '../src/core/bytes';
 import { keccak256Bytes } from '../src/core/hash';
@@ -45,8 +46,18 @@ export interface MainSamples {
   serviceHeight: number[];
 }
 
+/** How a run's service nodes execute blocks. */
+export interface ServiceRunOptions {
+  /** Check the modules' invariants after every block (default: on in test builds only). */
+  checkInvariants?: boolean;
+  /** Share block execution between the nodes (default on; off runs every block on every node). */
+  sharedExecution?: boolean;
+}
+
 export class Cluster extends Domain {
   readonly scheme: SignatureScheme;
+  /** The block records the service nodes share (null when the run executes every block on every node). */
+  readonly sharedExecution: SharedExecution | null;
   readonly keys: ValidatorKeys[];
   readonly users: Array<{ key: Hex; address: Address }>;
   readonly serviceNodes: ServiceNode[] = [];
@@ -78,7 +89,7 @@ export class Cluster extends Domain {
   constructor(
     scenario: Scenario,
     seed: number,
-    opts: { trace?: TraceRecorder } & Partial<DomainOptions> = {},
+    opts: { trace?: TraceRecorder; service?: ServiceRunOptions } & Partial<DomainOptions> = {},
     setup: ClusterSetup = clusterSetup(scenario, seed),
   ) {
     super('main', scenario, seed, setup, {
@@ -87,6 +98,7 @@ export class Cluster extends Domain {
       sampleEveryMs: opts.sampleEveryMs ?? Math.max(1000, Math.floor(scenario.durationMs / 120)),
     });
     this.scheme = setup.scheme;
+    this.sharedExecution = opts.service?.sharedExecution === false ? null : new SharedExecution();
     this.keys = setup.keys;
     this.users = setup.users;
     this.genesis = setup.genesis;
@@ -116,6 +128,10 @@ export class Cluster extends Domain {
     const { svcIds, scIds } = setup;
     const serviceCfg = {
       ...DEFAULT_SERVICE_NODE_CONFIG,
+      app: {
+        ...(opts.service?.checkInvariants !== undefined ? { checkInvariants: opts.service.checkInvariants } : {}),
+        sharedExecution: this.sharedExecution,
+      },
       commitTimeoutMs: p.commitTimeoutMs,
       bridge: {
         ...DEFAULT_SERVICE_NODE_CONFIG.bridge,

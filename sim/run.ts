@@ -77,6 +77,18 @@ export interface RunOptions {
    * barrier but steals cycles where two threads share a core. Never changes results.
    */
   barrierSpinMs?: { main?: number; worker?: number };
+  /**
+   * Check every module's invariant at the end of every block the service nodes execute; a broken
+   * one ends the run as a crash naming the invariant, the height and the seed (test builds check
+   * them always; see src/app/invariantCheck.ts).
+   */
+  checkInvariants?: boolean;
+  /**
+   * Share block execution between the service nodes (default on): a node adopts the record of a
+   * block another node already applied to the same state (src/app/sharedExecution.ts). Off runs
+   * every block on every node; the trace hash is the same either way.
+   */
+  sharedExecution?: boolean;
 }
 
 /** What the plots show, sampled over the run. */
@@ -256,6 +268,10 @@ class RunCore {
     this.cluster = new Cluster(scenario, opts.seed, {
       ...this.domainOptions(),
       ...(opts.trace ? { trace: opts.trace } : {}),
+      service: {
+        ...(opts.checkInvariants !== undefined ? { checkInvariants: opts.checkInvariants } : {}),
+        ...(opts.sharedExecution !== undefined ? { sharedExecution: opts.sharedExecution } : {}),
+      },
     });
     this.oracles = new OracleSuite(scenario, (i) => this.cluster.setup.keys[i - 1]?.signer);
   }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { restQuery } from './rpc/testing/restQuery';
 import * as lib from './index';
 
 describe('library surface (a public contract: names stay stable)', () => {
@@ -68,12 +69,12 @@ describe('library surface (a public contract: names stay stable)', () => {
     app.endBlock();
     const c = app.commit();
     expect(c.height).toBe(1n);
-    expect(app.query('/sidechain/params')).toEqual({
+    expect(restQuery(app, '/sidechain/params')).toEqual({
       status: 200,
       body: { height: '1', result: { sprint_duration: 16, span_duration: 1600, producer_count: 4 } },
     });
-    expect(app.query('/staking/validator/1').status).toBe(200);
-    expect(app.query('/nope').status).toBe(404);
+    expect(restQuery(app, '/staking/validator/1').status).toBe(200);
+    expect(restQuery(app, '/nope').status).toBe(404);
   });
 
   it('a bad genesis names the field', () => {

@@ -83,7 +83,10 @@ export { ValidatorSet } from './core/validatorSet';
 export type { SetValidator } from './core/validatorSet';
 export { createServiceApp, ServiceApp } from './app/serviceApp';
 export type { TxResult, BeginBlockRequest, EndBlockResponse, CommitResponse, SideTxResult } from './app/serviceApp';
-export type { QueryResponse } from './app/queryRouter';
+export type { QueryAnswer } from './app/queryRouter';
+export type { QueryOutcome, QueryFailureKind } from './modules/framework/query';
+export { restQueryReply } from './rpc/rest/queryReply';
+export type { QueryResponse } from './rpc/rest/queryReply';
 export type {
   Observers,
   ParentChainObserver,

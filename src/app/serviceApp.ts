@@ -10,7 +10,7 @@ import { CommonErrors } from '../modules/framework/errors';
 import { SdkErrors } from '../modules/framework/errors';
 import { type Address } from '../core/address';
 import { type Hex, fromHex } from '../core/bytes';
-import { type AppliedBlock, executionKey, findExecution, rememberExecution } from './sharedExecution';
+import { type AppliedBlock, executionKey, type SharedExecution } from './sharedExecution';
 import { type ResultError, InputError, abciLog, assert, err } from '../core/errors';
 import { MemoryStore, type Branch, type KVStore, type StoreWrites } from '../store/kvStore';
 import { type AppEvent, type Ctx, type MsgDef, type SideVote } from '../modules/framework/msgDef';
@@ -22,11 +22,14 @@ import { type SignatureScheme, realScheme } from '../core/signatureScheme';
 import { FEE_DENOM } from '../modules/auth/params';
 import { balanceOf } from '../modules/auth/keeper';
 import { sendCoins } from '../modules/bank/keeper';
-import { applyValidatorSetChanges, getValidatorSet, type ValidatorUpdate } from '../modules/staking/keeper';
+import { applyValidatorSetChanges, type ValidatorUpdate } from '../modules/staking/currentValidators';
+import { getValidatorSet } from '../modules/staking/keeper';
 import { decodeGenesis, initGenesis, type Genesis } from './genesis';
 import { MSG_REGISTRY } from './registry';
 import { addPending, pendingSideTxs, tally, type SideTxVotes, type Tally } from './sideTx';
-import { routeQuery, type QueryResponse } from './queryRouter';
+import { type QueryAnswer } from './queryRouter';
+import { QUERY_ROUTER } from './modules';
+import { checkInvariants, invariantChecksByDefault } from './invariantCheck';
 import { canonicalJson } from '../core/canonicalJson';
 
 export const BLOCK_MAX_GAS = 10_000_000n;
@@ -85,6 +88,21 @@ interface BlockState {
   sideTxResults: SideTxResult[];
 }
 
+export interface ServiceAppOptions {
+  /**
+   * Check every module's invariants at the end of every block this app executes (a block adopted
+   * from another node's record was checked by the node that executed it). Default: on in test
+   * builds (invariantCheck.ts), off otherwise.
+   */
+  checkInvariants?: boolean;
+  /**
+   * The block records this app shares with the other nodes of its run (sharedExecution.ts): it
+   * adopts a record of a block another node already applied to the same state, and records the
+   * blocks it runs. Without it every block runs here.
+   */
+  sharedExecution?: SharedExecution | null;
+}
+
 export class ServiceApp {
   readonly store = new MemoryStore();
   readonly genesis: Genesis;
@@ -93,12 +111,17 @@ export class ServiceApp {
   private lastAppHash: Hex;
   private block: BlockState | null = null;
   private checkState: Branch;
+  private readonly checksInvariants: boolean;
+  private readonly shared: SharedExecution | null;
 
   constructor(
     genesis: unknown,
     /** How tx signatures are checked: secp256k1 (`real`, default) or the keyed-hash `fast` scheme. */
     readonly scheme: SignatureScheme = realScheme,
+    opts: ServiceAppOptions = {},
   ) {
+    this.checksInvariants = opts.checkInvariants ?? invariantChecksByDefault();
+    this.shared = opts.sharedExecution ?? null;
     this.genesis = decodeGenesis(genesis);
     initGenesis(this.store, this.genesis);
     this.lastTimeMs = this.genesis.genesisTimeMs;
@@ -287,6 +310,7 @@ export class ServiceApp {
     const b = this.block;
     assert(b !== null, 'commit outside a block');
     b.branch.commit();
+    if (this.checksInvariants) checkInvariants(this.store, b.height);
     return this.finishCommit(b.height, b.timeMs, this.store.hash());
   }
 
@@ -301,7 +325,7 @@ export class ServiceApp {
 
   /**
    * Begin, deliver every tx, end and commit one block. `block` is the immutable block object the
-   * request and txs come from and `blockHash` its hash: when another node of this process already
+   * request and txs come from and `blockHash` its hash: when another node of this run already
    * applied that block to the same state, its record is adopted instead (sharedExecution.ts).
    * `writes` are the store records the block wrote (what the node reports as its state facts).
    */
@@ -313,17 +337,20 @@ export class ServiceApp {
   ): AppliedBlock & { writes: StoreWrites } {
     assert(this.block === null, 'applyBlock inside a block', { height: this.lastHeight });
     const height = req.height ?? this.lastHeight + 1n;
-    const key = executionKey(
-      {
-        mode: this.scheme.mode,
-        chainId: this.chainId,
-        height: this.lastHeight,
-        timeMs: this.lastTimeMs,
-        appHash: this.lastAppHash,
-      },
-      `${blockHash}|${req.timeMs}|${req.proposer}|${txs.length}`,
-    );
-    const known = findExecution(key, block);
+    const shared = this.shared;
+    const key = shared
+      ? executionKey(
+          {
+            mode: this.scheme.mode,
+            chainId: this.chainId,
+            height: this.lastHeight,
+            timeMs: this.lastTimeMs,
+            appHash: this.lastAppHash,
+          },
+          `${blockHash}|${req.timeMs}|${req.proposer}|${txs.length}`,
+        )
+      : '';
+    const known = shared?.find(key, block) ?? null;
     if (known) {
       assert(known.applied.commit.height === height, 'a shared block record is for this height', {
         height,
@@ -344,9 +371,10 @@ export class ServiceApp {
     const b = this.block!;
     const writes = b.branch.changes();
     b.branch.commit();
+    if (this.checksInvariants) checkInvariants(this.store, b.height);
     const { hash, delta } = this.store.hashWithDelta();
     const applied = { results, end, commit: this.finishCommit(b.height, b.timeMs, hash) };
-    rememberExecution(key, { block, writes, delta, applied });
+    shared?.remember(key, { block, writes, delta, applied });
     return { ...applied, writes };
   }
 
@@ -410,8 +438,8 @@ export class ServiceApp {
   }
 
   /** Answer a GET path of the spec (with its query string) from the committed state. */
-  query(path: string, observers?: Observers): QueryResponse {
-    return routeQuery(this.store, { height: this.lastHeight, timeMs: this.lastTimeMs }, path, observers);
+  query(path: string, observers?: Observers): QueryAnswer {
+    return QUERY_ROUTER.route(this.store, { height: this.lastHeight, timeMs: this.lastTimeMs }, path, observers);
   }
 
   /** Deterministic export of the committed state (for snapshots, debugging and tests). */

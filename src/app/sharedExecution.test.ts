@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { TestChain, TOKEN, testKey } from './testing/testChain';
 import { MsgSendDef } from '../modules/bank/msgs';
 import { toHex, type Hex } from '../core/bytes';
+import { SharedExecution } from './sharedExecution';
 
 const HASH_A = `0x${'a1'.repeat(32)}` as Hex;
 
@@ -22,8 +23,9 @@ function transfer(chain: TestChain): Hex {
 
 describe('shared block execution', () => {
   it("a second node applying the same block to the same state adopts the first one's record", () => {
-    const one = new TestChain();
-    const two = new TestChain();
+    const shared = new SharedExecution();
+    const one = new TestChain({ sharedExecution: shared });
+    const two = new TestChain({ sharedExecution: shared });
     const block = { txs: [transfer(one)] };
     const req = { timeMs: 5_000, proposer: one.validators[1]!.address };
     const first = one.app.applyBlock(req, block.txs, block, HASH_A);
@@ -54,9 +56,10 @@ describe('shared block execution', () => {
   });
 
   it('another block object, or another state before it, runs the block', () => {
-    const one = new TestChain();
-    const same = new TestChain();
-    const ahead = new TestChain();
+    const shared = new SharedExecution();
+    const one = new TestChain({ sharedExecution: shared });
+    const same = new TestChain({ sharedExecution: shared });
+    const ahead = new TestChain({ sharedExecution: shared });
     ahead.block([
       ahead.tx(
         MsgSendDef,
@@ -81,5 +84,36 @@ describe('shared block execution', () => {
     expect(other.commit.height).toBe(2n);
     expect(first.results[0]!.code).toBe(0);
     expect(other.results[0]!.code).not.toBe(0);
+  });
+
+  it('apps that share no records (another run, or sharing off) each run the block', () => {
+    const one = new TestChain({ sharedExecution: new SharedExecution() });
+    const two = new TestChain({ sharedExecution: new SharedExecution() });
+    const three = new TestChain();
+    const block = { txs: [transfer(one)] };
+    const req = { timeMs: 5_000, proposer: one.validators[1]!.address };
+    const first = one.app.applyBlock(req, block.txs, block, HASH_A);
+    const second = two.app.applyBlock(req, block.txs, block, HASH_A);
+    const third = three.app.applyBlock(req, block.txs, block, HASH_A);
+    expect(second.results).not.toBe(first.results);
+    expect(third.results).not.toBe(first.results);
+    expect(second).toEqual(first);
+    expect(third).toEqual(first);
+  });
+
+  it('counts adopted blocks (hits) and run blocks (misses), keeping the latest records only', () => {
+    const shared = new SharedExecution(2);
+    const chains = [0, 1, 2].map(() => new TestChain({ sharedExecution: shared }));
+    const block = { txs: [] as Hex[] };
+    for (const c of chains) c.app.applyBlock({ timeMs: 5_000, proposer: c.validators[0]!.address }, [], block, HASH_A);
+    expect([shared.hits, shared.misses, shared.size]).toEqual([2, 1, 1]);
+    for (let i = 0; i < 3; i++)
+      shared.remember(`k${i}`, {
+        block,
+        writes: [],
+        delta: { buckets: [], groups: [], digests: [], top: HASH_A },
+        applied: null as never,
+      });
+    expect(shared.size).toBe(2);
   });
 });

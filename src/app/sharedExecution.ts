@@ -2,8 +2,9 @@
  * Shared block execution. Every honest node of a simulation applies the same block to the same
  * state, and applying a block is a pure function of the two: the first node to apply it records
  * what it did (the store's writes and the hashes they led to, the results), and the others adopt
- * that record instead of running the block again. It is cached the way verified signatures are
- * (architecture: crypto modes), per process and bounded.
+ * that record instead of running the block again. One `SharedExecution` serves the service nodes
+ * of one run (a run option, on by default; see sim/run.ts): records never cross runs, and a run
+ * without it executes every block on every node, which must give the same trace hash.
  *
  * A hit needs the same block object (blocks are immutable values handed from node to node) and the
  * same state before it: app hash, height, block time, chain id and signature scheme. A node whose
@@ -27,10 +28,6 @@ export interface ExecutionRecord {
   readonly applied: AppliedBlock;
 }
 
-/** Enough for every node of a run to find the record of the block it is applying. */
-const LIMIT = 64;
-const records = new Map<string, ExecutionRecord>();
-
 /** The state before the block, and the block (its hash and the fields the caller read from it). */
 export function executionKey(
   state: { mode: string; chainId: string; height: bigint; timeMs: number; appHash: Hex },
@@ -39,12 +36,30 @@ export function executionKey(
   return `${state.mode}|${state.chainId}|${state.height}|${state.timeMs}|${state.appHash}|${block}`;
 }
 
-export function findExecution(key: string, block: object): ExecutionRecord | null {
-  const r = records.get(key);
-  return r !== undefined && r.block === block ? r : null;
-}
+/** The block records of one run's nodes, the latest `limit` of them. */
+export class SharedExecution {
+  private readonly records = new Map<string, ExecutionRecord>();
+  /** Blocks adopted from a record, and blocks a node had to run (its own or a first). */
+  hits = 0;
+  misses = 0;
 
-export function rememberExecution(key: string, record: ExecutionRecord): void {
-  if (records.size >= LIMIT) records.delete(records.keys().next().value!);
-  records.set(key, record);
+  /** Enough for every node of a run to find the record of the block it is applying. */
+  constructor(private readonly limit = 64) {}
+
+  find(key: string, block: object): ExecutionRecord | null {
+    const r = this.records.get(key);
+    const hit = r !== undefined && r.block === block;
+    if (hit) this.hits++;
+    else this.misses++;
+    return hit ? r : null;
+  }
+
+  remember(key: string, record: ExecutionRecord): void {
+    if (this.records.size >= this.limit) this.records.delete(this.records.keys().next().value!);
+    this.records.set(key, record);
+  }
+
+  get size(): number {
+    return this.records.size;
+  }
 }

@@ -15,18 +15,14 @@ import { type KVReader } from '../store/kvStore';
 import { type MsgDef } from '../modules/framework/msgDef';
 import { getChainParams } from '../modules/chain/keeper';
 import { getValidatorBySigner, getValidatorSet, isSeqSeen } from '../modules/staking/keeper';
-import { isTopupSeen, dividendAccountRoot } from '../modules/topup/keeper';
+import { isTopupSeen } from '../modules/topup/keeper';
+import { dividendAccountRoot } from '../modules/topup/accountRoot';
 import { hasRecord, isClerkSeqSeen } from '../modules/clerk/keeper';
-import {
-  bufferExpired,
-  getBuffer,
-  getCheckpointParams,
-  getLastCheckpoint,
-  getLastNoAck,
-} from '../modules/checkpoint/keeper';
+import { bufferExpired } from '../modules/checkpoint/bufferTime';
+import { getBuffer, getCheckpointParams, getLastCheckpoint, getLastNoAck } from '../modules/checkpoint/keeper';
 import { getAckCount } from '../modules/checkpoint/keeper';
 import { getLastSpan, getSpan } from '../modules/span/keeper';
-import { getSpanParams } from '../modules/span/params';
+import { getSpanParams } from '../modules/span/keeper';
 import { inSpanProposalWindow } from '../modules/span/msgs';
 import {
   MsgValidatorJoinDef,

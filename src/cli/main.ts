@@ -104,12 +104,25 @@ export async function main(argv: string[]): Promise<number> {
             describe:
               'run twice inline and once in a worker, compare trace hashes, name the first differing record (writes no report)',
           })
+          .option('check-invariants', {
+            type: 'boolean',
+            default: false,
+            describe:
+              "check every module's invariants at the end of every block; a broken one ends the run as a crash (exit 4) naming it, the height and the seed",
+          })
+          .option('shared-execution', {
+            type: 'boolean',
+            default: true,
+            describe:
+              'let the service nodes adopt the record of a block another node already applied to the same state (--no-shared-execution runs every block on every node; the trace hash is the same)',
+          })
           .option('progress-interval', PROGRESS_INTERVAL)
           .option('test-diverge-after', { type: 'number', hidden: true })
           .example('$0 run', 'run the default scenario')
           .example('$0 run --scenario smoke --seed 7 --json', 'one JSON line for scripts')
           .example('$0 run --scenario reports/runs/smoke-7/scenario.json --seed 7', 'run a report folder again')
           .example('$0 run --scenario smoke --check-determinism', 'same trace hash in three runs?')
+          .example('$0 run --scenario smoke --check-invariants', "check the modules' invariants after every block")
           .epilogue(
             `A run passes when its oracles pass and every expectation of its scenario holds. With --until shorter than the scenario the run is marked shortened and expectations it cannot judge are shown as not judged. Ctrl-C stops at the next step: verdict interrupted, exit 130, the partial report in <out>.interrupted/.\n${EPILOGUE}`,
           ),
@@ -124,6 +137,8 @@ export async function main(argv: string[]): Promise<number> {
           ...(args.out !== undefined ? { out: args.out } : {}),
           trace: args.trace,
           checkDeterminism: args['check-determinism'],
+          checkInvariants: args['check-invariants'],
+          sharedExecution: args['shared-execution'],
           ...(args['progress-interval'] !== undefined ? { progressInterval: args['progress-interval'] } : {}),
           ...(args['test-diverge-after'] !== undefined ? { divergeAfterEvent: args['test-diverge-after'] } : {}),
         });

@@ -218,3 +218,24 @@ describe('a closed pipe', () => {
     expect(r.stderr).not.toMatch(/EPIPE|Error|at /);
   });
 });
+
+describe('lockstep run: how the service nodes execute blocks', () => {
+  it('--check-invariants and --no-shared-execution keep the trace hash; both are in --help', async () => {
+    const base = ['run', '--scenario', 'smoke', '--until', '1m', '--crypto', 'fast', '--json', '--no-trace'];
+    const plain = await lockstep([...base, '--out', join(dir, 'exec-plain')]);
+    const checked = await lockstep([
+      ...base,
+      '--check-invariants',
+      '--no-shared-execution',
+      '--out',
+      join(dir, 'exec-checked'),
+    ]);
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(checked.code, checked.stderr).toBe(0);
+    const hash = (out: string) => (JSON.parse(out) as { traceHash: string }).traceHash;
+    expect(hash(checked.stdout)).toBe(hash(plain.stdout));
+    const help = await lockstep(['run', '--help']);
+    expect(help.stdout).toMatch(/--check-invariants/);
+    expect(help.stdout).toMatch(/--shared-execution/);
+  });
+});

@@ -40,6 +40,10 @@ export interface RunCliOptions {
   out?: string;
   trace: boolean;
   checkDeterminism?: boolean;
+  /** Check the modules' invariants after every block (a broken one is a crash). */
+  checkInvariants?: boolean;
+  /** Share block execution between the service nodes (default on). */
+  sharedExecution?: boolean;
   progressInterval?: string;
   /** Test-only (hidden flag): with --check-determinism, the second run diverges after this main-domain event. */
   divergeAfterEvent?: number;
@@ -109,6 +113,8 @@ export async function runCommand(opts: RunCliOptions): Promise<number> {
         seed,
         untilMs,
         placement: opts.placement,
+        ...(opts.checkInvariants ? { checkInvariants: true } : {}),
+        ...(opts.sharedExecution === false ? { sharedExecution: false } : {}),
         ...(traceFile ? { traceSink: (line: string) => void traceFile.write(`${line}\n`) } : {}),
       },
       { progress, shouldStop: () => interrupts.requested },

@@ -9,7 +9,14 @@ import { type Hex, fromHex, toHex } from '../core/bytes';
 import { assert } from '../core/errors';
 import { ValidatorSet } from '../core/validatorSet';
 import { type SignatureScheme } from '../core/signatureScheme';
-import { ServiceApp, BLOCK_MAX_BYTES, BLOCK_MAX_GAS, type EndBlockResponse, type TxResult } from '../app/serviceApp';
+import {
+  ServiceApp,
+  BLOCK_MAX_BYTES,
+  BLOCK_MAX_GAS,
+  type EndBlockResponse,
+  type ServiceAppOptions,
+  type TxResult,
+} from '../app/serviceApp';
 import { type SideTxVotes } from '../app/sideTx';
 import { MSG_REGISTRY } from '../app/registry';
 import { decodeTx, encodeTx, signTx, type StdTx, txHash as hashTx } from '../modules/auth/stdTx';
@@ -19,8 +26,8 @@ import { type Observers } from '../modules/framework/observers';
 import { getChainParams } from '../modules/chain/keeper';
 import { getBuffer, getCheckpointParams, getLastCheckpoint } from '../modules/checkpoint/keeper';
 import { getLastSpan, getSpan } from '../modules/span/keeper';
-import { getSpanParams } from '../modules/span/params';
-import { getAuthParams } from '../modules/auth/params';
+import { getSpanParams } from '../modules/span/keeper';
+import { getAuthParams } from '../modules/auth/keeper';
 import { type MsgProposeSpan } from '../modules/span/msgs';
 import { listRecords } from '../modules/clerk/keeper';
 import {
@@ -73,6 +80,8 @@ export interface ServiceNodeConfig {
   maxClockDriftMs: number;
   maxSyncBlocks: number;
   bridge: BridgeConfig;
+  /** How the node's app runs blocks (invariant checks). */
+  app?: ServiceAppOptions;
 }
 
 export const DEFAULT_SERVICE_NODE_CONFIG: ServiceNodeConfig = {
@@ -173,7 +182,7 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
 
   /** Fresh volatile state from genesis (constructor and restart). */
   private reset(): void {
-    this.app = new ServiceApp(this.genesis, this.scheme);
+    this.app = new ServiceApp(this.genesis, this.scheme, this.cfg.app);
     this.consensusSet = new ValidatorSet(
       this.app.genesis.staking.validators
         .filter((v) => v.startEpoch <= 1n)

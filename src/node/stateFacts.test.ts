@@ -10,7 +10,7 @@ import { MsgSendDef } from '../modules/bank/msgs';
 import { addFeeToDividendAccount } from '../modules/topup/keeper';
 import { addCheckpoint, flushBuffer, setBuffer, setLastNoAck } from '../modules/checkpoint/keeper';
 import { setAckCount } from '../modules/checkpoint/keeper';
-import { freezeSet } from '../modules/span/keeper';
+import { freezeSet } from '../modules/span/freezeSet';
 import { incrementAccum } from '../modules/staking/keeper';
 import { blockHash, type ServiceBlock } from '../consensus/types';
 import { stateWritesOf, txFactOf } from './stateFacts';

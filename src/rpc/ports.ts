@@ -8,7 +8,7 @@
  * commands) are journaled and injected into the simulation by the runtime, so every step stays
  * deterministic; their promises resolve when the simulation has produced the answer.
  */
-import { type QueryResponse } from '../app/queryRouter';
+import { type QueryAnswer } from '../app/queryRouter';
 import { type SidechainReadPort } from '../sidechain/readPort';
 
 export type BroadcastMode = 'sync' | 'async' | 'block';
@@ -32,8 +32,8 @@ export interface BroadcastResult {
 
 export interface ServicePort {
   readonly chainId: string;
-  /** Answer a GET path (with its query string) from the node's committed state. */
-  query(pathWithQuery: string): QueryResponse;
+  /** Answer a GET path (with its query string) from the node's committed state (the REST server maps it to HTTP). */
+  query(pathWithQuery: string): QueryAnswer;
   /**
    * Broadcast a signed tx (wire bytes). async resolves once journaled; sync after the node's CheckTx
    * ran in the simulation; block after the tx was committed (or failed CheckTx), or rejects with

@@ -12,8 +12,10 @@ import { type MsgDef, type SideVote } from '../../modules/framework/msgDef';
 import { type Observers } from '../../modules/framework/observers';
 import { encodeTx, signTx } from '../../modules/auth/stdTx';
 import { getAccount } from '../../modules/auth/keeper';
+import { getValidatorSet } from '../../modules/staking/keeper';
 import { ServiceApp, type CommitResponse, type EndBlockResponse, type TxResult } from '../serviceApp';
 import { type SideTxVotes } from '../sideTx';
+import { type SharedExecution } from '../sharedExecution';
 import { FakeObservers } from './fakeObservers';
 
 export interface TestKey {
@@ -56,6 +58,10 @@ export interface TestChainOptions {
   balance?: bigint;
   appState?: Record<string, unknown>;
   chainId?: string;
+  /** Check the modules' invariants after every block (default: on in tests, see invariantCheck.ts). */
+  checkInvariants?: boolean;
+  /** Block records shared with other chains of the test (as the nodes of a run share them). */
+  sharedExecution?: SharedExecution;
 }
 
 export interface BlockResult {
@@ -109,7 +115,10 @@ export class TestChain {
         ...opts.appState,
       },
     };
-    this.app = new ServiceApp(genesis);
+    this.app = new ServiceApp(genesis, undefined, {
+      ...(opts.checkInvariants !== undefined ? { checkInvariants: opts.checkInvariants } : {}),
+      ...(opts.sharedExecution ? { sharedExecution: opts.sharedExecution } : {}),
+    });
   }
 
   get chainId(): string {
@@ -158,7 +167,7 @@ export class TestChain {
   }
 
   private collectVotes(): void {
-    for (const member of this.app.query('/staking/validator-set').body ? this.setMembers() : []) {
+    for (const member of this.setMembers()) {
       if (this.silent.has(member)) continue;
       const observers = this.observerOf.get(member) ?? this.observers;
       for (const { txHash, vote } of this.app.sideTxVotes(observers)) {
@@ -170,10 +179,7 @@ export class TestChain {
   }
 
   private setMembers(): Address[] {
-    const body = this.app.query('/staking/validator-set').body as {
-      result: { validators: Array<{ signer: Address }> };
-    };
-    return body.result.validators.map((v) => v.signer);
+    return getValidatorSet(this.app.store).validators.map((m) => m.address);
   }
 
   /** A deterministic parent-chain block hash for block n (what FakeObservers.blockHash returns). */
@@ -183,9 +189,9 @@ export class TestChain {
 
   /** The `result` of a 200 query; most are JSON objects, pass `T` for the shape a test reads. */
   queryResult<T = Record<string, unknown>>(path: string): T {
-    const r = this.app.query(path, this.observers);
-    if (r.status !== 200) throw new Error(`query ${path} answered ${r.status}: ${JSON.stringify(r.body)}`);
-    return (r.body as { result: T }).result;
+    const { outcome } = this.app.query(path, this.observers);
+    if (!outcome.ok) throw new Error(`query ${path} failed (${outcome.kind}): ${outcome.message}`);
+    return outcome.result as T;
   }
 
   balance(address: Address, denom = 'matic'): bigint {

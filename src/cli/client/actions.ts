@@ -10,7 +10,7 @@ import { formatDurationMs } from '../../core/duration';
 import { canonicalJson } from '../../core/canonicalJson';
 import { type MsgDef } from '../../modules/framework/msgDef';
 import { signTx, txJson } from '../../modules/auth/stdTx';
-import { type Coin } from '../../modules/bank/keeper';
+import { type Coin } from '../../modules/bank/coins';
 import { MsgSendDef } from '../../modules/bank/msgs';
 import { MsgProposeSpanDef } from '../../modules/span/msgs';
 import { MsgValidatorJoinDef } from '../../modules/staking/msgs';

@@ -6,7 +6,7 @@ import { type Address } from '../../core/address';
 import { type Hex } from '../../core/bytes';
 import { UINT64_MAX } from '../../core/amount';
 import { parseDurationMs } from '../../core/duration';
-import { type Coin } from '../../modules/bank/keeper';
+import { type Coin } from '../../modules/bank/coins';
 import { UsageError } from './errors';
 
 const show = (v: unknown) => (typeof v === 'string' ? JSON.stringify(v) : String(v));

@@ -3,6 +3,7 @@
  * delivery answers come out of the simulation, and a restart replays the journal to the same
  * state (same block hashes, same balances).
  */
+import { restQueryReply } from '../../rpc/rest/queryReply';
 import { afterAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,7 +27,7 @@ async function until(cond: () => boolean, what: string, timeoutMs = 60_000): Pro
 }
 
 function balanceOf(net: LiveNetwork, address: string): bigint {
-  const r = net.query(`/auth/accounts/${address}`);
+  const r = restQueryReply(net.query(`/auth/accounts/${address}`));
   const coins = (r.body as { result: { value: { coins: Array<{ denom: string; amount: string | { i: string } }> } } })
     .result.value.coins;
   const m = coins.find((c) => c.denom === 'matic');
@@ -40,7 +41,7 @@ function sendTx(
   amount: bigint,
 ): Uint8Array {
   const seq = (
-    net.query(`/auth/accounts/${from.address}/sequence`).body as {
+    restQueryReply(net.query(`/auth/accounts/${from.address}/sequence`)).body as {
       result: { account_number: string; sequence: string };
     }
   ).result;

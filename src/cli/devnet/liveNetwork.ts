@@ -16,7 +16,7 @@
 import { txHash } from '../../modules/auth/stdTx';
 import { type Hex, fromHex, toHex } from '../../core/bytes';
 import { getValidatorSet } from '../../modules/staking/keeper';
-import { type QueryResponse } from '../../app/queryRouter';
+import { type QueryAnswer } from '../../app/queryRouter';
 import { chainReadPort } from '../../sidechain/readPort';
 import {
   type BroadcastMode,
@@ -263,7 +263,7 @@ export class LiveNetwork implements ServicePort, NodeStatusPort, SidechainPort {
 
   // --- ServicePort -----------------------------------------------------------------------------
 
-  query(pathWithQuery: string): QueryResponse {
+  query(pathWithQuery: string): QueryAnswer {
     const node = this.serviceNode;
     return node.app.query(pathWithQuery, node.observers());
   }

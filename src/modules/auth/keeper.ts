@@ -9,6 +9,7 @@ import { compareStrings } from '../../core/order';
 import { keccak256Bytes } from '../../core/hash';
 import { addressFromBytes } from '../../core/address';
 import { utf8 } from '../../core/bytes';
+import { type AuthParams, DEFAULT_AUTH_PARAMS } from './params';
 
 export interface Account {
   address: Address;
@@ -21,6 +22,7 @@ export interface Account {
 
 const accountKey = (a: Address) => `auth/account/${a}`;
 const NEXT_NUMBER_KEY = 'auth/next_account_number';
+const PARAMS_KEY = 'auth/params';
 
 /** Module account that collects fees during a block (paid to the proposer at end block). */
 export const FEE_COLLECTOR: Address = addressFromBytes(
@@ -42,11 +44,16 @@ export function allAccounts(store: KVReader): Account[] {
 export function getOrCreateAccount(store: KVStore, address: Address): Account {
   const existing = getAccount(store, address);
   if (existing) return existing;
-  const n = store.get<bigint>(NEXT_NUMBER_KEY) ?? 0n;
+  const n = nextAccountNumber(store);
   store.set(NEXT_NUMBER_KEY, n + 1n);
   const account: Account = { address, coins: {}, pubKey: null, accountNumber: n, sequence: 0n };
   setAccount(store, account);
   return account;
+}
+
+/** The number the next new account gets. */
+export function nextAccountNumber(store: KVReader): bigint {
+  return store.get<bigint>(NEXT_NUMBER_KEY) ?? 0n;
 }
 
 export function balanceOf(store: KVReader, address: Address, denom: string): bigint {
@@ -64,4 +71,12 @@ function sortCoins(coins: Record<string, bigint>): Record<string, bigint> {
   const out: Record<string, bigint> = {};
   for (const d of Object.keys(coins).sort(compareStrings)) out[d] = coins[d]!;
   return out;
+}
+
+export function getAuthParams(store: KVReader): AuthParams {
+  return store.get<AuthParams>(PARAMS_KEY) ?? DEFAULT_AUTH_PARAMS;
+}
+
+export function setAuthParams(store: KVStore, params: AuthParams): void {
+  store.set(PARAMS_KEY, params);
 }

@@ -1,7 +1,6 @@
 /** Auth parameters: the spec's defaults and query keys (JSON keys as the reference prints them). */
-import { type Obj, asObject, uint64, str } from '../framework/decode';
+import { type Obj, asObject, noExtraKeys, uint64, str } from '../framework/decode';
 import { parseUint } from '../../core/amount';
-import { type KVStore, type KVReader } from '../../store/kvStore';
 
 export interface AuthParams {
   maxMemoCharacters: bigint;
@@ -27,17 +26,17 @@ export const DEFAULT_AUTH_PARAMS: AuthParams = {
 export const FEE_DENOM = 'matic';
 export const CHECKPOINT_TX_GAS = 10_000_000n;
 
-const KEY = 'auth/params';
+const AUTH_PARAM_KEYS = [
+  'max_memo_characters',
+  'tx_sig_limit',
+  'tx_size_cost_per_byte',
+  'sig_verify_cost_ed25519',
+  'sig_verify_cost_secp256k1',
+  'max_tx_gas',
+  'tx_fees',
+] as const;
 
-export function getAuthParams(store: KVReader): AuthParams {
-  return store.get<AuthParams>(KEY) ?? DEFAULT_AUTH_PARAMS;
-}
-
-export function setAuthParams(store: KVStore, params: AuthParams): void {
-  store.set(KEY, params);
-}
-
-/** The query output (spec: max_memo_characters, …, tx_fees as a string). */
+/** The query output (spec: max_memo_characters, …, tx_fees as a string); also the genesis form. */
 export function authParamsJson(p: AuthParams): Obj {
   return {
     max_memo_characters: Number(p.maxMemoCharacters),
@@ -50,8 +49,10 @@ export function authParamsJson(p: AuthParams): Obj {
   };
 }
 
+/** The genesis form: every field optional (the default), an unknown field refused by name. */
 export function decodeAuthParams(value: unknown, path: string): AuthParams {
   const o = asObject(value, path);
+  noExtraKeys(o, AUTH_PARAM_KEYS, path);
   const get = (k: string, d: bigint) => (o[k] === undefined ? d : uint64(o, k, path));
   return {
     maxMemoCharacters: get('max_memo_characters', DEFAULT_AUTH_PARAMS.maxMemoCharacters),

@@ -16,7 +16,7 @@ import { type TxResult } from '../../app/serviceApp';
 import { type Address } from '../../core/address';
 import { getAccount } from '../auth/keeper';
 import { MsgSendDef, MsgMultiSendDef, type MsgMultiSend } from './msgs';
-import { type Coin } from './keeper';
+import { type Coin } from './coins';
 
 const FEE = 10n ** 15n;
 const BALANCE = 1000n * TOKEN;

@@ -9,7 +9,8 @@ import { type Address } from '../../core/address';
 import { err } from '../../core/errors';
 import { type MsgDef, OK, rejected } from '../framework/msgDef';
 import { addr, asArray, asObject, noExtraKeys } from '../framework/decode';
-import { type Coin, coinsJson, decodeCoins, sendCoins, sendEnabled, addCoins, subCoins } from './keeper';
+import { type Coin, coinsJson, decodeCoins } from './coins';
+import { sendCoins, sendEnabled, addCoins, subCoins } from './keeper';
 import { compareStrings } from '../../core/order';
 
 export interface MsgSend {

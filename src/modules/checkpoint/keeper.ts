@@ -5,21 +5,8 @@
 import { type Address } from '../../core/address';
 import { type Hex } from '../../core/bytes';
 import { type KVReader, type KVStore } from '../../store/kvStore';
+import { type CheckpointParams, DEFAULT_CHECKPOINT_PARAMS } from './params';
 import { idKey } from '../framework/storeKeys';
-
-export interface CheckpointParams {
-  checkpointBufferTimeMs: bigint;
-  avgCheckpointLength: bigint;
-  maxCheckpointLength: bigint;
-  childBlockInterval: bigint;
-}
-
-export const DEFAULT_CHECKPOINT_PARAMS: CheckpointParams = {
-  checkpointBufferTimeMs: 1_000_000n,
-  avgCheckpointLength: 256n,
-  maxCheckpointLength: 1024n,
-  childBlockInterval: 10_000n,
-};
 
 export interface Checkpoint {
   proposer: Address;
@@ -93,40 +80,4 @@ export function getLastNoAck(store: KVReader): bigint {
 
 export function setLastNoAck(store: KVStore, seconds: bigint): void {
   store.set(LAST_NO_ACK_KEY, seconds);
-}
-
-export function blockSeconds(timeMs: number): bigint {
-  return BigInt(Math.floor(timeMs / 1000));
-}
-
-/**
- * Whether a buffered checkpoint has expired at `timeMs` (reference §3.2, whole seconds): a new
- * MsgCheckpoint then flushes it instead of failing with ErrNoACK.
- */
-export function bufferExpired(buf: Checkpoint, timeMs: number, bufferTimeMs: bigint): boolean {
-  const now = blockSeconds(timeMs);
-  return buf.timestamp === 0n || (now > buf.timestamp && now - buf.timestamp >= bufferTimeMs / 1000n);
-}
-
-/** The spec's checkpoint shape (camelCase, README item 9); `id` for numbered results. */
-export function checkpointJson(cp: Checkpoint, id?: bigint): Record<string, unknown> {
-  const body = {
-    proposer: cp.proposer,
-    startBlock: Number(cp.startBlock),
-    endBlock: Number(cp.endBlock),
-    rootHash: cp.rootHash,
-    accountRootHash: cp.accountRootHash,
-    timestamp: Number(cp.timestamp),
-  };
-  return id === undefined ? body : { id: Number(id), ...body };
-}
-
-/** The reference's params JSON: buffer time as Go Duration nanoseconds. */
-export function checkpointParamsJson(p: CheckpointParams): Record<string, number> {
-  return {
-    checkpoint_buffer_time: Number(p.checkpointBufferTimeMs * 1_000_000n),
-    avg_checkpoint_length: Number(p.avgCheckpointLength),
-    max_checkpoint_length: Number(p.maxCheckpointLength),
-    child_chain_block_interval: Number(p.childBlockInterval),
-  };
 }

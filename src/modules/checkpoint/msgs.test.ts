@@ -5,6 +5,7 @@
  * adjust, continuity) and MsgCheckpointNoAck (timeout, allowed senders, rate limit), plus the
  * checkpoint queries.
  */
+import { restQuery } from '../../rpc/testing/restQuery';
 import { describe, expect, it } from 'vitest';
 import { TestChain, testKey, TOKEN, type TestKey, type TestChainOptions } from '../../app/testing/testChain';
 import { sidechainRoot } from '../../app/testing/fakeObservers';
@@ -202,7 +203,7 @@ describe('MsgCheckpoint', () => {
       4,
       'signature verification failed; verify correct account sequence and chain-id',
     );
-    expect(chain.app.query('/checkpoints/buffer').status).toBe(500);
+    expect(restQuery(chain.app, '/checkpoints/buffer').status).toBe(500);
   });
 
   it('a non-validator as proposer: 1400 "Invalid proposer in msg"', () => {
@@ -295,7 +296,7 @@ describe('MsgCheckpoint', () => {
     expect(r.side[0]).toMatchObject(SIDE_FAILED);
     expect(r.side[0]!.tally.result).toBe('no');
     expect(r.side[0]!.events).toEqual([]);
-    expect(chain.app.query('/checkpoints/buffer').status).toBe(500);
+    expect(restQuery(chain.app, '/checkpoints/buffer').status).toBe(500);
   });
 
   it('blocks not yet confirmed (sidechain head < end + 10): validators skip, 5502; at end + 10 it is accepted', () => {
@@ -305,7 +306,7 @@ describe('MsgCheckpoint', () => {
     expect(r.txs[0]!.code).toBe(0);
     expect(r.side[0]).toMatchObject(SIDE_FAILED);
     expect(r.side[0]!.tally.result).toBe('skip');
-    expect(chain.app.query('/checkpoints/buffer').status).toBe(500);
+    expect(restQuery(chain.app, '/checkpoints/buffer').status).toBe(500);
     chain.observers.sidechainHead = 265n;
     const r2 = settle(chain, [cpTx(chain, cpMsg(chain, 0n, 255n))]);
     expect(r2.side[0]!.code).toBe(0);
@@ -367,7 +368,7 @@ describe('MsgCheckpoint', () => {
     );
     expect(r.txs[0]!.code).toBe(0);
     expect(r.side[0]).toMatchObject(SIDE_FAILED);
-    expect(chain.app.query('/checkpoints/buffer').status).toBe(500);
+    expect(restQuery(chain.app, '/checkpoints/buffer').status).toBe(500);
   });
 
   it('two checkpoints delivered before the first is post-handled: the second fails at post with 1503', () => {
@@ -451,7 +452,7 @@ describe('MsgCheckpointAck', () => {
     ]);
     expect(chain.queryResult('/checkpoints/latest')).toEqual(stored);
     expect(chain.queryResult('/checkpoints/list?page=1&limit=10')).toEqual([stored]);
-    expect(chain.app.query('/checkpoints/buffer')).toEqual({
+    expect(restQuery(chain.app, '/checkpoints/buffer')).toEqual({
       status: 500,
       body: {
         error: abciLog({
@@ -677,7 +678,7 @@ describe('checkpoint queries', () => {
       child_chain_block_interval: 10000,
     };
     for (const path of ['/checkpoints/parama', '/checkpoints/params']) {
-      expect(chain.app.query(path)).toEqual({ status: 200, body: { height: '0', result: params } });
+      expect(restQuery(chain.app, path)).toEqual({ status: 200, body: { height: '0', result: params } });
     }
   });
 
@@ -685,7 +686,7 @@ describe('checkpoint queries', () => {
     const chain = newChain();
     expect(chain.queryResult('/checkpoints/count')).toEqual({ result: 0 });
     expect(chain.queryResult('/checkpoints/last-no-ack')).toEqual({ result: 0 });
-    expect(chain.app.query('/checkpoints/latest')).toEqual({
+    expect(restQuery(chain.app, '/checkpoints/latest')).toEqual({
       status: 400,
       body: {
         error: abciLog({
@@ -695,7 +696,7 @@ describe('checkpoint queries', () => {
         }),
       },
     });
-    expect(chain.app.query('/checkpoints/1')).toEqual({
+    expect(restQuery(chain.app, '/checkpoints/1')).toEqual({
       status: 400,
       body: {
         error: abciLog({

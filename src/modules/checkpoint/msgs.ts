@@ -16,8 +16,6 @@ import { getChainParams } from '../chain/keeper';
 import { getAckCount, setAckCount } from './keeper';
 import {
   addCheckpoint,
-  blockSeconds,
-  bufferExpired,
   flushBuffer,
   getBuffer,
   getCheckpointParams,
@@ -26,8 +24,9 @@ import {
   setBuffer,
   setLastNoAck,
 } from './keeper';
+import { blockSeconds, bufferExpired } from './bufferTime';
 import { getValidatorSet, incrementAccum } from '../staking/keeper';
-import { dividendAccountRoot } from '../topup/keeper';
+import { dividendAccountRoot } from '../topup/accountRoot';
 import { type HeaderBlockRecord } from '../framework/observers';
 
 const P = 'tx.msg.value';

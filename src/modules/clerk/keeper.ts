@@ -3,7 +3,6 @@ import { type Address } from '../../core/address';
 import { type Hex } from '../../core/bytes';
 import { type KVReader, type KVStore } from '../../store/kvStore';
 import { idKey } from '../framework/storeKeys';
-import { rfc3339FromUnixMs } from '../../core/time';
 
 export interface EventRecord {
   id: bigint;
@@ -73,24 +72,4 @@ export function listRecords(
     return inRange.slice((page - 1) * limit, page * limit);
   }
   return page < 1 ? [] : all.slice((page - 1) * limit, page * limit);
-}
-
-export function recordJson(r: EventRecord): Record<string, unknown> {
-  return {
-    id: Number(r.id),
-    contract: r.contract,
-    data: r.data,
-    tx_hash: r.txHash,
-    log_index: Number(r.logIndex),
-    sidechain_chain_id: r.sidechainChainId,
-    record_time: recordTimeJson(r.recordTimeMs),
-  };
-}
-
-/**
- * `record_time` as the reference marshals a Go `time.Time` (heimdall §7): RFC3339Nano in UTC, the
- * fraction without trailing zeros and left out when zero (`1970-01-01T00:00:15Z`, `…:15.5Z`).
- */
-export function recordTimeJson(ms: number): string {
-  return rfc3339FromUnixMs(ms);
 }

@@ -2,6 +2,7 @@
  * State-sync event records through the real app: MsgEventRecord's deliver checks, side vote and
  * post handler, and the clerk queries (by id, the list Bor polls, paging and the limit clamp).
  */
+import { restQuery } from '../../rpc/testing/restQuery';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { type Address } from '../../core/address';
@@ -11,7 +12,7 @@ import { fakeTxHash as labelTxHash } from '../../app/testing/fakeObservers';
 import { type SideTxResult, type TxResult } from '../../app/serviceApp';
 import { type StateSyncedEvent } from '../framework/observers';
 import { MsgEventRecordDef, type MsgEventRecord } from './msgs';
-import { recordTimeJson } from './keeper';
+import { recordTimeJson } from './queries';
 
 // --- helpers ---------------------------------------------------------------------------------
 
@@ -117,9 +118,9 @@ describe('MsgEventRecord success', () => {
     const ev = stateSynced(chain, 1n, { logIndex: 9n, data: '0xdeadbeef' });
     const h = chain.block([chain.tx(MsgEventRecordDef, recordMsg(a!.address, ev), a!)]);
     expectOk(h.txs[0]);
-    expect(chain.app.query('/clerk/event-record/1').status).toBe(404);
+    expect(restQuery(chain.app, '/clerk/event-record/1').status).toBe(404);
     chain.block();
-    expect(chain.app.query('/clerk/event-record/1').status).toBe(404);
+    expect(restQuery(chain.app, '/clerk/event-record/1').status).toBe(404);
     const post = chain.block();
     const side = post.end.sideTxResults[0];
     expectOk(side);
@@ -203,7 +204,7 @@ describe('MsgEventRecord rejections', () => {
     ]);
     expectRejected(r.txs[0], 3506, 'Invalid Bor chain id');
     expect(r.side).toEqual([]);
-    expect(chain.app.query('/clerk/event-record/1').status).toBe(404);
+    expect(restQuery(chain.app, '/clerk/event-record/1').status).toBe(404);
   });
 
   it('1401 at deliver for a replayed (tx_hash, log_index) under another id', () => {
@@ -288,7 +289,7 @@ describe('MsgEventRecord rejections', () => {
     expect(r.side!.tally.result).toBe('skip');
     const missing = settle(chain, a!, recordMsg(a!.address, ev, { txHash: fakeTxHash('missing') }));
     expectRejected(missing.side, 5502);
-    expect(chain.app.query('/clerk/event-record/1').status).toBe(404);
+    expect(restQuery(chain.app, '/clerk/event-record/1').status).toBe(404);
   });
 
   it('5403 for data above 100000 bytes (ValidateBasic in the ante handler)', () => {
@@ -378,11 +379,11 @@ describe('clerk list query', () => {
 
   it('record queries reject malformed ids and report unknown records', () => {
     const chain = new TestChain();
-    expect(chain.app.query('/clerk/event-record/abc')).toEqual({
+    expect(restQuery(chain.app, '/clerk/event-record/abc')).toEqual({
       status: 400,
       body: { error: "'abc' is not a valid uint64" },
     });
-    expect(chain.app.query('/clerk/event-record/3')).toEqual({ status: 404, body: { error: 'No record found' } });
-    expect(chain.app.query('/clerk/event-record/list?from-id=x&to-time=1').status).toBe(400);
+    expect(restQuery(chain.app, '/clerk/event-record/3')).toEqual({ status: 404, body: { error: 'No record found' } });
+    expect(restQuery(chain.app, '/clerk/event-record/list?from-id=x&to-time=1').status).toBe(400);
   });
 });

@@ -3,6 +3,7 @@
  * proposal window in the side vote, producer selection in the post handler, post-time replay)
  * and the span queries in the spec's Span / Validator shapes.
  */
+import { restQuery } from '../../rpc/testing/restQuery';
 import { describe, expect, it } from 'vitest';
 import { type Address, compareAddresses } from '../../core/address';
 import { type Hex } from '../../core/bytes';
@@ -178,7 +179,7 @@ describe('MsgProposeSpan success', () => {
     expectOk(h.txs[0]);
     // Deliver changes nothing but the sender's account.
     expect(latestSpan(chain).span_id).toBe(0);
-    expect(chain.app.query('/sidechain/span/1').status).toBe(500);
+    expect(restQuery(chain.app, '/sidechain/span/1').status).toBe(500);
     chain.block();
     const h2 = chain.block();
     const side = h2.end.sideTxResults[0];
@@ -308,7 +309,7 @@ describe('MsgProposeSpan proposal window (StartBlock <= n < EndBlock, README ite
     expectRejected(r.side[0], 5502, 'External call majority validation failed. ');
     expect(r.side[0]!.tally.result).toBe('skip');
     expect(latestSpan(chain).span_id).toBe(0);
-    expect(chain.app.query('/sidechain/span/1').status).toBe(500);
+    expect(restQuery(chain.app, '/sidechain/span/1').status).toBe(500);
     expect(chain.queryResult('/sidechain/next-span-seed-block')).toEqual({ block: 1 });
   });
 
@@ -505,7 +506,7 @@ describe('span queries', () => {
       expect(p.accum).toBe(inSet.accum);
     }
 
-    const body = chain.app.query('/sidechain/latest-span').body as { height: string; result: SpanJson };
+    const body = restQuery(chain.app, '/sidechain/latest-span').body as { height: string; result: SpanJson };
     expect(body.height).toBe(chain.app.height.toString());
     expect(body.result).toEqual(s1);
 
@@ -562,11 +563,14 @@ describe('span queries', () => {
 
   it('span errors: unknown id 500, malformed id 400, list without page/limit 400', () => {
     const chain = new TestChain();
-    const missing = chain.app.query('/sidechain/span/9');
+    const missing = restQuery(chain.app, '/sidechain/span/9');
     expect(missing.status).toBe(500);
     expect(JSON.parse((missing.body as { error: string }).error)).toMatchObject({ codespace: 'sdk', code: 1 });
-    expect(chain.app.query('/sidechain/span/x')).toEqual({ status: 400, body: { error: "'x' is not a valid uint64" } });
-    expect(chain.app.query('/sidechain/span/list?page=1').status).toBe(400);
+    expect(restQuery(chain.app, '/sidechain/span/x')).toEqual({
+      status: 400,
+      body: { error: "'x' is not a valid uint64" },
+    });
+    expect(restQuery(chain.app, '/sidechain/span/list?page=1').status).toBe(400);
   });
 
   it('/sidechain/params gives the spec defaults', () => {

@@ -12,8 +12,9 @@ import { type Hex } from '../../core/bytes';
 import { type MsgDef, OK, rejected, type Ctx, type HandlerResult } from '../framework/msgDef';
 import { addr, asObject, noExtraKeys, str, uint64 } from '../framework/decode';
 import { getChainParams } from '../chain/keeper';
-import { freezeSet, getLastSpan, getSpan, nextSpanSeedBlock } from './keeper';
-import { getSpanParams } from './params';
+import { freezeSet } from './freezeSet';
+import { getLastSpan, getSpan, nextSpanSeedBlock } from './keeper';
+import { getSpanParams } from './keeper';
 import { type KVReader } from '../../store/kvStore';
 
 export interface MsgProposeSpan {

@@ -3,6 +3,7 @@
  * success effect and every rejection of MsgValidatorJoin, MsgStakeUpdate, MsgValidatorExit and
  * MsgSignerUpdate, plus the side-tx tally rules these messages rely on.
  */
+import { restQuery } from '../../rpc/testing/restQuery';
 import { describe, expect, it } from 'vitest';
 import { type Address } from '../../core/address';
 import { type Hex } from '../../core/bytes';
@@ -49,7 +50,7 @@ function memberPower(chain: TestChain, address: Address): number | undefined {
 }
 
 function validatorInfo(chain: TestChain, id: number | bigint): Record<string, unknown> | null {
-  const r = chain.app.query(`/staking/validator/${id}`);
+  const r = restQuery(chain.app, `/staking/validator/${id}`);
   return r.status === 200 ? (r.body as { result: Record<string, unknown> }).result : null;
 }
 
@@ -732,7 +733,7 @@ describe('MsgSignerUpdate', () => {
     expect(memberPower(chain, next.address)).toBe(100);
     expect(setMembers(chain)).toHaveLength(4);
     expect(chain.queryResult(`/staking/signer/${next.address}`)).toMatchObject({ ID: 2 });
-    expect(chain.app.query(`/staking/signer/${b!.address}`).status).toBe(404);
+    expect(restQuery(chain.app, `/staking/signer/${b!.address}`).status).toBe(404);
 
     // The new signer votes from now on.
     const ev2 = stakeUpdate(chain, 1n, 10n * TOKEN);

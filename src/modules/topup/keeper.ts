@@ -3,10 +3,8 @@
  * withdrawn so far (cumulative) and a slashed amount that stays 0 (slashing is not modelled,
  * README item 11); every validator ever known has a leaf in the account root.
  */
-import { type Hex, toHex } from '../../core/bytes';
 import { type KVReader, type KVStore } from '../../store/kvStore';
 import { idKey } from '../framework/storeKeys';
-import { accountRootHashBytes } from '../../core/hashRules';
 import { allValidators } from '../staking/keeper';
 
 export interface DividendAccount {
@@ -42,10 +40,7 @@ export function allDividendAccounts(store: KVReader): DividendAccount[] {
   return allValidators(store).map((v) => getDividendAccount(store, v.id));
 }
 
-export function dividendAccountRoot(store: KVReader): Hex {
-  return toHex(accountRootHashBytes(allDividendAccounts(store)));
-}
-
-export function dividendAccountJson(a: DividendAccount): Record<string, unknown> {
-  return { ID: Number(a.id), feeAmount: a.feeAmount.toString(), slashedAmount: a.slashedAmount.toString() };
+/** The dividend accounts written so far (a validator without one has the zero account). */
+export function storedDividendAccounts(store: KVReader): DividendAccount[] {
+  return store.iterate<DividendAccount>('topup/dividend/').map(([, a]) => a);
 }

@@ -21,6 +21,7 @@ import { type BroadcastMode, BroadcastTimeoutError, type ServicePort } from '../
 import { parseBroadcastRequest } from './broadcastRequest';
 import { PREPARE_ROUTES, prepareTx } from './prepareTx';
 import { RestError, errorBody } from './restError';
+import { restQueryReply } from './queryReply';
 import { clientErrorHandler } from '../http/clientError';
 import { HARDENED_HTTP_OPTIONS, hardenHttp } from '../http/httpHardening';
 
@@ -125,9 +126,7 @@ export function createRestServer(port: ServicePort, opts: RestServerOptions = {}
       reply.header('allow', 'POST');
       throw new RestError(405, `method GET not allowed on ${pathOf(url)}; use POST`);
     }
-    const r = port.query(url);
-    if (!Number.isInteger(r.status) || r.status < 200 || r.status > 599)
-      throw new Error(`query answered status ${String(r.status)}`);
+    const r = restQueryReply(port.query(url));
     return sendJson(reply, r.status, r.body);
   });
 

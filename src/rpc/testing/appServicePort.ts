@@ -19,7 +19,7 @@ import {
   type PeerInfo,
   type ServicePort,
 } from '../ports';
-import { type QueryResponse } from '../../app/queryRouter';
+import { type QueryAnswer } from '../../app/queryRouter';
 import { asyncBroadcastResult, broadcastResultOf } from '../rest/txResponse';
 
 export class AppServicePort implements ServicePort {
@@ -34,7 +34,7 @@ export class AppServicePort implements ServicePort {
     return this.chain.chainId;
   }
 
-  query(pathWithQuery: string): QueryResponse {
+  query(pathWithQuery: string): QueryAnswer {
     this.calls.query++;
     return this.chain.app.query(pathWithQuery, this.chain.observers);
   }

@@ -7,28 +7,29 @@
  * and statuses (heimdall.md §2.4, §3.8, §4.5, §5, §6.4-§6.5, §7). A seeded fuzz loop checks that any
  * path or query string gets a well-formed answer and leaves the state untouched.
  */
+import { restQuery } from '../testing/restQuery';
 import { beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { type Address } from '../core/address';
-import { type Hex } from '../core/bytes';
-import { accountRootHash } from '../index';
-import { getAccount } from '../modules/auth/keeper';
-import { getValidatorSet } from '../modules/staking/keeper';
+import { type Address } from '../../core/address';
+import { type Hex } from '../../core/bytes';
+import { accountRootHash } from '../../index';
+import { getAccount } from '../../modules/auth/keeper';
+import { getValidatorSet } from '../../modules/staking/keeper';
 import {
   MsgCheckpointAckDef,
   MsgCheckpointDef,
   MsgCheckpointNoAckDef,
   type MsgCheckpoint,
-} from '../modules/checkpoint/msgs';
-import { MsgProposeSpanDef } from '../modules/span/msgs';
-import { MsgStakeUpdateDef } from '../modules/staking/msgs';
-import { MsgTopupDef, MsgWithdrawFeeDef } from '../modules/topup/msgs';
-import { MsgEventRecordDef } from '../modules/clerk/msgs';
-import { type StakeUpdateEvent, type StateSyncedEvent, type TopUpFeeEvent } from '../modules/framework/observers';
-import { type QueryResponse } from './queryRouter';
-import { type SideTxResult, type TxResult } from './serviceApp';
-import { TestChain, testKey, TOKEN, type AccountJson, type TestKey } from './testing/testChain';
-import { FakeObservers, fakeTxHash, sidechainRoot } from './testing/fakeObservers';
+} from '../../modules/checkpoint/msgs';
+import { MsgProposeSpanDef } from '../../modules/span/msgs';
+import { MsgStakeUpdateDef } from '../../modules/staking/msgs';
+import { MsgTopupDef, MsgWithdrawFeeDef } from '../../modules/topup/msgs';
+import { MsgEventRecordDef } from '../../modules/clerk/msgs';
+import { type StakeUpdateEvent, type StateSyncedEvent, type TopUpFeeEvent } from '../../modules/framework/observers';
+import { type QueryResponse } from './queryReply';
+import { type SideTxResult, type TxResult } from '../../app/serviceApp';
+import { TestChain, testKey, TOKEN, type AccountJson, type TestKey } from '../../app/testing/testChain';
+import { FakeObservers, fakeTxHash, sidechainRoot } from '../../app/testing/fakeObservers';
 
 // --- expected shapes ---------------------------------------------------------------------------
 
@@ -274,7 +275,7 @@ function query(
   chain: TestChain = W.chain,
   observers: FakeObservers | null = chain.observers,
 ): QueryResponse {
-  return chain.app.query(path, observers ?? undefined);
+  return restQuery(chain.app, path, observers ?? undefined);
 }
 
 /** 200 with exactly `{height, result}`, height the committed height as a decimal string. */
@@ -1020,7 +1021,7 @@ describe('fuzz: any path or query string', () => {
     const statuses = new Map<number, number>();
     fc.assert(
       fc.property(anyPath(), fc.boolean(), (path, withObservers) => {
-        const r = app.query(path, withObservers ? W.chain.observers : undefined);
+        const r = restQuery(app, path, withObservers ? W.chain.observers : undefined);
         expect(typeof r.status).toBe('number');
         expect(Number.isInteger(r.status)).toBe(true);
         statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
