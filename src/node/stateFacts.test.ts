@@ -47,7 +47,7 @@ describe('state facts', () => {
     setLastNoAck(b, 99n);
     addFeeToDividendAccount(b, 2n, 5n);
     incrementAccum(b, 1);
-    freezeSet(b, 1n, 64n, 127n, '15001', ROOT);
+    freezeSet(b, 1n, 256n, 1855n, '15001', ROOT);
     const facts = stateWritesOf(b.changes());
     expect(kinds(facts)).toEqual([
       'ackCount',

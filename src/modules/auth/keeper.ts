@@ -8,6 +8,7 @@ import { type KVReader, type KVStore } from '../../store/kvStore';
 import { compareStrings } from '../../core/order';
 import { keccak256Bytes } from '../../core/hash';
 import { addressFromBytes } from '../../core/address';
+import { assert } from '../../core/errors';
 import { utf8 } from '../../core/bytes';
 import { type AuthParams, DEFAULT_AUTH_PARAMS } from './params';
 
@@ -29,11 +30,43 @@ export const FEE_COLLECTOR: Address = addressFromBytes(
   keccak256Bytes(utf8('lockstep/module/fee_collector')).subarray(12),
 );
 
+/** What every stored account satisfies; checked when it is written and when it is read back. */
+function assertAccount(a: Account, address: Address): void {
+  assert(a.address === address, 'an account is stored under its address', { key: address, address: a.address });
+  assert(a.sequence >= 0n && a.accountNumber >= 0n, 'account number and sequence are not negative', {
+    address,
+    sequence: a.sequence,
+    accountNumber: a.accountNumber,
+  });
+  for (const denom in a.coins)
+    assert(a.coins[denom]! > 0n, 'a stored balance is positive (a zero balance is dropped)', {
+      address,
+      denom,
+      amount: a.coins[denom],
+    });
+}
+
 export function getAccount(store: KVReader, address: Address): Account | undefined {
-  return store.get<Account>(accountKey(address));
+  const a = store.get<Account>(accountKey(address));
+  if (a !== undefined) assertAccount(a, address);
+  return a;
 }
 
 export function setAccount(store: KVStore, account: Account): void {
+  assertAccount(account, account.address);
+  const before = store.get<Account>(accountKey(account.address));
+  if (before !== undefined) {
+    assert(before.accountNumber === account.accountNumber, 'an account keeps its number', {
+      address: account.address,
+      before: before.accountNumber,
+      after: account.accountNumber,
+    });
+    assert(account.sequence >= before.sequence, 'an account sequence only grows', {
+      address: account.address,
+      before: before.sequence,
+      after: account.sequence,
+    });
+  }
   store.set(accountKey(account.address), account);
 }
 
@@ -45,6 +78,7 @@ export function getOrCreateAccount(store: KVStore, address: Address): Account {
   const existing = getAccount(store, address);
   if (existing) return existing;
   const n = nextAccountNumber(store);
+  assert(n >= 0n, 'account numbers are not negative', { next: n });
   store.set(NEXT_NUMBER_KEY, n + 1n);
   const account: Account = { address, coins: {}, pubKey: null, accountNumber: n, sequence: 0n };
   setAccount(store, account);

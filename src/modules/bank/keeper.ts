@@ -1,7 +1,7 @@
 /** Balances: add, subtract, send (coins are kept on the auth module's accounts); send enabled. */
 import { SdkErrors } from '../framework/errors';
 import { type Address } from '../../core/address';
-import { type ResultError, err } from '../../core/errors';
+import { type ResultError, assert, err } from '../../core/errors';
 import { type KVReader, type KVStore } from '../../store/kvStore';
 import { getOrCreateAccount, setAccount, getAccount, withCoins } from '../auth/keeper';
 import { type Coin } from './coins';
@@ -22,6 +22,7 @@ export function setSendEnabled(store: KVStore, enabled: boolean): void {
 }
 
 export function addCoins(store: KVStore, address: Address, coins: readonly Coin[]): void {
+  for (const c of coins) assert(c.amount >= 0n, 'coins added are not negative', { address, ...c });
   let acc = getOrCreateAccount(store, address);
   for (const c of coins) acc = withCoins(acc, c.denom, (acc.coins[c.denom] ?? 0n) + c.amount);
   setAccount(store, acc);
@@ -29,6 +30,7 @@ export function addCoins(store: KVStore, address: Address, coins: readonly Coin[
 
 /** Subtract, or fail with sdk 10 without writing anything. */
 export function subCoins(store: KVStore, address: Address, coins: readonly Coin[]): ResultError | null {
+  for (const c of coins) assert(c.amount >= 0n, 'coins taken are not negative', { address, ...c });
   let acc = getAccount(store, address);
   for (const c of coins) {
     const have = acc?.coins[c.denom] ?? 0n;

@@ -1,6 +1,7 @@
 /** State-sync event records: by id, with replay keys and a time-ordered list query. */
 import { type Address } from '../../core/address';
 import { type Hex } from '../../core/bytes';
+import { assert } from '../../core/errors';
 import { type KVReader, type KVStore } from '../../store/kvStore';
 import { idKey } from '../framework/storeKeys';
 
@@ -19,14 +20,23 @@ const recordKey = (id: bigint) => `clerk/record/${idKey(id)}`;
 const seqKey = (txHash: string, logIndex: bigint) => `clerk/seq/${txHash}/${logIndex}`;
 
 export function getRecord(store: KVReader, id: bigint): EventRecord | undefined {
-  return store.get<EventRecord>(recordKey(id));
+  const r = store.get<EventRecord>(recordKey(id));
+  if (r !== undefined) assert(r.id === id, 'an event record is stored under its id', { id, stored: r.id });
+  return r;
 }
 
 export function hasRecord(store: KVReader, id: bigint): boolean {
   return store.has(recordKey(id));
 }
 
+/** Store a record: each id once, and never for an event already recorded. */
 export function setRecord(store: KVStore, r: EventRecord): void {
+  assert(!hasRecord(store, r.id), 'an event record id is written once', { id: r.id });
+  assert(!isClerkSeqSeen(store, r.txHash, r.logIndex), 'an event is recorded once', {
+    id: r.id,
+    txHash: r.txHash,
+    logIndex: r.logIndex,
+  });
   store.set(recordKey(r.id), r);
 }
 
@@ -35,6 +45,7 @@ export function isClerkSeqSeen(store: KVReader, txHash: string, logIndex: bigint
 }
 
 export function markClerkSeq(store: KVStore, txHash: string, logIndex: bigint): void {
+  assert(!isClerkSeqSeen(store, txHash, logIndex), 'an event is marked seen once', { txHash, logIndex });
   store.set(seqKey(txHash, logIndex), true);
 }
 

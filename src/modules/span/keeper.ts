@@ -4,6 +4,7 @@
  */
 import { type Address } from '../../core/address';
 import { type Hex } from '../../core/bytes';
+import { assert } from '../../core/errors';
 import { type KVReader, type KVStore } from '../../store/kvStore';
 import { idKey } from '../framework/storeKeys';
 import { DEFAULT_SPAN_PARAMS, type SpanParams } from './params';
@@ -45,13 +46,37 @@ const LAST_ETH_BLOCK_KEY = 'sidechain/last_eth_block';
 const PARAMS_KEY = 'sidechain/params';
 
 export function getSpan(store: KVReader, id: bigint): Span | undefined {
-  return store.get<Span>(spanKey(id));
+  const s = store.get<Span>(spanKey(id));
+  if (s !== undefined)
+    assert(
+      s.id === id && s.startBlock <= s.endBlock,
+      'a span is stored under its id and does not end before it starts',
+      {
+        id,
+        stored: s.id,
+        startBlock: s.startBlock,
+        endBlock: s.endBlock,
+      },
+    );
+  return s;
 }
 
+/** Record a span: span 0 first, then each next one starting where the last one ended. */
 export function setSpan(store: KVStore, span: Span): void {
+  assert(span.startBlock <= span.endBlock && span.selectedProducers.length > 0, 'a span has blocks and producers', {
+    id: span.id,
+    startBlock: span.startBlock,
+    endBlock: span.endBlock,
+    producers: span.selectedProducers.length,
+  });
+  const last = getLastSpan(store);
+  assert(
+    last === undefined ? span.id === 0n : span.id === last.id + 1n && span.startBlock === last.endBlock + 1n,
+    'spans are recorded in order, each continuing the last',
+    { id: span.id, startBlock: span.startBlock, lastId: last?.id, lastEnd: last?.endBlock },
+  );
   store.set(spanKey(span.id), span);
-  const last = store.get<bigint>(LAST_SPAN_KEY);
-  if (last === undefined || span.id > last) store.set(LAST_SPAN_KEY, span.id);
+  store.set(LAST_SPAN_KEY, span.id);
 }
 
 export function getLastSpan(store: KVReader): Span | undefined {

@@ -8,6 +8,7 @@
  */
 import { type Address } from '../../core/address';
 import { type Hex } from '../../core/bytes';
+import { assert } from '../../core/errors';
 import { type KVReader, type KVStore } from '../../store/kvStore';
 import { ValidatorSet } from '../../core/validatorSet';
 import { idKey } from '../framework/storeKeys';
@@ -31,7 +32,14 @@ const SET_KEY = 'staking/validator_set';
 const seqKey = (txHash: string, logIndex: bigint) => `staking/seq/${txHash}/${logIndex}`;
 
 export function getValidator(store: KVReader, id: bigint): Validator | undefined {
-  return store.get<Validator>(validatorKey(id));
+  const v = store.get<Validator>(validatorKey(id));
+  if (v !== undefined)
+    assert(v.id === id && v.power >= 0n, 'a validator is stored under its id with a power that is not negative', {
+      id,
+      stored: v.id,
+      power: v.power,
+    });
+  return v;
 }
 
 export function getValidatorBySigner(store: KVReader, signer: Address): Validator | undefined {
@@ -40,7 +48,23 @@ export function getValidatorBySigner(store: KVReader, signer: Address): Validato
 }
 
 export function setValidator(store: KVStore, v: Validator): void {
+  assert(v.id > 0n && v.power >= 0n, 'a validator has an id from 1 and a power that is not negative', {
+    id: v.id,
+    power: v.power,
+  });
+  const holder = store.get<bigint>(signerKey(v.signer));
+  assert(holder === undefined || holder === v.id, 'a signer belongs to one validator', {
+    signer: v.signer,
+    id: v.id,
+    holder,
+  });
   const previous = getValidator(store, v.id);
+  if (previous)
+    assert(previous.startEpoch === v.startEpoch, "a validator's start epoch never changes", {
+      id: v.id,
+      before: previous.startEpoch,
+      after: v.startEpoch,
+    });
   if (previous && previous.signer !== v.signer) store.delete(signerKey(previous.signer));
   store.set(validatorKey(v.id), v);
   store.set(signerKey(v.signer), v.id);
@@ -85,6 +109,7 @@ export function isSeqSeen(store: KVReader, txHash: string, logIndex: bigint): bo
 }
 
 export function markSeq(store: KVStore, txHash: string, logIndex: bigint): void {
+  assert(!isSeqSeen(store, txHash, logIndex), 'a staking event is applied once', { txHash, logIndex });
   store.set(seqKey(txHash, logIndex), true);
 }
 

@@ -3,6 +3,7 @@
  * withdrawn so far (cumulative) and a slashed amount that stays 0 (slashing is not modelled,
  * README item 11); every validator ever known has a leaf in the account root.
  */
+import { assert } from '../../core/errors';
 import { type KVReader, type KVStore } from '../../store/kvStore';
 import { idKey } from '../framework/storeKeys';
 import { allValidators } from '../staking/keeper';
@@ -21,14 +22,24 @@ export function isTopupSeen(store: KVReader, txHash: string, logIndex: bigint): 
 }
 
 export function markTopup(store: KVStore, txHash: string, logIndex: bigint): void {
+  assert(!isTopupSeen(store, txHash, logIndex), 'a top-up is minted once', { txHash, logIndex });
   store.set(seqKey(txHash, logIndex), true);
 }
 
 export function getDividendAccount(store: KVReader, id: bigint): DividendAccount {
-  return store.get<DividendAccount>(dividendKey(id)) ?? { id, feeAmount: 0n, slashedAmount: 0n };
+  const a = store.get<DividendAccount>(dividendKey(id));
+  if (a !== undefined)
+    assert(a.id === id && a.feeAmount >= 0n, 'a dividend account is stored under its id, its fees not negative', {
+      id,
+      stored: a.id,
+      feeAmount: a.feeAmount,
+    });
+  return a ?? { id, feeAmount: 0n, slashedAmount: 0n };
 }
 
+/** Withdrawn fees are cumulative: an account's fee amount only grows. */
 export function addFeeToDividendAccount(store: KVStore, id: bigint, amount: bigint): DividendAccount {
+  assert(amount > 0n, 'a withdrawal adds a positive amount', { id, amount });
   const a = getDividendAccount(store, id);
   const next = { ...a, feeAmount: a.feeAmount + amount };
   store.set(dividendKey(id), next);
