@@ -764,11 +764,14 @@ export class LiveNetwork implements ServicePort, NodeStatusPort, SidechainPort {
             ws.filter((w) => w !== waiter),
           );
         const journaled = this.txBook.has(hash);
+        const paused = this.paused
+          ? ' The devnet is paused: the node runs CheckTx and commits when the network runs (lockstep node step or resume).'
+          : '';
         finish(() =>
           reject(
             new BroadcastTimeoutError(
               journaled
-                ? `timed out after ${timeoutMs} ms waiting for tx ${tendermintHash(hash)} (mode ${mode}): it was journaled and may still commit. Do not send it again; look it up with GET /txs/${tendermintHash(hash)}`
+                ? `timed out after ${timeoutMs} ms waiting for tx ${tendermintHash(hash)} (mode ${mode}): it was journaled and may still commit. Do not send it again; look it up with GET /txs/${tendermintHash(hash)}.${paused}`
                 : `timed out after ${timeoutMs} ms: tx ${tendermintHash(hash)} is still waiting to enter the network`,
             ),
           ),
@@ -833,7 +836,7 @@ export class LiveNetwork implements ServicePort, NodeStatusPort, SidechainPort {
     step: (s) => this.command(() => this.step(s)),
     snapshot: (name) => this.command(() => this.snapshot(name)),
     revert: (ref, consume) => this.command(() => this.revert(ref, consume)),
-    fault: (spec) => this.injectFault(spec),
+    fault: async (spec) => this.injectFault(spec),
     mine: (node) => this.command(() => this.mine(node ?? this.config.nodeIndex)),
     increaseTime: (seconds) => this.command(() => this.increaseTime(seconds)),
   };

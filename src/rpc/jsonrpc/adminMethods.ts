@@ -37,7 +37,7 @@ export interface DevnetControl {
   resume(): Promise<unknown>;
   step(s: StepRequest): Promise<unknown>;
   /** Take a snapshot (a position in the journal); named, or named after its id. */
-  snapshot(name: string | undefined): Promise<{ id: string; name: string }>;
+  snapshot(name: string | undefined): Promise<{ id: string; name: string; barrier: number; timeMs: number }>;
   /**
    * Revert to a snapshot; null when there is none by that name or id. `consume` drops the
    * snapshot itself too (evm_revert), as the EVM devnets do; `lockstep node revert` keeps it.

@@ -53,7 +53,7 @@ const control: DevnetControl = {
   },
   snapshot: async (name) => {
     snapshots++;
-    return { id: `0x${snapshots.toString(16)}`, name: name ?? `0x${snapshots.toString(16)}` };
+    return { id: `0x${snapshots.toString(16)}`, name: name ?? `0x${snapshots.toString(16)}`, barrier: 0, timeMs: 0 };
   },
   revert: async (ref, consume) => (ref === '0x1' || ref === 'keep' ? { reverted: ref, consume } : null),
   fault: async (spec) => {
