@@ -112,7 +112,19 @@ describe('lockstep node fault', () => {
   it('a restart replays the fault to the same state', async () => {
     const before = d.net.adminStatus();
     const heads = before.nodes.map((n) => n.sidechain.hash);
+    expect((await fetch(`http://127.0.0.1:${d.ports.rest}/node/2/auth/params`)).status).toBe(200);
     await d.stop();
+    // One pino log per server: JSON lines with the time, the URL as sent (its /node/N), the status
+    // and the latency.
+    const lines = readFileSync(paths(home).log('jsonrpc'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { time: string; server: string; req?: { url: string }; responseTime?: number });
+    expect(lines.some((l) => l.req?.url === '/' && l.server === 'json-rpc')).toBe(true);
+    const done = lines.find((l) => l.responseTime !== undefined)!;
+    expect(done.time).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    expect(done.responseTime).toBeGreaterThanOrEqual(0);
+    expect(readFileSync(paths(home).log('rest-server'), 'utf8')).toContain('"url":"/node/2/auth/params"');
     d = await startDevnet({ home, speed: 1, out: () => {} });
     await d.caughtUp;
     const after = d.net.adminStatus();

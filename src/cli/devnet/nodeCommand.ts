@@ -349,6 +349,10 @@ function banner(config: DevnetConfig, host: string, ports: RunningDevnet['ports'
     `network               scenario ${s.name}, seed ${config.seed}, ${s.crypto} crypto, ${s.validators.length} validators, genesis ${rfc3339FromUnixMs(s.epochMs)}`,
   ];
   if (s.plant) lines.push(`planted bug           ${s.plant} is on (a test build's bug, kept from the run)`);
+  if (!['127.0.0.1', 'localhost', '::1'].includes(host))
+    lines.push(
+      `warning               the servers listen on ${host}: anyone who reaches it can pause, rewind and fault this devnet (the admin namespace is on the JSON-RPC port)`,
+    );
   if (config.start?.fromReport) lines.push(`opened from           ${config.start.fromReport}`);
   const rest = `http://${host}:${ports.rest}`;
   const status = `http://${host}:${ports.status}`;
@@ -360,7 +364,7 @@ function banner(config: DevnetConfig, host: string, ports: RunningDevnet['ports'
     `consoles              lockstep console --home ${config.home} [--node N]  (${paths(config.home)
       .consoleSocketOf(1)
       .replace(/-1\.ipc$/, '-N.ipc')})`,
-    `admin (127.0.0.1)     lockstep_* and evm_* on ${rpc}: lockstep node status|pause|resume|step|snapshot|revert|fault|report --home ${config.home}`,
+    `admin                 lockstep_* and evm_* on ${rpc}: lockstep node status|pause|resume|step|snapshot|revert|fault|report --home ${config.home}`,
     `funded accounts       (keys in ${paths(config.home).keys}/NAME.json)`,
   );
   const genesis = JSON.parse(readFileSync(paths(config.home).genesis, 'utf8')) as {

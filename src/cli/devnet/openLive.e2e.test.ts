@@ -9,7 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { Writable } from 'node:stream';
 import { JsonRpcProvider } from 'ethers';
+import { runConsole } from '../../rpc/console/consoleClient';
 import { type RunningDevnet, startDevnet } from './nodeCommand';
 import { loadHome, paths } from './home';
 import { lockstep } from './devnetTestKit';
@@ -98,6 +100,26 @@ describe('a failing run opened live', () => {
       expect(common).toBeGreaterThan(0);
     } finally {
       for (const p of providers) p.destroy();
+    }
+  });
+
+  it('the console attaches to any sidechain node (one socket per node)', async () => {
+    for (const n of [2, 3]) {
+      let text = '';
+      const output = new Writable({
+        write(chunk, _enc, done) {
+          text += String(chunk);
+          done();
+        },
+      });
+      const code = await runConsole({
+        socketPath: paths(home).consoleSocketOf(n),
+        input: process.stdin,
+        output,
+        exec: 'eth.blockNumber',
+      });
+      expect(code).toBe(0);
+      expect(text.trim()).toBe(String(d.net.sidechainNode(n).chain.head().block.header.number));
     }
   });
 

@@ -80,7 +80,14 @@ export async function openRun(o: OpenOptions & { scenario: Scenario; seed: numbe
     };
   }
   const dir = resolve(o.fromReport);
-  const target = resolveTarget({ report: o.fromReport });
+  let target: ReturnType<typeof resolveTarget>;
+  try {
+    target = resolveTarget({ report: o.fromReport });
+  } catch (e) {
+    // The replay commands call the flag --report; here it is --from-report.
+    if (!(e instanceof InputError)) throw e;
+    throw new InputError(e.field.replace('--report', '--from-report'), e.message.slice(e.field.length + 2));
+  }
   let summary: ReportSummary = {};
   try {
     summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as ReportSummary;
