@@ -233,7 +233,7 @@ export function registerDevnetCommands<T>(y: Argv<T>, setExit: (code: number) =>
             async (a) => out(await nodeRevert(resolveHome(a.home), String(a.name), a.json)),
           )
           .command(
-            'fault <kind> [target]',
+            'fault [kind] [target]',
             `Inject a fault into the running network at the next window barrier, in the scenario's fault vocabulary (${FAULT_KINDS.join(', ')})`,
             (c) =>
               c
@@ -281,6 +281,10 @@ export function registerDevnetCommands<T>(y: Argv<T>, setExit: (code: number) =>
                   `${STEER_EPILOGUE} The fault shows in the daemon log, \`lockstep node status\` and the report.`,
                 ),
             async (a) => {
+              if (a.kind === undefined && a.json === undefined)
+                throw new InputError('<kind>', `name the fault kind (${FAULT_KINDS.join(', ')}) or give --json`);
+              if (a.kind !== undefined && a.json !== undefined)
+                throw new InputError('--json', 'give the fault either as arguments or as --json, not both');
               const args = {
                 kind: String(a.kind),
                 ...(a.target !== undefined ? { target: a.target } : {}),
