@@ -7,7 +7,7 @@
  * - the EVM devnet methods test tools call (ganache, anvil, hardhat), with this simulation's
  *   meaning: `evm_snapshot` (a hex id), `evm_revert(id)` (true, or false for an unknown id; the
  *   snapshot and every later one are gone after it), `evm_mine` (run until the node this request
- *   speaks to has a new head; "0x0"), `evm_increaseTime(seconds)` (run that much virtual time as
+ *   speaks to has a new block on top; "0x0"), `evm_increaseTime(seconds)` (run that much virtual time as
  *   fast as it can; the total of all increases, in seconds, as a decimal string as hardhat answers).
  *
  * The work is the control port's (the devnet runtime); this file only reads the parameters and
