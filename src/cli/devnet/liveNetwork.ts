@@ -652,10 +652,8 @@ export class LiveNetwork implements ServicePort, NodeStatusPort, SidechainPort {
       gasUsed?: string;
       height?: string;
     };
-    if (d.hash === null) {
-      // Not even hex: no hash to answer by; the oldest waiter of that node with an unparsable tx gets it.
-      return;
-    }
+    // Not even hex (never the case for what the servers send): nothing to answer by.
+    if (d.hash === null) return;
     const result: BroadcastResult = {
       height: d.height ?? '0',
       txhash: tendermintHash(d.hash),
