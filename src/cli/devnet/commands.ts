@@ -260,7 +260,10 @@ export function registerDevnetCommands<T>(y: Argv<T>, setExit: (code: number) =>
                   type: 'string',
                   describe: 'byzantineValidators: the coalition (comma list of indexes)',
                 })
-                .option('skew', { type: 'string', describe: 'clockSkew: the skew (500ms, -2s)' })
+                .option('skew', {
+                  type: 'string',
+                  describe: 'clockSkew: the skew (500ms; a negative one as --skew=-2s)',
+                })
                 .option('delay-s', { type: 'number', describe: 'slowProducer: extra seconds' })
                 .option('link', { type: 'string', describe: 'link: the link model as JSON ({"loss":0.5})' })
                 .option('json', {
