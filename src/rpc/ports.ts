@@ -46,7 +46,7 @@ export interface CatchUpGate {
 export type TxLookup =
   | { status: 'committed' | 'refused'; result: BroadcastResult }
   | { status: 'pending'; message: string }
-  | { status: 'unknown' };
+  | { status: 'unknown'; message?: string };
 
 export interface ServicePort {
   readonly chainId: string;

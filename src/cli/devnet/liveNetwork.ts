@@ -792,8 +792,21 @@ export class LiveNetwork implements ServicePort, NodeStatusPort, SidechainPort {
   /** What GET /txs/{hash} says on service node `i`. */
   lookupTxOn(i: number, hash: Hex): TxLookup {
     const e = this.txBook.get(hash);
-    if (!e) return { status: 'unknown' };
     const h = tendermintHash(hash);
+    if (!e) {
+      // Every journaled tx is in the book once the replay has passed it: until then, ask again.
+      if (this.mode === 'replaying')
+        return {
+          status: 'pending',
+          message: `the devnet is replaying its journal: ask again about tx ${h} once it has caught up`,
+        };
+      if (this.pending.some((p) => p.k === 'tx' && txHash(fromHex(p.tx)) === hash))
+        return { status: 'pending', message: `tx ${h} is waiting for the next window barrier to enter the network` };
+      return {
+        status: 'unknown',
+        message: `tx ${h} is unknown to this devnet: it was never journaled (or a revert dropped it), so it was not applied`,
+      };
+    }
     if (e.delivered) {
       const height = this.serviceNode(i).height;
       if (height >= BigInt(e.delivered.height)) return { status: 'committed', result: e.delivered };

@@ -166,9 +166,18 @@ export function createRestServer(port: ServicePort, opts: RestServerOptions = {}
     if (!/^[0-9a-fA-F]{64}$/.test(body))
       throw new RestError(400, `invalid tx hash ${JSON.stringify(clip(raw, 80))}: expected 64 hex digits`);
     const found = p.lookupTx(`0x${body.toLowerCase()}`);
-    if (found.status === 'committed' || found.status === 'refused') return sendJson(reply, 200, found.result);
-    if (found.status === 'pending') throw new RestError(404, found.message);
-    throw new RestError(404, `tx ${body.toUpperCase()} not found: this node neither received nor committed it`);
+    switch (found.status) {
+      case 'committed':
+      case 'refused':
+        return sendJson(reply, 200, found.result);
+      case 'pending':
+        throw new RestError(404, found.message);
+      case 'unknown':
+        throw new RestError(
+          404,
+          found.message ?? `tx ${body.toUpperCase()} not found: this node neither received nor committed it`,
+        );
+    }
   });
 
   app.get('/*', async (request, reply) => {
