@@ -216,10 +216,14 @@ export async function startDevnet(o: StartOptions): Promise<RunningDevnet> {
     }
     s.write(`${line}\n`);
   };
-  const pinoDests: Array<ReturnType<typeof pino.destination>> = [];
+  const pinoDests = new Map<LogName, ReturnType<typeof pino.destination>>();
+  /** A pino logger per server; servers that share a log file share its destination. */
   const serverLogger = (name: LogName, server: string) => {
-    const dest = pino.destination({ dest: p.log(name), append: true, sync: false, mkdir: true });
-    pinoDests.push(dest);
+    let dest = pinoDests.get(name);
+    if (!dest) {
+      dest = pino.destination({ dest: p.log(name), append: true, sync: false, mkdir: true });
+      pinoDests.set(name, dest);
+    }
     return pino({ base: { server }, timestamp: pino.stdTimeFunctions.isoTime, serializers: SERIALIZERS }, dest);
   };
   const host = o.host ?? config.host;
@@ -256,7 +260,6 @@ export async function startDevnet(o: StartOptions): Promise<RunningDevnet> {
     await app.listen({ host, port });
     return (app.server.address() as AddressInfo).port;
   };
-  const jsonRpcLog = serverLogger('jsonrpc', 'json-rpc');
   const extraMethods = (node: number | undefined) => adminMethods(net.control, node);
   const scNodes = { node: (n: number) => net.sidechainPort(n), count };
   let ports: RunningDevnet['ports'];
@@ -277,12 +280,12 @@ export async function startDevnet(o: StartOptions): Promise<RunningDevnet> {
         config.ports.status,
       ),
       jsonRpc: await listen(
-        createJsonRpcServer(net, { loggerInstance: jsonRpcLog, nodes: scNodes, extraMethods }),
+        createJsonRpcServer(net, { loggerInstance: serverLogger('jsonrpc', 'json-rpc'), nodes: scNodes, extraMethods }),
         config.ports.jsonRpc,
       ),
       ws: await listen(
         createWebSocketServer(net, {
-          loggerInstance: jsonRpcLog.child({ server: 'websocket' }),
+          loggerInstance: serverLogger('jsonrpc', 'websocket'),
           nodes: scNodes,
           extraMethods,
         }),
@@ -293,7 +296,7 @@ export async function startDevnet(o: StartOptions): Promise<RunningDevnet> {
     for (const c of consoles) await c.listen();
   } catch (e) {
     await Promise.allSettled([...servers.map((s) => s.close()), ...consoles.map((c) => c.close())]);
-    for (const d of pinoDests) d.end();
+    for (const d of pinoDests.values()) closeLog(d);
     releaseLock(o.home);
     throw new InputError(
       '--home',
@@ -329,10 +332,20 @@ export async function startDevnet(o: StartOptions): Promise<RunningDevnet> {
         }
       }
       await Promise.all([...logs.values()].map((s) => new Promise<void>((r) => s.end(r))));
-      for (const d of pinoDests) d.end();
+      for (const d of pinoDests.values()) closeLog(d);
       releaseLock(o.home);
     })());
   return { net, ports, caughtUp: caughtUpPromise, stop };
+}
+
+/** Write out what a server log still buffers, then close it. */
+function closeLog(d: ReturnType<typeof pino.destination>): void {
+  try {
+    d.flushSync();
+  } catch {
+    // Not open yet (nothing written): end() closes it once it is.
+  }
+  d.end();
 }
 
 async function waitCaughtUp(net: LiveNetwork): Promise<void> {
