@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { checkTree, formatViolations, tidyRoot } from './tidy';
+import { checkTree, formatFindings, tidyRoot } from './tidy';
 
 describe('tidy: the determinism contract and the import direction', () => {
   it('the project tree is tidy', () => {
     const vs = checkTree(tidyRoot());
-    expect(formatViolations(vs)).toBe('');
+    expect(formatFindings(vs)).toBe('');
   });
 });
 

@@ -8,7 +8,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep, dirname, posix } from 'node:path';
 
-export interface Violation {
+export interface TidyFinding {
   file: string;
   line: number;
   rule: 'banned-api' | 'import-direction' | 'oracle-imports';
@@ -109,8 +109,8 @@ function onlyTypes(clause: string): boolean {
   return names.every((n) => /^type\s/.test(n));
 }
 
-function checkOracleImports(rel: string, code: string): Violation[] {
-  const out: Violation[] = [];
+function checkOracleImports(rel: string, code: string): TidyFinding[] {
+  const out: TidyFinding[] = [];
   const lineAt = (index: number) => code.slice(0, index).split('\n').length;
   const where = (spec: string): string =>
     spec.startsWith('.')
@@ -176,11 +176,11 @@ function stripComments(text: string): string {
     .replace(/(^|[^:'"`\\])\/\/.*$/gm, (_m, p1: string) => p1);
 }
 
-export function checkFile(root: string, file: string, text: string = readFileSync(file, 'utf8')): Violation[] {
+export function checkFile(root: string, file: string, text: string = readFileSync(file, 'utf8')): TidyFinding[] {
   const rel = relative(root, file).split(sep).join('/');
   const code = stripComments(text);
   const lines = code.split('\n');
-  const violations: Violation[] = [];
+  const violations: TidyFinding[] = [];
 
   if (!REAL_ADAPTERS.some((re) => re.test(rel))) {
     lines.forEach((line, i) => {
@@ -232,11 +232,11 @@ function layerOf(rel: string): string | null {
   return parts[1] ?? null;
 }
 
-export function checkTree(root: string): Violation[] {
+export function checkTree(root: string): TidyFinding[] {
   return listSourceFiles(root).flatMap((f) => checkFile(root, f));
 }
 
-export function formatViolations(vs: Violation[]): string {
+export function formatFindings(vs: TidyFinding[]): string {
   return vs.map((v) => `${v.file}:${v.line}: [${v.rule}] ${v.message}`).join('\n');
 }
 

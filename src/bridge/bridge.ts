@@ -36,7 +36,7 @@ import { MsgCheckpointDef, MsgCheckpointAckDef, MsgCheckpointNoAckDef } from '..
 import { MsgProposeSpanDef } from '../modules/span/msgs';
 import { type DecodedParentLog } from '../parent/abi';
 import { type ParentCall } from '../parent/parentChain';
-import { type Checkpoint } from '../parent/contracts/checkpointSignDigest';
+import { type CheckpointSignData } from '../parent/contracts/checkpointSignDigest';
 import { type ParentView } from './parentView';
 import { type SidechainView } from './sidechainView';
 
@@ -85,7 +85,7 @@ export class Bridge {
   private cursor = 0n;
   private readonly tasks = new Map<string, Task>();
   private readonly lastSent = new Map<string, number>();
-  private submission: { checkpoint: Checkpoint; signatures: Hex[]; sentAtMs: number } | null = null;
+  private submission: { checkpoint: CheckpointSignData; signatures: Hex[]; sentAtMs: number } | null = null;
 
   constructor(
     readonly cfg: BridgeConfig,
@@ -217,11 +217,11 @@ export class Bridge {
    */
   onCheckpointBuffered(
     x: BridgeInputs,
-    checkpoint: Omit<Checkpoint, 'sidechainChainId'>,
+    checkpoint: Omit<CheckpointSignData, 'sidechainChainId'>,
     signatures: Hex[],
   ): BridgeAction | null {
     if (checkpoint.proposer !== x.me) return null;
-    const c: Checkpoint = { ...checkpoint, sidechainChainId: this.sidechainChainId };
+    const c: CheckpointSignData = { ...checkpoint, sidechainChainId: this.sidechainChainId };
     this.submission = { checkpoint: c, signatures, sentAtMs: x.nowMs };
     return {
       kind: 'parentCall',

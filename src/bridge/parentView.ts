@@ -6,20 +6,20 @@
 import { minBig } from '../core/amount';
 import { type Hex } from '../core/bytes';
 import { type ParentBlock, type ParentReceipt } from '../parent/parentChain';
-import { type HeaderBlockRecord } from '../parent/contracts/rootChain';
+import { type RootChainHeaderBlock } from '../parent/contracts/rootChain';
 import { type DecodedParentLog, decodeLog } from '../parent/abi';
 import { type ParentChainObserver, type ParentEvent } from '../modules/framework/observers';
 
 export interface ParentSyncResult {
   blocks: ParentBlock[];
   head: bigint;
-  headerBlocks: HeaderBlockRecord[];
+  headerBlocks: RootChainHeaderBlock[];
 }
 
 export class ParentView implements ParentChainObserver {
   private readonly blocks = new Map<bigint, ParentBlock>();
   private readonly receipts = new Map<Hex, ParentReceipt>();
-  private readonly headers = new Map<bigint, HeaderBlockRecord>();
+  private readonly headers = new Map<bigint, RootChainHeaderBlock>();
   private headNumber: bigint | null = null;
   private contiguous = -1n;
 
@@ -71,7 +71,7 @@ export class ParentView implements ParentChainObserver {
     return this.blocks.get(n)?.hash ?? null;
   }
 
-  headerBlock(n: bigint): HeaderBlockRecord | null {
+  headerBlock(n: bigint): RootChainHeaderBlock | null {
     return this.headers.get(n) ?? null;
   }
 

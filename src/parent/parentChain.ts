@@ -21,8 +21,8 @@ import { type CallResult } from './contracts/callResult';
 import { StakeManager } from './contracts/stakeManager';
 import { type SignatureScheme, realScheme } from '../core/signatureScheme';
 import {
-  type Checkpoint,
-  type HeaderBlockRecord,
+  type CheckpointSignData,
+  type RootChainHeaderBlock,
   DEFAULT_CHILD_BLOCK_INTERVAL,
   RootChain,
 } from './contracts/rootChain';
@@ -52,7 +52,8 @@ export const DEFAULT_PARENT_CHAIN_CONFIG: Readonly<ParentChainConfig> = Object.f
   genesisTimeMs: 0,
 });
 
-export interface GenesisValidator {
+/** A validator the parent chain starts with, as its stake manager holds it (the service has its own genesis validators). */
+export interface GenesisStaker {
   owner: Address;
   /** 65 bytes, 0x04-prefixed. */
   signerPubkey: Hex;
@@ -61,7 +62,7 @@ export interface GenesisValidator {
 }
 
 export interface ParentGenesis {
-  validators: GenesisValidator[];
+  validators: GenesisStaker[];
 }
 
 /** A transaction: which contract method, with its arguments and its sender. */
@@ -73,7 +74,7 @@ export type ParentCall =
   | { method: 'updateSigner'; from: Address; validatorId: bigint; signerPubkey: Hex }
   | { method: 'topUpForFee'; from: Address; user: Address; fee: bigint }
   | { method: 'syncState'; from: Address; receiver: Address; data: Hex }
-  | { method: 'submitCheckpoint'; from: Address; checkpoint: Checkpoint; signatures: Hex[] };
+  | { method: 'submitCheckpoint'; from: Address; checkpoint: CheckpointSignData; signatures: Hex[] };
 
 export type ParentCallMethod = ParentCall['method'];
 
@@ -286,7 +287,7 @@ export class ParentChain {
   }
 
   /** RootChain header block `n` (checkpoint number n). */
-  headerBlock(n: bigint): HeaderBlockRecord | null {
+  headerBlock(n: bigint): RootChainHeaderBlock | null {
     return this.rootChain.headerBlock(n);
   }
 

@@ -8,7 +8,7 @@ import { type Address } from '../../../src/core/address';
 import { compareNumbers, compareStrings } from '../../../src/core/order';
 import { type CanonicalBlockInfo, type ReorgRecord, type SideBlockInfo } from '../../domain/sidechainDomain';
 import { esc, int, px, seconds, short } from './format';
-import { type Producer, inkOn } from './palette';
+import { type SignerLabel, inkOn } from './palette';
 
 export interface ForkTreeInput {
   node: string;
@@ -21,7 +21,7 @@ export interface ForkTreeInput {
   /** This node's reorgs (atMs on the node's clock). */
   reorgs: ReorgRecord[];
   epochMs: number;
-  producer: (signer: Address) => Producer;
+  producer: (signer: Address) => SignerLabel;
 }
 
 /** Blocks shown either side of a fork, a reorg, the chain's start and its head. */

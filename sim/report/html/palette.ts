@@ -32,7 +32,7 @@ export function inkOn(bg: string): string {
   return lum > 0.55 ? '#1b1b1b' : '#ffffff';
 }
 
-export interface Producer {
+export interface SignerLabel {
   /** Validator index (1-based), or null for a signer no validator has (a rotated-in key). */
   index: number | null;
   label: string;
@@ -40,7 +40,9 @@ export interface Producer {
 }
 
 /** Signer address -> validator, from the run's keys. */
-export function producerLookup(keys: ReadonlyArray<{ index: number; signer: Address }>): (signer: Address) => Producer {
+export function producerLookup(
+  keys: ReadonlyArray<{ index: number; signer: Address }>,
+): (signer: Address) => SignerLabel {
   const byAddress = new Map<string, number>();
   for (const k of keys) byAddress.set(k.signer.toLowerCase(), k.index);
   return (signer) => {

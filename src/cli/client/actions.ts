@@ -21,7 +21,7 @@ import { MsgTopupDef, MsgWithdrawFeeDef } from '../../modules/topup/msgs';
 import { type BroadcastMode, type BroadcastResult } from '../../rpc/ports';
 import { RestClient, parseAbciLog } from './http';
 import { type ClientKey, homeCrypto, keysDir, listKeys, loadKey, resolveChainId, resolveHome } from './keys';
-import { NodeUnreachableError, RestError, TxOutcomeUnknownError, UsageError } from './errors';
+import { NodeUnreachableError, NodeReplyError, TxOutcomeUnknownError, UsageError } from './errors';
 import { render, txResultView } from './format';
 
 export interface ClientIO {
@@ -63,7 +63,7 @@ function client(a: CommonArgs, io: ClientIO): RestClient {
 const num = (v: unknown, what: string): bigint => {
   if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return BigInt(v);
   if (typeof v === 'string' && /^\d+$/.test(v)) return BigInt(v);
-  throw new RestError(0, what, `expected a non-negative integer, got ${JSON.stringify(v)}`);
+  throw new NodeReplyError(0, what, `expected a non-negative integer, got ${JSON.stringify(v)}`);
 };
 
 // --- transactions -----------------------------------------------------------------------------
@@ -136,7 +136,7 @@ async function sendTx<M>(
  */
 function outcomeLost(e: unknown): string | null {
   if (e instanceof NodeUnreachableError) return e.sent ? `the node did not answer: ${e.detail}` : null;
-  if (e instanceof RestError && (e.status === 503 || e.status === 504))
+  if (e instanceof NodeReplyError && (e.status === 503 || e.status === 504))
     return `the node answered ${e.status}: ${e.detail}`;
   return null;
 }
@@ -157,7 +157,7 @@ async function waitForTx(rest: RestClient, hash: string, a: CommonArgs, startedM
       if ('found' in r) return r.found;
       last = r.pending;
     } catch (e) {
-      if (!(e instanceof NodeUnreachableError) && !(e instanceof RestError && e.status === 503)) throw e;
+      if (!(e instanceof NodeUnreachableError) && !(e instanceof NodeReplyError && e.status === 503)) throw e;
       last = e.message;
     }
     if (Date.now() - startedMs >= a.timeoutMs)
@@ -176,7 +176,7 @@ export async function queryTx(a: CommonArgs & { hash: string; wait: boolean }, i
   const hash = a.hash.replace(/^0x/i, '').toUpperCase();
   if (a.wait) return printTxResult(await waitForTx(rest, hash, a, Date.now()), a.json, io);
   const r = await rest.lookupTx(hash);
-  if ('pending' in r) throw new RestError(404, rest.url(`/txs/${hash}`), r.pending);
+  if ('pending' in r) throw new NodeReplyError(404, rest.url(`/txs/${hash}`), r.pending);
   return printTxResult(r.found, a.json, io);
 }
 
@@ -305,7 +305,7 @@ async function proposerKey(home: string, rest: RestClient, position: number): Pr
     const signer = Array.isArray(list) ? list[position]?.signer : undefined;
     if (signer) return keyNameOf(home, signer) ?? DEFAULT_VALIDATOR_KEY;
   } catch (e) {
-    if (!(e instanceof RestError)) throw e;
+    if (!(e instanceof NodeReplyError)) throw e;
   }
   return DEFAULT_VALIDATOR_KEY;
 }

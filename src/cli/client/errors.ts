@@ -74,22 +74,24 @@ export class TxOutcomeUnknownError extends Error {
 }
 
 /** The node answered with an error status or a body the client cannot read. */
-export class RestError extends Error {
+export class NodeReplyError extends Error {
   constructor(
     readonly status: number,
     readonly url: string,
     readonly detail: string,
   ) {
     super(`${url} answered ${status === 0 ? 'with an unreadable body' : `HTTP ${status}`}: ${detail}`);
-    this.name = 'RestError';
+    this.name = 'NodeReplyError';
   }
 }
 
-export function isClientError(e: unknown): e is UsageError | NodeUnreachableError | RestError | TxOutcomeUnknownError {
+export function isClientError(
+  e: unknown,
+): e is UsageError | NodeUnreachableError | NodeReplyError | TxOutcomeUnknownError {
   return (
     e instanceof UsageError ||
     e instanceof NodeUnreachableError ||
-    e instanceof RestError ||
+    e instanceof NodeReplyError ||
     e instanceof TxOutcomeUnknownError
   );
 }

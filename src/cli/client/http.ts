@@ -4,11 +4,11 @@
  * and `POST /txs` `{"tx":<StdTx JSON>,"mode":…}` answers the Cosmos TxResponse.
  */
 import { type BroadcastMode, type BroadcastResult } from '../../rpc/ports';
-import { NodeUnreachableError, RestError, UsageError } from './errors';
+import { NodeUnreachableError, NodeReplyError, UsageError } from './errors';
 
 export const DEFAULT_NODE = 'http://127.0.0.1:1317';
 
-export interface Envelope<T> {
+export interface HeightResult<T> {
   height: string;
   result: T;
 }
@@ -92,7 +92,7 @@ export class RestClient {
     try {
       body = JSON.parse(text);
     } catch {
-      throw new RestError(
+      throw new NodeReplyError(
         res.status,
         url,
         `not JSON: ${JSON.stringify(text.slice(0, 200))}${res.status === 404 ? ' (is this the service REST API?)' : ''}`,
@@ -101,22 +101,22 @@ export class RestClient {
     return { status: res.status, body, url };
   }
 
-  /** GET a path; a non-2xx answer or a body without `result` is a RestError. */
-  async get<T = unknown>(path: string): Promise<Envelope<T>> {
+  /** GET a path; a non-2xx answer or a body without `result` is a NodeReplyError. */
+  async get<T = unknown>(path: string): Promise<HeightResult<T>> {
     const { status, body, url } = await this.request(path, { method: 'GET', headers: { accept: 'application/json' } });
-    if (status < 200 || status > 299) throw new RestError(status, url, describeErrorBody(body));
+    if (status < 200 || status > 299) throw new NodeReplyError(status, url, describeErrorBody(body));
     if (body === null || typeof body !== 'object' || !('result' in body))
-      throw new RestError(0, url, `no "result" in ${JSON.stringify(body).slice(0, 200)}`);
+      throw new NodeReplyError(0, url, `no "result" in ${JSON.stringify(body).slice(0, 200)}`);
     const env = body as { height?: unknown; result: T };
     return { height: typeof env.height === 'string' ? env.height : String(env.height ?? '0'), result: env.result };
   }
 
   /** GET a path; 404 answers undefined instead of throwing. */
-  async getOptional<T = unknown>(path: string): Promise<Envelope<T> | undefined> {
+  async getOptional<T = unknown>(path: string): Promise<HeightResult<T> | undefined> {
     try {
       return await this.get<T>(path);
     } catch (e) {
-      if (e instanceof RestError && e.status === 404) return undefined;
+      if (e instanceof NodeReplyError && e.status === 404) return undefined;
       throw e;
     }
   }
@@ -132,9 +132,9 @@ export class RestClient {
       headers: { 'content-type': 'application/json', accept: 'application/json' },
       body: payload,
     });
-    if (status < 200 || status > 299) throw new RestError(status, url, describeErrorBody(body));
+    if (status < 200 || status > 299) throw new NodeReplyError(status, url, describeErrorBody(body));
     if (body === null || typeof body !== 'object' || typeof (body as { txhash?: unknown }).txhash !== 'string') {
-      throw new RestError(0, url, `not a tx response: ${JSON.stringify(body).slice(0, 200)}`);
+      throw new NodeReplyError(0, url, `not a tx response: ${JSON.stringify(body).slice(0, 200)}`);
     }
     return txResponseOf(body);
   }
@@ -150,9 +150,9 @@ export class RestClient {
       headers: { accept: 'application/json' },
     });
     if (status === 404) return { pending: describeErrorBody(body) };
-    if (status < 200 || status > 299) throw new RestError(status, url, describeErrorBody(body));
+    if (status < 200 || status > 299) throw new NodeReplyError(status, url, describeErrorBody(body));
     if (body === null || typeof body !== 'object' || typeof (body as { txhash?: unknown }).txhash !== 'string')
-      throw new RestError(0, url, `not a tx response: ${JSON.stringify(body).slice(0, 200)}`);
+      throw new NodeReplyError(0, url, `not a tx response: ${JSON.stringify(body).slice(0, 200)}`);
     return { found: txResponseOf(body) };
   }
 }

@@ -13,7 +13,8 @@ import { type Bytes, type Hex, concatBytes, toBytes } from '../../core/bytes';
 import { pad32, padBytes32, parseUint } from '../../core/amount';
 import { keccak256Bytes } from '../../core/hash';
 
-export interface Checkpoint {
+/** A checkpoint as the validators sign it and the root chain receives it (the service keeps its own record, modules/checkpoint). */
+export interface CheckpointSignData {
   proposer: Address;
   startBlock: bigint;
   endBlock: bigint;
@@ -24,7 +25,7 @@ export interface Checkpoint {
 }
 
 /** The 192 side-sign bytes; throws an InputError naming the bad field. */
-export function checkpointSideSignBytes(c: Checkpoint): Bytes {
+export function checkpointSideSignBytes(c: CheckpointSignData): Bytes {
   return concatBytes(
     padBytes32(addressToBytes(c.proposer)),
     pad32(parseUint(c.startBlock, 'startBlock')),
@@ -38,6 +39,6 @@ export function checkpointSideSignBytes(c: Checkpoint): Bytes {
 const VOTE_PREFIX = Uint8Array.of(0x01);
 
 /** The 32-byte digest each validator signs (secp256k1, r ‖ s ‖ v with v ∈ {0,1}). */
-export function checkpointSignDigest(c: Checkpoint): Bytes {
+export function checkpointSignDigest(c: CheckpointSignData): Bytes {
   return keccak256Bytes(concatBytes(VOTE_PREFIX, checkpointSideSignBytes(c)));
 }

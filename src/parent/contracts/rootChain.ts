@@ -21,13 +21,13 @@ import { canonicalJson } from '../../core/canonicalJson';
 import { encodeLog } from '../abi';
 import { PARENT_CONTRACTS } from './addresses';
 import { type CallResult, argAddress, argHex, argUint, execute, require_ } from './callResult';
-import { type Checkpoint, checkpointSignDigest } from './checkpointSignDigest';
+import { type CheckpointSignData, checkpointSignDigest } from './checkpointSignDigest';
 import { type StakeManager } from './stakeManager';
 
-export { type Checkpoint, checkpointSignDigest, checkpointSideSignBytes } from './checkpointSignDigest';
+export { type CheckpointSignData, checkpointSignDigest, checkpointSideSignBytes } from './checkpointSignDigest';
 
-/** The root chain's record of checkpoint `number` (the service's HeaderBlockRecord). */
-export interface HeaderBlockRecord {
+/** The root chain's record of checkpoint `number` (what a validator reads as the service's HeaderBlockRecord). */
+export interface RootChainHeaderBlock {
   number: bigint;
   proposer: Address;
   startBlock: bigint;
@@ -63,7 +63,7 @@ export class RootChain {
   private readonly stakeManager: StakeManager;
   private readonly scheme: SignatureScheme;
   /** Index i holds header block i + 1. */
-  private readonly records: HeaderBlockRecord[] = [];
+  private readonly records: RootChainHeaderBlock[] = [];
 
   constructor(options: RootChainOptions) {
     this.stakeManager = options.stakeManager;
@@ -82,13 +82,13 @@ export class RootChain {
   // --- views --------------------------------------------------------------------------------
 
   /** Header block `n` (1, 2, 3, …), or null if not submitted. */
-  headerBlock(n: bigint): HeaderBlockRecord | null {
+  headerBlock(n: bigint): RootChainHeaderBlock | null {
     if (typeof n !== 'bigint' || n < 1n || n > BigInt(this.records.length)) return null;
     const r = this.records[Number(n) - 1];
     return r ? { ...r } : null;
   }
 
-  lastHeaderBlock(): HeaderBlockRecord | null {
+  lastHeaderBlock(): RootChainHeaderBlock | null {
     return this.headerBlock(BigInt(this.records.length));
   }
 
@@ -109,7 +109,7 @@ export class RootChain {
   }
 
   /** Who of the current validators signed `checkpoint` (a view: the bridge can check before sending). */
-  tallySignatures(checkpoint: Checkpoint, signatures: readonly Hex[]): SignatureTally {
+  tallySignatures(checkpoint: CheckpointSignData, signatures: readonly Hex[]): SignatureTally {
     const validators = this.stakeManager.currentValidators();
     const powerOf = new Map<Address, bigint>();
     let totalPower = 0n;
@@ -137,7 +137,7 @@ export class RootChain {
 
   // --- calls --------------------------------------------------------------------------------
 
-  submitCheckpoint(from: Address, checkpoint: Checkpoint, signatures: readonly Hex[]): CallResult {
+  submitCheckpoint(from: Address, checkpoint: CheckpointSignData, signatures: readonly Hex[]): CallResult {
     return execute(() => {
       argAddress(from, 'sender');
       const c = readCheckpoint(checkpoint);
@@ -184,7 +184,7 @@ export class RootChain {
 }
 
 /** Check every field; addresses and hashes come back lower-case. */
-function readCheckpoint(value: unknown): Checkpoint {
+function readCheckpoint(value: unknown): CheckpointSignData {
   require_(typeof value === 'object' && value !== null, 'invalid checkpoint');
   const c = value as Record<string, unknown>;
   const chainId = c.sidechainChainId;

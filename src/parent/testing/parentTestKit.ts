@@ -7,7 +7,7 @@ import { type Bytes, type Hex, toHex, utf8 } from '../../core/bytes';
 import { ONE_TOKEN } from '../../core/amount';
 import { keccak256Bytes } from '../../core/hash';
 import { addressOfPublicKey, publicKeyBytesFromPrivateKey, signDigestBytes } from '../../core/secp256k1';
-import { type Checkpoint, checkpointSignDigest } from '../contracts/checkpointSignDigest';
+import { type CheckpointSignData, checkpointSignDigest } from '../contracts/checkpointSignDigest';
 
 export interface TestSigner {
   privateKey: Bytes;
@@ -48,7 +48,7 @@ export function testCheckpoint(
   endBlock: bigint,
   proposer: Address = testSigner(0).address,
   label = '',
-): Checkpoint {
+): CheckpointSignData {
   return {
     proposer,
     startBlock,
@@ -59,7 +59,7 @@ export function testCheckpoint(
   };
 }
 
-export function signCheckpoint(c: Checkpoint, signers: readonly TestSigner[]): Hex[] {
+export function signCheckpoint(c: CheckpointSignData, signers: readonly TestSigner[]): Hex[] {
   const digest = checkpointSignDigest(c);
   return signers.map((s) => toHex(signDigestBytes(digest, s.privateKey)));
 }
