@@ -16,9 +16,9 @@ const SIM = ['scenarios/**/*.test.ts', 'sim/placement.test.ts', 'sim/campaign/**
 export default defineConfig({
   test: {
     // Property tests run with a fixed seed so CI is reproducible; FC_SEED overrides it. Every
-    // project keeps it: unit and sim tests use fast-check too. Every service app checks the
-    // modules' invariants at the end of every block it executes.
-    setupFiles: ['./sim/testing/fastCheckSetup.ts', './src/app/testing/checkInvariantsInTests.ts'],
+    // project keeps it: unit and sim tests use fast-check too. Each file starts with empty caches,
+    // and every service app checks the modules' invariants at the end of every block it executes.
+    setupFiles: ['./sim/testing/fastCheckSetup.ts', './sim/testing/runSetup.ts'],
     testTimeout: 60_000,
     pool: 'forks',
     projects: [

@@ -6,6 +6,7 @@ import { runScenario } from '../run';
 import { swarmScenario } from './swarm';
 import { installPlant } from './plants';
 import { type Scenario } from '../scenario/scenario';
+import { clearCaches } from '../../src/core/memo';
 
 export interface FuzzJob {
   seed: number;
@@ -32,6 +33,8 @@ export function outcomeOf(r: ReturnType<typeof runScenario>): string {
 }
 
 export function runJob(job: FuzzJob): FuzzSeedResult {
+  // Each job starts cold: no job leans on another's cached work, and a long campaign's memory stays flat.
+  clearCaches();
   const scenario: Scenario = { ...swarmScenario(job.seed, job.durationMs), crypto: job.crypto };
   const uninstall = installPlant(job.plant);
   try {

@@ -8,6 +8,7 @@ import { InputError } from '../../src/core/errors';
 import { loadScenario } from '../scenario/load';
 import { type Verdict } from '../scenario/scenario';
 import { runScenario } from '../run';
+import { clearCaches } from '../../src/core/memo';
 import { installPlant } from './plants';
 import { checkExpectations, type ExpectationCheck } from '../report/outcome';
 
@@ -32,6 +33,7 @@ export interface ScenarioTestResult {
 }
 
 export function runScenarioJob(job: ScenarioJob): ScenarioTestResult {
+  clearCaches();
   const start = performance.now();
   const base: ScenarioTestResult = {
     file: job.file,

@@ -124,4 +124,29 @@ describe('tidy catches what it exists for', () => {
       rmSync(root, { recursive: true });
     }
   });
+
+  it('a module-level Map, WeakMap or Set that is not a read-only table (a hidden cache)', () => {
+    const root = plant({
+      'src/core/x.ts': [
+        'const cache = new Map<string, number>();',
+        'export const seen = new WeakMap<object, boolean>();',
+        'let names = new Set();',
+        "const TABLE: ReadonlyMap<string, number> = new Map([['a', 1]]);",
+        'const KINDS: ReadonlySet<string> = new Set([]);',
+        '  const local = new Map();',
+      ].join('\n'),
+      'src/core/memo.ts': 'const caches = new Map();\n',
+    });
+    try {
+      const vs = checkTree(root);
+      expect(vs.map((v) => [v.file, v.line, v.rule])).toEqual([
+        ['src/core/x.ts', 1, 'module-cache'],
+        ['src/core/x.ts', 2, 'module-cache'],
+        ['src/core/x.ts', 3, 'module-cache'],
+      ]);
+      expect(vs[0]!.message).toMatch(/boundedMemo\/weakMemo/);
+    } finally {
+      rmSync(root, { recursive: true });
+    }
+  });
 });

@@ -2,7 +2,9 @@
  * The tidy check of the architecture's determinism contract:
  *  1. banned nondeterministic APIs anywhere in src/ and sim/ outside the real adapters;
  *  2. the import direction between the folders of src/ (and src never importing sim, but for cli);
- *  3. the oracles' independence: sim/oracles/ imports no rule code from anywhere (see ORACLE_VALUE_IMPORTS).
+ *  3. the oracles' independence: sim/oracles/ imports no rule code from anywhere (see ORACLE_VALUE_IMPORTS);
+ *  4. no hidden process-wide cache: a module-level Map, WeakMap or Set that is not a read-only
+ *     table is made with src/core/memo.ts (bounded, counted, cleared between runs), or named below.
  * It reads files as text; it runs nothing. Test files are skipped: they are not part of a run.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -11,7 +13,7 @@ import { join, relative, sep, dirname, posix } from 'node:path';
 export interface TidyFinding {
   file: string;
   line: number;
-  rule: 'banned-api' | 'import-direction' | 'oracle-imports';
+  rule: 'banned-api' | 'import-direction' | 'oracle-imports' | 'module-cache';
   message: string;
 }
 
@@ -64,6 +66,18 @@ const REAL_ADAPTERS = [
   /^sim\/campaign\//,
   /^sim\/tidy\//,
 ];
+
+/**
+ * Module-level mutable maps that are not caches, and why (everything else goes through
+ * src/core/memo.ts). A constant table is declared ReadonlyMap / ReadonlySet and needs no entry.
+ */
+const MODULE_STATE: Readonly<Record<string, string>> = {
+  'src/core/memo.ts': 'the registry of the caches themselves',
+  'src/core/signatureScheme.ts':
+    "the fast scheme's key registry: a signature made with a registered key must stay verifiable",
+};
+
+const MODULE_MAP_RE = /^(?:export\s+)?(?:const|let)\s+[\w$]+\s*(:\s*([^=]+?))?\s*=\s*new\s+(?:Weak)?(?:Map|Set)\b/;
 
 /** Allowed imports per src folder (besides itself). */
 const ALLOWED: Record<string, string[]> = {
@@ -197,6 +211,20 @@ export function checkFile(root: string, file: string, text: string = readFileSyn
   }
 
   if (rel.startsWith('sim/oracles/')) violations.push(...checkOracleImports(rel, code));
+
+  if (MODULE_STATE[rel] === undefined) {
+    lines.forEach((line, i) => {
+      const m = MODULE_MAP_RE.exec(line);
+      if (m && !/^Readonly(Map|Set)\b/.test((m[2] ?? '').trim()))
+        violations.push({
+          file: rel,
+          line: i + 1,
+          rule: 'module-cache',
+          message:
+            'a module-level Map/WeakMap/Set lives as long as the process: make a cache with boundedMemo/weakMemo (src/core/memo.ts: bounded, counted, cleared between runs), or type a constant table ReadonlyMap/ReadonlySet',
+        });
+    });
+  }
 
   // sim/ may import anything in src/ and sim/; only the folders of src/ have a direction.
   const from = layerOf(rel);

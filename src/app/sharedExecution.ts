@@ -11,14 +11,19 @@
  * state differs misses and runs the block itself, so a divergence still shows in its app hash.
  */
 import { type Hex } from '../core/bytes';
+import { type DeepReadonly } from '../core/readonly';
 import { type HashDelta, type StoreWrites } from '../store/kvStore';
 import { type CommitResponse, type EndBlockResponse, type TxResult } from './serviceApp';
 
-export interface AppliedBlock {
+/**
+ * What applying a block gave: shared by every node that adopts the block's record, so no holder
+ * may change it (DeepReadonly).
+ */
+export type AppliedBlock = DeepReadonly<{
   results: TxResult[];
   end: EndBlockResponse;
   commit: CommitResponse;
-}
+}>;
 
 export interface ExecutionRecord {
   /** The block object it was made for (a hit must be the same object). */

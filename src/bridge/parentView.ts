@@ -3,6 +3,7 @@
  * the head, and the root chain's header blocks. It answers the side handlers (confirmed events,
  * block hashes, header blocks) and gives the bridge the final logs to relay.
  */
+import { weakMemo } from '../core/memo';
 import { minBig } from '../core/amount';
 import { type Hex } from '../core/bytes';
 import { type ParentBlock, type ParentReceipt } from '../parent/parentChain';
@@ -97,14 +98,9 @@ export class ParentView implements ParentChainObserver {
  * Parent-chain logs reach every node as the same immutable objects (the node's RPC answers): each
  * is decoded once per process, not once per node per scan (decoding re-encodes to check it).
  */
-const decoded = new WeakMap<object, DecodedParentLog | null>();
+const decoded = weakMemo<object, DecodedParentLog | null>('parentView.decodedLogs');
 
 function decodeOnce(log: Parameters<typeof decodeLog>[0]): DecodedParentLog | null {
   if (typeof log !== 'object' || log === null) return decodeLog(log);
-  let d = decoded.get(log);
-  if (d === undefined) {
-    d = decodeLog(log);
-    decoded.set(log, d);
-  }
-  return d;
+  return decoded.getOrCompute(log, () => decodeLog(log));
 }

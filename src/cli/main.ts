@@ -116,6 +116,12 @@ export async function main(argv: string[]): Promise<number> {
             describe:
               'let the service nodes adopt the record of a block another node already applied to the same state (--no-shared-execution runs every block on every node; the trace hash is the same)',
           })
+          .option('stats', {
+            type: 'boolean',
+            default: false,
+            describe:
+              "after the summary, each cache's bound, size and hit rate and the shared block execution's (with --json: fields caches and sharedExecution)",
+          })
           .option('progress-interval', PROGRESS_INTERVAL)
           .option('test-diverge-after', { type: 'number', hidden: true })
           .example('$0 run', 'run the default scenario')
@@ -139,6 +145,7 @@ export async function main(argv: string[]): Promise<number> {
           checkDeterminism: args['check-determinism'],
           checkInvariants: args['check-invariants'],
           sharedExecution: args['shared-execution'],
+          stats: args.stats,
           ...(args['progress-interval'] !== undefined ? { progressInterval: args['progress-interval'] } : {}),
           ...(args['test-diverge-after'] !== undefined ? { divergeAfterEvent: args['test-diverge-after'] } : {}),
         });

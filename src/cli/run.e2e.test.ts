@@ -220,13 +220,14 @@ describe('a closed pipe', () => {
 });
 
 describe('lockstep run: how the service nodes execute blocks', () => {
-  it('--check-invariants and --no-shared-execution keep the trace hash; both are in --help', async () => {
+  it('--check-invariants and --no-shared-execution keep the trace hash; --stats shows the caches; all in --help', async () => {
     const base = ['run', '--scenario', 'smoke', '--until', '1m', '--crypto', 'fast', '--json', '--no-trace'];
     const plain = await lockstep([...base, '--out', join(dir, 'exec-plain')]);
     const checked = await lockstep([
       ...base,
       '--check-invariants',
       '--no-shared-execution',
+      '--stats',
       '--out',
       join(dir, 'exec-checked'),
     ]);
@@ -234,8 +235,16 @@ describe('lockstep run: how the service nodes execute blocks', () => {
     expect(checked.code, checked.stderr).toBe(0);
     const hash = (out: string) => (JSON.parse(out) as { traceHash: string }).traceHash;
     expect(hash(checked.stdout)).toBe(hash(plain.stdout));
+    const stats = JSON.parse(checked.stdout) as {
+      caches: Array<{ name: string; hits: number }>;
+      sharedExecution: unknown;
+    };
+    expect(stats.sharedExecution).toBeNull();
+    expect(stats.caches.find((c) => c.name === 'consensus.blockHashes')?.hits).toBeGreaterThan(0);
+    expect(JSON.parse(plain.stdout)).not.toHaveProperty('caches');
     const help = await lockstep(['run', '--help']);
     expect(help.stdout).toMatch(/--check-invariants/);
     expect(help.stdout).toMatch(/--shared-execution/);
+    expect(help.stdout).toMatch(/--stats/);
   });
 });

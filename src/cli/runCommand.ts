@@ -9,6 +9,8 @@
  * stops the run at the next step, reports `interrupted` (exit 130) and puts the partial report in
  * `<dir>.interrupted/`, leaving an earlier complete report as it was.
  */
+import { cacheStats } from '../core/memo';
+import { cacheTable } from './cacheTable';
 import { createWriteStream, existsSync, type WriteStream } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { durationText, parseDurationMs } from '../core/duration';
@@ -44,6 +46,8 @@ export interface RunCliOptions {
   checkInvariants?: boolean;
   /** Share block execution between the service nodes (default on). */
   sharedExecution?: boolean;
+  /** Print the caches' and the shared execution's hit rates. */
+  stats?: boolean;
   progressInterval?: string;
   /** Test-only (hidden flag): with --check-determinism, the second run diverges after this main-domain event. */
   divergeAfterEvent?: number;
@@ -147,9 +151,16 @@ export async function runCommand(opts: RunCliOptions): Promise<number> {
   interrupts.dispose();
   const htmlFile = join(reportDir, 'report.html');
 
+  const shared = result.cluster.sharedExecution;
+  const sharedStats = shared ? { hits: shared.hits, misses: shared.misses } : null;
+  const statsNote =
+    opts.placement === 'worker'
+      ? 'caches of the main thread (service nodes, parent chain); the sidechain ran in a worker'
+      : 'caches of this process (every domain ran inline)';
   if (opts.json) {
+    const stats = opts.stats ? { caches: cacheStats(), sharedExecution: sharedStats } : {};
     process.stdout.write(
-      `${JSON.stringify({ ...summaryObject(scenario, result, meta), wallMs, report: reportDir, html: htmlFile })}\n`,
+      `${JSON.stringify({ ...summaryObject(scenario, result, meta), wallMs, report: reportDir, html: htmlFile, ...stats })}\n`,
     );
   } else {
     process.stdout.write(
@@ -161,6 +172,7 @@ export async function runCommand(opts: RunCliOptions): Promise<number> {
       );
     else process.stdout.write(`report      ${reportDir}\n`);
     process.stdout.write(`html        ${htmlFile}\n`);
+    if (opts.stats) process.stdout.write(`\n${cacheTable(cacheStats(), sharedStats, statsNote)}`);
   }
   return exitCodeOf(outcome.verdict);
 }

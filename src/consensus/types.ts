@@ -3,6 +3,8 @@
  * propose / prevote / precommit, +2/3-of-power quorums). Side-tx votes ride on precommits, as in
  * Heimdall's fork of Tendermint.
  */
+import { type DeepReadonly } from '../core/readonly';
+import { weakMemo } from '../core/memo';
 import { type Address } from '../core/address';
 import { type Hex } from '../core/bytes';
 import { canonicalJson } from '../core/canonicalJson';
@@ -65,15 +67,13 @@ export interface CommittedBlock {
 
 // Blocks and votes are immutable values shared by every node of a simulation: their hashes are
 // cached by object identity.
-const blockHashCache = new WeakMap<ServiceBlock, Hex>();
-const voteDigestCache = new WeakMap<object, { chainId: string; digest: Uint8Array }>();
+const blockHashCache = weakMemo<ServiceBlock, Hex>('consensus.blockHashes');
+const voteDigestCache = weakMemo<object, DeepReadonly<{ chainId: string; digest: Uint8Array }>>(
+  'consensus.voteDigests',
+);
 
 export function blockHash(b: ServiceBlock): Hex {
-  const hit = blockHashCache.get(b);
-  if (hit) return hit;
-  const h = computeBlockHash(b);
-  blockHashCache.set(b, h);
-  return h;
+  return blockHashCache.getOrCompute(b, () => computeBlockHash(b));
 }
 
 function computeBlockHash(b: ServiceBlock): Hex {

@@ -3,6 +3,7 @@
  * (items 11-13): pad32 for every appended value, the zero-padded keccak Merkle tree, account
  * leaves ordered by validator id.
  */
+import { boundedMemo } from './memo';
 import { type Bytes, concatBytes, toBytes } from './bytes';
 import { pad32, parseUint } from './amount';
 import { keccak256Bytes } from './hash';
@@ -38,14 +39,11 @@ export function checkpointRootHashBytes(headers: readonly SidechainHeaderFields[
     if (hit !== undefined) return hit.slice();
   }
   const root = merkleRootBytes(headers.map(sidechainBlockHashBytes));
-  if (key !== null) {
-    if (rootCache.size >= 256) rootCache.clear();
-    rootCache.set(key, root.slice());
-  }
+  if (key !== null) rootCache.set(key, root.slice());
   return root;
 }
 
-const rootCache = new Map<string, Bytes>();
+const rootCache = boundedMemo<string, Bytes>('hashRules.checkpointRoots', 256);
 
 function rootKey(headers: readonly SidechainHeaderFields[]): string | null {
   let key = '';

@@ -8,6 +8,8 @@
  *
  * Recovery is the expensive step, so verified (digest, signature) pairs are cached per process.
  */
+import { boundedMemo } from './memo';
+import { type DeepReadonly } from './readonly';
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { keccak256Raw as keccak_256 } from './hash';
 import { type Bytes, type BytesLike, toBytes, toHex } from './bytes';
@@ -32,19 +34,11 @@ export function privateKeyBytes(sk: BytesLike, field = 'privateKey'): Bytes {
  * Public keys by private key (hex): a run derives each of its keys several times (each domain's
  * setup, the fast scheme's registry), and a point multiplication costs about a millisecond.
  */
-const PUBLIC_KEY_LIMIT = 4096;
-const publicKeys = new Map<string, Bytes>();
+const publicKeys = boundedMemo<string, Bytes>('secp256k1.publicKeys', 4096);
 
 export function publicKeyBytesFromPrivateKey(sk: BytesLike): Bytes {
   const bytes = privateKeyBytes(sk);
-  const key = toHex(bytes);
-  let pub = publicKeys.get(key);
-  if (pub === undefined) {
-    pub = secp256k1.getPublicKey(bytes, false);
-    if (publicKeys.size >= PUBLIC_KEY_LIMIT) publicKeys.clear();
-    publicKeys.set(key, pub);
-  }
-  return pub.slice();
+  return publicKeys.getOrCompute(toHex(bytes), () => secp256k1.getPublicKey(bytes, false)).slice();
 }
 
 export function publicKeyBytes(pub: BytesLike, field = 'publicKey'): Bytes {
@@ -91,14 +85,11 @@ export function recoverPublicKeyBytes(digest: BytesLike, signature: BytesLike): 
 
 // --- verified-signature cache --------------------------------------------------------------
 
-const CACHE_LIMIT = 200_000;
 interface Recovered {
   address: Address;
   publicKey: Bytes;
 }
-const recoveredCache = new Map<string, Recovered | null>();
-let cacheHits = 0;
-let cacheMisses = 0;
+const recovered = boundedMemo<string, DeepReadonly<Recovered> | null>('secp256k1.recoveredSigners', 200_000);
 
 /**
  * The signer address of `signature` over `digest`, or null when nothing can be recovered.
@@ -110,28 +101,15 @@ export function recoverSignerCached(digest: Bytes, signature: Bytes): Address | 
 }
 
 /** Like recoverSignerCached, with the recovered 65-byte public key. */
-export function recoverCached(digest: Bytes, signature: Bytes): Recovered | null {
-  const key = toHex(digest) + toHex(signature).slice(2);
-  const hit = recoveredCache.get(key);
-  if (hit !== undefined) {
-    cacheHits++;
-    return hit;
-  }
-  cacheMisses++;
-  let signer: Recovered | null;
-  try {
-    const publicKey = recoverPublicKeyBytes(digest, signature);
-    signer = { address: addressFromBytes(keccak_256(publicKey.subarray(1)).subarray(12)), publicKey };
-  } catch {
-    signer = null;
-  }
-  if (recoveredCache.size >= CACHE_LIMIT) {
-    // Map keeps insertion order: evict the oldest entry.
-    const oldest = recoveredCache.keys().next();
-    if (!oldest.done) recoveredCache.delete(oldest.value);
-  }
-  recoveredCache.set(key, signer);
-  return signer;
+export function recoverCached(digest: Bytes, signature: Bytes): DeepReadonly<Recovered> | null {
+  return recovered.getOrCompute(toHex(digest) + toHex(signature).slice(2), () => {
+    try {
+      const publicKey = recoverPublicKeyBytes(digest, signature);
+      return { address: addressFromBytes(keccak_256(publicKey.subarray(1)).subarray(12)), publicKey };
+    } catch {
+      return null;
+    }
+  });
 }
 
 /**
@@ -139,32 +117,24 @@ export function recoverCached(digest: Bytes, signature: Bytes): Recovered | null
  * the cache, so the nodes that receive it (every peer, in a simulation) never run the recovery.
  * The key's public key and address are derived once per private key.
  */
-const signers = new Map<string, Recovered>();
+const signers = boundedMemo<string, DeepReadonly<Recovered>>('secp256k1.signersByKey', 10_000);
 
 function rememberSigned(digest: Bytes, signature: Bytes, sk: BytesLike): void {
   const skHex = typeof sk === 'string' ? sk.toLowerCase() : toHex(sk);
-  let signer = signers.get(skHex);
-  if (signer === undefined) {
+  const signer = signers.getOrCompute(skHex, () => {
     const publicKey = publicKeyBytesFromPrivateKey(sk);
-    signer = { address: addressFromBytes(keccak_256(publicKey.subarray(1)).subarray(12)), publicKey };
-    if (signers.size >= 10_000) signers.clear();
-    signers.set(skHex, signer);
-  }
+    return { address: addressFromBytes(keccak_256(publicKey.subarray(1)).subarray(12)), publicKey };
+  });
   const key = toHex(digest) + toHex(signature).slice(2);
-  if (recoveredCache.has(key)) return;
-  if (recoveredCache.size >= CACHE_LIMIT) {
-    const oldest = recoveredCache.keys().next();
-    if (!oldest.done) recoveredCache.delete(oldest.value);
-  }
-  recoveredCache.set(key, signer);
+  if (!recovered.has(key)) recovered.set(key, signer);
 }
 
 export function signatureCacheStats(): { size: number; hits: number; misses: number } {
-  return { size: recoveredCache.size, hits: cacheHits, misses: cacheMisses };
+  const s = recovered.stats();
+  return { size: s.size ?? 0, hits: s.hits, misses: s.misses };
 }
 
+/** Forget the verified signatures (benchmarks measure cold verification). */
 export function clearSignatureCache(): void {
-  recoveredCache.clear();
-  cacheHits = 0;
-  cacheMisses = 0;
+  recovered.clear();
 }

@@ -4,6 +4,8 @@
  * breadth campaigns. Either way a node can sign only with its own private key. The scheme is part
  * of a run's identity (and so of its trace hash).
  */
+import { boundedMemo } from './memo';
+import { type DeepReadonly } from './readonly';
 import { type Address, addressFromBytes } from './address';
 import { type Bytes, concatBytes, toHex } from './bytes';
 import { keccak256Bytes } from './hash';
@@ -29,7 +31,8 @@ export const realScheme: SignatureScheme = {
 /**
  * The fast scheme: signature = keccak(privateKey ‖ digest) (32) ‖ address (20) ‖ 13 zero bytes.
  * Verification looks the address up in the registry of keys this process created and recomputes
- * the MAC; a forger without the private key cannot produce it.
+ * the MAC; a forger without the private key cannot produce it. The registry is not a cache (a
+ * signature made with a registered key must stay verifiable), so clearCaches leaves it alone.
  */
 const fastKeys = new Map<Address, { privateKey: Bytes; publicKey: Bytes }>();
 
@@ -52,7 +55,6 @@ export const fastScheme: SignatureScheme = {
     sig.set(keccak256Bytes(input), 0);
     sig.set(key.addressBytes, 32);
     // Its receivers will check it: remember the answer (as the real scheme's cache does).
-    if (fastVerified.size >= FAST_CACHE_LIMIT) fastVerified.clear();
     fastVerified.set(cacheKey(digest, sig), key.signer);
     return sig;
   },
@@ -69,14 +71,15 @@ export const fastScheme: SignatureScheme = {
     const mac = keccak256Bytes(concatBytes(entry.privateKey, digest));
     for (let i = 0; i < 32; i++) if (mac[i] !== sig[i]) return null;
     const signer = { address, publicKey: entry.publicKey };
-    if (fastVerified.size >= FAST_CACHE_LIMIT) fastVerified.clear();
     fastVerified.set(key, signer);
     return signer;
   },
 };
 
-const FAST_CACHE_LIMIT = 100_000;
-const fastVerified = new Map<string, { address: Address; publicKey: Bytes }>();
+const fastVerified = boundedMemo<string, DeepReadonly<{ address: Address; publicKey: Bytes }>>(
+  'signatureScheme.fastVerified',
+  100_000,
+);
 const LATIN1 = new TextDecoder('latin1');
 
 /** (digest, signature) as a string key: one char per byte. */
@@ -90,24 +93,20 @@ interface SigningKey {
   addressBytes: Bytes;
   signer: { address: Address; publicKey: Bytes };
 }
-const signingKeys = new Map<string, SigningKey>();
+/** A campaign draws new keys for every seed: this lookup is bounded (the registry is not). */
+const signingKeys = boundedMemo<string, DeepReadonly<SigningKey>>('signatureScheme.signingKeys', 4096);
 
-function signingKeyOf(privateKey: Bytes | string): SigningKey {
+function signingKeyOf(privateKey: Bytes | string): DeepReadonly<SigningKey> {
   const hex = typeof privateKey === 'string' ? privateKey.toLowerCase() : toHex(privateKey);
-  let k = signingKeys.get(hex);
-  if (k === undefined) {
+  return signingKeys.getOrCompute(hex, () => {
     const sk = typeof privateKey === 'string' ? fromHex(privateKey, 'privateKey') : Uint8Array.from(privateKey);
     const address = registerFastKey(sk);
-    k = {
+    return {
       privateKey: sk,
       addressBytes: fromHex(address),
       signer: { address, publicKey: fastKeys.get(address)!.publicKey },
     };
-    // A campaign draws new keys for every seed: keep this lookup bounded (the registry is not).
-    if (signingKeys.size >= 4096) signingKeys.clear();
-    signingKeys.set(hex, k);
-  }
-  return k;
+  });
 }
 
 export function schemeFor(mode: CryptoMode): SignatureScheme {

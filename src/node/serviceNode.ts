@@ -4,20 +4,15 @@
  * durable state is its disk of committed blocks: a crash loses everything else, and a restart
  * replays the disk into a fresh app and rejoins consensus.
  */
+import { weakMemo } from '../core/memo';
 import { type Address } from '../core/address';
 import { type Hex, fromHex, toHex } from '../core/bytes';
 import { assert } from '../core/errors';
 import { ValidatorSet } from '../core/validatorSet';
 import { type SignatureScheme } from '../core/signatureScheme';
-import {
-  ServiceApp,
-  BLOCK_MAX_BYTES,
-  BLOCK_MAX_GAS,
-  type EndBlockResponse,
-  type ServiceAppOptions,
-  type TxResult,
-} from '../app/serviceApp';
+import { ServiceApp, BLOCK_MAX_BYTES, BLOCK_MAX_GAS, type ServiceAppOptions } from '../app/serviceApp';
 import { type SideTxVotes } from '../app/sideTx';
+import { type AppliedBlock } from '../app/sharedExecution';
 import { MSG_REGISTRY } from '../app/registry';
 import { decodeTx, encodeTx, signTx, type StdTx, txHash as hashTx } from '../modules/auth/stdTx';
 import { isCheckpointTx } from '../modules/auth/ante';
@@ -119,7 +114,7 @@ export interface ServiceNodeHooks {
    * in the half that saw it. Null = broadcast normally.
    */
   byzantineRoutes?(node: ServiceNode, msg: NodeMessage, tools: ByzantineTools): ByzantineRoutes | null;
-  onCommit?(node: ServiceNode, block: CommittedBlock, end: EndBlockResponse, results: TxResult[]): void;
+  onCommit?(node: ServiceNode, block: CommittedBlock, end: AppliedBlock['end'], results: AppliedBlock['results']): void;
   /** Where this node's answers to transaction-submitting clients go (a devnet's REST layer). */
   clientReplies?: ClientReplyPort;
 }
@@ -584,7 +579,7 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
   private afterCommitBridge(
     ctx: NodeContext<NodeMessage, ServiceTimer>,
     cb: CommittedBlock,
-    end: EndBlockResponse,
+    end: AppliedBlock['end'],
     votes: SideTxVotes[],
   ): void {
     for (const r of end.sideTxResults) {
@@ -903,9 +898,9 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
  * Votes are immutable objects shared by the nodes of one process; a vote's signature is checked
  * once (whether it recovers to its validator does not depend on who asks).
  */
-const verifiedVotes = new WeakMap<Vote, boolean>();
+const verifiedVotes = weakMemo<Vote, boolean>('serviceNode.verifiedVotes');
 /** Likewise proposals: one signature check per proposal object, not one per receiving node. */
-const verifiedProposals = new WeakMap<Proposal, boolean>();
+const verifiedProposals = weakMemo<Proposal, boolean>('serviceNode.verifiedProposals');
 
 function voteFact(v: Vote): VoteFact {
   return { type: v.type, height: v.height, round: v.round, blockHash: v.blockHash, validator: v.validator };

@@ -6,6 +6,7 @@
  * Durable state is the set of blocks it imported (a crash keeps the chain database); the in-memory
  * caches of spans and records are lost and fetched again.
  */
+import { weakMemo } from '../core/memo';
 import { type Address } from '../core/address';
 import { type Hex } from '../core/bytes';
 import { type SignatureScheme } from '../core/signatureScheme';
@@ -478,16 +479,13 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
  * A block's header summary (what `sc.headers` answers carry): immutable, so made once per block
  * and shared by every answer that includes it (each poll re-sends the last 32 headers).
  */
-const summaries = new WeakMap<SidechainBlock, HeaderSummary>();
+const summaries = weakMemo<SidechainBlock, HeaderSummary>('sidechainNode.headerSummaries');
 
 function summaryOf(block: SidechainBlock): HeaderSummary {
-  let s = summaries.get(block);
-  if (s === undefined) {
+  return summaries.getOrCompute(block, () => {
     const h = block.header;
-    s = { number: h.number, hash: block.hash, time: h.time, txHash: h.txHash, receiptHash: h.receiptHash };
-    summaries.set(block, s);
-  }
-  return s;
+    return { number: h.number, hash: block.hash, time: h.time, txHash: h.txHash, receiptHash: h.receiptHash };
+  });
 }
 
 function recordReorg(ctx: NodeContext<NodeMessage, SidechainTimer>, r: Reorg): void {

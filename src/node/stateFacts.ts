@@ -6,6 +6,7 @@
  * stateFacts.test.ts writes through the modules' own keepers to pin that every record kind is
  * recognised, so a renamed key fails a test instead of silently blinding an oracle.
  */
+import { boundedMemo } from '../core/memo';
 import { type Address } from '../core/address';
 import { type Hex, fromHex } from '../core/bytes';
 import { type StoreValue, type StoreWrites } from '../store/kvStore';
@@ -23,6 +24,7 @@ import { type MsgCheckpoint, type MsgCheckpointAck, type MsgCheckpointNoAck } fr
 import { type MsgProposeSpan } from '../modules/span/msgs';
 import { type MsgSignerUpdate } from '../modules/staking/msgs';
 import { type TxResult } from '../app/serviceApp';
+import { type DeepReadonly } from '../core/readonly';
 import { type CheckpointFact, type Coin, type StateWrite, type TxFact, type TxMsgFact } from './observations';
 
 /** Key prefixes and keys of the records the oracles read (see the module keepers). */
@@ -191,12 +193,10 @@ export function msgFactOf(tx: StdTx): TxMsgFact {
  * Decoded transactions by their bytes: every node of a process decodes the same block's txs, so
  * each is decoded once (a pure function of the bytes), and the cache is cleared when full.
  */
-const decoded = new Map<Hex, { hash: Hex; tx: StdTx | null }>();
-const DECODED_MAX = 4096;
+const decoded = boundedMemo<Hex, { hash: Hex; tx: StdTx | null }>('stateFacts.decodedTxs', 4096);
 
 export function decodeTxCached(tx: Hex): { hash: Hex; tx: StdTx | null } {
-  let d = decoded.get(tx);
-  if (d === undefined) {
+  return decoded.getOrCompute(tx, () => {
     let raw: Uint8Array | null = null;
     try {
       raw = fromHex(tx);
@@ -211,15 +211,12 @@ export function decodeTxCached(tx: Hex): { hash: Hex; tx: StdTx | null } {
         std = null;
       }
     }
-    d = { hash: raw === null ? ('0x' as Hex) : hashTx(raw), tx: std };
-    if (decoded.size >= DECODED_MAX) decoded.clear();
-    decoded.set(tx, d);
-  }
-  return d;
+    return { hash: raw === null ? ('0x' as Hex) : hashTx(raw), tx: std };
+  });
 }
 
 /** A delivered tx and its result as a fact. */
-export function txFactOf(index: number, tx: Hex, r: TxResult): TxFact {
+export function txFactOf(index: number, tx: Hex, r: DeepReadonly<TxResult>): TxFact {
   const d = decodeTxCached(tx);
   return {
     index,

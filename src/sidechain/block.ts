@@ -4,6 +4,7 @@
  * travel in the body so that every importer re-executes the same calls deterministically; they are
  * not part of the transaction and receipt roots (pre-PIP-74 Bor, reference §2.8).
  */
+import { weakMemo } from '../core/memo';
 import { type Address } from '../core/address';
 import { type Hex, toHex, utf8 } from '../core/bytes';
 import { canonicalJson } from '../core/canonicalJson';
@@ -41,25 +42,22 @@ export const EMPTY_BODY: SidechainBody = { spanCommit: null, stateSyncs: [], txs
 export const TRANSFER_GAS = 21_000n;
 
 // Transfers are immutable values shared by every node that imports their block: hashed once.
-const txHashes = new WeakMap<SidechainTx, Hex>();
+const txHashes = weakMemo<SidechainTx, Hex>('sidechain.txHashes');
 
 /**
  * A transfer's hash: keccak256 of the canonical JSON of {from, to, value, nonce}. No EVM
  * transaction encoding is modelled, so the hash names the transfer's fields rather than RLP bytes.
  */
 export function sidechainTxHash(tx: SidechainTx): Hex {
-  let hash = txHashes.get(tx);
-  if (hash === undefined) {
-    hash = toHex(keccak256Bytes(utf8(canonicalJson({ from: tx.from, to: tx.to, value: tx.value, nonce: tx.nonce }))));
-    txHashes.set(tx, hash);
-  }
-  return hash;
+  return txHashes.getOrCompute(tx, () =>
+    toHex(keccak256Bytes(utf8(canonicalJson({ from: tx.from, to: tx.to, value: tx.value, nonce: tx.nonce })))),
+  );
 }
 
 // A block's tx list is an immutable value that its producer and every importer hash: the roots
 // are cached by the list's identity.
-const txRoots = new WeakMap<readonly SidechainTx[], Hex>();
-const receiptRoots = new WeakMap<readonly SidechainTx[], Hex>();
+const txRoots = weakMemo<readonly SidechainTx[], Hex>('sidechain.txRoots');
+const receiptRoots = weakMemo<readonly SidechainTx[], Hex>('sidechain.receiptRoots');
 
 export function txRoot(txs: readonly SidechainTx[]): Hex {
   if (txs.length === 0) return EMPTY_ROOT;

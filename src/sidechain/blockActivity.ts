@@ -15,6 +15,7 @@
  * succeeds, so each committed record emits one `StateCommitted(id, true)` log, and a block has the
  * state-sync receipt exactly when it committed state syncs.
  */
+import { weakMemo } from '../core/memo';
 import { type Address, ZERO_ADDRESS } from '../core/address';
 import { type Hex } from '../core/bytes';
 import { type SidechainBlock, type SidechainTx, TRANSFER_GAS, sidechainTxHash } from './block';
@@ -66,15 +67,10 @@ export interface BlockActivity {
 }
 
 // Blocks are immutable values shared by every node that imports them: derived once per block.
-const cache = new WeakMap<SidechainBlock, BlockActivity>();
+const cache = weakMemo<SidechainBlock, BlockActivity>('sidechain.blockActivity');
 
 export function blockActivity(block: SidechainBlock): BlockActivity {
-  let hit = cache.get(block);
-  if (hit === undefined) {
-    hit = derive(block);
-    cache.set(block, hit);
-  }
-  return hit;
+  return cache.getOrCompute(block, () => derive(block));
 }
 
 function derive(block: SidechainBlock): BlockActivity {

@@ -16,6 +16,7 @@
  * Byte fields are `0x` hex so that headers cross the worker boundary and land in the store as they
  * are; they are checked for length whenever they are hashed.
  */
+import { weakMemo } from '../core/memo';
 import { type SignatureScheme, realScheme } from '../core/signatureScheme';
 import { encodeRlp } from 'ethers';
 import { type Bytes, type BytesLike, type Hex, concatBytes, fromHex, toBytes, toHex } from '../core/bytes';
@@ -92,15 +93,11 @@ export function makeHeader(
 /** The digest the producer signs: extra without its last 65 bytes (Clique/Bor `SealHash`). */
 // Headers are immutable values, and in a simulation every node imports the same header object:
 // hashes are cached by object identity so each header is hashed once per process.
-const sealHashCache = new WeakMap<SidechainHeader, Bytes>();
-const headerHashCache = new WeakMap<SidechainHeader, Bytes>();
+const sealHashCache = weakMemo<SidechainHeader, Bytes>('sidechain.sealHashes');
+const headerHashCache = weakMemo<SidechainHeader, Bytes>('sidechain.headerHashes');
 
 export function sealHashBytes(header: SidechainHeader): Bytes {
-  const hit = sealHashCache.get(header);
-  if (hit) return hit;
-  const h = computeSealHash(header);
-  sealHashCache.set(header, h);
-  return h;
+  return sealHashCache.getOrCompute(header, () => computeSealHash(header));
 }
 
 function computeSealHash(header: SidechainHeader): Bytes {
@@ -119,11 +116,9 @@ export function sealHash(header: SidechainHeader): Hex {
 
 /** The block hash: every field, the seal included. */
 export function headerHashBytes(header: SidechainHeader): Bytes {
-  const hit = headerHashCache.get(header);
-  if (hit) return hit;
-  const h = keccak256Bytes(fromHex(encodeRlp(headerRlpFields(header, toBytes(header.extraData, 'header.extraData')))));
-  headerHashCache.set(header, h);
-  return h;
+  return headerHashCache.getOrCompute(header, () =>
+    keccak256Bytes(fromHex(encodeRlp(headerRlpFields(header, toBytes(header.extraData, 'header.extraData'))))),
+  );
 }
 
 export function headerHash(header: SidechainHeader): Hex {

@@ -4,6 +4,7 @@
  * checkpoint root. Read-only, and in the chain's own terms: formatting them for a wire (geth's
  * JSON-RPC, the console) is the servers' business (src/rpc).
  */
+import { weakMemo } from '../core/memo';
 import { type Hex } from '../core/bytes';
 import { type BlockActivity, type SidechainReceipt, blockActivity } from './blockActivity';
 import { type SidechainChain, type StoredBlock } from './chain';
@@ -32,16 +33,12 @@ export interface SidechainReadPort {
   receipt(hash: Hex): SidechainReceipt | undefined;
 }
 
-// One index per chain, kept across the views a server takes of it.
-const indexes = new WeakMap<SidechainChain, TxIndex>();
+// One index per chain, kept across the views a server takes of it. The chain changes; its index
+// follows it (TxIndex catches up on each read), so a cleared index is simply rebuilt.
+const indexes = weakMemo<SidechainChain, TxIndex>('sidechain.txIndexes');
 
 function indexOf(chain: SidechainChain): TxIndex {
-  let index = indexes.get(chain);
-  if (!index) {
-    index = new TxIndex(chain);
-    indexes.set(chain, index);
-  }
-  return index;
+  return indexes.getOrCompute(chain, () => new TxIndex(chain));
 }
 
 export function chainReadPort(chain: SidechainChain): SidechainReadPort {

@@ -3,6 +3,7 @@
  * committed by system call) and the StateReceiver (sequential state-sync ids). Immutable: a block's
  * system calls produce a new state; unchanged parts are shared between blocks.
  */
+import { weakMemo } from '../core/memo';
 import { type Address, compareAddresses } from '../core/address';
 import { type Hex, toHex } from '../core/bytes';
 import { canonicalJson } from '../core/canonicalJson';
@@ -110,13 +111,15 @@ export function commitStateSync(s: SystemState, r: StateSyncRecord): SystemState
   return { ...s, lastStateId: r.id };
 }
 
-const rootCache = new WeakMap<SystemState, Hex>();
+const rootCache = weakMemo<SystemState, Hex>('sidechain.systemStateRoots');
 
 /** The state root a header commits to: keccak over the canonical system state (cached per state object). */
 export function systemStateRoot(s: SystemState): Hex {
-  const hit = rootCache.get(s);
-  if (hit) return hit;
-  const root = toHex(
+  return rootCache.getOrCompute(s, () => computeRoot(s));
+}
+
+function computeRoot(s: SystemState): Hex {
+  return toHex(
     keccak256Bytes(
       utf8(
         canonicalJson({
@@ -127,6 +130,4 @@ export function systemStateRoot(s: SystemState): Hex {
       ),
     ),
   );
-  rootCache.set(s, root);
-  return root;
 }

@@ -12,6 +12,7 @@
  * hashes. A commit re-hashes only the buckets and groups it touched (keccak in JavaScript runs at
  * some 12 MB/s, so hashing 8 KiB of bucket hashes at every commit would dominate a run).
  */
+import { boundedMemo } from '../core/memo';
 import { keccak256Raw as keccak_256 } from '../core/hash';
 import { canonicalJson } from '../core/canonicalJson';
 import { toHex, type Hex } from '../core/bytes';
@@ -82,34 +83,21 @@ const ENCODER = new TextEncoder();
 /**
  * Every node of a simulation holds (nearly) the same state and hashes the same values and the
  * same group lists after each block: those hashes are shared by the stores of one process, keyed
- * by their input (a pure function, so sharing never changes a result). Cleared when full.
+ * by their input (a pure function, so sharing never changes a result). The digests are shared
+ * bytes: never written to.
  */
-const SHARED_MAX = 4096;
-const sharedValueDigests = new Map<string, Uint8Array>();
-const sharedHashes = new Map<string, Uint8Array>();
+const sharedValueDigests = boundedMemo<string, Uint8Array>('kvStore.valueDigests', 4096);
+const sharedHashes = boundedMemo<string, Uint8Array>('kvStore.bucketHashes', 4096);
 const LATIN1 = new TextDecoder('latin1');
 
 /** keccak of a value's canonical JSON. */
 function valueDigest(json: string): Uint8Array {
-  let d = sharedValueDigests.get(json);
-  if (d === undefined) {
-    if (sharedValueDigests.size >= SHARED_MAX) sharedValueDigests.clear();
-    d = keccak_256(ENCODER.encode(json));
-    sharedValueDigests.set(json, d);
-  }
-  return d;
+  return sharedValueDigests.getOrCompute(json, () => keccak_256(ENCODER.encode(json)));
 }
 
 /** keccak of a bucket's entries or of a list of hashes (a group, the top), looked up by its bytes (one char per byte). */
 function sharedKeccak(buf: Uint8Array): Uint8Array {
-  const key = LATIN1.decode(buf);
-  let d = sharedHashes.get(key);
-  if (d === undefined) {
-    if (sharedHashes.size >= SHARED_MAX) sharedHashes.clear();
-    d = keccak_256(buf);
-    sharedHashes.set(key, d);
-  }
-  return d;
+  return sharedHashes.getOrCompute(LATIN1.decode(buf), () => keccak_256(buf));
 }
 
 export class MemoryStore implements KVStore {

@@ -163,7 +163,14 @@ function txResponseOf(body: unknown): BroadcastResult {
 }
 
 /** Codes of a connection that was never made: nothing was sent. */
-const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNABORTED']);
+const NOT_SENT: ReadonlySet<string> = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ECONNABORTED',
+]);
 
 /** Whether a failed fetch may have delivered its request (a reset, a timeout) or surely did not. */
 function mayHaveBeenSent(e: unknown): boolean {

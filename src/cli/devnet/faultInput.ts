@@ -59,8 +59,8 @@ export interface FaultArgs {
   link?: string;
 }
 
-const NODE_KINDS = new Set(['crash', 'pause', 'clockSkew']);
-const VALIDATOR_KINDS = new Set([
+const NODE_KINDS: ReadonlySet<string> = new Set(['crash', 'pause', 'clockSkew']);
+const VALIDATOR_KINDS: ReadonlySet<string> = new Set([
   'offlineProducer',
   'slowProducer',
   'equivocatingProducer',

@@ -6,6 +6,7 @@
  * integers as decimal strings), hashed with keccak256 and signed as a 65-byte `r ‖ s ‖ v`.
  * On the wire a tx is the UTF-8 canonical JSON of the StdTx; its hash is sha256 of those bytes.
  */
+import { boundedMemo } from '../../core/memo';
 import { canonicalJson, canonicalJsonBytes } from '../../core/canonicalJson';
 import { type Hex, toHex, fromHex, utf8 } from '../../core/bytes';
 import { keccak256Bytes, sha256Bytes } from '../../core/hash';
@@ -43,16 +44,11 @@ export function signDigestOf<M>(def: MsgDef<M>, msg: M, doc: SignDocFields): Uin
     msg: msgJson(def, msg),
     sequence: doc.sequence,
   });
-  let digest = signDigests.get(text);
-  if (digest === undefined) {
-    digest = keccak256Bytes(utf8(text));
-    if (signDigests.size >= 4096) signDigests.clear();
-    signDigests.set(text, digest);
-  }
-  return digest.slice();
+  return signDigests.getOrCompute(text, () => keccak256Bytes(utf8(text))).slice();
 }
 
-const signDigests = new Map<string, Uint8Array>();
+/** Sign digests by sign-doc text: every node checks the same transactions. */
+const signDigests = boundedMemo<string, Uint8Array>('stdTx.signDigests', 4096);
 
 /** Build and sign a tx (for clients, tests, the bridge and the workload generator). */
 export function signTx<M>(

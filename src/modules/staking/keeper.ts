@@ -6,6 +6,7 @@
  * signer changes take effect by checkpoint count, README items 16-17) and rotates its proposer by
  * exactly one on each checkpoint ack and no-ack.
  */
+import { weakMemo } from '../../core/memo';
 import { type Address } from '../../core/address';
 import { type Hex } from '../../core/bytes';
 import { assert } from '../../core/errors';
@@ -86,18 +87,13 @@ export function signerIndex(store: KVReader): Map<Address, bigint> {
  * Store values are immutable, so a stored set is parsed once per value object; callers get a copy
  * (they may advance its priorities). Every block reads the set several times.
  */
-const parsedSets = new WeakMap<object, ValidatorSet>();
+const parsedSets = weakMemo<object, ValidatorSet>('staking.parsedValidatorSets');
 
 export function getValidatorSet(store: KVReader): ValidatorSet {
   const json = store.get<unknown>(SET_KEY);
   if (json === undefined) throw new Error('the validator set is not initialised (genesis not applied)');
   if (typeof json !== 'object' || json === null) return ValidatorSet.fromJSON(json);
-  let set = parsedSets.get(json);
-  if (set === undefined) {
-    set = ValidatorSet.fromJSON(json);
-    parsedSets.set(json, set);
-  }
-  return set.copy();
+  return parsedSets.getOrCompute(json, () => ValidatorSet.fromJSON(json)).copy();
 }
 
 export function setValidatorSet(store: KVStore, set: ValidatorSet): void {

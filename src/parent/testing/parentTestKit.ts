@@ -2,6 +2,7 @@
  * Keys, owners and signed checkpoints for the parent-chain tests: pure functions of an index, so
  * every test (and every property-test run) sees the same keys.
  */
+import { boundedMemo } from '../../core/memo';
 import { type Address } from '../../core/address';
 import { type Bytes, type Hex, toHex, utf8 } from '../../core/bytes';
 import { ONE_TOKEN } from '../../core/amount';
@@ -16,18 +17,15 @@ export interface TestSigner {
   address: Address;
 }
 
-const signerCache = new Map<number, TestSigner>();
+const signerCache = boundedMemo<number, TestSigner>('parentTestKit.signers', 1024);
 
 /** Signer key number `i` (keccak of a label, so the keys look random and never collide). */
 export function testSigner(i: number): TestSigner {
-  let s = signerCache.get(i);
-  if (!s) {
+  return signerCache.getOrCompute(i, () => {
     const privateKey = keccak256Bytes(utf8(`lockstep/parent-test-signer/${i}`));
     const pubkey = toHex(publicKeyBytesFromPrivateKey(privateKey));
-    s = { privateKey, pubkey, address: addressOfPublicKey(pubkey) };
-    signerCache.set(i, s);
-  }
-  return s;
+    return { privateKey, pubkey, address: addressOfPublicKey(pubkey) };
+  });
 }
 
 /** Owner address number `i` (owners never sign anything in these tests). */

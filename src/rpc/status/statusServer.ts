@@ -27,7 +27,7 @@ export interface StatusServerOptions {
   nodes?: NodePorts<NodeStatusPort>;
 }
 
-const ROUTES = new Set(['/status', '/net_info']);
+const ROUTES: ReadonlySet<string> = new Set(['/status', '/net_info']);
 
 /** Requests carry no body worth reading; a small limit keeps a flood from buffering megabytes. */
 const BODY_LIMIT_BYTES = 64 * 1024;
