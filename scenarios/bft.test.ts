@@ -9,15 +9,14 @@ import { runScenario, type RunResult } from '../sim/run';
 
 /** Commit times (virtual ms since start) of every block on a node's disk. */
 function commitTimes(r: RunResult, node: number, epochMs: number): number[] {
-  return r.cluster.serviceNodes[node]!.disk.map((cb) => cb.block.timeMs - epochMs);
+  return r.main.nodes[node]!.commits.map((c) => c.timeMs - epochMs);
 }
 
 /** No two nodes hold different blocks at one height. */
 function expectAgreement(r: RunResult): void {
   const byHeight = new Map<bigint, Set<string>>();
-  for (const n of r.cluster.serviceNodes)
-    for (const cb of n.disk)
-      byHeight.set(cb.block.height, (byHeight.get(cb.block.height) ?? new Set()).add(cb.blockHash));
+  for (const n of r.main.nodes)
+    for (const c of n.commits) byHeight.set(c.height, (byHeight.get(c.height) ?? new Set()).add(c.blockHash));
   for (const [h, hashes] of byHeight) expect(hashes.size, `height ${h}`).toBe(1);
 }
 
@@ -41,8 +40,8 @@ describe('BFT on the simulated network', () => {
     const majority = commitTimes(r, 4, scenario.epochMs);
     // The same worst case: at least 100 s / 6 s = 16 blocks while the two are cut off.
     expect(majority.filter((t) => t > 60_000 && t < 160_000).length).toBeGreaterThanOrEqual(16);
-    const minority = r.cluster.serviceNodes[0]!;
-    const best = Math.max(...r.cluster.serviceNodes.map((n) => Number(n.height)));
+    const minority = r.main.nodes[0]!;
+    const best = Math.max(...r.main.nodes.map((n) => Number(n.height)));
     expect(Number(minority.height)).toBeGreaterThan(best - 5);
     expectAgreement(r);
   });
@@ -70,7 +69,7 @@ describe('BFT on the simulated network', () => {
       expect(r.counts.serviceBlocks).toBeGreaterThan(40);
       expectAgreement(r);
       // Honest nodes saw the equivocation.
-      expect(r.cluster.records.some((x) => x.obs.kind === 'consensus.evidence')).toBe(true);
+      expect(r.main.records.some((x) => x.obs.kind === 'consensus.evidence')).toBe(true);
     }
   });
 });

@@ -3,7 +3,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadScenario } from '../sim/scenario/load';
-import { runScenario } from '../sim/run';
+import { prepareRun } from '../sim/run';
 import { ONE_TOKEN } from '../src/core/amount';
 import { allAccounts } from '../src/modules/auth/keeper';
 import { allDividendAccounts } from '../src/modules/topup/keeper';
@@ -21,14 +21,17 @@ function supply(n: ServiceNode): bigint {
 describe('bridge relays', () => {
   it('duplicate relays mint each top-up once; stake update, exit, join and state syncs land once', () => {
     const { scenario } = loadScenario('bridge-relays');
-    const r = runScenario(scenario, { seed: 1 });
+    // The nodes' state after the run: the explicit live handle, not the (plain) result.
+    const run = prepareRun(scenario, { seed: 1 });
+    while (run.step() === 'more');
+    const r = run.finish();
     expect(r.verdict).toBe('pass');
-    const node = r.cluster.serviceNodes[0]!;
+    const node = run.main.serviceNodes[0]!;
     const genesisSupply = 5n * 1000n * ONE_TOKEN + 4n * 1000n * ONE_TOKEN;
     // Three distinct top-ups of 30 tokens, each relayed by all five validators: 90 tokens minted.
     expect(supply(node) - genesisSupply).toBe(90n * ONE_TOKEN);
     // Relays beyond the first were refused by replay protection (some at deliver, some at post).
-    const relays = r.cluster.records.filter(
+    const relays = r.main.records.filter(
       (x) => x.obs.kind === 'bridge.tx' && x.obs.msgType === 'topup/MsgTopup',
     ).length;
     expect(relays).toBeGreaterThan(3);
@@ -40,7 +43,6 @@ describe('bridge relays', () => {
     expect(vals.find((v) => v.id === 6n)?.power).toBe(20n);
     expect(allRecords(node.app.store).map((x) => x.id)).toEqual([1n, 2n, 3n, 4n]);
     // Every node agrees.
-    for (const n of r.cluster.serviceNodes)
-      expect(n.app.appHash === node.app.appHash || n.height !== node.height).toBe(true);
+    for (const n of r.main.nodes) expect(n.appHash === node.app.appHash || n.height !== node.height).toBe(true);
   });
 });

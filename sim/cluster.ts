@@ -6,7 +6,8 @@
  * the ports the domain gives them (clock, network, timers, rng, recorder).
  *
  * What the sidechain domain knows (heads, reorgs, backup blocks) reaches the main thread as plain
- * data at the end of the run (`sidechain`, set by the runner), never by reading its objects.
+ * data at the end of the run (SidechainReport), never by reading its objects; what this domain
+ * knows reaches the run's result the same way (`report()`, MainReport).
  */
 import { SharedExecution } from '../src/app/sharedExecution';
 import { type Address } from '../src/core/address';
@@ -30,13 +31,14 @@ import { blockHash } from '../src/consensus/types';
 import { MsgSendDef } from '../src/modules/bank/msgs';
 import { encodeTx, signTx } from '../src/modules/auth/stdTx';
 import { getValidatorSet } from '../src/modules/staking/keeper';
-import { getBuffer, getLastCheckpoint } from '../src/modules/checkpoint/keeper';
+import { getAckCount, getBuffer, getLastCheckpoint } from '../src/modules/checkpoint/keeper';
+import { getLastSpan } from '../src/modules/span/keeper';
 import { type Rng } from './env/rng';
 import { type TraceRecorder } from './trace/traceRecorder';
 import { type FaultSpec, type Scenario } from './scenario/scenario';
 import { type ClusterSetup, type ValidatorKeys, clusterSetup } from './domain/clusterSetup';
 import { Domain, type DomainOptions } from './domain/domain';
-import { type SidechainReport } from './domain/sidechainDomain';
+import { type MainReport } from './domain/mainReport';
 
 export type { NodeSlot, RunRecord } from './domain/domain';
 export type { ValidatorKeys } from './domain/clusterSetup';
@@ -72,8 +74,6 @@ export class Cluster extends Domain {
   readonly checkpointTimes = new Map<string, { bufferedMs?: number; ackedMs?: number }>();
   readonly genesis: unknown;
   readonly samples: MainSamples = { timeMs: [], serviceHeight: [] };
-  /** The sidechain domain's end-of-run report (set by the runner when the run finishes). */
-  sidechain: SidechainReport | null = null;
   private readonly offlineProposerNode = new Map<number, string>();
   private wl?: Rng;
   private readonly clientReplyListeners: Array<(node: string, reply: ClientReply) => void> = [];
@@ -386,6 +386,41 @@ export class Cluster extends Domain {
         return;
       }
     }
+  }
+
+  /** This domain at the end of the run, as plain data (the run's result holds no live node). */
+  report(): MainReport {
+    let serviceBlocks = 0;
+    let spans = 0;
+    let acked = 0;
+    for (const n of this.serviceNodes) {
+      serviceBlocks = Math.max(serviceBlocks, Number(n.app.height));
+      spans = Math.max(spans, Number(getLastSpan(n.app.store)?.id ?? 0n));
+      acked = Math.max(acked, Number(getAckCount(n.app.store)));
+    }
+    const share = this.sharedExecution;
+    return {
+      nodes: this.serviceNodes.map((n) => ({
+        id: n.id,
+        alive: n.isAlive,
+        height: n.height,
+        appHash: n.app.appHash,
+        commits: n.disk.map((cb) => ({ height: cb.block.height, blockHash: cb.blockHash, timeMs: cb.block.timeMs })),
+      })),
+      validators: this.keys.map((k) => ({ index: k.index, signer: k.signer, owner: k.owner })),
+      serviceBlocks,
+      spans,
+      checkpointsAcked: acked,
+      noAcks: this.noAckHeights.size,
+      checkpointTimes: [...this.checkpointTimes].map(([startBlock, t]) => ({ startBlock, ...t })),
+      records: this.records,
+      samples: { timeMs: [...this.samples.timeMs], serviceHeight: [...this.samples.serviceHeight] },
+      sharedExecution: share ? { hits: share.hits, misses: share.misses } : null,
+      faultsFired: [...this.faultsFired],
+      network: this.networkStats(),
+      events: this.engine.eventsDelivered,
+      traceDigest: this.traceDigest(),
+    };
   }
 
   checkpointLatencyMs(): number[] {

@@ -23,7 +23,7 @@ const MAX_VIOLATIONS = 50;
 /** `outcome` is the run's verdict with its expectations (default: judged as a whole run). */
 export function reportHtml(scenario: Scenario, r: RunResult, outcome?: RunOutcome): string {
   const o = outcome ?? runOutcome(scenario, r);
-  const producer = producerLookup(r.cluster.keys);
+  const producer = producerLookup(r.main.validators);
   const nodeIds = r.sidechain.nodes.map((n) => n.node);
   // Sidechain node i belongs to validator i: its line has the colour of that validator's blocks.
   const nodeColorOf = new Map<string, string>(nodeIds.map((id, i) => [id, validatorColor(i + 1)]));

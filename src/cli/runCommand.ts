@@ -151,8 +151,7 @@ export async function runCommand(opts: RunCliOptions): Promise<number> {
   interrupts.dispose();
   const htmlFile = join(reportDir, 'report.html');
 
-  const shared = result.cluster.sharedExecution;
-  const sharedStats = shared ? { hits: shared.hits, misses: shared.misses } : null;
+  const sharedStats = result.main.sharedExecution;
   const statsNote =
     opts.placement === 'worker'
       ? 'caches of the main thread (service nodes, parent chain); the sidechain ran in a worker'
