@@ -10,6 +10,7 @@ import { runScenario } from './run';
 
 /** The caches a run uses (the sidechain JSON-RPC's are loaded only by a devnet). */
 const EXPECTED = [
+  'app.decodedTxs',
   'consensus.blockHashes',
   'consensus.voteDigests',
   'hashRules.checkpointRoots',
@@ -30,7 +31,6 @@ const EXPECTED = [
   'sidechainNode.headerSummaries',
   'signatureScheme.fastVerified',
   'signatureScheme.signingKeys',
-  'stateFacts.decodedTxs',
   'staking.parsedValidatorSets',
   'stdTx.signDigests',
 ];

@@ -6,16 +6,17 @@
  * handler and the message handler both succeed, so a rejected transaction leaves the state (and the
  * app hash) untouched — it pays no fee and its sequence does not rise.
  */
+import { type DecodedTx, decodeTxBytes, decodeTxHex } from './decodedTx';
 import { CommonErrors } from '../modules/framework/errors';
 import { SdkErrors } from '../modules/framework/errors';
 import { type Address } from '../core/address';
-import { type Hex, fromHex } from '../core/bytes';
+import { type Hex } from '../core/bytes';
 import { type AppliedBlock, executionKey, type SharedExecution } from './sharedExecution';
-import { type ResultError, InputError, abciLog, assert, err } from '../core/errors';
+import { type ResultError, abciLog, assert, err } from '../core/errors';
 import { MemoryStore, type Branch, type KVStore, type StoreWrites } from '../store/kvStore';
 import { type AppEvent, type Ctx, type MsgDef, type SideVote } from '../modules/framework/msgDef';
 import { type Observers } from '../modules/framework/observers';
-import { decodeTx, encodeTx, txHash as hashTx, type StdTx } from '../modules/auth/stdTx';
+import { encodeTx } from '../modules/auth/stdTx';
 import { anteHandler, isCheckpointTx } from '../modules/auth/ante';
 import { FEE_COLLECTOR, getAccount } from '../modules/auth/keeper';
 import { type SignatureScheme, realScheme } from '../core/signatureScheme';
@@ -207,10 +208,12 @@ export class ServiceApp {
     }
   }
 
-  deliverTx(txBytes: Uint8Array): TxResult {
+  deliverTx(input: Uint8Array | DecodedTx): TxResult {
     const b = this.block;
     assert(b !== null, 'deliverTx outside a block');
-    const hash = hashTx(txBytes);
+    const d = input instanceof Uint8Array ? decodeTxBytes(input) : input;
+    const txBytes = d.raw;
+    const hash = d.hash;
     const fail = (e: ResultError, gasUsed = 0n, gasWanted = 0n): TxResult => ({
       code: e.code,
       codespace: e.codespace,
@@ -221,13 +224,8 @@ export class ServiceApp {
       hash,
     });
 
-    let tx: StdTx;
-    try {
-      tx = decodeTx(txBytes, MSG_REGISTRY);
-    } catch (e) {
-      if (e instanceof InputError) return fail(err(SdkErrors.TxDecode, e.message));
-      throw e;
-    }
+    const tx = d.tx;
+    if (tx === null) return fail(err(SdkErrors.TxDecode, d.error!));
     if (b.bytes + txBytes.length > BLOCK_MAX_BYTES)
       return fail(
         err(SdkErrors.TxDecode, `block max bytes exceeded: ${b.bytes + txBytes.length} > ${BLOCK_MAX_BYTES}`),
@@ -277,7 +275,7 @@ export class ServiceApp {
 
   private runTx(
     branch: KVStore,
-    tx: StdTx,
+    tx: DecodedTx['tx'] & object,
     size: number,
     height: bigint,
     timeMs: number,
@@ -366,7 +364,7 @@ export class ServiceApp {
       return { ...known.applied, writes: known.writes };
     }
     this.beginBlock(req);
-    const results = txs.map((t) => this.deliverTx(fromHex(t)));
+    const results = txs.map((t) => this.deliverTx(decodeTxHex(t)));
     const end = this.endBlock();
     const b = this.block!;
     const writes = b.branch.changes();
@@ -379,8 +377,9 @@ export class ServiceApp {
   }
 
   /** Mempool admission: decode and ante against the check state (sequences advance per admitted tx). */
-  checkTx(txBytes: Uint8Array): TxResult {
-    const hash = hashTx(txBytes);
+  checkTx(input: Uint8Array | DecodedTx): TxResult {
+    const d = input instanceof Uint8Array ? decodeTxBytes(input) : input;
+    const hash = d.hash;
     const fail = (e: ResultError): TxResult => ({
       code: e.code,
       codespace: e.codespace,
@@ -390,15 +389,9 @@ export class ServiceApp {
       events: [],
       hash,
     });
-    let tx: StdTx;
-    try {
-      tx = decodeTx(txBytes, MSG_REGISTRY);
-    } catch (e) {
-      if (e instanceof InputError) return fail(err(SdkErrors.TxDecode, e.message));
-      throw e;
-    }
+    if (d.tx === null) return fail(err(SdkErrors.TxDecode, d.error!));
     const branch = this.checkState.branch();
-    const ante = anteHandler(branch, tx, txBytes.length, this.chainId, this.scheme);
+    const ante = anteHandler(branch, d.tx, d.raw.length, this.chainId, this.scheme);
     if (!ante.ok) {
       branch.discard();
       return fail(ante.error);

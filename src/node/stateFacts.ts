@@ -6,9 +6,9 @@
  * stateFacts.test.ts writes through the modules' own keepers to pin that every record kind is
  * recognised, so a renamed key fails a test instead of silently blinding an oracle.
  */
-import { boundedMemo } from '../core/memo';
+import { type DecodedTx, decodeTxHex } from '../app/decodedTx';
 import { type Address } from '../core/address';
-import { type Hex, fromHex } from '../core/bytes';
+import { type Hex } from '../core/bytes';
 import { type StoreValue, type StoreWrites } from '../store/kvStore';
 import { type Account } from '../modules/auth/keeper';
 import { type DividendAccount } from '../modules/topup/keeper';
@@ -16,8 +16,7 @@ import { type Validator } from '../modules/staking/keeper';
 import { type Checkpoint } from '../modules/checkpoint/keeper';
 import { type Span } from '../modules/span/keeper';
 import { type ValidatorSetJSON } from '../core/validatorSet';
-import { decodeTx, type StdTx, txHash as hashTx } from '../modules/auth/stdTx';
-import { MSG_REGISTRY } from '../app/registry';
+import { type StdTx } from '../modules/auth/stdTx';
 import { type MsgSend, type MsgMultiSend } from '../modules/bank/msgs';
 import { type MsgTopup, type MsgWithdrawFee } from '../modules/topup/msgs';
 import { type MsgCheckpoint, type MsgCheckpointAck, type MsgCheckpointNoAck } from '../modules/checkpoint/msgs';
@@ -189,35 +188,19 @@ export function msgFactOf(tx: StdTx): TxMsgFact {
   }
 }
 
-/**
- * Decoded transactions by their bytes: every node of a process decodes the same block's txs, so
- * each is decoded once (a pure function of the bytes), and the cache is cleared when full.
- */
-const decoded = boundedMemo<Hex, { hash: Hex; tx: StdTx | null }>('stateFacts.decodedTxs', 4096);
-
-export function decodeTxCached(tx: Hex): { hash: Hex; tx: StdTx | null } {
-  return decoded.getOrCompute(tx, () => {
-    let raw: Uint8Array | null = null;
-    try {
-      raw = fromHex(tx);
-    } catch {
-      raw = null;
-    }
-    let std: StdTx | null = null;
-    if (raw !== null) {
-      try {
-        std = decodeTx(raw, MSG_REGISTRY);
-      } catch {
-        std = null;
-      }
-    }
-    return { hash: raw === null ? ('0x' as Hex) : hashTx(raw), tx: std };
-  });
+/** A tx's hash and decoded message (each tx is decoded once per process: app/decodedTx.ts). */
+function decodedOrNothing(tx: Hex): { hash: Hex; tx: DecodedTx['tx'] } {
+  try {
+    return decodeTxHex(tx);
+  } catch {
+    // Not hex: no hash and no message (a block may carry anything).
+    return { hash: '0x' as Hex, tx: null };
+  }
 }
 
 /** A delivered tx and its result as a fact. */
 export function txFactOf(index: number, tx: Hex, r: DeepReadonly<TxResult>): TxFact {
-  const d = decodeTxCached(tx);
+  const d = decodedOrNothing(tx);
   return {
     index,
     hash: r.hash,
