@@ -14,6 +14,7 @@ import { getAccount, setAccount } from './keeper';
 import { getAuthParams } from './keeper';
 import { FEE_DENOM, CHECKPOINT_TX_GAS } from './params';
 import { signDigestOf, type StdTx } from './stdTx';
+import { txGas, txSizeGas } from './gas';
 import { sendCoins } from '../bank/keeper';
 import { FEE_COLLECTOR } from './keeper';
 
@@ -78,9 +79,10 @@ export function anteHandler(
 
   const checkpoint = isCheckpointTx(tx);
   const gasWanted = checkpoint ? CHECKPOINT_TX_GAS : params.maxTxGas;
-  let gasUsed = BigInt(txBytesLength) * params.txSizeCostPerByte;
-  if (gasUsed > gasWanted) return fail(outOfGas('txSize', gasWanted, gasUsed), gasUsed);
-  gasUsed += params.sigVerifyCostSecp256k1;
+  const sizeGas = txSizeGas(params, txBytesLength);
+  if (sizeGas > gasWanted) return fail(outOfGas('txSize', gasWanted, sizeGas), sizeGas);
+  // Size and signature: what the block counts for it (txGas), but a checkpoint's fixed gas.
+  const gasUsed = txGas(params, txBytesLength, false);
   if (gasUsed > gasWanted) return fail(outOfGas('ante verify: secp256k1', gasWanted, gasUsed), gasUsed);
 
   const digest = signDigestOf(tx.def, tx.msg, {
@@ -102,7 +104,7 @@ export function anteHandler(
   const pubKey = after.pubKey ?? toHex(recovered.publicKey);
   setAccount(store, { ...after, pubKey, sequence: after.sequence + 1n });
   // A checkpoint tx occupies the whole block's gas (spec: checkpoint transaction gas 10,000,000).
-  return { ok: true, value: { signer, gasUsed: checkpoint ? CHECKPOINT_TX_GAS : gasUsed, gasWanted, fee } };
+  return { ok: true, value: { signer, gasUsed: txGas(params, txBytesLength, checkpoint), gasWanted, fee } };
 }
 
 function outOfGas(location: string, wanted: bigint, used: bigint): ResultError {
