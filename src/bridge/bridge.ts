@@ -9,6 +9,7 @@
  * the node's rank in the validator set and re-sent if still unprocessed after a cool-down, so one
  * event is normally relayed once and a duplicate is refused by the service's replay protection.
  */
+import { checkpointKey, eventKey, spanKey } from './bridgeKeys';
 import { type Address } from '../core/address';
 import { type Hex } from '../core/bytes';
 import { type KVReader } from '../store/kvStore';
@@ -125,7 +126,7 @@ export class Bridge {
     const final = x.parent.finalNumber(getChainParams(x.state).parentChainTxConfirmations);
     if (final < this.cursor) return;
     for (const log of x.parent.logs(this.cursor, final)) {
-      const key = `${log.txHash}/${log.logIndex}`;
+      const key = eventKey(log.txHash, log.logIndex);
       if (!this.tasks.has(key)) this.tasks.set(key, { key, dueMs: x.nowMs + rank * this.cfg.relayDelayPerRankMs, log });
     }
     this.cursor = final + 1n;
@@ -195,7 +196,7 @@ export class Bridge {
     const end = start + this.cfg.checkpointLength - 1n;
     const root = x.sidechain.rootHash(start, end, getChainParams(s).sidechainTxConfirmations);
     if (root === null) return null;
-    const key = `checkpoint/${start}/${end}/${root}`;
+    const key = checkpointKey(start, end, root);
     if (!this.due(x, key)) return null;
     return {
       kind: 'tx',
@@ -291,7 +292,7 @@ export class Bridge {
     const sprint = getSpanParams(s).sprintDuration;
     if (progress < BigInt(rank) * sprint) return null;
     const start = last.endBlock + 1n;
-    const key = `span/${id}`;
+    const key = spanKey(id);
     if (!this.due(x, key)) return null;
     return {
       kind: 'tx',
