@@ -18,7 +18,7 @@ import { InvariantError, assert } from '../../src/core/errors';
 import { type NodeContext, type SimNode } from '../../src/node/ports';
 import { type NodeMessage, describeMessage } from '../../src/node/messages';
 import { type ServiceTimer } from '../../src/node/serviceNode';
-import { type SidechainTimer } from '../../src/node/sidechainNode';
+import { type SidechainTimer } from '../../src/node/sidechain/sidechainNode';
 import { type ParentTimer } from '../../src/node/parentChainNode';
 import { Engine } from '../engine/engine';
 import { EventQueue } from '../engine/eventQueue';

@@ -8,7 +8,8 @@
 import { type Address } from '../../src/core/address';
 import { type Hex } from '../../src/core/bytes';
 import { compareBig, compareStrings } from '../../src/core/order';
-import { SidechainNode, DEFAULT_SIDECHAIN_NODE_CONFIG } from '../../src/node/sidechainNode';
+import { SidechainNode } from '../../src/node/sidechain/sidechainNode';
+import { DEFAULT_SIDECHAIN_NODE_CONFIG } from '../../src/node/sidechain/config';
 import { type Rng } from '../env/rng';
 import { type NetworkStats } from '../env/network';
 import { type FaultSpec, type Scenario } from '../scenario/scenario';

@@ -45,7 +45,7 @@ import { type FaultSpec } from '../../../sim/scenario/scenario';
 import { type Violation } from '../../../sim/oracles/oracle';
 import { installPlant } from '../../../sim/campaign/plants';
 import { type ServiceNode } from '../../node/serviceNode';
-import { type SidechainNode } from '../../node/sidechainNode';
+import { type SidechainNode } from '../../node/sidechain/sidechainNode';
 import { Journal, type JournalEntry, type JournalInput, isInput, readJournal, writeJournal } from './journal';
 import { type DevnetConfig, devnetScenario, paths } from './home';
 import { rfc3339FromUnixMs } from '../../core/time';

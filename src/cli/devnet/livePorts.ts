@@ -22,7 +22,7 @@ import {
   type TxLookup,
 } from '../../rpc/ports';
 import { type ServiceNode } from '../../node/serviceNode';
-import { type SidechainNode } from '../../node/sidechainNode';
+import { type SidechainNode } from '../../node/sidechain/sidechainNode';
 import { type LiveNetwork } from './liveNetwork';
 
 /** The version the node status RPC reports. */

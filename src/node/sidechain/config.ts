@@ -1,0 +1,27 @@
+/** A sidechain node's settings and identity. */
+import { type Address } from '../../core/address';
+import { type Hex } from '../../core/bytes';
+
+export interface SidechainNodeConfig {
+  statusMs: number;
+  servicePollMs: number;
+  maxHeadersPerAnswer: number;
+  /** Clique-style random delay for out-of-turn producers (off by default, as in Bor). */
+  jitter: boolean;
+}
+
+export const DEFAULT_SIDECHAIN_NODE_CONFIG: SidechainNodeConfig = {
+  statusMs: 4_000,
+  servicePollMs: 4_000,
+  maxHeadersPerAnswer: 256,
+  jitter: false,
+};
+
+export interface SidechainIdentity {
+  id: string;
+  /** Producers have a key; followers do not. */
+  producer: { address: Address; privateKey: Hex } | null;
+  peers: string[];
+  /** The service node this node asks for spans and records (its local Heimdall). */
+  serviceNode: string;
+}

@@ -1,0 +1,38 @@
+/**
+ * A sidechain node's answer to its service node's header poll (`sc.getHeaders`): the canonical
+ * headers from a number, as summaries, with the block before them as the anchor the service
+ * node's view checks continuity against.
+ */
+import { weakMemo } from '../../core/memo';
+import { type SidechainBlock } from '../../sidechain/block';
+import { type SidechainChain } from '../../sidechain/chain';
+import { type HeaderSummary } from '../../bridge/sidechainView';
+import { type NodeMessage } from '../messages';
+
+/**
+ * A block's header summary: immutable, so made once per block and shared by every answer that
+ * includes it (each poll re-sends the last headers).
+ */
+const summaries = weakMemo<SidechainBlock, HeaderSummary>('sidechainNode.headerSummaries');
+
+function summaryOf(block: SidechainBlock): HeaderSummary {
+  return summaries.getOrCompute(block, () => {
+    const h = block.header;
+    return { number: h.number, hash: block.hash, time: h.time, txHash: h.txHash, receiptHash: h.receiptHash };
+  });
+}
+
+export function headersAnswer(chain: SidechainChain, from: bigint, maxHeaders: number): NodeMessage {
+  const head = chain.head().block.header.number;
+  const start = from > head ? head : from;
+  const headers: HeaderSummary[] = [];
+  for (let n = start; n <= head && headers.length < maxHeaders; n++) headers.push(summaryOf(chain.byNumber(n)!.block));
+  const anchorBlock = start > 0n ? chain.byNumber(start - 1n) : undefined;
+  const reported = headers.length ? headers[headers.length - 1]!.number : head;
+  return {
+    kind: 'sc.headers',
+    anchor: anchorBlock ? { number: start - 1n, hash: anchorBlock.block.hash } : null,
+    headers,
+    head: reported,
+  };
+}

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { type Hex } from '../../core/bytes';
+import { type SidechainBlock } from '../../sidechain/block';
+import { MAX_ORPHANS_PER_PARENT, OrphanPool } from './orphanPool';
+
+const H = (n: number) => `0x${n.toString(16).padStart(64, '0')}` as Hex;
+const block = (n: number) => ({ hash: H(n) }) as unknown as SidechainBlock;
+
+describe('orphan pool', () => {
+  it('holds blocks by the parent they wait for, once each and up to the cap, and releases them together', () => {
+    const pool = new OrphanPool();
+    pool.hold(H(1), { block: block(10), from: 'sc-2' });
+    pool.hold(H(1), { block: block(10), from: 'sc-3' });
+    pool.hold(H(1), { block: block(11), from: 'sc-3' });
+    expect(pool.wants(H(1))).toBe(true);
+    expect(pool.holds(H(11))).toBe(true);
+    expect(pool.holds(H(1))).toBe(false);
+    expect(pool.release(H(1)).map((o) => [o.block.hash, o.from])).toEqual([
+      [H(10), 'sc-2'],
+      [H(11), 'sc-3'],
+    ]);
+    expect(pool.wants(H(1))).toBe(false);
+    for (let i = 0; i < MAX_ORPHANS_PER_PARENT + 5; i++) pool.hold(H(2), { block: block(100 + i), from: '' });
+    expect(pool.release(H(2))).toHaveLength(MAX_ORPHANS_PER_PARENT);
+  });
+
+  it('one fetch at a time per parent; a rewind forgets the blocks, a crash the fetches too', () => {
+    const pool = new OrphanPool();
+    expect(pool.startFetch(H(5))).toBe(true);
+    expect(pool.startFetch(H(5))).toBe(false);
+    pool.hold(H(5), { block: block(6), from: 'sc-1' });
+    pool.clear({ fetches: false });
+    expect(pool.wants(H(5))).toBe(false);
+    expect(pool.startFetch(H(5))).toBe(false);
+    pool.clear({ fetches: true });
+    expect(pool.startFetch(H(5))).toBe(true);
+    pool.endFetch(H(5));
+    expect(pool.startFetch(H(5))).toBe(true);
+  });
+});

@@ -1,0 +1,297 @@
+/**
+ * A sidechain node (Bor): its view of the chain, block production when it is a producer, block
+ * gossip with its peers, and the calls to its service node for spans, state-sync records and the
+ * last checkpoint (the finality floor). It also answers its service node's header polls.
+ *
+ * This file is the node's ports, message and timer dispatch and lifecycle; the parts are beside
+ * it: production, the orphan pool and parent fetches, the checkpoint whitelist, the data fetched
+ * from the service node, the header answers and the facts it reports.
+ *
+ * Durable state is the set of blocks it imported (a crash keeps the chain database); the in-memory
+ * copies of spans and records are lost and fetched again.
+ */
+import { type Hex } from '../../core/bytes';
+import { type SignatureScheme } from '../../core/signatureScheme';
+import { type SidechainConfig } from '../../sidechain/config';
+import { SidechainChain, type ImportResult } from '../../sidechain/chain';
+import { type SidechainBlock, type SidechainTx } from '../../sidechain/block';
+import { type ProductionPlan } from '../../sidechain/producer';
+import { type SpanProducer } from '../../sidechain/systemState';
+import { type NodeContext, type SimNode } from '../ports';
+import { type NodeMessage } from '../messages';
+import { DEFAULT_SIDECHAIN_NODE_CONFIG, type SidechainIdentity, type SidechainNodeConfig } from './config';
+import { CheckpointWhitelist } from './checkpointWhitelist';
+import { headersAnswer } from './headerAnswers';
+import { FETCH_TIMEOUT_MS, MAX_FETCH_ATTEMPTS, OrphanPool } from './orphanPool';
+import { BlockProduction, MAX_BLOCK_TXS } from './production';
+import { ServiceData } from './serviceData';
+import { blockFact, headFact, reorgObservation, startedObservation } from './sidechainFacts';
+
+export type SidechainTimer =
+  | { kind: 'produce'; parentHash: Hex; number: bigint }
+  | { kind: 'retry'; block: SidechainBlock; from: string }
+  | { kind: 'fetch'; hash: Hex; attempt: number }
+  | { kind: 'status' }
+  | { kind: 'pollService' };
+
+/** A block this node seals itself is never "from the future" for it. */
+const OWN_BLOCK_FUTURE_S = 1_000_000n;
+
+/** Hooks for faults and oracles. */
+export interface SidechainHooks {
+  /** Offline or slow producer: return null to skip, or extra seconds to wait. */
+  productionDelayS?(node: SidechainNode, plan: ProductionPlan): number | null;
+  /** Equivocation: seal a second, different block at the same height for half of the peers. */
+  shouldEquivocate?(node: SidechainNode, block: SidechainBlock): boolean;
+  /** Early seal: a backup seals as if it were in turn (its block must be refused). */
+  sealEarly?(node: SidechainNode, plan: ProductionPlan): boolean;
+  onImport?(node: SidechainNode, block: SidechainBlock, result: ImportResult, nowMs: number): void;
+}
+
+type Ctx = NodeContext<NodeMessage, SidechainTimer>;
+
+export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
+  readonly id: string;
+  readonly chain: SidechainChain;
+  private data = new ServiceData();
+  private readonly orphans = new OrphanPool();
+  private readonly whitelist = new CheckpointWhitelist();
+  private readonly production: BlockProduction | null;
+  private alive = true;
+  /** Pending user transactions (the workload's sidechain traffic). */
+  txpool: SidechainTx[] = [];
+
+  constructor(
+    readonly identity: SidechainIdentity,
+    cfg: SidechainConfig,
+    genesis: { timeS: bigint; producers: SpanProducer[] },
+    scheme: SignatureScheme,
+    readonly nodeCfg: SidechainNodeConfig = DEFAULT_SIDECHAIN_NODE_CONFIG,
+    readonly hooks: SidechainHooks = {},
+  ) {
+    this.id = identity.id;
+    this.chain = new SidechainChain(cfg, genesis, scheme);
+    this.production = identity.producer ? new BlockProduction(this.chain, identity.producer, nodeCfg.jitter) : null;
+  }
+
+  get isAlive(): boolean {
+    return this.alive;
+  }
+
+  start(ctx: Ctx): void {
+    this.alive = true;
+    ctx.observe(startedObservation(this.chain));
+    ctx.setTimer(0, { kind: 'pollService' });
+    ctx.setTimer(this.nodeCfg.statusMs, { kind: 'status' });
+    this.scheduleProduction(ctx);
+  }
+
+  crash(): void {
+    this.alive = false;
+    this.data = new ServiceData();
+    this.orphans.clear({ fetches: true });
+    this.whitelist.reset();
+    this.txpool = [];
+  }
+
+  restart(ctx: Ctx): void {
+    this.start(ctx);
+  }
+
+  private nowS(ctx: Ctx): bigint {
+    return BigInt(Math.floor(ctx.nowMs() / 1000));
+  }
+
+  /** Plan this producer's block on the current head. */
+  private scheduleProduction(ctx: Ctx): void {
+    if (!this.production || !this.alive) return;
+    const t = this.production.plan(ctx.nowMs(), () => ctx.random(), {
+      delayS: (plan) => (this.hooks.productionDelayS ? this.hooks.productionDelayS(this, plan) : 0),
+      sealEarly: (plan) => this.hooks.sealEarly?.(this, plan) ?? false,
+    });
+    if (t) ctx.setTimer(t.afterMs, { kind: 'produce', parentHash: t.parentHash, number: t.number });
+  }
+
+  private produce(ctx: Ctx, parentHash: Hex): void {
+    const me = this.identity.producer;
+    const plan = this.production?.due(parentHash) ?? null;
+    if (!me || !plan || !this.production) return;
+    const txs = this.txpool.splice(0, MAX_BLOCK_TXS);
+    const data = this.data;
+    const block = this.production.build(plan, {
+      span: (id) => data.span(id),
+      stateSyncs: (fromId, toTimeS) => data.stateSyncs(fromId, toTimeS),
+      txs,
+    });
+    ctx.observe({
+      kind: 'sidechain.produced',
+      number: block.header.number,
+      hash: block.hash,
+      signer: me.address,
+      difficulty: block.header.difficulty,
+    });
+    const result = this.chain.import(block, this.nowS(ctx) + OWN_BLOCK_FUTURE_S, ctx.nowMs());
+    this.afterImport(ctx, block, result, '');
+    const twin = this.hooks.shouldEquivocate?.(this, block)
+      ? this.production.build(plan, {
+          span: () => block.body.spanCommit,
+          stateSyncs: () => block.body.stateSyncs,
+          txs: [...txs, { from: me.address, to: me.address, value: 0n, nonce: block.header.number }],
+        })
+      : null;
+    if (twin) {
+      ctx.observe({ kind: 'sidechain.equivocated', number: block.header.number, a: block.hash, b: twin.hash });
+      for (const [i, p] of this.identity.peers.entries())
+        ctx.send(p, { kind: 'sc.block', block: i % 2 === 0 ? block : twin });
+    } else {
+      for (const p of this.identity.peers) ctx.send(p, { kind: 'sc.block', block });
+    }
+  }
+
+  private importBlock(ctx: Ctx, block: SidechainBlock, from: string): void {
+    this.afterImport(ctx, block, this.chain.import(block, this.nowS(ctx), ctx.nowMs()), from);
+  }
+
+  private afterImport(ctx: Ctx, block: SidechainBlock, result: ImportResult, from: string): void {
+    this.hooks.onImport?.(this, block, result, ctx.nowMs());
+    switch (result.status) {
+      case 'imported': {
+        ctx.observe({ kind: 'sidechain.imported', block: blockFact(block), head: headFact(this.chain) });
+        if (from !== '') for (const p of this.identity.peers) if (p !== from) ctx.send(p, { kind: 'sc.block', block });
+        if (result.reorg) ctx.observe(reorgObservation(result.reorg));
+        if (result.newHead) this.scheduleProduction(ctx);
+        for (const o of this.orphans.release(block.hash)) this.importBlock(ctx, o.block, o.from);
+        return;
+      }
+      case 'orphan': {
+        this.orphans.hold(result.parentHash, { block, from });
+        if (from !== '') {
+          ctx.send(from, { kind: 'sc.getBlock', hash: result.parentHash });
+          this.armFetch(ctx, result.parentHash, 1);
+        }
+        return;
+      }
+      case 'future':
+        ctx.setTimer(Math.max(1, Number(result.retryAtS) * 1000 - ctx.nowMs()), { kind: 'retry', block, from });
+        return;
+      case 'rejected':
+        ctx.observe({
+          kind: 'sidechain.rejected',
+          number: block.header.number,
+          hash: block.hash,
+          reason: result.reason,
+        });
+        return;
+      case 'known':
+        return;
+    }
+  }
+
+  onMessage(from: string, msg: NodeMessage, ctx: Ctx): void {
+    if (!this.alive) return;
+    switch (msg.kind) {
+      case 'sc.block':
+        this.importBlock(ctx, msg.block, from);
+        return;
+      case 'sc.getBlock': {
+        const b = this.chain.get(msg.hash);
+        if (b) ctx.send(from, { kind: 'sc.block', block: b.block });
+        return;
+      }
+      case 'sc.status': {
+        const head = this.chain.head();
+        if (msg.td > head.td && !this.chain.has(msg.head)) ctx.send(from, { kind: 'sc.getBlock', hash: msg.head });
+        return;
+      }
+      case 'sc.getHeaders':
+        ctx.send(from, headersAnswer(this.chain, msg.from, this.nodeCfg.maxHeadersPerAnswer));
+        return;
+      case 'svc.span':
+        if (msg.span) this.data.addSpan(msg.id, msg.span);
+        return;
+      case 'svc.stateSyncs':
+        this.data.addRecords(msg.records);
+        return;
+      case 'svc.checkpoint':
+        if (msg.checkpoint)
+          this.whitelist.apply(this.chain, msg.checkpoint, ctx.nowMs(), {
+            observe: (o) => ctx.observe(o),
+            replan: () => {
+              this.production?.forget();
+              this.scheduleProduction(ctx);
+            },
+            // Blocks waiting for their parents came from peers (the checkpointed fork, most likely): kept.
+            rewind: (n) => this.rewind(ctx, n, { keepOrphans: true }),
+          });
+        return;
+      case 'op.setHead': {
+        // The operator rewinds this node; its peers' status messages bring it back.
+        const r = this.rewind(ctx, msg.number);
+        ctx.observe({
+          kind: 'sidechain.setHead',
+          number: msg.number,
+          removed: r.ok ? r.removed : null,
+          error: r.ok ? null : r.error,
+          head: headFact(this.chain),
+        });
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  /** Ask again for a parent that has not come, after a timeout (orphanPool.ts). */
+  private armFetch(ctx: Ctx, hash: Hex, attempt: number): void {
+    if (this.orphans.startFetch(hash)) ctx.setTimer(FETCH_TIMEOUT_MS, { kind: 'fetch', hash, attempt });
+  }
+
+  private onFetchTimeout(ctx: Ctx, hash: Hex, attempt: number): void {
+    this.orphans.endFetch(hash);
+    // Arrived (stored, or held as an orphan itself), or no longer wanted.
+    if (this.chain.has(hash) || this.orphans.holds(hash) || !this.orphans.wants(hash)) return;
+    if (attempt >= MAX_FETCH_ATTEMPTS) return;
+    const peers = this.identity.peers;
+    if (peers.length === 0) return;
+    ctx.send(peers[attempt % peers.length]!, { kind: 'sc.getBlock', hash });
+    this.armFetch(ctx, hash, attempt + 1);
+  }
+
+  /** Forget the blocks above `n` (every branch) and plan production on the new head. */
+  private rewind(ctx: Ctx, n: bigint, opts: { keepOrphans?: boolean } = {}): ReturnType<SidechainChain['rewindTo']> {
+    const r = this.chain.rewindTo(n);
+    if (r.ok) {
+      if (!opts.keepOrphans) this.orphans.clear({ fetches: false });
+      this.production?.forget();
+      this.scheduleProduction(ctx);
+    }
+    return r;
+  }
+
+  onTimer(tag: SidechainTimer, ctx: Ctx): void {
+    if (!this.alive) return;
+    switch (tag.kind) {
+      case 'produce':
+        this.produce(ctx, tag.parentHash);
+        return;
+      case 'retry':
+        this.importBlock(ctx, tag.block, tag.from);
+        return;
+      case 'fetch':
+        this.onFetchTimeout(ctx, tag.hash, tag.attempt);
+        return;
+      case 'status': {
+        const head = this.chain.head();
+        for (const p of this.identity.peers)
+          ctx.send(p, { kind: 'sc.status', head: head.block.hash, number: head.block.header.number, td: head.td });
+        ctx.setTimer(this.nodeCfg.statusMs, { kind: 'status' });
+        return;
+      }
+      case 'pollService': {
+        for (const m of this.data.polls(this.chain.head().state)) ctx.send(this.identity.serviceNode, m);
+        ctx.setTimer(this.nodeCfg.servicePollMs, { kind: 'pollService' });
+        return;
+      }
+    }
+  }
+}
