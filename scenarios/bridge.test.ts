@@ -9,7 +9,7 @@ import { allAccounts } from '../src/modules/auth/keeper';
 import { allDividendAccounts } from '../src/modules/topup/keeper';
 import { allValidators } from '../src/modules/staking/keeper';
 import { allRecords } from '../src/modules/clerk/keeper';
-import { type ServiceNode } from '../src/node/serviceNode';
+import { type ServiceNode } from '../src/node/service/serviceNode';
 
 function supply(n: ServiceNode): bigint {
   let s = 0n;

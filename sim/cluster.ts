@@ -19,12 +19,8 @@ import { canonicalJson } from '../src/core/canonicalJson';
 import { ONE_TOKEN } from '../src/core/amount';
 import { ParentChain } from '../src/parent/parentChain';
 import { ParentChainNode } from '../src/node/parentChainNode';
-import {
-  ServiceNode,
-  DEFAULT_SERVICE_NODE_CONFIG,
-  type ByzantineRoutes,
-  type ByzantineTools,
-} from '../src/node/serviceNode';
+import { ServiceNode } from '../src/node/service/serviceNode';
+import { DEFAULT_SERVICE_NODE_CONFIG, type ByzantineRoutes, type ByzantineTools } from '../src/node/service/config';
 import { type NodeMessage } from '../src/node/messages';
 import { type ClientReply } from '../src/node/ports';
 import { blockHash } from '../src/consensus/types';

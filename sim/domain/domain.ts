@@ -17,7 +17,7 @@ import { type Hex } from '../../src/core/bytes';
 import { InvariantError, assert } from '../../src/core/errors';
 import { type NodeContext, type SimNode } from '../../src/node/ports';
 import { type NodeMessage, describeMessage } from '../../src/node/messages';
-import { type ServiceTimer } from '../../src/node/serviceNode';
+import { type ServiceTimer } from '../../src/node/service/config';
 import { type SidechainTimer } from '../../src/node/sidechain/sidechainNode';
 import { type ParentTimer } from '../../src/node/parentChainNode';
 import { Engine } from '../engine/engine';

@@ -44,7 +44,7 @@ import { type ClientReply } from '../../node/ports';
 import { type FaultSpec } from '../../../sim/scenario/scenario';
 import { type Violation } from '../../../sim/oracles/oracle';
 import { installPlant } from '../../../sim/campaign/plants';
-import { type ServiceNode } from '../../node/serviceNode';
+import { type ServiceNode } from '../../node/service/serviceNode';
 import { type SidechainNode } from '../../node/sidechain/sidechainNode';
 import { Journal, type JournalEntry, type JournalInput, isInput, readJournal, writeJournal } from './journal';
 import { type DevnetConfig, devnetScenario, paths } from './home';

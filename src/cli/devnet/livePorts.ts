@@ -21,7 +21,7 @@ import {
   type SidechainView,
   type TxLookup,
 } from '../../rpc/ports';
-import { type ServiceNode } from '../../node/serviceNode';
+import { type ServiceNode } from '../../node/service/serviceNode';
 import { type SidechainNode } from '../../node/sidechain/sidechainNode';
 import { type LiveNetwork } from './liveNetwork';
 

@@ -1,0 +1,101 @@
+/**
+ * What a service node reports (observations.ts): raw facts about its genesis, its commits, its
+ * votes and proposals, for the oracles and the trace. Built here from what the node holds; the
+ * node only says when.
+ */
+import { type Hex } from '../../core/bytes';
+import { type StoreWrites } from '../../store/kvStore';
+import { type ServiceApp } from '../../app/serviceApp';
+import { type AppliedBlock } from '../../app/sharedExecution';
+import { getAuthParams } from '../../modules/auth/keeper';
+import { getCheckpointParams } from '../../modules/checkpoint/keeper';
+import { getLastSpan, getSpanParams } from '../../modules/span/keeper';
+import { type CommittedBlock, type Proposal, type Vote } from '../../consensus/types';
+import { type Observation, type VoteFact } from '../observations';
+import { stateWritesOf, txFactOf } from '../stateFacts';
+import { type SpanVote } from './sideVoter';
+
+export function voteFact(v: Vote): VoteFact {
+  return { type: v.type, height: v.height, round: v.round, blockHash: v.blockHash, validator: v.validator };
+}
+
+/** A vote signed with the node's key: by its consensus, or by a (Byzantine) wrapper around it. */
+export function voteObservation(v: Vote, origin: 'consensus' | 'wrapper'): Observation {
+  return { kind: 'consensus.vote', vote: voteFact(v), origin };
+}
+
+export function proposalObservation(p: Proposal): Observation {
+  return {
+    kind: 'consensus.proposal',
+    height: p.height,
+    round: p.round,
+    blockHash: p.blockHash,
+    polRound: p.polRound,
+    proposer: p.proposer,
+  };
+}
+
+/** Two votes of one validator for different blocks in one round. */
+export function evidenceObservation(votes: readonly Vote[]): Observation {
+  const v = votes[0]!;
+  return { kind: 'consensus.evidence', validator: v.validator, height: v.height, round: v.round, voteType: v.type };
+}
+
+/** The genesis state as stored, and the parameters the oracles' models need. */
+export function genesisObservation(app: ServiceApp): Observation {
+  const store = app.store;
+  const span = getSpanParams(store);
+  return {
+    kind: 'service.genesis',
+    chainId: app.chainId,
+    timeMs: app.genesis.genesisTimeMs,
+    params: {
+      txFees: getAuthParams(store).txFees,
+      checkpointBufferTimeMs: getCheckpointParams(store).checkpointBufferTimeMs,
+      sprint: span.sprintDuration,
+      spanDuration: span.spanDuration,
+      producerCount: span.producerCount,
+    },
+    state: stateWritesOf(store.entries()),
+  };
+}
+
+/** A committed block: its txs and side txs with their results, and the records it wrote. */
+export function commitObservation(
+  cb: CommittedBlock,
+  applied: AppliedBlock,
+  appHash: Hex,
+  writes: StoreWrites,
+): Observation {
+  const b = cb.block;
+  return {
+    kind: 'service.commit',
+    height: applied.commit.height,
+    blockHash: cb.blockHash,
+    appHash,
+    proposer: b.proposer,
+    timeMs: b.timeMs,
+    commit: cb.commit.map(voteFact),
+    txs: b.txs.map((t, i) => txFactOf(i, t, applied.results[i]!)),
+    sideTxs: applied.end.sideTxResults.map((r) => ({
+      txHash: r.txHash,
+      msgType: r.msgType,
+      tally: r.tally.result,
+      code: r.code,
+    })),
+    writes: stateWritesOf(writes),
+  };
+}
+
+/** A vote on a span proposal, with the sidechain head the node saw and the current span as stored. */
+export function spanVoteObservation(app: ServiceApp, v: SpanVote, head: bigint | null): Observation {
+  const current = getLastSpan(app.store);
+  return {
+    kind: 'side.vote',
+    height: app.height,
+    ...v,
+    head,
+    currentStart: current?.startBlock ?? 0n,
+    currentEnd: current?.endBlock ?? 0n,
+  };
+}
