@@ -99,7 +99,7 @@ export class Tendermint {
     return this.startRound(0);
   }
 
-  private powerOf = (a: Address): bigint => this.validators.getByAddress(a)?.power ?? 0n;
+  private powerOf = (a: Address): bigint => this.validators.powerOf(a);
 
   private roundVotes(r: number): RoundVotes {
     let rv = this.votes.get(r);
