@@ -77,13 +77,34 @@ export interface NetworkStats {
   duplicated: number;
 }
 
+/**
+ * What a sender knows about one of its links, cached: the model and whether it is blocked, as of
+ * configuration `version` (any change to defaults, links, node links or partitions bumps it), and
+ * the link's random stream (forked at its first unblocked message, as before).
+ */
+interface LinkState {
+  version: number;
+  model: LinkModel;
+  blocked: boolean;
+  stream: Rng | null;
+  /** The receiver lives in another domain. */
+  remote: boolean;
+}
+
+interface SenderState {
+  /** Per-sender message sequence. */
+  seq: number;
+  links: Map<string, LinkState>;
+}
+
 export class Network {
   private readonly links = new Map<string, LinkModel>();
-  private readonly streams = new Map<string, Rng>();
   /** Blocked directed pairs `from>to`. */
   private readonly blocked = new Set<string>();
   private readonly nodeLink = new Map<string, Partial<LinkModel>>();
-  private readonly seqs = new Map<string, number>();
+  private readonly senders = new Map<string, SenderState>();
+  /** Bumped by every change of the link configuration; cached LinkStates older than it are refreshed. */
+  private version = 0;
   readonly stats: NetworkStats = { sent: 0, delivered: 0, dropped: 0, blocked: 0, duplicated: 0 };
 
   constructor(
@@ -105,6 +126,7 @@ export class Network {
   setDefaults(model: LinkModel): void {
     validateLink(model, 'network');
     this.defaults = model;
+    this.version++;
   }
 
   /** Override the model of the directed link from -> to. */
@@ -112,16 +134,19 @@ export class Network {
     const m = { ...this.modelOf(from, to), ...model };
     validateLink(m, `link ${from}->${to}`);
     this.links.set(`${from}>${to}`, m);
+    this.version++;
   }
 
   clearLink(from: string, to: string): void {
     this.links.delete(`${from}>${to}`);
+    this.version++;
   }
 
   /** Degrade every link touching `node` (a slow or lossy node). */
   setNodeLink(node: string, model: Partial<LinkModel> | null): void {
     if (model === null) this.nodeLink.delete(node);
     else this.nodeLink.set(node, model);
+    this.version++;
   }
 
   modelOf(from: string, to: string): LinkModel {
@@ -138,6 +163,7 @@ export class Network {
         this.blocked.add(`${x}>${y}`);
         if (!oneWay) this.blocked.add(`${y}>${x}`);
       }
+    this.version++;
   }
 
   unpartition(a: readonly string[], b: readonly string[], oneWay = false): void {
@@ -146,48 +172,73 @@ export class Network {
         this.blocked.delete(`${x}>${y}`);
         if (!oneWay) this.blocked.delete(`${y}>${x}`);
       }
+    this.version++;
   }
 
   healAll(): void {
     this.blocked.clear();
+    this.version++;
   }
 
   isBlocked(from: string, to: string): boolean {
     return this.blocked.has(`${from}>${to}`);
   }
 
-  private stream(from: string, to: string): Rng {
-    const key = `${from}>${to}`;
-    let s = this.streams.get(key);
-    if (!s) {
-      s = this.rng.fork(`link:${from}->${to}`);
-      this.streams.set(key, s);
+  private sender(from: string): SenderState {
+    let s = this.senders.get(from);
+    if (s === undefined) {
+      s = { seq: 0, links: new Map() };
+      this.senders.set(from, s);
     }
     return s;
+  }
+
+  private link(sender: SenderState, from: string, to: string): LinkState {
+    let l = sender.links.get(to);
+    if (l === undefined) {
+      l = {
+        version: -1,
+        model: this.defaults,
+        blocked: false,
+        stream: null,
+        remote: this.boundary !== null && !this.boundary.isLocal(to),
+      };
+      sender.links.set(to, l);
+    }
+    if (l.version !== this.version) {
+      l.model = this.modelOf(from, to);
+      l.blocked = this.isBlocked(from, to);
+      l.version = this.version;
+    }
+    return l;
   }
 
   /** Send a message; its fate (drop, delay, duplicate) is decided now, from the link's stream. */
   send<M>(from: string, to: string, msg: M): void {
     this.stats.sent++;
-    const seq = (this.seqs.get(from) ?? 0) + 1;
-    this.seqs.set(from, seq);
-    if (this.isBlocked(from, to)) {
+    const sender = this.sender(from);
+    const seq = ++sender.seq;
+    const link = this.link(sender, from, to);
+    if (link.blocked) {
       this.stats.blocked++;
       return;
     }
-    const m = this.modelOf(from, to);
-    const s = this.stream(from, to);
+    const m = link.model;
+    let s = link.stream;
+    if (s === null) {
+      s = this.rng.fork(`link:${from}->${to}`);
+      link.stream = s;
+    }
     if (m.loss > 0 && s.bool(m.loss)) {
       this.stats.dropped++;
       return;
     }
     const copies = m.duplicate > 0 && s.bool(m.duplicate) ? 2 : 1;
     if (copies === 2) this.stats.duplicated++;
-    const remote = this.boundary !== null && !this.boundary.isLocal(to);
     for (let c = 0; c < copies; c++) {
       let delay = s.int(m.latencyMinMs, m.latencyMaxMs);
       if (m.reorder > 0 && s.bool(m.reorder)) delay += s.int(0, m.reorderMaxMs);
-      if (remote) {
+      if (link.remote) {
         // Same draws as a local message; only the floor differs (L, see the header comment).
         this.boundary!.post({
           deliverAt: this.engine.nowMs() + Math.max(delay, this.boundary!.minLatencyMs),
