@@ -1,0 +1,119 @@
+/**
+ * The engine's queue: the same (timeMs, seq) order as EventQueue, in O(1) for the events that
+ * make up most of a run (messages and timers due within a few seconds).
+ *
+ * Times are integer milliseconds and `seq` grows with every push, so the events of one millisecond
+ * arrive already in seq order: a ring of per-millisecond lists covering [cursor, cursor + span)
+ * holds them, where cursor is the time of the last event popped (nothing earlier may be pushed;
+ * the engine never schedules into the past). Later events wait in a binary heap; `pop` takes the
+ * smaller of the ring's first event and the heap's top, so an event that was far off when it was
+ * pushed keeps its place among those pushed later for the same time.
+ */
+import { assert } from '../../src/core/errors';
+import { EventQueue, type QueuedEvent } from './eventQueue';
+
+export class CalendarQueue<E extends QueuedEvent> {
+  private readonly span: number;
+  private readonly mask: number;
+  private readonly slots: E[][];
+  /** The next event of each slot is `slots[i][heads[i]]`. */
+  private readonly heads: Int32Array;
+  private readonly far = new EventQueue<E>();
+  /** Time of the last event popped: every queued event is at or after it. */
+  private cursor = 0;
+  /** No ring event is earlier than this (where the search for the next one starts); never before cursor. */
+  private scan = 0;
+  private inRing = 0;
+  private lastSeq = -Infinity;
+
+  /** `spanMs`: how far ahead the ring reaches (a power of two). */
+  constructor(spanMs = 4096) {
+    assert(Number.isSafeInteger(spanMs) && spanMs > 0 && (spanMs & (spanMs - 1)) === 0, 'span is a power of two', {
+      spanMs,
+    });
+    this.span = spanMs;
+    this.mask = spanMs - 1;
+    this.slots = Array.from({ length: spanMs }, () => []);
+    this.heads = new Int32Array(spanMs);
+  }
+
+  get size(): number {
+    return this.inRing + this.far.size;
+  }
+
+  push(ev: E): void {
+    const t = ev.timeMs;
+    if (!(t >= this.cursor && ev.seq > this.lastSeq))
+      assert(false, 'events are pushed in seq order, never before the last one popped', {
+        timeMs: t,
+        seq: ev.seq,
+        cursor: this.cursor,
+        lastSeq: this.lastSeq,
+      });
+    this.lastSeq = ev.seq;
+    if (t - this.cursor >= this.span) {
+      this.far.push(ev);
+      return;
+    }
+    this.slots[t & this.mask]!.push(ev);
+    this.inRing++;
+    if (t < this.scan) this.scan = t;
+  }
+
+  /** The ring's first event (and the search moves up to it), or undefined when the ring is empty. */
+  private ringFirst(): E | undefined {
+    if (this.inRing === 0) return undefined;
+    for (let t = this.scan; ; t++) {
+      const i = t & this.mask;
+      const slot = this.slots[i]!;
+      if (this.heads[i]! < slot.length) {
+        this.scan = t;
+        return slot[this.heads[i]!];
+      }
+    }
+  }
+
+  peek(): E | undefined {
+    const a = this.ringFirst();
+    const b = this.far.peek();
+    if (a === undefined) return b;
+    if (b === undefined) return a;
+    return b.timeMs < a.timeMs || (b.timeMs === a.timeMs && b.seq < a.seq) ? b : a;
+  }
+
+  pop(): E | undefined {
+    const a = this.ringFirst();
+    const b = this.far.peek();
+    let ev: E | undefined;
+    if (a !== undefined && (b === undefined || a.timeMs < b.timeMs || (a.timeMs === b.timeMs && a.seq < b.seq))) {
+      const i = a.timeMs & this.mask;
+      const slot = this.slots[i]!;
+      const h = this.heads[i]! + 1;
+      if (h === slot.length) {
+        slot.length = 0;
+        this.heads[i] = 0;
+      } else {
+        slot[h - 1] = undefined as unknown as E;
+        this.heads[i] = h;
+      }
+      this.inRing--;
+      ev = a;
+    } else {
+      ev = this.far.pop();
+    }
+    if (ev !== undefined) {
+      this.cursor = ev.timeMs;
+      // Slots before the cursor may hold events a whole span later: never search from there.
+      if (this.scan < this.cursor) this.scan = this.cursor;
+    }
+    return ev;
+  }
+
+  clear(): void {
+    for (const s of this.slots) s.length = 0;
+    this.heads.fill(0);
+    this.far.clear();
+    this.inRing = 0;
+    this.scan = this.cursor;
+  }
+}
