@@ -142,6 +142,32 @@ function faultStartMaySendAcross(f: FaultSpec): boolean {
   );
 }
 
+/**
+ * A delivery's trace description, `{"f":sender,"m":describeMessage(msg)}`. A broadcast hands the
+ * same message object to every peer, so the text is built once per message (and sender) and
+ * reused for every delivery of it: messages are immutable values.
+ */
+const deliveryDescriptions = new WeakMap<object, { from: string; text: string }>();
+
+function describeDelivery(env: Envelope<NodeMessage>): string {
+  const hit = deliveryDescriptions.get(env.msg);
+  if (hit !== undefined && hit.from === env.from) return hit.text;
+  const text = `{"f":${JSON.stringify(env.from)},"m":${describeMessage(env.msg)}}`;
+  deliveryDescriptions.set(env.msg, { from: env.from, text });
+  return text;
+}
+
+const timerDescriptions = new Map<string, string>();
+
+function describeTimer(kind: string): string {
+  let text = timerDescriptions.get(kind);
+  if (text === undefined) {
+    text = `{"t":${JSON.stringify(kind)}}`;
+    timerDescriptions.set(kind, text);
+  }
+  return text;
+}
+
 export abstract class Domain {
   readonly engine: Engine;
   readonly trace: TraceRecorder;
@@ -218,7 +244,7 @@ export abstract class Domain {
         this.network.noteDelivered();
         slot.node.onMessage(ev.payload.from, ev.payload.msg, slot.ctx);
       },
-      (env) => `{"f":${JSON.stringify(env.from)},"m":${describeMessage(env.msg)}}`,
+      describeDelivery,
     );
     this.engine.on<TimerPayload>(
       'node.timer',
@@ -231,7 +257,7 @@ export abstract class Domain {
         }
         slot.node.onTimer(ev.payload.tag, slot.ctx);
       },
-      (p) => `{"t":${JSON.stringify(p.tag.kind)}}`,
+      (p) => describeTimer(p.tag.kind),
     );
     this.engine.on<{ fault: FaultSpec; index: number; phase: 'start' | 'end' }>(
       'fault',

@@ -124,13 +124,7 @@ export class Engine {
     assert(handler !== undefined, 'no handler for event kind', { kind: ev.kind, timeMs: ev.timeMs });
     if (this.trace !== null) {
       const describe = this.describers.get(ev.kind);
-      this.trace.record({
-        timeMs: ev.timeMs,
-        seq: ev.seq,
-        kind: ev.kind,
-        target: ev.target,
-        data: describe ? describe(ev.payload) : undefined,
-      });
+      this.trace.recordEvent(ev.timeMs, ev.seq, ev.kind, ev.target, describe ? describe(ev.payload) : undefined);
     }
     handler(ev, this);
   }
