@@ -232,7 +232,8 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
       for (const [i, p] of this.identity.peers.entries())
         ctx.send(p, { kind: 'sc.block', block: i % 2 === 0 ? block : twin });
     } else {
-      for (const p of this.identity.peers) ctx.send(p, { kind: 'sc.block', block });
+      const msg: NodeMessage = { kind: 'sc.block', block };
+      for (const p of this.identity.peers) ctx.send(p, msg);
     }
   }
 
@@ -267,7 +268,11 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
             ids: block.body.stateSyncs.map((r) => String(r.id)),
           });
         }
-        if (from !== '') for (const p of this.identity.peers) if (p !== from) ctx.send(p, { kind: 'sc.block', block });
+        if (from !== '') {
+          // One message object for all peers (messages are immutable; the trace describes it once).
+          const msg: NodeMessage = { kind: 'sc.block', block };
+          for (const p of this.identity.peers) if (p !== from) ctx.send(p, msg);
+        }
         if (result.reorg) recordReorg(ctx, result.reorg);
         if (result.newHead) this.scheduleProduction(ctx);
         const waiting = this.orphans.get(block.hash);
@@ -473,8 +478,13 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
         return;
       case 'status': {
         const head = this.chain.head();
-        for (const p of this.identity.peers)
-          ctx.send(p, { kind: 'sc.status', head: head.block.hash, number: head.block.header.number, td: head.td });
+        const status: NodeMessage = {
+          kind: 'sc.status',
+          head: head.block.hash,
+          number: head.block.header.number,
+          td: head.td,
+        };
+        for (const p of this.identity.peers) ctx.send(p, status);
         // Every few status rounds, let the fork-choice oracle compare the head with the heaviest block known.
         if (++this.statusRounds % 8 === 0)
           ctx.record('sidechain.headCheck', {
