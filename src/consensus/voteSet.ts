@@ -12,12 +12,18 @@ export class VoteSet {
   private readonly byValidator = new Map<Address, Vote>();
   private readonly power = new Map<string, bigint>();
   private total = 0n;
+  /** p * 3 > 2T exactly when p > floor(2T / 3) (p an integer): the thresholds, computed once. */
+  private readonly twoThirds: bigint;
+  private readonly oneThird: bigint;
   readonly conflicts: Array<[Vote, Vote]> = [];
 
   constructor(
     private readonly powerOf: (a: Address) => bigint,
     readonly totalPower: bigint,
-  ) {}
+  ) {
+    this.twoThirds = (totalPower * 2n) / 3n;
+    this.oneThird = totalPower / 3n;
+  }
 
   /** Returns false for a duplicate or a conflicting vote. */
   add(v: Vote): boolean {
@@ -37,23 +43,29 @@ export class VoteSet {
 
   /** More than 2/3 of the total for one value (a block hash or nil). */
   twoThirdsFor(blockHash: Hex | null): boolean {
-    return (this.power.get(blockHash ?? NIL) ?? 0n) * 3n > this.totalPower * 2n;
+    const p = this.power.get(blockHash ?? NIL);
+    return p !== undefined && p > this.twoThirds;
   }
 
   /** The value with +2/3, if any. */
   majority(): Hex | null | undefined {
-    for (const [k, p] of this.power) if (p * 3n > this.totalPower * 2n) return k === NIL ? null : (k as Hex);
+    for (const [k, p] of this.power) if (p > this.twoThirds) return k === NIL ? null : (k as Hex);
     return undefined;
   }
 
   /** More than 2/3 of the total voted, for anything. */
   twoThirdsAny(): boolean {
-    return this.total * 3n > this.totalPower * 2n;
+    return this.total > this.twoThirds;
   }
 
   /** More than 1/3 voted (a round skip is safe). */
   oneThirdAny(): boolean {
-    return this.total * 3n > this.totalPower;
+    return this.total > this.oneThird;
+  }
+
+  /** How many validators voted. */
+  get size(): number {
+    return this.byValidator.size;
   }
 
   votesFor(blockHash: Hex | null): Vote[] {
@@ -62,6 +74,11 @@ export class VoteSet {
 
   all(): Vote[] {
     return [...this.byValidator.values()];
+  }
+
+  /** The validators that voted, in the order their votes came. */
+  voters(): IterableIterator<Address> {
+    return this.byValidator.keys();
   }
 
   has(a: Address): boolean {
