@@ -23,7 +23,7 @@ import { type ParentTimer } from '../../src/node/parentChainNode';
 import { Engine } from '../engine/engine';
 import { EventQueue } from '../engine/eventQueue';
 import { type Rng } from '../env/rng';
-import { type CrossDomainMessage, Network, NET_DELIVER, type Envelope, type NetworkStats } from '../env/network';
+import { type CrossDomainMessage, Network, NET_DELIVER, type NetworkStats } from '../env/network';
 import { TraceRecorder } from '../trace/traceRecorder';
 import { type FaultSpec, type Scenario, type TriggerChain, faultSides } from '../scenario/scenario';
 import { type ClusterSetup, type DomainName, domainOf } from './clusterSetup';
@@ -149,11 +149,11 @@ function faultStartMaySendAcross(f: FaultSpec): boolean {
  */
 const deliveryDescriptions = new WeakMap<object, { from: string; text: string }>();
 
-function describeDelivery(env: Envelope<NodeMessage>): string {
-  const hit = deliveryDescriptions.get(env.msg);
-  if (hit !== undefined && hit.from === env.from) return hit.text;
-  const text = `{"f":${JSON.stringify(env.from)},"m":${describeMessage(env.msg)}}`;
-  deliveryDescriptions.set(env.msg, { from: env.from, text });
+function describeDelivery(msg: NodeMessage, from: string): string {
+  const hit = deliveryDescriptions.get(msg);
+  if (hit !== undefined && hit.from === from) return hit.text;
+  const text = `{"f":${JSON.stringify(from)},"m":${describeMessage(msg)}}`;
+  deliveryDescriptions.set(msg, { from, text });
   return text;
 }
 
@@ -236,13 +236,13 @@ export abstract class Domain {
       },
     });
 
-    this.engine.on<Envelope<NodeMessage>>(
+    this.engine.on<NodeMessage>(
       NET_DELIVER,
       (ev) => {
         const slot = this.slots.get(ev.target);
         if (!slot?.alive || slot.paused) return;
         this.network.noteDelivered();
-        slot.node.onMessage(ev.payload.from, ev.payload.msg, slot.ctx);
+        slot.node.onMessage(ev.source, ev.payload, slot.ctx);
       },
       describeDelivery,
     );
@@ -284,6 +284,7 @@ export abstract class Domain {
     slot.ctx = {
       nowMs: () => this.engine.nowMs() + this.scenario.epochMs + slot.skewMs,
       send: (to, msg) => this.network.send(id, to, msg),
+      broadcast: (to, msg, except) => this.network.broadcast(id, to, msg, except),
       setTimer: (afterMs, tag) =>
         this.scheduleTimer(this.engine.nowMs() + Math.max(0, Math.floor(afterMs)), id, { tag, inc: slot.incarnation }),
       random: () => slot.rng.float(),
@@ -501,11 +502,9 @@ export abstract class Domain {
       domain: this.name,
     });
     const t = this.ranToMs + 1;
-    this.engine.at(t, NET_DELIVER, to, { from: 'external', to, msg, seq: this.externalSeq++ });
+    this.engine.at(t, NET_DELIVER, to, msg, 'external');
     return t;
   }
-
-  private externalSeq = 0;
 
   // --- windows -------------------------------------------------------------------------------
 
@@ -542,8 +541,7 @@ export abstract class Domain {
         'a cross-domain message arrives after the window it was sent in',
         { domain: this.name, deliverAt: m.deliverAt, ranToMs: this.ranToMs, to: m.to },
       );
-      const env: Envelope<NodeMessage> = { from: m.from, to: m.to, msg: m.msg, seq: m.seq };
-      this.engine.at(m.deliverAt, NET_DELIVER, m.to, env);
+      this.engine.at(m.deliverAt, NET_DELIVER, m.to, m.msg, m.from);
       if (this.triggers.requests.has(m.msg.kind))
         this.answerTimes.push({ timeMs: m.deliverAt, seq: this.triggerSeq++ });
     }

@@ -14,6 +14,8 @@ export interface SimEvent<P = unknown> {
   readonly kind: string;
   /** Who handles it: a node id, a link, or '' for the world. */
   readonly target: string;
+  /** Who it comes from: the sender of a message, '' for anything else. */
+  readonly source: string;
   readonly payload: P;
   /** Set by `cancel`; a cancelled event is dropped without being delivered or traced. */
   cancelled: boolean;
@@ -21,8 +23,8 @@ export interface SimEvent<P = unknown> {
 
 export type EventHandler = (event: SimEvent<unknown>, engine: Engine) => void;
 
-/** Describes a payload for the trace; must be deterministic (canonical JSON or a fixed format). */
-export type TraceDescriber = (payload: unknown) => string | undefined;
+/** Describes a payload (and its event's source) for the trace; must be deterministic (canonical JSON or a fixed format). */
+export type TraceDescriber = (payload: unknown, source: string) => string | undefined;
 
 export interface RunBounds {
   /** Stop before delivering the first event later than this (virtual ms). */
@@ -71,15 +73,15 @@ export class Engine {
   on<P>(
     kind: string,
     handler: (event: SimEvent<P>, engine: Engine) => void,
-    describe?: (payload: P) => string | undefined,
+    describe?: (payload: P, source: string) => string | undefined,
   ): void {
     assert(!this.handlers.has(kind), 'one handler per event kind', { kind });
     this.handlers.set(kind, handler as EventHandler);
     if (describe) this.describers.set(kind, describe as TraceDescriber);
   }
 
-  /** Schedule an event at an absolute virtual time (>= now). */
-  at<P>(timeMs: number, kind: string, target: string, payload: P): SimEvent<P> {
+  /** Schedule an event at an absolute virtual time (>= now); `source` names a message's sender. */
+  at<P>(timeMs: number, kind: string, target: string, payload: P, source = ''): SimEvent<P> {
     // Checked before building the assert's context: this runs for every event.
     if (!(Number.isSafeInteger(timeMs) && timeMs >= this.clock.nowMs()))
       assert(false, 'events are scheduled at integer times, never in the past', {
@@ -87,14 +89,14 @@ export class Engine {
         timeMs,
         now: this.clock.nowMs(),
       });
-    const ev: SimEvent<P> = { timeMs, seq: this.nextSeq++, kind, target, payload, cancelled: false };
+    const ev: SimEvent<P> = { timeMs, seq: this.nextSeq++, kind, target, source, payload, cancelled: false };
     this.queue.push(ev);
     return ev;
   }
 
   /** Schedule an event `delayMs` (integer >= 0) after now. */
-  after<P>(delayMs: number, kind: string, target: string, payload: P): SimEvent<P> {
-    return this.at(this.clock.nowMs() + delayMs, kind, target, payload);
+  after<P>(delayMs: number, kind: string, target: string, payload: P, source = ''): SimEvent<P> {
+    return this.at(this.clock.nowMs() + delayMs, kind, target, payload, source);
   }
 
   cancel(ev: SimEvent): void {
@@ -124,7 +126,13 @@ export class Engine {
     assert(handler !== undefined, 'no handler for event kind', { kind: ev.kind, timeMs: ev.timeMs });
     if (this.trace !== null) {
       const describe = this.describers.get(ev.kind);
-      this.trace.recordEvent(ev.timeMs, ev.seq, ev.kind, ev.target, describe ? describe(ev.payload) : undefined);
+      this.trace.recordEvent(
+        ev.timeMs,
+        ev.seq,
+        ev.kind,
+        ev.target,
+        describe ? describe(ev.payload, ev.source) : undefined,
+      );
     }
     handler(ev, this);
   }

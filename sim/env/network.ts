@@ -36,14 +36,10 @@ export const DEFAULT_LINK: LinkModel = {
   reorderMaxMs: 0,
 };
 
-export interface Envelope<M = unknown> {
-  from: string;
-  to: string;
-  msg: M;
-  /** Per-sender sequence, for canonical ordering at domain barriers. */
-  seq: number;
-}
-
+/**
+ * A delivery is an engine event of this kind: its target is the receiver, its source the sender
+ * and its payload the message itself (no envelope object per delivery).
+ */
 export const NET_DELIVER = 'net.deliver';
 
 /** A message to another domain, held for the barrier. */
@@ -92,9 +88,12 @@ interface LinkState {
 }
 
 interface SenderState {
-  /** Per-sender message sequence. */
+  /** Per-sender message sequence (orders cross-domain messages at barriers). */
   seq: number;
   links: Map<string, LinkState>;
+  /** The links of the last peer list this sender broadcast to, position by position. */
+  peers: readonly string[] | null;
+  peerLinks: LinkState[];
 }
 
 export class Network {
@@ -187,7 +186,7 @@ export class Network {
   private sender(from: string): SenderState {
     let s = this.senders.get(from);
     if (s === undefined) {
-      s = { seq: 0, links: new Map() };
+      s = { seq: 0, links: new Map(), peers: null, peerLinks: [] };
       this.senders.set(from, s);
     }
     return s;
@@ -205,20 +204,46 @@ export class Network {
       };
       sender.links.set(to, l);
     }
-    if (l.version !== this.version) {
-      l.model = this.modelOf(from, to);
-      l.blocked = this.isBlocked(from, to);
-      l.version = this.version;
-    }
+    if (l.version !== this.version) this.refresh(l, from, to);
     return l;
+  }
+
+  private refresh(l: LinkState, from: string, to: string): void {
+    l.model = this.modelOf(from, to);
+    l.blocked = this.isBlocked(from, to);
+    l.version = this.version;
   }
 
   /** Send a message; its fate (drop, delay, duplicate) is decided now, from the link's stream. */
   send<M>(from: string, to: string, msg: M): void {
-    this.stats.sent++;
     const sender = this.sender(from);
+    this.sendOn(sender, this.link(sender, from, to), from, to, msg);
+  }
+
+  /**
+   * Send the same message to each of `to` in order, but `except` (exactly as `send` to each, with
+   * the same draws). A node broadcasts to the same peer list again and again: its links are looked
+   * up once per list, not once per message.
+   */
+  broadcast<M>(from: string, to: readonly string[], msg: M, except?: string): void {
+    const sender = this.sender(from);
+    if (sender.peers !== to) {
+      sender.peers = to;
+      sender.peerLinks = to.map((t) => this.link(sender, from, t));
+    }
+    const links = sender.peerLinks;
+    for (let i = 0; i < to.length; i++) {
+      const t = to[i]!;
+      if (t === except) continue;
+      const l = links[i]!;
+      if (l.version !== this.version) this.refresh(l, from, t);
+      this.sendOn(sender, l, from, t, msg);
+    }
+  }
+
+  private sendOn<M>(sender: SenderState, link: LinkState, from: string, to: string, msg: M): void {
+    this.stats.sent++;
     const seq = ++sender.seq;
-    const link = this.link(sender, from, to);
     if (link.blocked) {
       this.stats.blocked++;
       return;
@@ -250,8 +275,7 @@ export class Network {
         });
         continue;
       }
-      const env: Envelope<M> = { from, to, msg, seq };
-      this.engine.after(delay, NET_DELIVER, to, env);
+      this.engine.after(delay, NET_DELIVER, to, msg, from);
     }
   }
 

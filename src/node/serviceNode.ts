@@ -885,7 +885,7 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
   }
 
   private broadcast(ctx: NodeContext<NodeMessage, ServiceTimer>, msg: NodeMessage): void {
-    for (const p of this.identity.peers) ctx.send(p, msg);
+    ctx.broadcast(this.identity.peers, msg);
   }
 
   /** Send to half of the peers (a Byzantine double-signer splits its votes). */

@@ -232,8 +232,7 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
       for (const [i, p] of this.identity.peers.entries())
         ctx.send(p, { kind: 'sc.block', block: i % 2 === 0 ? block : twin });
     } else {
-      const msg: NodeMessage = { kind: 'sc.block', block };
-      for (const p of this.identity.peers) ctx.send(p, msg);
+      ctx.broadcast(this.identity.peers, { kind: 'sc.block', block });
     }
   }
 
@@ -269,9 +268,7 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
           });
         }
         if (from !== '') {
-          // One message object for all peers (messages are immutable; the trace describes it once).
-          const msg: NodeMessage = { kind: 'sc.block', block };
-          for (const p of this.identity.peers) if (p !== from) ctx.send(p, msg);
+          ctx.broadcast(this.identity.peers, { kind: 'sc.block', block }, from);
         }
         if (result.reorg) recordReorg(ctx, result.reorg);
         if (result.newHead) this.scheduleProduction(ctx);
@@ -311,6 +308,11 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
     if (!this.alive) return;
     switch (msg.kind) {
       case 'sc.block':
+        // Most copies of a gossiped block arrive after the first: what import would answer, without its work.
+        if (this.chain.has(msg.block.hash)) {
+          this.hooks.onImport?.(this, msg.block, KNOWN, ctx.nowMs());
+          return;
+        }
         this.importBlock(ctx, msg.block, from);
         return;
       case 'sc.getBlock': {
@@ -478,13 +480,12 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
         return;
       case 'status': {
         const head = this.chain.head();
-        const status: NodeMessage = {
+        ctx.broadcast(this.identity.peers, {
           kind: 'sc.status',
           head: head.block.hash,
           number: head.block.header.number,
           td: head.td,
-        };
-        for (const p of this.identity.peers) ctx.send(p, status);
+        });
         // Every few status rounds, let the fork-choice oracle compare the head with the heaviest block known.
         if (++this.statusRounds % 8 === 0)
           ctx.record('sidechain.headCheck', {
@@ -513,6 +514,8 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
  * and shared by every answer that includes it (each poll re-sends the last 32 headers).
  */
 const summaries = new WeakMap<SidechainBlock, HeaderSummary>();
+
+const KNOWN: ImportResult = { status: 'known' };
 
 function summaryOf(block: SidechainBlock): HeaderSummary {
   let s = summaries.get(block);
