@@ -16,8 +16,9 @@ export class CalendarQueue<E extends QueuedEvent> {
   private readonly span: number;
   private readonly mask: number;
   private readonly slots: E[][];
-  /** The next event of each slot is `slots[i][heads[i]]`. */
+  /** Slot i holds `slots[i][heads[i] .. tails[i])`; its array keeps its capacity when it empties. */
   private readonly heads: Int32Array;
+  private readonly tails: Int32Array;
   private readonly far = new EventQueue<E>();
   /** Time of the last event popped: every queued event is at or after it. */
   private cursor = 0;
@@ -35,6 +36,7 @@ export class CalendarQueue<E extends QueuedEvent> {
     this.mask = spanMs - 1;
     this.slots = Array.from({ length: spanMs }, () => []);
     this.heads = new Int32Array(spanMs);
+    this.tails = new Int32Array(spanMs);
   }
 
   get size(): number {
@@ -55,7 +57,8 @@ export class CalendarQueue<E extends QueuedEvent> {
       this.far.push(ev);
       return;
     }
-    this.slots[t & this.mask]!.push(ev);
+    const i = t & this.mask;
+    this.slots[i]![this.tails[i]!++] = ev;
     this.inRing++;
     if (t < this.scan) this.scan = t;
   }
@@ -65,10 +68,9 @@ export class CalendarQueue<E extends QueuedEvent> {
     if (this.inRing === 0) return undefined;
     for (let t = this.scan; ; t++) {
       const i = t & this.mask;
-      const slot = this.slots[i]!;
-      if (this.heads[i]! < slot.length) {
+      if (this.heads[i]! < this.tails[i]!) {
         this.scan = t;
-        return slot[this.heads[i]!];
+        return this.slots[i]![this.heads[i]!];
       }
     }
   }
@@ -87,15 +89,12 @@ export class CalendarQueue<E extends QueuedEvent> {
     let ev: E | undefined;
     if (a !== undefined && (b === undefined || a.timeMs < b.timeMs || (a.timeMs === b.timeMs && a.seq < b.seq))) {
       const i = a.timeMs & this.mask;
-      const slot = this.slots[i]!;
-      const h = this.heads[i]! + 1;
-      if (h === slot.length) {
-        slot.length = 0;
+      const h = this.heads[i]!;
+      this.slots[i]![h] = undefined as unknown as E;
+      if (h + 1 === this.tails[i]) {
         this.heads[i] = 0;
-      } else {
-        slot[h - 1] = undefined as unknown as E;
-        this.heads[i] = h;
-      }
+        this.tails[i] = 0;
+      } else this.heads[i] = h + 1;
       this.inRing--;
       ev = a;
     } else {
@@ -112,6 +111,7 @@ export class CalendarQueue<E extends QueuedEvent> {
   clear(): void {
     for (const s of this.slots) s.length = 0;
     this.heads.fill(0);
+    this.tails.fill(0);
     this.far.clear();
     this.inRing = 0;
     this.scan = this.cursor;

@@ -46,11 +46,18 @@ export interface RunVerdict {
   readonly message: string;
 }
 
+interface KindEntry {
+  readonly kind: string;
+  readonly handler: EventHandler;
+  readonly describe: TraceDescriber | null;
+}
+
 export class Engine {
   readonly clock = new VirtualClock();
   private readonly queue = new CalendarQueue<SimEvent>();
-  private readonly handlers = new Map<string, EventHandler>();
-  private readonly describers = new Map<string, TraceDescriber>();
+  private readonly kinds = new Map<string, KindEntry>();
+  /** The entry of the last kind delivered (runs of one kind are the rule: message after message). */
+  private last: KindEntry | null = null;
   private nextSeq = 0;
   private delivered = 0;
   private stopRequest: string | null = null;
@@ -75,9 +82,12 @@ export class Engine {
     handler: (event: SimEvent<P>, engine: Engine) => void,
     describe?: (payload: P, source: string) => string | undefined,
   ): void {
-    assert(!this.handlers.has(kind), 'one handler per event kind', { kind });
-    this.handlers.set(kind, handler as EventHandler);
-    if (describe) this.describers.set(kind, describe as TraceDescriber);
+    assert(!this.kinds.has(kind), 'one handler per event kind', { kind });
+    this.kinds.set(kind, {
+      kind,
+      handler: handler as EventHandler,
+      describe: (describe as TraceDescriber | undefined) ?? null,
+    });
   }
 
   /** Schedule an event at an absolute virtual time (>= now); `source` names a message's sender. */
@@ -122,19 +132,22 @@ export class Engine {
   private deliver(ev: SimEvent): void {
     this.clock.advanceTo(ev.timeMs);
     this.delivered++;
-    const handler = this.handlers.get(ev.kind);
-    assert(handler !== undefined, 'no handler for event kind', { kind: ev.kind, timeMs: ev.timeMs });
-    if (this.trace !== null) {
-      const describe = this.describers.get(ev.kind);
+    let k = this.last;
+    if (k === null || k.kind !== ev.kind) {
+      const found = this.kinds.get(ev.kind);
+      assert(found !== undefined, 'no handler for event kind', { kind: ev.kind, timeMs: ev.timeMs });
+      k = found;
+      this.last = k;
+    }
+    if (this.trace !== null)
       this.trace.recordEvent(
         ev.timeMs,
         ev.seq,
         ev.kind,
         ev.target,
-        describe ? describe(ev.payload, ev.source) : undefined,
+        k.describe !== null ? k.describe(ev.payload, ev.source) : undefined,
       );
-    }
-    handler(ev, this);
+    k.handler(ev, this);
   }
 
   run(bounds: RunBounds = {}): RunVerdict {

@@ -47,6 +47,9 @@ export class TraceRecorder {
   private ids = new Map<string, number>();
   private texts: string[] = [];
   private textChars = 0;
+  /** The id of the last kind recorded in this chunk (runs of one kind are the rule). */
+  private lastKind: string | null = null;
+  private lastKindId = 0;
   private count = 0;
   private readonly sinks: TraceSink[] = [];
 
@@ -76,7 +79,11 @@ export class TraceRecorder {
     let i = this.used;
     w[i++] = timeMs;
     w[i++] = seq;
-    w[i++] = this.intern(kind);
+    if (kind !== this.lastKind) {
+      this.lastKindId = this.intern(kind);
+      this.lastKind = kind;
+    }
+    w[i++] = this.lastKindId;
     w[i++] = this.intern(target);
     w[i++] = data === undefined ? -1 : this.intern(data);
     this.used = i;
@@ -121,6 +128,7 @@ export class TraceRecorder {
     this.ids = new Map();
     this.texts = [];
     this.textChars = 0;
+    this.lastKind = null;
   }
 
   /** The rolling hash of everything recorded so far. */
