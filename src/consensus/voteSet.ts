@@ -10,19 +10,29 @@ export const NIL = 'nil';
 
 export class VoteSet {
   private readonly byValidator = new Map<Address, Vote>();
-  private readonly power = new Map<string, bigint>();
-  private total = 0n;
+  /**
+   * Power per value (block hash or nil) and in all. Numbers while the set's total power is a safe
+   * integer (every real set: sums never exceed it, so they are exact), bigints beyond: the tally
+   * runs for every vote every node receives, and bigint sums allocate.
+   */
+  private readonly power = new Map<string, number | bigint>();
+  private total: number | bigint;
+  private readonly exact: boolean;
   /** p * 3 > 2T exactly when p > floor(2T / 3) (p an integer): the thresholds, computed once. */
-  private readonly twoThirds: bigint;
-  private readonly oneThird: bigint;
+  private readonly twoThirds: number | bigint;
+  private readonly oneThird: number | bigint;
   readonly conflicts: Array<[Vote, Vote]> = [];
 
   constructor(
     private readonly powerOf: (a: Address) => bigint,
     readonly totalPower: bigint,
   ) {
-    this.twoThirds = (totalPower * 2n) / 3n;
-    this.oneThird = totalPower / 3n;
+    this.exact = totalPower <= BigInt(Number.MAX_SAFE_INTEGER);
+    const twoThirds = (totalPower * 2n) / 3n;
+    const oneThird = totalPower / 3n;
+    this.twoThirds = this.exact ? Number(twoThirds) : twoThirds;
+    this.oneThird = this.exact ? Number(oneThird) : oneThird;
+    this.total = this.exact ? 0 : 0n;
   }
 
   /** Returns false for a duplicate or a conflicting vote. */
@@ -36,8 +46,14 @@ export class VoteSet {
     if (p <= 0n) return false;
     this.byValidator.set(v.validator, v);
     const key = v.blockHash ?? NIL;
-    this.power.set(key, (this.power.get(key) ?? 0n) + p);
-    this.total += p;
+    if (this.exact) {
+      const n = Number(p);
+      this.power.set(key, ((this.power.get(key) as number | undefined) ?? 0) + n);
+      this.total = (this.total as number) + n;
+    } else {
+      this.power.set(key, ((this.power.get(key) as bigint | undefined) ?? 0n) + p);
+      this.total = (this.total as bigint) + p;
+    }
     return true;
   }
 
