@@ -75,37 +75,59 @@ export class CalendarQueue<E extends QueuedEvent> {
     }
   }
 
+  /** True when the ring's first event `a` comes before the heap's top `b`. */
+  private static ringFirstWins<E extends QueuedEvent>(a: E, b: E | undefined): boolean {
+    return b === undefined || a.timeMs < b.timeMs || (a.timeMs === b.timeMs && a.seq < b.seq);
+  }
+
   peek(): E | undefined {
     const a = this.ringFirst();
     const b = this.far.peek();
-    if (a === undefined) return b;
-    if (b === undefined) return a;
-    return b.timeMs < a.timeMs || (b.timeMs === a.timeMs && b.seq < a.seq) ? b : a;
+    return a !== undefined && CalendarQueue.ringFirstWins(a, b) ? a : b;
   }
 
   pop(): E | undefined {
     const a = this.ringFirst();
     const b = this.far.peek();
-    let ev: E | undefined;
-    if (a !== undefined && (b === undefined || a.timeMs < b.timeMs || (a.timeMs === b.timeMs && a.seq < b.seq))) {
-      const i = a.timeMs & this.mask;
-      const h = this.heads[i]!;
-      this.slots[i]![h] = undefined as unknown as E;
-      if (h + 1 === this.tails[i]) {
-        this.heads[i] = 0;
-        this.tails[i] = 0;
-      } else this.heads[i] = h + 1;
-      this.inRing--;
-      ev = a;
-    } else {
-      ev = this.far.pop();
+    if (a !== undefined && CalendarQueue.ringFirstWins(a, b)) {
+      this.takeRingFirst(a);
+      return a;
     }
-    if (ev !== undefined) {
-      this.cursor = ev.timeMs;
-      // Slots before the cursor may hold events a whole span later: never search from there.
-      if (this.scan < this.cursor) this.scan = this.cursor;
-    }
+    const ev = this.far.pop();
+    if (ev !== undefined) this.advance(ev.timeMs);
     return ev;
+  }
+
+  /**
+   * Remove `ev`, which the last `peek()` returned, with nothing pushed or popped since: the run
+   * loop peeks at every event before it takes it, and need not search twice.
+   */
+  popPeeked(ev: E): void {
+    const i = ev.timeMs & this.mask;
+    if (this.heads[i]! < this.tails[i]! && this.slots[i]![this.heads[i]!] === ev) this.takeRingFirst(ev);
+    else {
+      const top = this.far.pop();
+      assert(top === ev, 'popPeeked takes the event the last peek returned', { timeMs: ev.timeMs, seq: ev.seq });
+      this.advance(ev.timeMs);
+    }
+  }
+
+  private takeRingFirst(a: E): void {
+    const i = a.timeMs & this.mask;
+    const h = this.heads[i]!;
+    this.slots[i]![h] = undefined as unknown as E;
+    if (h + 1 === this.tails[i]) {
+      this.heads[i] = 0;
+      this.tails[i] = 0;
+    } else this.heads[i] = h + 1;
+    this.inRing--;
+    this.advance(a.timeMs);
+  }
+
+  private advance(timeMs: number): void {
+    this.cursor = timeMs;
+    // Slots before the cursor may hold events a whole span later: never search from there.
+    if (this.scan < timeMs) this.scan = timeMs;
   }
 
   clear(): void {

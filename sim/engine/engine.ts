@@ -21,6 +21,18 @@ export interface SimEvent<P = unknown> {
   cancelled: boolean;
 }
 
+/** An event as the engine keeps it: a message delivery's object is reused once delivered. */
+interface QueuedSimEvent extends SimEvent {
+  timeMs: number;
+  seq: number;
+  kind: string;
+  target: string;
+  source: string;
+  payload: unknown;
+  /** Scheduled by `deliverAfter`: nobody holds it, so it returns to the pool after delivery. */
+  pooled: boolean;
+}
+
 export type EventHandler = (event: SimEvent<unknown>, engine: Engine) => void;
 
 /** Describes a payload (and its event's source) for the trace; must be deterministic (canonical JSON or a fixed format). */
@@ -54,7 +66,13 @@ interface KindEntry {
 
 export class Engine {
   readonly clock = new VirtualClock();
-  private readonly queue = new CalendarQueue<SimEvent>();
+  private readonly queue = new CalendarQueue<QueuedSimEvent>();
+  /**
+   * Delivered message events, ready for reuse. Messages in flight live tens to hundreds of virtual
+   * ms, long enough to survive young-generation collections; reusing their events keeps a hundred
+   * nodes' traffic from churning the old generation.
+   */
+  private readonly pool: QueuedSimEvent[] = [];
   private readonly kinds = new Map<string, KindEntry>();
   /** The entry of the last kind delivered (runs of one kind are the rule: message after message). */
   private last: KindEntry | null = null;
@@ -99,9 +117,44 @@ export class Engine {
         timeMs,
         now: this.clock.nowMs(),
       });
-    const ev: SimEvent<P> = { timeMs, seq: this.nextSeq++, kind, target, source, payload, cancelled: false };
+    const ev: QueuedSimEvent = {
+      timeMs,
+      seq: this.nextSeq++,
+      kind,
+      target,
+      source,
+      payload,
+      cancelled: false,
+      pooled: false,
+    };
     this.queue.push(ev);
-    return ev;
+    return ev as SimEvent<P>;
+  }
+
+  /**
+   * Schedule a message delivery `delayMs` (integer >= 0) after now, like `after`, but without a
+   * handle (it cannot be cancelled): its event object is reused once delivered.
+   */
+  deliverAfter(delayMs: number, kind: string, target: string, payload: unknown, source: string): void {
+    const timeMs = this.clock.nowMs() + delayMs;
+    if (!(Number.isSafeInteger(timeMs) && delayMs >= 0))
+      assert(false, 'events are scheduled at integer times, never in the past', {
+        kind,
+        timeMs,
+        now: this.clock.nowMs(),
+      });
+    let ev = this.pool.pop();
+    if (ev === undefined)
+      ev = { timeMs, seq: this.nextSeq++, kind, target, source, payload, cancelled: false, pooled: true };
+    else {
+      ev.timeMs = timeMs;
+      ev.seq = this.nextSeq++;
+      ev.kind = kind;
+      ev.target = target;
+      ev.source = source;
+      ev.payload = payload;
+    }
+    this.queue.push(ev);
   }
 
   /** Schedule an event `delayMs` (integer >= 0) after now. */
@@ -110,6 +163,7 @@ export class Engine {
   }
 
   cancel(ev: SimEvent): void {
+    assert(!(ev as QueuedSimEvent).pooled, 'a message delivery cannot be cancelled', { kind: ev.kind });
     ev.cancelled = true;
   }
 
@@ -129,7 +183,7 @@ export class Engine {
     }
   }
 
-  private deliver(ev: SimEvent): void {
+  private deliver(ev: QueuedSimEvent): void {
     this.clock.advanceTo(ev.timeMs);
     this.delivered++;
     let k = this.last;
@@ -148,6 +202,10 @@ export class Engine {
         k.describe !== null ? k.describe(ev.payload, ev.source) : undefined,
       );
     k.handler(ev, this);
+    if (ev.pooled) {
+      ev.payload = null;
+      this.pool.push(ev);
+    }
   }
 
   run(bounds: RunBounds = {}): RunVerdict {
@@ -158,7 +216,7 @@ export class Engine {
       const next = this.queue.peek();
       if (next === undefined) return this.verdict('drained', startEvents, 'no more events');
       if (next.cancelled) {
-        this.queue.pop();
+        this.queue.popPeeked(next);
         continue;
       }
       if (next.timeMs > untilMs) {
@@ -179,7 +237,7 @@ export class Engine {
           `runaway: ${maxEvents} events delivered by ${this.clock.nowMs()} ms of virtual time (max-events bound); ${this.queue.size} still queued`,
         );
       }
-      this.queue.pop();
+      this.queue.popPeeked(next);
       this.deliver(next);
       if (this.stopRequest !== null) return this.verdict('stopped', startEvents, this.stopRequest);
     }

@@ -275,7 +275,7 @@ export class Network {
         });
         continue;
       }
-      this.engine.after(delay, NET_DELIVER, to, msg, from);
+      this.engine.deliverAfter(delay, NET_DELIVER, to, msg, from);
     }
   }
 
