@@ -117,7 +117,7 @@ export class Tendermint {
     let rv = this.votes.get(r);
     if (!rv) {
       const total = this.validators.totalVotingPower();
-      rv = { prevotes: new VoteSet(this.powerOf, total), precommits: new VoteSet(this.powerOf, total) };
+      rv = { prevotes: new VoteSet(this.validators, total), precommits: new VoteSet(this.validators, total) };
       this.votes.set(r, rv);
       if (r > this.maxVoteRound) this.maxVoteRound = r;
     }

@@ -19,7 +19,15 @@ describe('VoteSet', () => {
         fc.array(fc.tuple(fc.nat(20), fc.nat(2)), { maxLength: 30 }),
         (powers, votes) => {
           const total = powers.reduce((a, b) => a + b, 0n);
-          const set = new VoteSet((a) => powers[Number(BigInt(a)) - 1] ?? 0n, total);
+          // Members by position (as a ValidatorSet numbers its address-sorted members).
+          const set = new VoteSet(
+            {
+              size: powers.length,
+              indexOfAddress: (a) => (Number(BigInt(a)) - 1 < powers.length ? Number(BigInt(a)) - 1 : -1),
+              powerAt: (i) => powers[i]!,
+            },
+            total,
+          );
           const tally = new Map<Hex | null, bigint>();
           const seen = new Set<number>();
           let sum = 0n;
@@ -40,6 +48,10 @@ describe('VoteSet', () => {
               sum += powers[who]!;
             }
             for (const x of HASHES) expect(set.twoThirdsFor(x)).toBe((tally.get(x) ?? 0n) * 3n > total * 2n);
+            expect(set.size).toBe(seen.size);
+            expect(set.has(addr(who))).toBe(who < powers.length);
+            // Votes are listed in the order they were counted.
+            expect(set.voters()).toEqual(set.all().map((x) => x.validator));
             expect(set.twoThirdsAny()).toBe(sum * 3n > total * 2n);
             expect(set.oneThirdAny()).toBe(sum * 3n > total);
             const major = HASHES.find((x) => (tally.get(x) ?? 0n) * 3n > total * 2n);

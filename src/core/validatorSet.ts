@@ -131,6 +131,13 @@ export class ValidatorSet {
     return this.members;
   }
 
+  /** The power of the member at `index` of the address-sorted list. */
+  powerAt(index: number): bigint {
+    const m = this.members[index];
+    if (m === undefined) throw new InputError('index', `no member at ${index} (the set has ${this.members.length})`);
+    return m.power;
+  }
+
   /** Index in the address-sorted list, -1 if absent (Bor's succession uses this index). */
   indexOfAddress(address: string): number {
     return this.lookup(address);
