@@ -151,6 +151,11 @@ describe('scenario files', () => {
     expect(s.params.validatorSlots).toBe(105);
     expect(s.params.producerCount).toBe(105);
     expect(decodeScenario({ name: 'small', validators: [{ stake: 1 }] }).params.validatorSlots).toBe(32);
+    // The runaway guard grows with the square of the set (the votes and the gossip do).
+    expect(decodeScenario({ name: 'small', validators: [{ stake: 1 }] }).maxEvents).toBe(20_000_000);
+    expect(decodeScenario({ name: 'seven', validators: { count: 7 } }).maxEvents).toBe(20_000_000);
+    expect(s.maxEvents).toBe(20_000_000 * 225);
+    expect(decodeScenario({ name: 'big', validators: { count: 105 }, maxEvents: 5 }).maxEvents).toBe(5);
     // A bad value names its field.
     const bad =
       (validators: unknown, params: Record<string, unknown> = {}) =>

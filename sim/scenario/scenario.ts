@@ -422,7 +422,7 @@ export function decodeScenario(value: unknown): Scenario {
     description: r.str(o, 'description', ''),
     crypto,
     durationMs: r.duration(o, 'duration', 600_000),
-    maxEvents: r.int(o, 'maxEvents', 20_000_000, 1),
+    maxEvents: r.int(o, 'maxEvents', defaultMaxEvents(validators.length), 1),
     epochMs: r.int(o, 'epoch', 1_700_000_000_000, 0),
     validators,
     params,
@@ -520,6 +520,15 @@ export function encodeScenario(s: Scenario): Record<string, unknown> {
     ...(s.plant ? { plant: s.plant } : {}),
     ...(s.seed !== undefined ? { seed: s.seed } : {}),
   };
+}
+
+/**
+ * The runaway guard's default: 20 million events for a set of up to 7 validators, growing with
+ * the square of the set's size beyond (the BFT votes and the block gossip grow so): a 105-validator
+ * network delivers some 18,000 events per simulated second.
+ */
+export function defaultMaxEvents(validators: number): number {
+  return 20_000_000 * Math.max(1, Math.ceil((validators * validators) / 49));
 }
 
 /** The most validators a scenario may have (the parent chain's slots cap the set; mainnet's cap is 105). */
