@@ -143,18 +143,12 @@ function faultStartMaySendAcross(f: FaultSpec): boolean {
 }
 
 /**
- * A delivery's trace description, `{"f":sender,"m":describeMessage(msg)}`. A broadcast hands the
- * same message object to every peer, so the text is built once per message (and sender) and
- * reused for every delivery of it: messages are immutable values.
+ * A delivery's trace description. The network asks for it once per send or broadcast and hands
+ * it to every copy (see Network); the engine asks for deliveries scheduled otherwise (messages
+ * from the other domain, from outside).
  */
-const deliveryDescriptions = new WeakMap<object, { from: string; text: string }>();
-
 function describeDelivery(msg: NodeMessage, from: string): string {
-  const hit = deliveryDescriptions.get(msg);
-  if (hit !== undefined && hit.from === from) return hit.text;
-  const text = `{"f":${JSON.stringify(from)},"m":${describeMessage(msg)}}`;
-  deliveryDescriptions.set(msg, { from, text });
-  return text;
+  return `{"f":${JSON.stringify(from)},"m":${describeMessage(msg)}}`;
 }
 
 const timerDescriptions = new Map<string, string>();
@@ -214,27 +208,33 @@ export abstract class Domain {
     this.untilMs = opts.untilMs;
     this.sampleEveryMs = opts.sampleEveryMs;
     this.nextSampleMs = Math.min(opts.sampleEveryMs, opts.untilMs);
-    this.network = new Network(this.engine, this.rng.fork('net'), scenario.network, {
-      isLocal: (node) => domainOf(node) === name,
-      minLatencyMs: setup.crossLatencyMs,
-      post: (m) => {
-        const kind = (m.msg as NodeMessage).kind;
-        const request = isCrossRequest(domainOf(m.to), kind);
-        const floor = request ? Math.max(this.sendFloorMs, this.requestFloorMs) : this.sendFloorMs;
-        assert(
-          this.engine.nowMs() >= floor,
-          `cross-domain ${request ? 'request' : 'answer'} before the ${name} domain's promised horizon: add the event that caused it to sim/domain/crossTriggers.ts`,
-          {
-            from: m.from,
-            to: m.to,
-            kind,
-            nowMs: this.engine.nowMs(),
-            promisedMs: floor,
-          },
-        );
-        this.outbox.push(m as CrossMessage);
+    this.network = new Network(
+      this.engine,
+      this.rng.fork('net'),
+      scenario.network,
+      {
+        isLocal: (node) => domainOf(node) === name,
+        minLatencyMs: setup.crossLatencyMs,
+        post: (m) => {
+          const kind = (m.msg as NodeMessage).kind;
+          const request = isCrossRequest(domainOf(m.to), kind);
+          const floor = request ? Math.max(this.sendFloorMs, this.requestFloorMs) : this.sendFloorMs;
+          assert(
+            this.engine.nowMs() >= floor,
+            `cross-domain ${request ? 'request' : 'answer'} before the ${name} domain's promised horizon: add the event that caused it to sim/domain/crossTriggers.ts`,
+            {
+              from: m.from,
+              to: m.to,
+              kind,
+              nowMs: this.engine.nowMs(),
+              promisedMs: floor,
+            },
+          );
+          this.outbox.push(m as CrossMessage);
+        },
       },
-    });
+      describeDelivery as (msg: unknown, from: string) => string,
+    );
 
     this.engine.on<NodeMessage>(
       NET_DELIVER,

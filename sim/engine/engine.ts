@@ -5,7 +5,7 @@
  */
 import { CalendarQueue } from './calendarQueue';
 import { VirtualClock } from '../env/clock';
-import { TraceRecorder } from '../trace/traceRecorder';
+import { TraceRecorder, type TraceText } from '../trace/traceRecorder';
 import { assert } from '../../src/core/errors';
 
 export interface SimEvent<P = unknown> {
@@ -31,6 +31,9 @@ interface QueuedSimEvent extends SimEvent {
   payload: unknown;
   /** Scheduled by `deliverAfter`: nobody holds it, so it returns to the pool after delivery. */
   pooled: boolean;
+  /** A delivery's target and description for the trace, when its sender gave them (else the kind's describer runs). */
+  traceTarget: TraceText | null;
+  traceData: TraceText | null;
 }
 
 export type EventHandler = (event: SimEvent<unknown>, engine: Engine) => void;
@@ -126,6 +129,8 @@ export class Engine {
       payload,
       cancelled: false,
       pooled: false,
+      traceTarget: null,
+      traceData: null,
     };
     this.queue.push(ev);
     return ev as SimEvent<P>;
@@ -133,9 +138,19 @@ export class Engine {
 
   /**
    * Schedule a message delivery `delayMs` (integer >= 0) after now, like `after`, but without a
-   * handle (it cannot be cancelled): its event object is reused once delivered.
+   * handle (it cannot be cancelled): its event object is reused once delivered. `trace`, when
+   * given, is what the kind's describer would say of it, with the target's TraceText: a
+   * broadcast describes its message once for all copies.
    */
-  deliverAfter(delayMs: number, kind: string, target: string, payload: unknown, source: string): void {
+  deliverAfter(
+    delayMs: number,
+    kind: string,
+    target: string,
+    payload: unknown,
+    source: string,
+    traceTarget: TraceText | null = null,
+    traceData: TraceText | null = null,
+  ): void {
     const timeMs = this.clock.nowMs() + delayMs;
     if (!(Number.isSafeInteger(timeMs) && delayMs >= 0))
       assert(false, 'events are scheduled at integer times, never in the past', {
@@ -145,7 +160,18 @@ export class Engine {
       });
     let ev = this.pool.pop();
     if (ev === undefined)
-      ev = { timeMs, seq: this.nextSeq++, kind, target, source, payload, cancelled: false, pooled: true };
+      ev = {
+        timeMs,
+        seq: this.nextSeq++,
+        kind,
+        target,
+        source,
+        payload,
+        cancelled: false,
+        pooled: true,
+        traceTarget,
+        traceData,
+      };
     else {
       ev.timeMs = timeMs;
       ev.seq = this.nextSeq++;
@@ -153,6 +179,8 @@ export class Engine {
       ev.target = target;
       ev.source = source;
       ev.payload = payload;
+      ev.traceTarget = traceTarget;
+      ev.traceData = traceData;
     }
     this.queue.push(ev);
   }
@@ -193,17 +221,22 @@ export class Engine {
       k = found;
       this.last = k;
     }
-    if (this.trace !== null)
-      this.trace.recordEvent(
-        ev.timeMs,
-        ev.seq,
-        ev.kind,
-        ev.target,
-        k.describe !== null ? k.describe(ev.payload, ev.source) : undefined,
-      );
+    if (this.trace !== null) {
+      if (ev.traceData !== null && ev.traceTarget !== null)
+        this.trace.recordDelivery(ev.timeMs, ev.seq, ev.kind, ev.traceTarget, ev.traceData);
+      else
+        this.trace.recordEvent(
+          ev.timeMs,
+          ev.seq,
+          ev.kind,
+          ev.target,
+          k.describe !== null ? k.describe(ev.payload, ev.source) : undefined,
+        );
+    }
     k.handler(ev, this);
     if (ev.pooled) {
       ev.payload = null;
+      ev.traceData = null;
       this.pool.push(ev);
     }
   }

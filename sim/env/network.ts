@@ -12,6 +12,7 @@
  */
 import { type Engine } from '../engine/engine';
 import { type Rng } from './rng';
+import { TraceText } from '../trace/traceRecorder';
 import { assert } from '../../src/core/errors';
 
 export interface LinkModel {
@@ -85,6 +86,8 @@ interface LinkState {
   stream: Rng | null;
   /** The receiver lives in another domain. */
   remote: boolean;
+  /** The receiver's id, for the trace. */
+  target: TraceText;
 }
 
 interface SenderState {
@@ -111,6 +114,11 @@ export class Network {
     private readonly rng: Rng,
     private defaults: LinkModel = DEFAULT_LINK,
     private readonly boundary: DomainBoundary | null = null,
+    /**
+     * What the engine's NET_DELIVER describer says of a delivery (the same function): given, the
+     * network describes each message once per send or broadcast and hands the text to every copy.
+     */
+    private readonly describe: ((msg: unknown, from: string) => string) | null = null,
   ) {
     validateLink(defaults, 'network');
     assert(
@@ -201,6 +209,7 @@ export class Network {
         blocked: false,
         stream: null,
         remote: this.boundary !== null && !this.boundary.isLocal(to),
+        target: new TraceText(to),
       };
       sender.links.set(to, l);
     }
@@ -217,7 +226,12 @@ export class Network {
   /** Send a message; its fate (drop, delay, duplicate) is decided now, from the link's stream. */
   send<M>(from: string, to: string, msg: M): void {
     const sender = this.sender(from);
-    this.sendOn(sender, this.link(sender, from, to), from, to, msg);
+    this.sendOn(sender, this.link(sender, from, to), from, to, msg, this.traceTextOf(msg, from));
+  }
+
+  /** The delivery's description for the trace, once for all copies (null without a trace or describer). */
+  private traceTextOf(msg: unknown, from: string): TraceText | null {
+    return this.describe !== null && this.engine.trace !== null ? new TraceText(this.describe(msg, from)) : null;
   }
 
   /**
@@ -232,16 +246,24 @@ export class Network {
       sender.peerLinks = to.map((t) => this.link(sender, from, t));
     }
     const links = sender.peerLinks;
+    const data = this.traceTextOf(msg, from);
     for (let i = 0; i < to.length; i++) {
       const t = to[i]!;
       if (t === except) continue;
       const l = links[i]!;
       if (l.version !== this.version) this.refresh(l, from, t);
-      this.sendOn(sender, l, from, t, msg);
+      this.sendOn(sender, l, from, t, msg, data);
     }
   }
 
-  private sendOn<M>(sender: SenderState, link: LinkState, from: string, to: string, msg: M): void {
+  private sendOn<M>(
+    sender: SenderState,
+    link: LinkState,
+    from: string,
+    to: string,
+    msg: M,
+    data: TraceText | null,
+  ): void {
     this.stats.sent++;
     const seq = ++sender.seq;
     if (link.blocked) {
@@ -275,7 +297,7 @@ export class Network {
         });
         continue;
       }
-      this.engine.deliverAfter(delay, NET_DELIVER, to, msg, from);
+      this.engine.deliverAfter(delay, NET_DELIVER, to, msg, from, link.target, data);
     }
   }
 

@@ -33,6 +33,20 @@ export interface TraceEntry {
 
 export type TraceSink = (line: string) => void;
 
+/** Chunk generations, unique across the recorders of a thread (a TraceText may meet several). */
+let nextGeneration = 0;
+
+/**
+ * A string the trace meets again and again (a broadcast's description, one per copy; a receiver's
+ * id, kept by its link): it remembers its chunk-local id, so recording it again in the same chunk
+ * needs no lookup. It folds exactly as the same text would.
+ */
+export class TraceText {
+  id = -1;
+  generation = -1;
+  constructor(readonly text: string) {}
+}
+
 /** Numbers per chunk (5 per record): 512 KiB of float64. */
 const CHUNK_WORDS = 1 << 16;
 /** A chunk also ends when the text of its new strings passes this many characters. */
@@ -51,6 +65,7 @@ export class TraceRecorder {
   private lastKind: string | null = null;
   private lastKindId = 0;
   private count = 0;
+  private generation = nextGeneration++;
   private readonly sinks: TraceSink[] = [];
 
   /** Add a JSONL sink (a file writer in the CLI, an array in tests). */
@@ -96,6 +111,34 @@ export class TraceRecorder {
     }
   }
 
+  /** `recordEvent` with target and data as TraceTexts (a message delivery). */
+  recordDelivery(timeMs: number, seq: number, kind: string, target: TraceText, data: TraceText): void {
+    this.count++;
+    if (this.used + 5 > CHUNK_WORDS || this.textChars >= CHUNK_TEXT_CHARS) this.fold();
+    const w = this.words;
+    let i = this.used;
+    w[i++] = timeMs;
+    w[i++] = seq;
+    if (kind !== this.lastKind) {
+      this.lastKindId = this.intern(kind);
+      this.lastKind = kind;
+    }
+    w[i++] = this.lastKindId;
+    w[i++] = target.generation === this.generation ? target.id : this.internText(target);
+    w[i++] = data.generation === this.generation ? data.id : this.internText(data);
+    this.used = i;
+    if (this.sinks.length) {
+      const line = `{"t":${timeMs},"seq":${seq},"kind":${JSON.stringify(kind)},"target":${JSON.stringify(target.text)},"data":${data.text}}`;
+      for (const sink of this.sinks) sink(line);
+    }
+  }
+
+  private internText(t: TraceText): number {
+    t.id = this.intern(t.text);
+    t.generation = this.generation;
+    return t.id;
+  }
+
   /** Record a non-event fact (a fault firing, a verdict) in the same stream. */
   note(timeMs: number, kind: string, target: string, data: unknown): void {
     this.recordEvent(timeMs, -1, kind, target, JSON.stringify(data));
@@ -129,6 +172,7 @@ export class TraceRecorder {
     this.texts = [];
     this.textChars = 0;
     this.lastKind = null;
+    this.generation = nextGeneration++;
   }
 
   /** The rolling hash of everything recorded so far. */
