@@ -13,6 +13,7 @@
 import { type Engine } from '../engine/engine';
 import { type Rng } from './rng';
 import { TraceText } from '../trace/traceRecorder';
+import { StreamSlab } from './streamSlab';
 import { assert } from '../../src/core/errors';
 
 export interface LinkModel {
@@ -83,7 +84,8 @@ interface LinkState {
   version: number;
   model: LinkModel;
   blocked: boolean;
-  stream: Rng | null;
+  /** The link's stream in its sender's slab, -1 until its first unblocked message. */
+  stream: number;
   /** The receiver lives in another domain. */
   remote: boolean;
   /** The receiver's id, for the trace. */
@@ -93,6 +95,8 @@ interface LinkState {
 interface SenderState {
   /** Per-sender message sequence (orders cross-domain messages at barriers). */
   seq: number;
+  /** The random streams of this sender's links. */
+  streams: StreamSlab;
   links: Map<string, LinkState>;
   /** The links of the last peer list this sender broadcast to, position by position. */
   peers: readonly string[] | null;
@@ -105,6 +109,8 @@ export class Network {
   private readonly blocked = new Set<string>();
   private readonly nodeLink = new Map<string, Partial<LinkModel>>();
   private readonly senders = new Map<string, SenderState>();
+  /** One TraceText per receiver, shared by every sender's link to it. */
+  private readonly targets = new Map<string, TraceText>();
   /** Bumped by every change of the link configuration; cached LinkStates older than it are refreshed. */
   private version = 0;
   readonly stats: NetworkStats = { sent: 0, delivered: 0, dropped: 0, blocked: 0, duplicated: 0 };
@@ -194,7 +200,7 @@ export class Network {
   private sender(from: string): SenderState {
     let s = this.senders.get(from);
     if (s === undefined) {
-      s = { seq: 0, links: new Map(), peers: null, peerLinks: [] };
+      s = { seq: 0, streams: new StreamSlab(), links: new Map(), peers: null, peerLinks: [] };
       this.senders.set(from, s);
     }
     return s;
@@ -203,13 +209,18 @@ export class Network {
   private link(sender: SenderState, from: string, to: string): LinkState {
     let l = sender.links.get(to);
     if (l === undefined) {
+      let target = this.targets.get(to);
+      if (target === undefined) {
+        target = new TraceText(to);
+        this.targets.set(to, target);
+      }
       l = {
         version: -1,
         model: this.defaults,
         blocked: false,
-        stream: null,
+        stream: -1,
         remote: this.boundary !== null && !this.boundary.isLocal(to),
-        target: new TraceText(to),
+        target,
       };
       sender.links.set(to, l);
     }
@@ -271,20 +282,19 @@ export class Network {
       return;
     }
     const m = link.model;
-    let s = link.stream;
-    if (s === null) {
-      s = this.rng.fork(`link:${from}->${to}`);
-      link.stream = s;
-    }
-    if (m.loss > 0 && s.bool(m.loss)) {
+    // The link's own stream (as rng.fork(`link:from->to`) would give), forked at its first unblocked message.
+    if (link.stream < 0) link.stream = sender.streams.add(this.rng.forkState(`link:${from}->${to}`));
+    const s = sender.streams;
+    const k = link.stream;
+    if (m.loss > 0 && s.bool(k, m.loss)) {
       this.stats.dropped++;
       return;
     }
-    const copies = m.duplicate > 0 && s.bool(m.duplicate) ? 2 : 1;
+    const copies = m.duplicate > 0 && s.bool(k, m.duplicate) ? 2 : 1;
     if (copies === 2) this.stats.duplicated++;
     for (let c = 0; c < copies; c++) {
-      let delay = s.int(m.latencyMinMs, m.latencyMaxMs);
-      if (m.reorder > 0 && s.bool(m.reorder)) delay += s.int(0, m.reorderMaxMs);
+      let delay = s.int(k, m.latencyMinMs, m.latencyMaxMs);
+      if (m.reorder > 0 && s.bool(k, m.reorder)) delay += s.int(k, 0, m.reorderMaxMs);
       if (link.remote) {
         // Same draws as a local message; only the floor differs (L, see the header comment).
         this.boundary!.post({

@@ -6,6 +6,7 @@
  */
 import seedrandom from 'seedrandom';
 import { assert } from '../../src/core/errors';
+import { type AleaState } from './streamSlab';
 
 export class Rng {
   private readonly prng: seedrandom.PRNG;
@@ -21,6 +22,12 @@ export class Rng {
   fork(name: string): Rng {
     assert(name.length > 0 && !name.includes('/'), 'rng stream names are non-empty and have no "/"', { name });
     return new Rng(`${this.path}/${name}`);
+  }
+
+  /** The starting state of the stream `fork(name)` would give (for StreamSlab). */
+  forkState(name: string): AleaState {
+    assert(name.length > 0 && !name.includes('/'), 'rng stream names are non-empty and have no "/"', { name });
+    return seedrandom.alea(`${this.path}/${name}`, { state: true }).state() as AleaState;
   }
 
   /** Uniform in [0, 1), 53 bits. */
