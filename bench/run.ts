@@ -1,6 +1,7 @@
 /**
- * `npm run bench [-- NAME…]`: run the benchmarks (all, or those whose group matches a NAME) and
- * print one line per figure. Figures only; nothing here asserts a timing.
+ * `npm run bench [-- NAME…] [--quick]`: run the benchmarks (all, or those whose group matches a NAME)
+ * and print one line per figure. Figures only; nothing here asserts a timing. `--quick` (or
+ * LOCKSTEP_BENCH_QUICK=1) shortens the long groups (cluster, devnet, scale).
  */
 import { cpus } from 'node:os';
 import { formatResult, type BenchResult } from './harness';
@@ -11,6 +12,7 @@ import { sidechainBenches } from './sidechain.bench';
 import { clusterBenches } from './cluster.bench';
 import { devnetBenches } from './devnet.bench';
 import { machineBenches } from './machine.bench';
+import { scaleBenches } from './scale.bench';
 
 const groups: Record<string, () => BenchResult[] | Promise<BenchResult[]>> = {
   machine: machineBenches,
@@ -20,8 +22,10 @@ const groups: Record<string, () => BenchResult[] | Promise<BenchResult[]>> = {
   sidechain: sidechainBenches,
   cluster: clusterBenches,
   devnet: devnetBenches,
+  scale: scaleBenches,
 };
 
+if (process.argv.includes('--quick')) process.env.LOCKSTEP_BENCH_QUICK = '1';
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const unknown = wanted.filter((w) => !(w in groups));
 if (unknown.length) {
