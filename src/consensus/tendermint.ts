@@ -153,23 +153,26 @@ export class Tendermint {
         this.proposalOrder.push(p);
         return this.evaluate();
       }
-      case 'vote': {
-        const v = input.vote;
-        if (v.height !== this.height || v.round < 0) return NONE;
-        const rv = this.roundVotes(v.round);
-        const set = v.type === 'prevote' ? rv.prevotes : rv.precommits;
-        const conflictsBefore = set.conflicts.length;
-        const added = set.add(v);
-        if (set.conflicts.length > conflictsBefore) {
-          const out: ConsensusOutput[] = [{ kind: 'evidence', votes: set.conflicts[set.conflicts.length - 1]! }];
-          if (added) out.push(...this.evaluate());
-          return out;
-        }
-        return added ? this.evaluate() : NONE;
-      }
+      case 'vote':
+        return this.handleVote(input.vote);
       case 'timeout':
         return this.onTimeout(input);
     }
+  }
+
+  /** `handle({ kind: 'vote', vote })` (every node receives every vote: no input object for it). */
+  handleVote(v: Vote): ConsensusOutput[] {
+    if (this.decided || v.height !== this.height || v.round < 0) return NONE;
+    const rv = this.roundVotes(v.round);
+    const set = v.type === 'prevote' ? rv.prevotes : rv.precommits;
+    const conflictsBefore = set.conflicts.length;
+    const added = set.add(v);
+    if (set.conflicts.length > conflictsBefore) {
+      const out: ConsensusOutput[] = [{ kind: 'evidence', votes: set.conflicts[set.conflicts.length - 1]! }];
+      if (added) out.push(...this.evaluate());
+      return out;
+    }
+    return added ? this.evaluate() : NONE;
   }
 
   private onTimeout(t: TimeoutInput): ConsensusOutput[] {

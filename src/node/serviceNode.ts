@@ -649,7 +649,7 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
         const v = msg.vote;
         if (this.aheadOf(from, v.height, msg, ctx)) return;
         if (!this.consensus || v.height !== this.consensus.height || !this.verifyVote(v)) return;
-        this.process(ctx, this.consensus.handle({ kind: 'vote', vote: v }));
+        this.process(ctx, this.consensus.handleVote(v));
         return;
       }
       case 'c.tx':
