@@ -17,9 +17,12 @@ const EXPECTED = [
   'kvStore.bucketHashes',
   'kvStore.valueDigests',
   'parentView.decodedLogs',
+  'domain.timerDescriptions',
   'secp256k1.publicKeys',
   'secp256k1.recoveredSigners',
   'secp256k1.signersByKey',
+  'serviceNode.checkedCommits',
+  'serviceNode.genesisSets',
   'serviceNode.verifiedProposals',
   'serviceNode.verifiedVotes',
   'sidechain.headerHashes',
@@ -32,6 +35,8 @@ const EXPECTED = [
   'signatureScheme.fastVerified',
   'signatureScheme.signingKeys',
   'staking.parsedValidatorSets',
+  'validatorSet.addressIndexes',
+  'validatorSet.advanced',
   'stdTx.signDigests',
 ];
 

@@ -11,6 +11,7 @@ import { type Hex, fromHex, toHex } from '../../core/bytes';
 import { weakMemo } from '../../core/memo';
 import { ValidatorSet } from '../../core/validatorSet';
 import { type ValidatorUpdate } from '../../modules/staking/currentValidators';
+import { type ServiceApp } from '../../app/serviceApp';
 import { Tendermint, type ConsensusOutput } from '../../consensus/tendermint';
 import {
   type CommittedBlock,
@@ -47,6 +48,31 @@ const verifiedVotes = weakMemo<Vote, boolean>('serviceNode.verifiedVotes');
 /** Likewise proposals: one signature check per proposal object, not one per receiving node. */
 const verifiedProposals = weakMemo<Proposal, boolean>('serviceNode.verifiedProposals');
 
+/**
+ * Commits checked against a set, by the commit's vote list: whether +2/3 of the set's power signed
+ * it. The answer depends only on the votes (immutable, their signatures checked once per process),
+ * the height, the hash and the set's members and powers.
+ */
+const checkedCommits = weakMemo<readonly Vote[], { members: object; height: bigint; hash: Hex; ok: boolean }>(
+  'serviceNode.checkedCommits',
+);
+
+/**
+ * The consensus set at genesis: the genesis validators that start in epoch 1. Built once per
+ * genesis object (every node of a run and every restart share it; sets are copy-on-write).
+ */
+const genesisSets = weakMemo<object, ValidatorSet>('serviceNode.genesisSets');
+
+function genesisSetOf(genesis: unknown, app: ServiceApp): ValidatorSet {
+  const build = () =>
+    new ValidatorSet(
+      app.genesis.staking.validators
+        .filter((v) => v.startEpoch <= 1n)
+        .map((v) => ({ address: v.signer, power: v.power })),
+    );
+  return (typeof genesis === 'object' && genesis !== null ? genesisSets.getOrCompute(genesis, build) : build()).copy();
+}
+
 export class ConsensusDriver {
   consensus: Tendermint | null = null;
   /** The set of the height being decided, and the one before (the last block's commit is checked against it). */
@@ -59,12 +85,11 @@ export class ConsensusDriver {
   private futureInputs = new Map<bigint, NodeMessage[]>();
   private lastSyncRequestMs = -Infinity;
 
-  constructor(private readonly node: ServiceNode) {
-    this.consensusSet = new ValidatorSet(
-      node.app.genesis.staking.validators
-        .filter((v) => v.startEpoch <= 1n)
-        .map((v) => ({ address: v.signer, power: v.power })),
-    );
+  constructor(
+    private readonly node: ServiceNode,
+    genesis: unknown,
+  ) {
+    this.consensusSet = genesisSetOf(genesis, node.app);
   }
 
   private get address(): Address {
@@ -156,7 +181,7 @@ export class ConsensusDriver {
   onVote(from: string, v: Vote, msg: NodeMessage, ctx: Ctx): void {
     if (this.aheadOf(from, v.height, msg, ctx)) return;
     if (!this.consensus || v.height !== this.consensus.height || !this.verifyVote(v)) return;
-    this.process(ctx, this.consensus.handle({ kind: 'vote', vote: v }));
+    this.process(ctx, this.consensus.handleVote(v));
   }
 
   onTimeout(ctx: Ctx, tag: Extract<ServiceTimer, { kind: 'consensus' }>): void {
@@ -192,7 +217,7 @@ export class ConsensusDriver {
       if (cb.block.height !== this.node.app.height + 1n) continue;
       if (
         !syncableBlock(cb, this.node.tip(), (c) =>
-          validCommit(c.commit, c.block.height, c.blockHash, this.consensusSet, (v) => this.verifyVote(v)),
+          this.validCommit(c.commit, c.block.height, c.blockHash, this.consensusSet),
         )
       )
         break;
@@ -219,10 +244,11 @@ export class ConsensusDriver {
   advance(commit: Vote[], updates: readonly ValidatorUpdate[]): void {
     this.lastCommit = commit;
     this.previousSet = this.consensusSet;
-    const next = this.consensusSet.copy();
-    if (updates.length) next.updateWithChangeSet(updates.map((u) => ({ address: u.address, power: u.power })));
-    next.incrementProposerPriority(1);
-    this.consensusSet = next;
+    // The same for every node that applies this block: computed once, shared (see ValidatorSet.advanced).
+    this.consensusSet = this.consensusSet.advanced(
+      updates.map((u) => ({ address: u.address, power: u.power })),
+      1,
+    );
     this.consensus = null;
   }
 
@@ -247,10 +273,18 @@ export class ConsensusDriver {
       nowMs: ctx.nowMs(),
       maxClockDriftMs: this.node.cfg.maxClockDriftMs,
       lastCommitValid: (votes) =>
-        validCommit(votes, b.height - 1n, b.lastBlockHash, this.previousSet ?? this.consensusSet, (v) =>
-          this.verifyVote(v),
-        ),
+        this.validCommit(votes, b.height - 1n, b.lastBlockHash, this.previousSet ?? this.consensusSet),
     });
+  }
+
+  /** +2/3 of `set`'s power in valid precommits for `hash` at `height`. */
+  private validCommit(votes: readonly Vote[], height: bigint, hash: Hex, set: ValidatorSet): boolean {
+    // Every node checks the same commit (the block object is shared) against the same set: once.
+    const hit = checkedCommits.get(votes);
+    if (hit && hit.members === set.membershipKey && hit.height === height && hit.hash === hash) return hit.ok;
+    const ok = validCommit(votes, height, hash, set, (v) => this.verifyVote(v));
+    checkedCommits.set(votes, { members: set.membershipKey, height, hash, ok });
+    return ok;
   }
 
   // --- signing, sending, verifying -------------------------------------------------------------
@@ -286,7 +320,7 @@ export class ConsensusDriver {
   }
 
   private broadcast(ctx: Ctx, msg: NodeMessage): void {
-    for (const p of this.node.identity.peers) ctx.send(p, msg);
+    ctx.broadcast(this.node.identity.peers, msg);
   }
 
   /** Send to half of the peers (a Byzantine double-signer splits its votes). */

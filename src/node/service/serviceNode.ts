@@ -77,7 +77,7 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
   /** Fresh volatile state from genesis (constructor and restart). */
   private reset(): void {
     this.app = new ServiceApp(this.genesis, this.scheme, this.cfg.app);
-    this.driver = new ConsensusDriver(this);
+    this.driver = new ConsensusDriver(this, this.genesis);
     this.intake = new TxIntake(this);
     this.parentView = new ParentView();
     this.sidechainView = new SidechainView();

@@ -93,6 +93,6 @@ export class TxIntake {
   }
 
   private gossip(ctx: Ctx, tx: Hex): void {
-    for (const p of this.node.identity.peers) ctx.send(p, { kind: 'c.tx', tx });
+    ctx.broadcast(this.node.identity.peers, { kind: 'c.tx', tx });
   }
 }

@@ -34,6 +34,8 @@ export type SidechainTimer =
   | { kind: 'status' }
   | { kind: 'pollService' };
 
+const KNOWN: ImportResult = { status: 'known' };
+
 /** A block this node seals itself is never "from the future" for it. */
 const OWN_BLOCK_FUTURE_S = 1_000_000n;
 
@@ -144,7 +146,7 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
       for (const [i, p] of this.identity.peers.entries())
         ctx.send(p, { kind: 'sc.block', block: i % 2 === 0 ? block : twin });
     } else {
-      for (const p of this.identity.peers) ctx.send(p, { kind: 'sc.block', block });
+      ctx.broadcast(this.identity.peers, { kind: 'sc.block', block });
     }
   }
 
@@ -157,7 +159,7 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
     switch (result.status) {
       case 'imported': {
         ctx.observe({ kind: 'sidechain.imported', block: blockFact(block), head: headFact(this.chain) });
-        if (from !== '') for (const p of this.identity.peers) if (p !== from) ctx.send(p, { kind: 'sc.block', block });
+        if (from !== '') ctx.broadcast(this.identity.peers, { kind: 'sc.block', block }, from);
         if (result.reorg) ctx.observe(reorgObservation(result.reorg));
         if (result.newHead) this.scheduleProduction(ctx);
         for (const o of this.orphans.release(block.hash)) this.importBlock(ctx, o.block, o.from);
@@ -191,6 +193,11 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
     if (!this.alive) return;
     switch (msg.kind) {
       case 'sc.block':
+        // Most copies of a gossiped block arrive after the first: what import would answer, without its work.
+        if (this.chain.has(msg.block.hash)) {
+          this.hooks.onImport?.(this, msg.block, KNOWN, ctx.nowMs());
+          return;
+        }
         this.importBlock(ctx, msg.block, from);
         return;
       case 'sc.getBlock': {
@@ -282,8 +289,12 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
         return;
       case 'status': {
         const head = this.chain.head();
-        for (const p of this.identity.peers)
-          ctx.send(p, { kind: 'sc.status', head: head.block.hash, number: head.block.header.number, td: head.td });
+        ctx.broadcast(this.identity.peers, {
+          kind: 'sc.status',
+          head: head.block.hash,
+          number: head.block.header.number,
+          td: head.td,
+        });
         ctx.setTimer(this.nodeCfg.statusMs, { kind: 'status' });
         return;
       }
