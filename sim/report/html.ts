@@ -15,6 +15,7 @@ import { esc, int, seconds, short } from './html/format';
 import { UNKNOWN_COLOR, inkOn, producerLookup, validatorColor } from './html/palette';
 import { CSP, SCRIPT, STYLE } from './html/page';
 import { timelineData, timelineSvg } from './html/timeline';
+import { mainFacts } from './mainFacts';
 import { expectedText, type RunOutcome, runOutcome } from './outcome';
 
 /** At most this many oracle violations are listed (the first decides the verdict). */
@@ -23,7 +24,7 @@ const MAX_VIOLATIONS = 50;
 /** `outcome` is the run's verdict with its expectations (default: judged as a whole run). */
 export function reportHtml(scenario: Scenario, r: RunResult, outcome?: RunOutcome): string {
   const o = outcome ?? runOutcome(scenario, r);
-  const producer = producerLookup(r.cluster.keys);
+  const producer = producerLookup(mainFacts(r).validators);
   const nodeIds = r.sidechain.nodes.map((n) => n.node);
   // Sidechain node i belongs to validator i: its line has the colour of that validator's blocks.
   const nodeColorOf = new Map<string, string>(nodeIds.map((id, i) => [id, validatorColor(i + 1)]));

@@ -6,6 +6,7 @@
 import { compareBig, compareNumbers, compareStrings } from '../../../src/core/order';
 import { type RunResult } from '../../run';
 import { type Scenario } from '../../scenario/scenario';
+import { mainFacts } from '../mainFacts';
 import { esc, px, seconds, timeLabel, timeTicks } from './format';
 
 export interface TimelineFault {
@@ -50,7 +51,8 @@ export function timelineData(scenario: Scenario, r: RunResult): TimelineData {
   const spans = new Map<string, { id: string; start: string; end: string; atMs: number }>();
   const acks = new Map<string, { number: string; end: string; atMs: number }>();
   const noAcks = new Map<string, { height: string; atMs: number }>();
-  for (const rec of r.cluster.records) {
+  const main = mainFacts(r);
+  for (const rec of main.records) {
     const o = rec.obs;
     if (o.kind !== 'service.commit') continue;
     for (const w of o.writes) {
@@ -68,11 +70,12 @@ export function timelineData(scenario: Scenario, r: RunResult): TimelineData {
       if (!noAcks.has(height)) noAcks.set(height, { height, atMs: rec.t });
     }
   }
-  const starts = new Set<string>([...r.cluster.checkpointTimes.keys(), ...acks.keys()]);
+  const checkpointTimes = new Map(main.checkpointTimes.map((c) => [c.startBlock, c]));
+  const starts = new Set<string>([...checkpointTimes.keys(), ...acks.keys()]);
   const checkpoints = [...starts]
     .sort((a, b) => compareBig(BigInt(a || '0'), BigInt(b || '0')) || compareStrings(a, b))
     .map((start) => {
-      const times = r.cluster.checkpointTimes.get(start);
+      const times = checkpointTimes.get(start);
       const ack = acks.get(start);
       return {
         number: ack?.number ?? null,
