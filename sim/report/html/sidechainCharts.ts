@@ -88,7 +88,12 @@ export function heightChart(
     )
     .join('; ');
   const footer = outliers.length
-    ? `<p class="outliers">${int(outliers.length)} node${outliers.length === 1 ? '' : 's'} fell ${OUTLIER_LAG} or more blocks behind the highest head: ${esc(nodeRanges(outliers.map((l) => l.node)))}. Furthest behind: ${named}${new Set(outliers.map((l) => l.maxLag)).size > NAMED_LEVELS ? '; …' : ''}.</p>`
+    ? `<p class="outliers">${int(outliers.length)} node${outliers.length === 1 ? '' : 's'} fell ${OUTLIER_LAG} or more blocks behind the highest head: ${esc(
+        nodeRanges(
+          outliers.map((l) => l.node),
+          { countFrom: Number.POSITIVE_INFINITY },
+        ),
+      )}. Furthest behind: ${named}${new Set(outliers.map((l) => l.maxLag)).size > NAMED_LEVELS ? '; …' : ''}.</p>`
     : `<p class="outliers">No node fell ${OUTLIER_LAG} or more blocks behind the highest head at a sample.</p>`;
   const swatches = [1, 2, 3, HEAT_LEVELS]
     .map(
