@@ -1,11 +1,14 @@
 /**
  * report.html: one self-contained page per run — the verdict and counts, a timeline of faults,
- * spans, checkpoints, no-acks and reorgs, charts (sidechain height per node with each node's lag
- * behind the highest head, service height with the blocks not yet checkpointed, reorg depth,
- * checkpoint latency) and each sidechain node's fork tree, all as inline SVG with inline CSS
- * and a few lines of script. It loads nothing (its Content-Security-Policy says so), and it is a
- * pure function of the scenario and the run: no dates, no wall time, everything in a canonical
- * order, so the same run gives the same bytes in either placement.
+ * spans, checkpoints, no-acks and reorgs, charts (sidechain height with each node's lag behind the
+ * highest head, service height with the blocks not yet checkpointed, reorg depth, checkpoint
+ * latency), the sidechain fork trees, and a detail per node on demand, all as inline SVG with
+ * inline CSS and a few lines of script. Up to EVERY_NODE_UP_TO sidechain nodes every node has its
+ * own line, row and tree; above, the page aggregates (a band and a lag heat map, reorg events,
+ * identical trees drawn once with their node list), so it stays readable and small at a hundred
+ * nodes. It loads nothing (its Content-Security-Policy says so), and it is a pure function of the
+ * scenario and the run: no dates, no wall time, everything in a canonical order, so the same run
+ * gives the same bytes in either placement.
  */
 import { type RunResult } from '../run';
 import { type Scenario } from '../scenario/scenario';
