@@ -18,10 +18,6 @@ export interface ForkTreeInput {
   canonical: CanonicalBlockInfo[];
   side: SideBlockInfo[];
   sideOmitted: number;
-  /** This node's reorgs (atMs on the node's clock). */
-  reorgs: ReorgRecord[];
-  epochMs: number;
-  producer: (signer: Address) => Producer;
   /**
    * A tree several nodes share: who they are (for the hover texts; default the node), when each
    * of the drawn reorgs happened across them, and when a side block was imported across them.
@@ -29,6 +25,10 @@ export interface ForkTreeInput {
   who?: string;
   reorgWhen?: (r: ReorgRecord) => string;
   importedWhen?: (hash: string) => string;
+  /** This node's reorgs (atMs on the node's clock). */
+  reorgs: ReorgRecord[];
+  epochMs: number;
+  producer: (signer: Address) => Producer;
 }
 
 /** Blocks shown either side of a fork, a reorg, the chain's start and its head. */

@@ -133,6 +133,7 @@ export function syntheticRun(nodes: number, opts: { quiet?: boolean } = {}): Syn
     workload: {} as Scenario['workload'],
     expect: { verdict: 'pass', min: { sidechainBlocks: 200 }, max: { reorgDepth: 64 } },
   };
+  const validators = ids.map((_, k) => ({ index: k + 1, signer: signer(k + 1) }));
   const faultsFired = faults.map((f, index) => ({ index, kind: f.kind, atMs: f.atMs!, detail: f.node! }));
   const result = {
     scenario: scenario.name,
@@ -158,12 +159,10 @@ export function syntheticRun(nodes: number, opts: { quiet?: boolean } = {}): Syn
     events: 1_000_000,
     faultsFired,
     network: { sent: 10, delivered: 10, dropped: 0, blocked: 0, duplicated: 0 },
-    // What the report reads of the main domain (through mainFacts): no records, no checkpoints.
-    cluster: {
-      keys: ids.map((_, k) => ({ index: k + 1, signer: signer(k + 1) })),
-      checkpointTimes: new Map(),
-      records: [],
-    },
+    // What the report reads of the main domain (through mainFacts): the validators, no records,
+    // no checkpoints; as the live cluster has it, and as the plain main-domain report will.
+    cluster: { keys: validators, checkpointTimes: new Map(), records: [] },
+    main: { validators, checkpointTimes: [], records: [] },
     sidechain: { nodes: report, bestNode: ids[0], reorgs, maxReorgDepth: 0, backupBlocks: 0 },
     sidechainRecords: [],
     engine: { reason: 'until', events: 1_000_000, nowMs: DURATION_MS, runaway: false, message: '' },
