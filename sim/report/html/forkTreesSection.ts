@@ -4,15 +4,14 @@
  * their list, the largest groups first, and at most MAX_DRAWN_TREES distinct trees are drawn (the
  * rest are listed with their figures).
  */
-import { type Address } from '../../../src/core/address';
 import { type ReorgRecord } from '../../domain/sidechainDomain';
 import { type RunResult } from '../../run';
 import { type Scenario } from '../../scenario/scenario';
 import { type ForkTreeGroup, groupForkTrees, reorgShape } from '../aggregate/forkTreeGroups';
 import { nodeRanges } from '../aggregate/nodeRanges';
 import { esc, int, seconds, short } from './format';
-import { forkTreeSvg } from './forkTree';
-import { type Producer, inkOn } from './palette';
+import { type ForkTreeInput, forkTreeSvg } from './forkTree';
+import { inkOn } from './palette';
 
 /** Distinct trees drawn at most (each can hold hundreds of blocks); the others are listed. */
 export const MAX_DRAWN_TREES = 24;
@@ -21,7 +20,7 @@ const OPEN_TREES = 4;
 const NEUTRAL = '#57606a';
 
 export interface ForkTreesOptions {
-  producer: (signer: Address) => Producer;
+  producer: ForkTreeInput['producer'];
   nodeColor: (node: string) => string;
   aggregate: boolean;
 }
