@@ -4,16 +4,20 @@
  * fault, spans, checkpoints and no-ack, the page references nothing outside itself, and the fork
  * tree folds quiet runs of the spine and draws side branches below it.
  */
+import { deserialize, serialize } from 'node:v8';
 import { describe, expect, it } from 'vitest';
 import { type Address } from '../../src/core/address';
 import { type Hex } from '../../src/core/bytes';
 import { loadScenario } from '../scenario/load';
 import { type Scenario } from '../scenario/scenario';
 import { type RunResult, runScenario, runScenarioAsync } from '../run';
+import { EVERY_NODE_UP_TO } from './aggregate/threshold';
 import { reportHtml } from './html';
 import { forkTreeSvg } from './html/forkTree';
 import { esc, timeTicks, valueTicks } from './html/format';
+import { behindPeriods, faultNames } from './html/nodesSection';
 import { timelineData } from './html/timeline';
+import { syntheticRun } from './testing/syntheticRun';
 
 const fast = (s: Scenario): Scenario => ({ ...s, crypto: 'fast' });
 
@@ -183,5 +187,141 @@ describe('fork tree layout', () => {
     expect(timeTicks(840_000)).toEqual([0, 120_000, 240_000, 360_000, 480_000, 600_000, 720_000, 840_000]);
     expect(valueTicks(3)).toEqual([0, 1, 2, 3]);
     expect(valueTicks(387)).toEqual([0, 100, 200, 300, 400]);
+  });
+});
+
+describe('report.html at a hundred nodes', () => {
+  // The shape of mainnet-105 without running it: five distinct fork trees, three crash waves.
+  const large = syntheticRun(105);
+  const html = reportHtml(large.scenario, large.result);
+  const treeGroups = () =>
+    [
+      ...html.matchAll(/<details class="tree" id="(tree-\d+)" data-nodes="([^"]*)"[^>]*><summary>(.*?)<\/summary>/g),
+    ].map((m) => ({ id: m[1]!, nodes: m[2]!.split(' '), summary: m[3]! }));
+
+  it('nodes with identical fork trees share one drawing, with their list', () => {
+    const groups = treeGroups();
+    expect(groups.map((g) => g.nodes.length)).toEqual([67, 18, 16, 3, 1]);
+    const all = groups.flatMap((g) => g.nodes);
+    expect(all).toHaveLength(105);
+    expect(new Set(all)).toEqual(new Set(large.result.sidechain.nodes.map((n) => n.node)));
+    expect(html.match(/<svg class="forktree"/g)).toHaveLength(5);
+    expect(groups[0]!.summary).toContain('67 nodes</span></h3>sc-4–sc-70 · head #256 · 53 side blocks');
+    expect(groups[2]!.summary).toContain('16 nodes</span></h3>sc-71–sc-78, sc-80–sc-87 ·');
+    expect(groups[2]!.summary).toContain('1 reorg, deepest 35');
+    expect(groups[4]!.summary).toContain('sc-79</span></h3>head #257');
+    expect(html).toContain('105 nodes, 5 distinct trees');
+    // The shared reorg says when its nodes made it: the first to the last.
+    expect(html).toMatch(/reorg on each of the 16 nodes, at 337\.0 s–337\.\d s: depth 35 from #70/);
+    // The trees start open for the largest groups only.
+    expect(html.match(/<details class="tree" id="tree-\d+" data-nodes="[^"]*" open>/g)).toHaveLength(4);
+  });
+
+  it('a band and a heat map of lag instead of a line per node; the nodes that fell behind are named', () => {
+    expect(html).toContain('Sidechain height across 105 nodes');
+    expect(html).toMatch(/<path class="area" data-series="band" d="M[^"]+Z" fill="#0969da">/);
+    expect(html).toContain('<path class="series" data-series="median"');
+    expect(html).not.toMatch(/<path class="series" data-series="sc-\d+"/);
+    const rows = [
+      ...html.matchAll(/<a href="#node-(sc-\d+)" class="heat" data-node="sc-\d+"><title>([^<]*)<\/title>/g),
+    ];
+    expect(rows.map((m) => m[1])).toEqual(large.result.sidechain.nodes.map((n) => n.node));
+    expect(rows[90]![2]).toMatch(/^sc-91: behind at \d+ of 121 samples, at most 97 blocks behind \(at 365\.0 s\)$/);
+    expect(html).toContain(
+      '38 nodes fell 2 or more blocks behind the highest head: sc-1–sc-3, sc-71–sc-105. Furthest behind: 97 blocks: sc-88–sc-105 at 365.0 s;',
+    );
+    // Reorgs: one stem per event, the timeline one dot per event, faults of a wave one row.
+    expect(html).toMatch(/<title>depth 35 from block 70: sc-71–sc-87 \(17 nodes\) at 337\.0 s–337\.\d s<\/title>/);
+    expect(html.match(/<g class="reorgev">/g)).toHaveLength(2);
+    expect(html.match(/<circle class="reorgdot" data-series=/g)).toBeNull();
+    expect(html).toContain('>crash ×34 sc-71–sc-87, svc-71–svc-87</text>');
+    expect(html.match(/<g class="fault">/g)).toHaveLength(3);
+  });
+
+  it('every node has its detail on demand, closed, with its lag, reorgs, faults and tree', () => {
+    const details = [...html.matchAll(/<details class="node" id="node-(sc-\d+)"( open)?><summary>(.*?)<\/summary>/g)];
+    expect(details.map((m) => m[1])).toEqual(large.result.sidechain.nodes.map((n) => n.node));
+    expect(details.every((m) => m[2] === undefined)).toBe(true);
+    expect(html.match(/<option value="sc-\d+">/g)).toHaveLength(105);
+    const sc72 = html.slice(html.indexOf('<details class="node" id="node-sc-72">'));
+    const body = sc72.slice(0, sc72.indexOf('</details>'));
+    expect(body).toContain('validator 72 · head #256 · at most 90 blocks behind');
+    expect(body).toContain('1 reorg (deepest 35) · 2 faults');
+    expect(body).toContain('<td>crash</td><td>svc-72</td><td class="num">150.0 s</td><td class="num">330.0 s</td>');
+    expect(body).toContain('<td>crash</td><td>sc-72</td>');
+    expect(body).toContain('<svg class="strip"');
+    expect(body).toContain('<a href="#tree-3">shared with 15 other nodes</a>');
+    const sc10 = html.slice(html.indexOf('<details class="node" id="node-sc-10">'));
+    expect(sc10.slice(0, sc10.indexOf('</details>'))).toMatch(/at most 1 block behind .* no reorg<\/summary>/);
+  });
+
+  it('the page stays small: under 2 MB at 105 nodes and under 4 MB at 256', () => {
+    expect(Buffer.byteLength(html)).toBeLessThan(2_000_000);
+    const huge = syntheticRun(256);
+    expect(Buffer.byteLength(reportHtml(huge.scenario, huge.result))).toBeLessThan(4_000_000);
+  });
+
+  it('the same input gives the same bytes (twice, and from a copy of the result)', () => {
+    expect(reportHtml(large.scenario, large.result)).toBe(html);
+    const copy = deserialize(serialize(large.result)) as RunResult;
+    expect(reportHtml(large.scenario, copy)).toBe(html);
+    // And it is self-contained like the small page.
+    expect(html).not.toMatch(/https?:\/\//i);
+    expect(html.match(/<script>/g)).toHaveLength(1);
+  });
+
+  it(`shows every node up to ${EVERY_NODE_UP_TO} nodes, and aggregates above`, () => {
+    const small = syntheticRun(EVERY_NODE_UP_TO);
+    const a = reportHtml(small.scenario, small.result);
+    expect(a.match(/<svg class="forktree"/g)).toHaveLength(EVERY_NODE_UP_TO);
+    expect(a.match(/<path class="series" data-series="sc-\d+"/g)).toHaveLength(EVERY_NODE_UP_TO);
+    expect(a).not.toContain('class="heat" data-node=');
+    expect(a).not.toContain('data-nodes=');
+    const over = syntheticRun(EVERY_NODE_UP_TO + 1);
+    const b = reportHtml(over.scenario, over.result);
+    expect(b.match(/<svg class="forktree"/g)!.length).toBeLessThan(EVERY_NODE_UP_TO + 1);
+    expect(b).not.toMatch(/<path class="series" data-series="sc-\d+"/);
+    expect(b.match(/class="heat" data-node=/g)).toHaveLength(EVERY_NODE_UP_TO + 1);
+    // Both have the per-node detail.
+    expect(a.match(/<details class="node"/g)).toHaveLength(EVERY_NODE_UP_TO);
+    expect(b.match(/<details class="node"/g)).toHaveLength(EVERY_NODE_UP_TO + 1);
+  });
+
+  it('a short real mainnet-105 run: aggregated, every node in one tree group, the same page in both placements', async () => {
+    const s = loadScenario('mainnet-105').scenario;
+    const inline = runScenario(s, { seed: 1, untilMs: 30_000 });
+    const worker = await runScenarioAsync(s, { seed: 1, untilMs: 30_000, placement: 'worker' });
+    const page = reportHtml(s, inline);
+    expect(reportHtml(s, worker)).toBe(page);
+    expect(page).toContain('Sidechain height across 105 nodes');
+    const nodes = [...page.matchAll(/<details class="tree" id="tree-\d+" data-nodes="([^"]*)"/g)].flatMap((m) =>
+      m[1]!.split(' '),
+    );
+    expect(nodes.sort()).toEqual(inline.sidechain.nodes.map((n) => n.node).sort());
+    expect(page.match(/<svg class="forktree"/g)!.length).toBeLessThan(10);
+    expect(Buffer.byteLength(page)).toBeLessThan(1_000_000);
+  }, 120_000);
+});
+
+describe('node detail helpers', () => {
+  it('a fault names a node by its id, its service node, or its validator', () => {
+    expect(faultNames('sc-5', 'sc-5', 5)).toBe(true);
+    expect(faultNames('svc-5', 'sc-5', 5)).toBe(true);
+    expect(faultNames('sc-50', 'sc-5', 5)).toBe(false);
+    expect(faultNames('svc-15', 'sc-5', 5)).toBe(false);
+    expect(faultNames('validator 5 +3s', 'sc-5', 5)).toBe(true);
+    expect(faultNames('validator 51', 'sc-5', 5)).toBe(false);
+    expect(faultNames('validators 1, 5, 9', 'sc-5', 5)).toBe(true);
+    expect(faultNames('validators 15, 55', 'sc-5', 5)).toBe(false);
+    expect(faultNames('sc-1+sc-5 | sc-2', 'sc-5', 5)).toBe(true);
+    expect(faultNames('sc-1+sc-2 -> sc-5', 'sc-5', 5)).toBe(true);
+  });
+
+  it('periods behind the head run from the first sample behind to the next sample at the head', () => {
+    expect(behindPeriods([0, 5, 10, 15, 20], [0, 1, 3, 0, 2], 25)).toEqual([
+      { fromMs: 5, toMs: 15, most: 3, samples: 2 },
+      { fromMs: 20, toMs: 25, most: 2, samples: 1 },
+    ]);
+    expect(behindPeriods([0, 5], [0, 0], 10)).toEqual([]);
   });
 });

@@ -1,20 +1,29 @@
 /**
  * report.html: one self-contained page per run — the verdict and counts, a timeline of faults,
- * spans, checkpoints, no-acks and reorgs, charts (sidechain height per node with each node's lag
- * behind the highest head, service height with the blocks not yet checkpointed, reorg depth,
- * checkpoint latency) and each sidechain node's fork tree, all as inline SVG with inline CSS
- * and a few lines of script. It loads nothing (its Content-Security-Policy says so), and it is a
- * pure function of the scenario and the run: no dates, no wall time, everything in a canonical
- * order, so the same run gives the same bytes in either placement.
+ * spans, checkpoints, no-acks and reorgs, charts (sidechain height with each node's lag behind the
+ * highest head, service height with the blocks not yet checkpointed, reorg depth, checkpoint
+ * latency), the sidechain fork trees, and a detail per node on demand, all as inline SVG with
+ * inline CSS and a few lines of script. Up to EVERY_NODE_UP_TO sidechain nodes every node has its
+ * own line, row and tree; above, the page aggregates (a band and a lag heat map, reorg events,
+ * identical trees drawn once with their node list), so it stays readable and small at a hundred
+ * nodes. It loads nothing (its Content-Security-Policy says so), and it is a pure function of the
+ * scenario and the run: no dates, no wall time, everything in a canonical order, so the same run
+ * gives the same bytes in either placement.
  */
 import { type RunResult } from '../run';
 import { type Scenario } from '../scenario/scenario';
-import { barChart, timeChart, type Band, type TimeSeries } from './html/charts';
-import { forkTreeSvg } from './html/forkTree';
-import { esc, int, seconds, short } from './html/format';
-import { UNKNOWN_COLOR, inkOn, producerLookup, validatorColor } from './html/palette';
+import { faultGroups } from './aggregate/faultGroups';
+import { heightBand } from './aggregate/heightBand';
+import { aggregateNodes } from './aggregate/threshold';
+import { type Band, barChart, timeChart, type TimeSeries } from './html/charts';
+import { esc, int, seconds } from './html/format';
+import { forkTreesSection, treeAnchors } from './html/forkTreesSection';
+import { nodesSection } from './html/nodesSection';
 import { CSP, SCRIPT, STYLE } from './html/page';
+import { UNKNOWN_COLOR, producerLookup, validatorColor } from './html/palette';
+import { heightChart, reorgChart } from './html/sidechainCharts';
 import { timelineData, timelineSvg } from './html/timeline';
+import { mainFacts } from './mainFacts';
 import { expectedText, type RunOutcome, runOutcome } from './outcome';
 
 /** At most this many oracle violations are listed (the first decides the verdict). */
@@ -23,16 +32,18 @@ const MAX_VIOLATIONS = 50;
 /** `outcome` is the run's verdict with its expectations (default: judged as a whole run). */
 export function reportHtml(scenario: Scenario, r: RunResult, outcome?: RunOutcome): string {
   const o = outcome ?? runOutcome(scenario, r);
-  const producer = producerLookup(r.main.validators);
+  const producer = producerLookup(mainFacts(r).validators);
   const nodeIds = r.sidechain.nodes.map((n) => n.node);
   // Sidechain node i belongs to validator i: its line has the colour of that validator's blocks.
   const nodeColorOf = new Map<string, string>(nodeIds.map((id, i) => [id, validatorColor(i + 1)]));
   const nodeColor = (id: string) => nodeColorOf.get(id) ?? UNKNOWN_COLOR;
   const timeline = timelineData(scenario, r);
-  const bands: Band[] = timeline.faults.map((f) => ({
+  const aggregate = aggregateNodes(nodeIds.length);
+  // Faults that fired and healed together are one shaded period.
+  const bands: Band[] = faultGroups(timeline.faults, { maxItems: 6 }).map((f) => ({
     startMs: f.startMs,
     endMs: f.endMs ?? r.simulatedMs,
-    title: `${f.kind} (${f.detail})`,
+    title: `${f.kind}${f.indexes.length > 1 ? ` ×${f.indexes.length}` : ''} (${f.text})`,
   }));
   const title = `${r.scenario} (seed ${r.seed})`;
 
@@ -59,7 +70,7 @@ export function reportHtml(scenario: Scenario, r: RunResult, outcome?: RunOutcom
     `<p><span class="verdict ${esc(o.verdict)}" id="verdict">${esc(o.verdict.toUpperCase())}</span>${partial}${esc(o.message)}</p>`,
   );
   parts.push(
-    '<nav><a href="#timeline">timeline</a><a href="#charts">charts</a><a href="#forks">fork trees</a><a href="#expectations">expectations</a>' +
+    '<nav><a href="#timeline">timeline</a><a href="#charts">charts</a><a href="#forks">fork trees</a><a href="#nodes">nodes</a><a href="#expectations">expectations</a>' +
       (r.violations.length ? '<a href="#violations">violations</a>' : '') +
       '</nav>',
   );
@@ -89,7 +100,7 @@ export function reportHtml(scenario: Scenario, r: RunResult, outcome?: RunOutcom
   parts.push(
     '<div class="keys"><span class="key"><i style="background:#cf222e"></i>fault (shaded while in force)</span><span class="key"><i style="background:#8250df"></i>span committed</span><span class="key"><i style="background:#1a7f37"></i>checkpoint: buffered ○ → acked ◆</span><span class="key"><i style="background:#cf222e"></i>no-ack ✕</span><span class="key"><i style="background:#57606a;border-radius:5px"></i>reorg (size = depth, colour = node)</span></div>',
   );
-  parts.push(`<div class="scroll">${timelineSvg(timeline, nodeColor, (id) => nodeIds.indexOf(id))}</div>`);
+  parts.push(`<div class="scroll">${timelineSvg(timeline, nodeColor, (id) => nodeIds.indexOf(id), aggregate)}</div>`);
   if (timeline.faults.length) {
     parts.push(
       '<details><summary>faults</summary><table><tr><th>#</th><th>kind</th><th>detail</th><th>from</th><th>to</th></tr>',
@@ -105,13 +116,7 @@ export function reportHtml(scenario: Scenario, r: RunResult, outcome?: RunOutcom
 
   // Charts.
   const t = r.samples.timeMs;
-  const heightSeries: TimeSeries[] = nodeIds.map((id) => ({
-    key: id,
-    name: id,
-    color: nodeColor(id),
-    kind: 'line',
-    points: (r.samples.sidechainHeight[id] ?? []).map((h, i): [number, number] => [t[i] ?? 0, h]),
-  }));
+  const band = heightBand(t, r.samples.sidechainHeight, nodeIds);
   const serviceSeries: TimeSeries[] = [
     {
       key: 'service',
@@ -121,41 +126,12 @@ export function reportHtml(scenario: Scenario, r: RunResult, outcome?: RunOutcom
       points: r.samples.serviceHeight.map((h, i): [number, number] => [t[i] ?? 0, h]),
     },
   ];
-  const reorgSeries: TimeSeries[] = nodeIds.map((id, i) => ({
-    key: id,
-    name: id,
-    color: nodeColor(id),
-    kind: 'stem',
-    dx: (i - (nodeIds.length - 1) / 2) * 2.5,
-    points: timeline.reorgs.filter((x) => x.node === id).map((x): [number, number] => [x.atMs, x.depth]),
-  }));
   const acked = timeline.checkpoints.filter((x) => x.bufferedMs !== null && x.ackedMs !== null);
   const pending = timeline.checkpoints.length - acked.length;
   parts.push('<section id="charts"><h2>Charts</h2><div class="charts">');
-  // Every node's lag behind the highest head at each sample (the height lines lie on top of each other).
-  const best = t.map((_, i) => heightSeries.reduce((m, s) => Math.max(m, s.points[i]?.[1] ?? 0), 0));
-  parts.push(
-    timeChart({
-      title: 'Sidechain height per node',
-      note: 'head block number, sampled',
-      endMs: r.simulatedMs,
-      bands,
-      panels: [
-        { yName: 'block', series: heightSeries, integer: true },
-        {
-          caption: 'blocks behind the highest head (darker = further behind)',
-          timeMs: t,
-          rows: heightSeries.map((s) => ({
-            key: s.key,
-            name: s.name,
-            values: s.points.map((p, i) => best[i]! - p[1]),
-          })),
-          unit: (v) => `${v} block${v === 1 ? '' : 's'} behind`,
-        },
-      ],
-    }),
-  );
+  parts.push(heightChart(r, band, nodeColor, bands, aggregate));
   // Sidechain blocks beyond the last acked checkpoint, at each sample.
+  const best = band.max;
   const ackedEnds = timeline.checkpoints
     .filter((x) => x.ackedMs !== null && x.end !== null)
     .map((x) => ({ atMs: x.ackedMs!, end: Number(x.end) }))
@@ -189,15 +165,7 @@ export function reportHtml(scenario: Scenario, r: RunResult, outcome?: RunOutcom
       ],
     }),
   );
-  parts.push(
-    timeChart({
-      title: 'Reorg depth',
-      note: 'one stem per reorg, by node (node clock)',
-      endMs: r.simulatedMs,
-      bands,
-      panels: [{ yName: 'depth', series: reorgSeries, integer: true }],
-    }),
-  );
+  parts.push(reorgChart(timeline, nodeIds, nodeColor, bands, r.simulatedMs, aggregate));
   parts.push(
     barChart({
       title: 'Checkpoint latency',
@@ -213,52 +181,8 @@ export function reportHtml(scenario: Scenario, r: RunResult, outcome?: RunOutcom
   );
   parts.push('</div></section>');
 
-  // Fork trees.
-  parts.push('<section id="forks"><h2>Sidechain fork trees</h2>');
-  const seen = new Map<number, string>();
-  for (const n of r.sidechain.nodes) {
-    for (const b of n.canonical) seen.set(producer(b.signer).index ?? 0, producer(b.signer).color);
-    for (const b of n.side) seen.set(producer(b.signer).index ?? 0, producer(b.signer).color);
-  }
-  const legendKeys = [...seen.entries()]
-    .sort((a, b) => a[0] - b[0])
-    .map(
-      ([index, color]) =>
-        `<span class="key"><i style="background:${color}"></i>${index === 0 ? 'other signer' : `validator ${index}`}</span>`,
-    );
-  parts.push(
-    `<div class="keys">${legendKeys.join('')}<span class="key"><svg width="22" height="12"><rect x="1" y="1" width="20" height="10" rx="2" fill="#8c959f" stroke="#24292f"/><path d="M14 1 H19 Q21 1 21 3 V7 Z" fill="#24292f"/></svg> backup (out of turn)</span><span class="key"><svg width="22" height="12"><rect x="1" y="1" width="20" height="10" rx="2" fill="#8c959f" fill-opacity=".4" stroke="#cf222e" stroke-dasharray="3 2"/></svg> side block (lost the fork choice)</span><span class="key" style="color:#cf222e"><b>−d</b> a reorg of depth d off this block (×n: n reorgs)</span><span class="key"><svg width="22" height="12"><rect x="1" y="1" width="20" height="10" rx="2" fill="#8c959f" fill-opacity=".4" stroke="#cf222e" stroke-width="2.5"/></svg> a head the node reorged away from</span><span class="key">… k … : canonical blocks with no fork, folded</span></div>`,
-  );
-  parts.push(
-    '<p class="desc">Hover a block for its hash, producer and difficulty; the same block lights up in every node’s tree.</p>',
-  );
-  for (const n of r.sidechain.nodes) {
-    const reorgs = r.reorgs.filter((x) => x.node === n.node);
-    const tree = forkTreeSvg({
-      node: n.node,
-      alive: n.alive,
-      head: n.head,
-      canonical: n.canonical,
-      side: n.side,
-      sideOmitted: n.sideOmitted,
-      reorgs,
-      epochMs: scenario.epochMs,
-      producer,
-    });
-    const s = tree.stats;
-    const color = nodeColor(n.node);
-    const summary = [
-      `head #${n.head.number}`,
-      `${int(s.side)} side block${s.side === 1 ? '' : 's'}${n.sideOmitted ? ` (${int(n.sideOmitted)} oldest not shown)` : ''}`,
-      `${s.forks} fork${s.forks === 1 ? '' : 's'}`,
-      `${s.reorgs} reorg${s.reorgs === 1 ? '' : 's'}${s.reorgs ? `, deepest ${s.deepest}` : ''}`,
-      ...(n.alive ? [] : ['down at the end']),
-    ].join(' · ');
-    parts.push(
-      `<details class="tree" open><summary><h3><span class="verdict" style="background:${color};color:${inkOn(color)}">${esc(n.node)}</span></h3>${esc(summary)} <span class="mono">${esc(short(n.head.hash, 10))}</span></summary><div class="scroll">${tree.svg}</div></details>`,
-    );
-  }
-  parts.push('</section>');
+  parts.push(forkTreesSection(scenario, r, { producer, nodeColor, aggregate }));
+  parts.push(nodesSection({ scenario, result: r, band, faults: timeline.faults, trees: treeAnchors(r, aggregate) }));
 
   // Expectations and violations.
   parts.push(

@@ -1,7 +1,16 @@
-/** The readable terminal summary with asciichart plots. */
+/**
+ * The readable terminal summary with asciichart plots. Up to EVERY_NODE_UP_TO sidechain nodes it
+ * plots a height line per node; above it, the band (highest, median, lowest head), and it says
+ * which nodes share a fork tree and which fell behind, as ranges of node ids.
+ */
 import * as asciichart from 'asciichart';
 import { type RunResult } from '../run';
 import { type Scenario } from '../scenario/scenario';
+import { faultGroups } from './aggregate/faultGroups';
+import { groupForkTrees } from './aggregate/forkTreeGroups';
+import { heightBand, OUTLIER_LAG } from './aggregate/heightBand';
+import { nodeRanges } from './aggregate/nodeRanges';
+import { aggregateNodes } from './aggregate/threshold';
 import { expectedText, type RunOutcome, runOutcome } from './outcome';
 
 /** Columns when the output is not a terminal. */
@@ -53,6 +62,77 @@ export function plot(title: string, series: number[][], rows: number, columns: n
   })}\n`;
 }
 
+/** The label column of the summary ("checkpoints " is the widest label). */
+const LABEL = 12;
+
+/** `label` then `items` joined by `sep` (", "), wrapped at `columns` under the label's column. */
+export function wrapped(label: string, items: readonly string[], columns: number, sep = ', '): string {
+  const indent = ' '.repeat(LABEL);
+  const width = Math.max(20, columns - LABEL);
+  const lines: string[] = [];
+  let line = '';
+  items.forEach((item, i) => {
+    const piece = i < items.length - 1 ? `${item}${sep.trimEnd()}` : item;
+    if (line && line.length + 1 + piece.length > width) {
+      lines.push(line);
+      line = piece;
+    } else line = line ? `${line} ${piece}` : piece;
+  });
+  lines.push(line);
+  return lines.map((l, i) => (i === 0 ? label.padEnd(LABEL) : indent) + l).join('\n');
+}
+
+/** Faults as `kind@Ns(target)`; faults of one kind that fired and healed together as one `kind@Ns(×k: targets)`. */
+export function faultItems(s: Scenario, r: RunResult): string[] {
+  const faults = r.faultsFired.map((f) => {
+    const forMs = s.faults[f.index]?.forMs;
+    return {
+      index: f.index,
+      kind: f.kind,
+      detail: f.detail,
+      startMs: f.atMs,
+      endMs: forMs === undefined ? null : f.atMs + forMs,
+    };
+  });
+  return faultGroups(faults, { maxItems: 6 }).map(
+    (g) =>
+      `${g.kind}@${(g.startMs / 1000).toFixed(0)}s(${g.indexes.length > 1 ? `×${g.indexes.length}: ` : ''}${g.text})`,
+  );
+}
+
+/** Many nodes: which share a fork tree, and which fell behind the highest head. */
+function nodeLines(r: RunResult, columns: number): string[] {
+  const nodes = r.sidechain.nodes.map((n) => n.node);
+  const groups = groupForkTrees(r.sidechain.nodes, r.reorgs);
+  const MAX_GROUPS = 6;
+  const items = groups
+    .slice(0, MAX_GROUPS)
+    .map((g) => `${g.nodes.length} (${nodeRanges(g.nodes, { maxItems: 3, countFrom: Number.POSITIVE_INFINITY })})`);
+  if (groups.length > MAX_GROUPS) items.push(`${groups.length - MAX_GROUPS} more`);
+  const out = [
+    wrapped(
+      'nodes',
+      [
+        `${nodes.length} sidechain nodes, ${groups.length} distinct fork tree${groups.length === 1 ? '' : 's'}: ${items[0]}`,
+        ...items.slice(1),
+      ],
+      columns,
+    ),
+  ];
+  const band = heightBand(r.samples.timeMs, r.samples.sidechainHeight, nodes);
+  if (band.outliers.length === 0) out.push(`behind      no node fell ${OUTLIER_LAG}+ blocks behind the highest head`);
+  else {
+    const worst = band.outliers[0]!;
+    const worstNodes = band.outliers.filter((l) => l.maxLag === worst.maxLag).map((l) => l.node);
+    const text = `${band.outliers.length} node${band.outliers.length === 1 ? '' : 's'} fell ${OUTLIER_LAG}+ blocks behind the highest head: ${nodeRanges(
+      band.outliers.map((l) => l.node),
+      { maxItems: 8, countFrom: Number.POSITIVE_INFINITY },
+    )}; furthest ${worst.maxLag} blocks: ${nodeRanges(worstNodes, { maxItems: 4, countFrom: Number.POSITIVE_INFINITY })} at ${((worst.maxLagAtMs ?? 0) / 1000).toFixed(0)} s`;
+    out.push(wrapped('behind', text.split(' '), columns, ' '));
+  }
+  return out;
+}
+
 /** The deepest reorg in each sample interval (reorgs are stamped with the node's epoch-based clock). */
 export function reorgDepthSeries(s: Scenario, r: RunResult): number[] {
   return r.samples.timeMs.map((t, i) => {
@@ -78,7 +158,11 @@ export function terminalSummary(s: Scenario, r: RunResult, opts: TerminalOptions
   const simS = r.simulatedMs / 1000;
   const c = r.counts;
   const out: string[] = [];
-  out.push(`scenario    ${r.scenario} — ${s.description.split('.')[0]}`);
+  // The description's first sentence, wrapped under the label, at most three lines.
+  const about = wrapped('scenario', `${r.scenario} — ${s.description.split('.')[0]}`.split(' '), columns, ' ').split(
+    '\n',
+  );
+  out.push(about.length > 3 ? `${about.slice(0, 3).join('\n')} …` : about.join('\n'));
   out.push(`seed        ${r.seed}   crypto ${r.crypto}`);
   out.push(
     `simulated   ${simS.toFixed(0)} s in ${(wallMs / 1000).toFixed(1)} s of wall time (${(simS / Math.max(0.001, wallMs / 1000)).toFixed(0)}x)`,
@@ -96,12 +180,26 @@ export function terminalSummary(s: Scenario, r: RunResult, opts: TerminalOptions
   out.push(
     `checkpoints ${c.checkpointsAcked} acked, ${c.noAcks} no-acks${r.checkpointLatencyMs.length ? `, latency ${(Math.min(...r.checkpointLatencyMs) / 1000).toFixed(0)}-${(Math.max(...r.checkpointLatencyMs) / 1000).toFixed(0)} s` : ''}`,
   );
-  out.push(
-    `faults      ${r.faultsFired.length ? r.faultsFired.map((f) => `${f.kind}@${(f.atMs / 1000).toFixed(0)}s(${f.detail})`).join(', ') : 'none'}`,
-  );
+  out.push(r.faultsFired.length ? wrapped('faults', faultItems(s, r), columns) : 'faults      none');
+  const many = aggregateNodes(r.sidechain.nodes.length);
+  if (many) out.push(...nodeLines(r, columns));
   out.push(`trace       ${r.traceHash}`);
   out.push('');
-  out.push(plot('sidechain height per node', Object.values(r.samples.sidechainHeight), 8, columns));
+  if (many) {
+    const band = heightBand(
+      r.samples.timeMs,
+      r.samples.sidechainHeight,
+      r.sidechain.nodes.map((n) => n.node),
+    );
+    out.push(
+      plot(
+        `sidechain height across ${r.sidechain.nodes.length} nodes (highest, median, lowest)`,
+        [band.max, band.median, band.min],
+        8,
+        columns,
+      ),
+    );
+  } else out.push(plot('sidechain height per node', Object.values(r.samples.sidechainHeight), 8, columns));
   out.push(plot('reorg depth over time (deepest per interval)', [reorgDepthSeries(s, r)], 4, columns));
   out.push(
     plot(

@@ -10,9 +10,14 @@ export interface TimeSeries {
   color: string;
   /** [virtual ms, value], in time order. */
   points: Array<[number, number]>;
-  kind: 'line' | 'stem';
+  /** 'area': the region between `floor` and `points` (a band), filled. */
+  kind: 'line' | 'stem' | 'area';
   /** Horizontal offset in pixels (stems of several series at one time fan out instead of hiding each other). */
   dx?: number;
+  /** For 'area': the lower edge, [virtual ms, value] in time order. */
+  floor?: Array<[number, number]>;
+  /** A stem's hover text (default: "name: value at time"). */
+  stemTitle?: (point: [number, number], index: number) => string;
 }
 
 export interface Band {
@@ -38,8 +43,8 @@ function legend(series: Array<{ key: string; name: string; color: string }>): st
     .join('')}</div>`;
 }
 
-function frame(title: string, note: string, svg: string, legendHtml: string): string {
-  return `<figure class="chart"><figcaption>${esc(title)}${note ? ` <small>${esc(note)}</small>` : ''}</figcaption>${svg}${legendHtml}</figure>`;
+function frame(title: string, note: string, svg: string, legendHtml: string, footer = ''): string {
+  return `<figure class="chart"><figcaption>${esc(title)}${note ? ` <small>${esc(note)}</small>` : ''}</figcaption>${svg}${legendHtml}${footer}</figure>`;
 }
 
 export interface TimePanel {
@@ -87,7 +92,17 @@ function timeSvg(p: TimePanel, endMsIn: number, bands: Band[], label: string): s
     );
   for (const s of p.series) {
     const attrs = `data-series="${esc(s.key)}"`;
-    if (s.kind === 'line') {
+    if (s.kind === 'area') {
+      if (s.points.length === 0) continue;
+      const top = s.points.map((pt, i) => `${i ? 'L' : 'M'}${px(X(pt[0]))} ${px(Y(pt[1]))}`).join('');
+      const bottom = [...(s.floor ?? [])]
+        .reverse()
+        .map((pt) => `L${px(X(pt[0]))} ${px(Y(pt[1]))}`)
+        .join('');
+      out.push(
+        `<path class="area" ${attrs} d="${top}${bottom}Z" fill="${s.color}"><title>${esc(s.name)}</title></path>`,
+      );
+    } else if (s.kind === 'line') {
       if (s.points.length === 0) continue;
       const d = s.points.map((pt, i) => `${i ? 'L' : 'M'}${px(X(pt[0]))} ${px(Y(pt[1]))}`).join('');
       const last = s.points[s.points.length - 1]!;
@@ -97,9 +112,10 @@ function timeSvg(p: TimePanel, endMsIn: number, bands: Band[], label: string): s
     } else {
       const dx = s.dx ?? 0;
       const stems = s.points
-        .map((pt) => {
+        .map((pt, i) => {
           const x = px(X(pt[0]) + dx);
-          return `<line x1="${x}" y1="${px(Y(0))}" x2="${x}" y2="${px(Y(pt[1]))}"/><circle cx="${x}" cy="${px(Y(pt[1]))}" r="3"><title>${esc(`${s.name}: ${pt[1]} at ${seconds(pt[0])}`)}</title></circle>`;
+          const title = s.stemTitle ? s.stemTitle(pt, i) : `${s.name}: ${pt[1]} at ${seconds(pt[0])}`;
+          return `<line x1="${x}" y1="${px(Y(0))}" x2="${x}" y2="${px(Y(pt[1]))}"/><circle cx="${x}" cy="${px(Y(pt[1]))}" r="3"><title>${esc(title)}</title></circle>`;
         })
         .join('');
       out.push(`<g class="stems" ${attrs} stroke="${s.color}" fill="${s.color}">${stems}</g>`);
@@ -119,11 +135,35 @@ export interface HeatPanel {
   timeMs: number[];
   rows: Array<{ key: string; name: string; values: number[] }>;
   unit: (v: number) => string;
+  /**
+   * Many rows: thin rows, a name every few rows, one hover text and one link per row (the
+   * detail is behind the link), and runs of equal shade rather than equal value.
+   */
+  compact?: {
+    rowTitle: (row: { key: string; name: string; values: number[] }) => string;
+    href: (row: { key: string; name: string; values: number[] }) => string;
+  };
+}
+
+/** Values at or above this share the darkest shade. */
+export const HEAT_LEVELS = 4;
+
+/** The fill opacity of a heat cell of value v (> 0). */
+export function heatOpacity(v: number): string {
+  return (v <= 1 ? 0.16 : Math.min(0.95, 0.35 + 0.2 * (v - 1))).toFixed(2);
+}
+
+/** Row height and how often a row is named, for n rows: about 360 px in all, names at least 11 px apart. */
+export function heatRows(n: number, compact: boolean): { rowH: number; labelEvery: number } {
+  if (!compact) return { rowH: 12, labelEvery: 1 };
+  const rowH = Math.max(2, Math.min(12, Math.floor(360 / Math.max(1, n))));
+  const labelEvery = [1, 2, 5, 10, 20, 50, 100].find((k) => k * rowH >= 11) ?? 100;
+  return { rowH, labelEvery };
 }
 
 function heatSvg(p: HeatPanel, endMsIn: number, bands: Band[]): string {
   const endMs = Math.max(1, endMsIn);
-  const rowH = 12;
+  const { rowH, labelEvery } = heatRows(p.rows.length, p.compact !== undefined);
   const h = T + p.rows.length * rowH + 20;
   const X = (ms: number) => L + (Math.max(0, Math.min(endMs, ms)) / endMs) * (W - L - R);
   const out: string[] = [`<svg viewBox="0 0 ${W} ${h}" role="img" aria-label="${esc(p.caption)}">`];
@@ -137,24 +177,54 @@ function heatSvg(p: HeatPanel, endMsIn: number, bands: Band[]): string {
     );
   p.rows.forEach((row, ri) => {
     const y = T + ri * rowH;
-    out.push(
-      `<g class="heat" data-series="${esc(row.key)}"><text class="ytick" x="${L - 5}" y="${px(y + rowH / 2 + 3.5)}">${esc(row.name)}</text><line class="grid" x1="${L}" y1="${px(y + rowH)}" x2="${W - R}" y2="${px(y + rowH)}"/>`,
-    );
-    let i = 0;
-    while (i < row.values.length) {
-      const v = row.values[i]!;
-      let j = i + 1;
-      while (j < row.values.length && row.values[j] === v) j++;
-      if (v > 0) {
-        const t0 = p.timeMs[i] ?? 0;
-        const t1 = p.timeMs[j] ?? endMs;
-        out.push(
-          `<rect x="${px(X(t0))}" y="${px(y + 1)}" width="${px(Math.max(1, X(t1) - X(t0)))}" height="${rowH - 2}" fill-opacity="${(v <= 1 ? 0.16 : Math.min(0.95, 0.35 + 0.2 * (v - 1))).toFixed(2)}"><title>${esc(`${row.name}: ${p.unit(v)} from ${seconds(t0)} to ${seconds(t1)}`)}</title></rect>`,
-        );
+    const c = p.compact;
+    const name =
+      ri % labelEvery === 0
+        ? `<text class="ytick" x="${L - 5}" y="${px(y + rowH / 2 + 3.5)}">${esc(row.name)}</text>`
+        : '';
+    if (c)
+      out.push(
+        `<a href="${esc(c.href(row))}" class="heat" data-node="${esc(row.key)}"><title>${esc(c.rowTitle(row))}</title>${name}<rect class="hit" x="${L}" y="${px(y)}" width="${W - L - R}" height="${rowH}"/>`,
+      );
+    else
+      out.push(
+        `<g class="heat" data-series="${esc(row.key)}">${name}<line class="grid" x1="${L}" y1="${px(y + rowH)}" x2="${W - R}" y2="${px(y + rowH)}"/>`,
+      );
+    if (c) {
+      // Compact rows: runs of one shade, and one path per shade (a row is small however often it changes).
+      const cells = new Map<number, string[]>();
+      let i = 0;
+      while (i < row.values.length) {
+        const level = Math.min(row.values[i]!, HEAT_LEVELS);
+        let j = i + 1;
+        while (j < row.values.length && Math.min(row.values[j]!, HEAT_LEVELS) === level) j++;
+        if (level > 0) {
+          const x0 = X(p.timeMs[i] ?? 0);
+          const w = Math.max(1, X(p.timeMs[j] ?? endMs) - x0);
+          cells.set(level, [...(cells.get(level) ?? []), `M${px(x0)} ${px(y)}h${px(w)}v${rowH}h${px(-w)}z`]);
+        }
+        i = j;
       }
-      i = j;
+      for (const level of [...cells.keys()].sort((a, b) => a - b))
+        out.push(`<path d="${cells.get(level)!.join('')}" fill-opacity="${heatOpacity(level)}"/>`);
+    } else {
+      // Full rows: a rectangle per run of one value, with its own hover text.
+      let i = 0;
+      while (i < row.values.length) {
+        const v = row.values[i]!;
+        let j = i + 1;
+        while (j < row.values.length && row.values[j] === v) j++;
+        if (v > 0) {
+          const t0 = p.timeMs[i] ?? 0;
+          const t1 = p.timeMs[j] ?? endMs;
+          out.push(
+            `<rect x="${px(X(t0))}" y="${px(y + 1)}" width="${px(Math.max(1, X(t1) - X(t0)))}" height="${rowH - 2}" fill-opacity="${heatOpacity(v)}"><title>${esc(`${row.name}: ${p.unit(v)} from ${seconds(t0)} to ${seconds(t1)}`)}</title></rect>`,
+          );
+        }
+        i = j;
+      }
     }
-    out.push('</g>');
+    out.push(c ? '</a>' : '</g>');
   });
   out.push('</svg>');
   return out.join('');
@@ -167,6 +237,8 @@ export function timeChart(opts: {
   endMs: number;
   bands: Band[];
   panels: Array<TimePanel | HeatPanel>;
+  /** Markup below the legend (already escaped). */
+  footer?: string;
 }): string {
   const svgs = opts.panels.map((p) => {
     const cap = p.caption ? `<div class="subcap">${esc(p.caption)}</div>` : '';
@@ -177,7 +249,7 @@ export function timeChart(opts: {
   });
   const keys = new Map<string, { key: string; name: string; color: string }>();
   for (const p of opts.panels) if (!('rows' in p)) for (const s of p.series) if (!keys.has(s.key)) keys.set(s.key, s);
-  return frame(opts.title, opts.note ?? '', svgs.join(''), legend([...keys.values()]));
+  return frame(opts.title, opts.note ?? '', svgs.join(''), legend([...keys.values()]), opts.footer);
 }
 
 /** One bar per category (values in seconds). */

@@ -18,6 +18,13 @@ export interface ForkTreeInput {
   canonical: CanonicalBlockInfo[];
   side: SideBlockInfo[];
   sideOmitted: number;
+  /**
+   * A tree several nodes share: who they are (for the hover texts; default the node), when each
+   * of the drawn reorgs happened across them, and when a side block was imported across them.
+   */
+  who?: string;
+  reorgWhen?: (r: ReorgRecord) => string;
+  importedWhen?: (hash: string) => string;
   /** This node's reorgs (atMs on the node's clock). */
   reorgs: ReorgRecord[];
   epochMs: number;
@@ -175,7 +182,7 @@ export function forkTreeSvg(input: ForkTreeInput): {
     const title = rs
       .map(
         (r) =>
-          `reorg at ${seconds(r.atMs - input.epochMs)}: depth ${r.depth} from #${anc}, head ${short(r.oldHead, 8)} → ${short(r.newHead, 8)}`,
+          `reorg ${input.reorgWhen ? input.reorgWhen(r) : `at ${seconds(r.atMs - input.epochMs)}`}: depth ${r.depth} from #${anc}, head ${short(r.oldHead, 8)} → ${short(r.newHead, 8)}`,
       )
       .join('\n');
     labels.push({ anc, x: ax, level, text, title });
@@ -188,7 +195,7 @@ export function forkTreeSvg(input: ForkTreeInput): {
   const oldHeads = new Set<string>(input.reorgs.map((r) => r.oldHead));
   const out: string[] = [];
   out.push(
-    `<svg class="forktree" data-node="${esc(input.node)}" width="${px(width)}" height="${px(height)}" viewBox="0 0 ${px(width)} ${px(height)}" role="img" aria-label="fork tree of ${esc(input.node)}">`,
+    `<svg class="forktree" data-node="${esc(input.node)}" width="${px(width)}" height="${px(height)}" viewBox="0 0 ${px(width)} ${px(height)}" role="img" aria-label="fork tree of ${esc(input.who ?? input.node)}">`,
   );
 
   // The spine: a line through every column, dashed across shrunk runs.
@@ -290,10 +297,12 @@ export function forkTreeSvg(input: ForkTreeInput): {
     ].join(' ');
     const title = [
       `block ${p.n} ${p.hash}`,
-      `${p.canonical ? 'canonical' : 'side branch (lost the fork choice)'} on ${input.node}`,
+      `${p.canonical ? 'canonical' : 'side branch (lost the fork choice)'} on ${input.who ?? input.node}`,
       `sealed by ${prod.label} (${p.signer})`,
       `difficulty ${p.difficulty}${p.backup ? ' — backup (out of turn)' : ' — in turn'}`,
-      ...(p.importedAtMs !== null ? [`imported at ${seconds(p.importedAtMs - input.epochMs)}`] : []),
+      ...(p.importedAtMs !== null
+        ? [input.importedWhen ? input.importedWhen(p.hash) : `imported at ${seconds(p.importedAtMs - input.epochMs)}`]
+        : []),
       ...(oldHeads.has(p.hash) ? ['a head this node reorged away from'] : []),
     ].join('\n');
     const ink = p.canonical ? inkOn(prod.color) : '#1b1b1b';

@@ -1,7 +1,8 @@
 /**
- * The page furniture of report.html: its style sheet and its small script (legend toggles, and
- * hovering a block lights the same block in every node's tree). Both are inlined: the page loads
- * nothing, and its Content-Security-Policy forbids it to.
+ * The page furniture of report.html: its style sheet and its small script (legend toggles,
+ * hovering a block lights the same block in every tree, and a node's detail opens from the node
+ * picker or from a link to it). Both are inlined: the page loads nothing, and its
+ * Content-Security-Policy forbids it to.
  */
 
 export const CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:";
@@ -57,7 +58,13 @@ svg .band { fill: #cf222e; opacity: .07; }
 svg path.series { fill: none; stroke-width: 1.8; stroke-linejoin: round; }
 svg path.series:hover { stroke-width: 3.5; }
 svg .stems line { stroke-width: 1.5; }
-svg .heat rect { fill: #cf222e; }
+svg .heat rect, svg .heat path { fill: #cf222e; }
+svg .heat rect.hit { fill: transparent; }
+svg a.heat:hover rect.hit { fill: #0969da; fill-opacity: .12; }
+svg .heat.picked rect.hit { fill: #0969da; fill-opacity: .3; }
+svg path.area { stroke: none; fill-opacity: .2; }
+figure.chart .heatkeys { margin: 4px 0 0 46px; }
+figure.chart .outliers { font-size: 12px; margin: 4px 0 0 46px; }
 svg .bar .val { font-size: 10px; text-anchor: middle; fill: var(--ink); }
 svg .bar:hover rect { opacity: .75; }
 svg.timeline { display: block; width: 100%; height: auto; min-width: 980px; }
@@ -75,6 +82,15 @@ svg .noack path { stroke: #cf222e; stroke-width: 2.5; fill: none; }
 svg .reorgdot { opacity: .85; stroke: #fff; stroke-width: 1; }
 svg g:hover > text, svg g:hover > path, svg g:hover > circle { filter: brightness(.85); }
 .tree { margin: 8px 0 4px; }
+.tree .members { font-size: 12px; color: var(--muted); margin: 2px 0 6px; }
+details.node { border-bottom: 1px solid var(--line); font-size: 13px; }
+details.node > summary { cursor: pointer; padding: 2px 4px; }
+details.node.picked > summary { background: #ddf4ff; }
+details.node .nd { padding: 4px 0 10px 18px; }
+details.node table { margin: 4px 0; }
+details.node p { margin: 4px 0; }
+svg.strip { display: block; width: 100%; max-width: 720px; height: auto; }
+svg.strip path.lag { fill: #cf222e; fill-opacity: .3; stroke: #cf222e; stroke-width: 1; }
 .tree summary { cursor: pointer; padding: 4px 2px; }
 .tree summary .mono { color: var(--muted); }
 svg.forktree { display: block; }
@@ -124,5 +140,32 @@ export const SCRIPT = `
     var blk = t && t.closest ? t.closest('svg.forktree .blk') : null;
     light(blk ? blk.getAttribute('data-h') : null);
   });
+  // A node's detail: opened by #node-<id> (a heat map row, the picker, a link), its heat map row marked.
+  var picked = [];
+  function openNode() {
+    for (var k = 0; k < picked.length; k++) picked[k].classList.remove('picked');
+    picked = [];
+    var id = decodeURIComponent(location.hash.slice(1));
+    if (id.indexOf('node-') !== 0) return;
+    var d = document.getElementById(id);
+    if (!d || d.tagName !== 'DETAILS') return;
+    d.open = true;
+    d.classList.add('picked');
+    picked.push(d);
+    var node = id.slice(5);
+    var rows = document.querySelectorAll('.heat[data-node]');
+    for (var m = 0; m < rows.length; m++) if (rows[m].getAttribute('data-node') === node) { rows[m].classList.add('picked'); picked.push(rows[m]); }
+    var pick = document.getElementById('nodepick');
+    if (pick) pick.value = node;
+    d.scrollIntoView();
+  }
+  window.addEventListener('hashchange', openNode);
+  var pick = document.getElementById('nodepick');
+  if (pick) pick.addEventListener('change', function () {
+    if (!pick.value) return;
+    if (location.hash === '#node-' + pick.value) openNode();
+    else location.hash = 'node-' + pick.value;
+  });
+  openNode();
 })();
 `;

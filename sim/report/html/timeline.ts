@@ -6,6 +6,10 @@
 import { compareBig, compareNumbers, compareStrings } from '../../../src/core/order';
 import { type RunResult } from '../../run';
 import { type Scenario } from '../../scenario/scenario';
+import { mainFacts } from '../mainFacts';
+import { faultGroups } from '../aggregate/faultGroups';
+import { nodeRanges } from '../aggregate/nodeRanges';
+import { reorgEvents } from '../aggregate/reorgEvents';
 import { esc, px, seconds, timeLabel, timeTicks } from './format';
 
 export interface TimelineFault {
@@ -29,7 +33,8 @@ export interface TimelineData {
     ackedMs: number | null;
   }>;
   noAcks: Array<{ height: string; atMs: number }>;
-  reorgs: Array<{ node: string; atMs: number; depth: number; ancestor: string }>;
+  /** atMs on the run's clock (the node's clock minus the epoch). */
+  reorgs: Array<{ node: string; atMs: number; depth: number; ancestor: string; newHead: string }>;
 }
 
 const str = (v: unknown): string =>
@@ -50,7 +55,8 @@ export function timelineData(scenario: Scenario, r: RunResult): TimelineData {
   const spans = new Map<string, { id: string; start: string; end: string; atMs: number }>();
   const acks = new Map<string, { number: string; end: string; atMs: number }>();
   const noAcks = new Map<string, { height: string; atMs: number }>();
-  for (const rec of r.main.records) {
+  const main = mainFacts(r);
+  for (const rec of main.records) {
     const o = rec.obs;
     if (o.kind !== 'service.commit') continue;
     for (const w of o.writes) {
@@ -68,7 +74,7 @@ export function timelineData(scenario: Scenario, r: RunResult): TimelineData {
       if (!noAcks.has(height)) noAcks.set(height, { height, atMs: rec.t });
     }
   }
-  const checkpointTimes = new Map(r.main.checkpointTimes.map((c) => [c.startBlock, c]));
+  const checkpointTimes = new Map(main.checkpointTimes.map((c) => [c.startBlock, c]));
   const starts = new Set<string>([...checkpointTimes.keys(), ...acks.keys()]);
   const checkpoints = [...starts]
     .sort((a, b) => compareBig(BigInt(a || '0'), BigInt(b || '0')) || compareStrings(a, b))
@@ -93,7 +99,13 @@ export function timelineData(scenario: Scenario, r: RunResult): TimelineData {
       (a, b) => a.atMs - b.atMs || compareBig(BigInt(a.height || '0'), BigInt(b.height || '0')),
     ),
     reorgs: r.reorgs
-      .map((x) => ({ node: x.node, atMs: x.atMs - scenario.epochMs, depth: x.depth, ancestor: x.commonAncestor }))
+      .map((x) => ({
+        node: x.node,
+        atMs: x.atMs - scenario.epochMs,
+        depth: x.depth,
+        ancestor: x.commonAncestor,
+        newHead: x.newHead,
+      }))
       .sort((a, b) => compareNumbers(a.atMs, b.atMs) || compareStrings(a.node, b.node) || a.depth - b.depth),
   };
 }
@@ -115,10 +127,15 @@ function pack(items: Array<{ x0: number; x1: number }>): number[] {
   });
 }
 
+/**
+ * `aggregate`: reorgs as events across nodes on one lane (many nodes) rather than a row per node
+ * that reorged. Faults that fired and healed together are always one row.
+ */
 export function timelineSvg(
   data: TimelineData,
   nodeColor: (node: string) => string,
   nodeOrder: (node: string) => number,
+  aggregate = false,
 ): string {
   const endMs = Math.max(1, data.endMs);
   const plotW = WIDTH - GUTTER - RIGHT;
@@ -137,18 +154,22 @@ export function timelineSvg(
   const label = (x: number, width: number) =>
     x + 6 + width > WIDTH - RIGHT ? { x: x - 6, anchor: 'end' } : { x: x + 6, anchor: 'start' };
 
-  // Faults: one row each.
-  lane('faults', data.faults.length, (top) => {
-    if (data.faults.length === 0)
-      body.push(`<text class="none" x="${GUTTER + 6}" y="${top + 13}">no faults fired</text>`);
-    data.faults.forEach((f, i) => {
+  // Faults: one row each; faults of one kind that fired and healed together share a row.
+  const faults = faultGroups(data.faults, { maxItems: 6 });
+  lane('faults', faults.length, (top) => {
+    if (faults.length === 0) body.push(`<text class="none" x="${GUTTER + 6}" y="${top + 13}">no faults fired</text>`);
+    faults.forEach((f, i) => {
       const x0 = X(f.startMs);
       const healed = f.endMs !== null && f.endMs <= endMs;
       const x1 = f.endMs === null ? X(endMs) : X(f.endMs);
       const ry = top + i * SUB_H + 3;
-      const text = `${f.kind} ${f.detail}`;
+      const many = f.indexes.length > 1;
+      const text = `${f.kind}${many ? ` ×${f.indexes.length}` : ''} ${f.text}`;
       const tw = text.length * CHAR_W;
-      const title = `fault ${f.index}: ${f.kind} (${f.detail})\nfrom ${seconds(f.startMs)} ${f.endMs === null ? 'to the end (permanent)' : `to ${seconds(f.endMs)}${healed ? '' : ' (after the run ended)'}`}`;
+      const what = many
+        ? `faults ${nodeRanges(f.indexes.map(String), { maxItems: 8, countFrom: Number.POSITIVE_INFINITY })}: ${f.kind} on ${nodeRanges(f.details)}`
+        : `fault ${f.indexes[0]}: ${f.kind} (${f.text})`;
+      const title = `${what}\nfrom ${seconds(f.startMs)} ${f.endMs === null ? 'to the end (permanent)' : `to ${seconds(f.endMs)}${healed ? '' : ' (after the run ended)'}`}`;
       const inside = x1 - x0 > tw + 10;
       const l = inside ? { x: x0 + 5, anchor: 'start' } : label(x1, tw);
       body.push(
@@ -230,22 +251,45 @@ export function timelineSvg(
     });
   });
 
-  // Reorgs: a row per node that reorged, a dot per reorg sized by its depth.
-  const reorgNodes = [...new Set(data.reorgs.map((x) => x.node))];
-  reorgNodes.sort((a, b) => nodeOrder(a) - nodeOrder(b) || compareStrings(a, b));
-  lane('reorgs', reorgNodes.length, (top) => {
-    if (data.reorgs.length === 0) body.push(`<text class="none" x="${GUTTER + 6}" y="${top + 13}">no reorg</text>`);
-    reorgNodes.forEach((node, i) => {
-      const ry = top + i * SUB_H;
-      body.push(`<text class="sublane" x="${GUTTER - 8}" y="${px(ry + 11.5)}">${esc(node)}</text>`);
-      for (const re of data.reorgs) {
-        if (re.node !== node) continue;
-        body.push(
-          `<circle class="reorgdot" data-series="${esc(re.node)}" cx="${px(X(re.atMs))}" cy="${px(ry + 8)}" r="${px(Math.min(8, 2.5 + re.depth / 2))}" fill="${nodeColor(re.node)}"><title>${esc(`${re.node}: reorg of depth ${re.depth} from block ${re.ancestor} at ${seconds(re.atMs)} (node clock)`)}</title></circle>`,
-        );
-      }
+  if (aggregate) {
+    // Reorgs as events: the nodes that made the same switch are one dot (sized by depth) with their count.
+    const events = reorgEvents(data.reorgs);
+    const items = events.map((e) => {
+      const x = X(e.firstMs);
+      const text = `−${e.depth}${e.nodes.length > 1 ? ` ×${e.nodes.length}` : ` ${e.nodes[0]}`}`;
+      return { e, x, x0: x - 8, x1: x + 12 + text.length * CHAR_W, text };
     });
-  });
+    const rows = pack(items);
+    lane('reorgs', Math.max(1, ...rows.map((k) => k + 1)), (top) => {
+      if (items.length === 0) body.push(`<text class="none" x="${GUTTER + 6}" y="${top + 13}">no reorg</text>`);
+      items.forEach((it, i) => {
+        const ry = top + rows[i]! * SUB_H;
+        const e = it.e;
+        const when = e.firstMs === e.lastMs ? seconds(e.firstMs) : `${seconds(e.firstMs)}–${seconds(e.lastMs)}`;
+        const title = `reorg of depth ${e.depth} from block ${e.ancestor} on ${nodeRanges(e.nodes)}, at ${when} (node clocks)${e.count > e.nodes.length ? `; ${e.count} reorgs in all` : ''}`;
+        body.push(
+          `<g class="reorgev"><title>${esc(title)}</title><circle class="reorgdot" cx="${px(it.x)}" cy="${px(ry + 8)}" r="${px(Math.min(8, 2.5 + e.depth / 2))}" fill="#57606a"/><text x="${px(it.x + 10)}" y="${px(ry + 11.5)}">${esc(it.text)}</text></g>`,
+        );
+      });
+    });
+  } else {
+    // Reorgs: a row per node that reorged, a dot per reorg sized by its depth.
+    const reorgNodes = [...new Set(data.reorgs.map((x) => x.node))];
+    reorgNodes.sort((a, b) => nodeOrder(a) - nodeOrder(b) || compareStrings(a, b));
+    lane('reorgs', reorgNodes.length, (top) => {
+      if (data.reorgs.length === 0) body.push(`<text class="none" x="${GUTTER + 6}" y="${top + 13}">no reorg</text>`);
+      reorgNodes.forEach((node, i) => {
+        const ry = top + i * SUB_H;
+        body.push(`<text class="sublane" x="${GUTTER - 8}" y="${px(ry + 11.5)}">${esc(node)}</text>`);
+        for (const re of data.reorgs) {
+          if (re.node !== node) continue;
+          body.push(
+            `<circle class="reorgdot" data-series="${esc(re.node)}" cx="${px(X(re.atMs))}" cy="${px(ry + 8)}" r="${px(Math.min(8, 2.5 + re.depth / 2))}" fill="${nodeColor(re.node)}"><title>${esc(`${re.node}: reorg of depth ${re.depth} from block ${re.ancestor} at ${seconds(re.atMs)} (node clock)`)}</title></circle>`,
+          );
+        }
+      });
+    });
+  }
 
   const height = y + 22;
   const out: string[] = [];
@@ -258,7 +302,7 @@ export function timelineSvg(
     );
   });
   // Fault periods, shaded across every lane.
-  for (const f of data.faults) {
+  for (const f of faults) {
     const x0 = X(f.startMs);
     const x1 = f.endMs === null ? X(endMs) : X(f.endMs);
     out.push(`<rect class="band" x="${px(x0)}" y="20" width="${px(Math.max(1, x1 - x0))}" height="${px(y - 20)}"/>`);
