@@ -32,6 +32,7 @@ import {
   type SidechainReportQuery,
 } from './domain/sidechainDomain';
 import { OracleSuite } from './oracles/suite';
+import { faultSilencesProducers } from './faults/registry';
 import { type Violation } from './oracles/oracle';
 import { TimeMerge, traceLineTimeMs } from './domain/timeMerge';
 import { type WindowPlan, WindowScheduler } from './domain/windowScheduler';
@@ -257,7 +258,7 @@ class RunCore {
       ...this.domainOptions(),
       ...(opts.trace ? { trace: opts.trace } : {}),
     });
-    this.oracles = new OracleSuite(scenario, (i) => this.cluster.setup.keys[i - 1]?.signer);
+    this.oracles = new OracleSuite(scenario, (i) => this.cluster.setup.keys[i - 1]?.signer, faultSilencesProducers);
   }
 
   domainOptions(): DomainOptions {

@@ -4,21 +4,8 @@
  * Deterministic: the same seed always gives the same scenario.
  */
 import { Rng } from '../env/rng';
-import { type FaultKind, type FaultSpec, type Scenario } from '../scenario/scenario';
-
-const SWARM_KINDS: FaultKind[] = [
-  'crash',
-  'pause',
-  'partition',
-  'link',
-  'clockSkew',
-  'offlineProducer',
-  'slowProducer',
-  'isolateProducer',
-  'offlineCheckpointProposer',
-  'equivocatingProducer',
-  'earlySeal',
-];
+import { type Scenario } from '../scenario/scenario';
+import { type FaultSpec, faultDef, swarmKinds } from '../faults/registry';
 
 /** A base network for campaigns: small and quick, with every mechanism exercised in minutes. */
 export function swarmBase(durationMs: number): Scenario {
@@ -76,57 +63,19 @@ export function swarmScenario(seed: number, durationMs = 2 * 3_600_000): Scenari
   const rng = Rng.forSeed(`swarm/${seed}`);
   const n = s.validators.length;
   // Swarm: pick a subset of fault kinds for this seed, then draw faults only from it.
-  const kinds = SWARM_KINDS.filter(() => rng.bool(0.4));
-  if (kinds.length === 0) kinds.push(rng.pick(SWARM_KINDS));
+  const drawable = swarmKinds();
+  const kinds = drawable.filter(() => rng.bool(0.4));
+  if (kinds.length === 0) kinds.push(rng.pick(drawable));
   const count = rng.int(1, 6);
+  const stakes = s.validators.map((v) => v.stakeTokens);
   const faults: FaultSpec[] = [];
   for (let i = 0; i < count; i++) {
     const kind = rng.pick(kinds);
     const atMs = rng.int(20, Math.max(21, Math.floor(durationMs / 1000) - 120)) * 1000;
     const forMs = rng.int(10, 180) * 1000;
-    const v = rng.int(1, n);
-    const f: FaultSpec = { kind, atMs, forMs };
-    switch (kind) {
-      case 'crash':
-      case 'pause':
-        f.node = rng.bool(0.6) ? `svc-${v}` : rng.bool(0.8) ? `sc-${v}` : 'parent';
-        break;
-      case 'clockSkew':
-        f.node = rng.bool() ? `svc-${v}` : `sc-${v}`;
-        f.skewMs = rng.int(-3000, 3000);
-        break;
-      case 'partition': {
-        const ids = Array.from({ length: n }, (_, i) => (rng.bool() ? `svc-${i + 1}` : `sc-${i + 1}`));
-        const cut = rng.int(1, ids.length - 1);
-        f.groups = [ids.slice(0, cut), ids.slice(cut)];
-        break;
-      }
-      case 'link':
-        f.from = [`svc-${v}`];
-        f.to = Array.from({ length: n }, (_, i) => `svc-${i + 1}`).filter((x) => x !== f.from![0]);
-        f.link = {
-          loss: rng.int(0, 50) / 100,
-          duplicate: rng.int(0, 20) / 100,
-          reorder: rng.int(0, 30) / 100,
-          reorderMaxMs: rng.int(0, 500),
-        };
-        break;
-      case 'offlineProducer':
-      case 'isolateProducer':
-      case 'equivocatingProducer':
-      case 'earlySeal':
-        f.validator = rng.bool(0.5) ? 'inTurn' : v;
-        break;
-      case 'slowProducer':
-        f.validator = rng.bool(0.5) ? 'inTurn' : v;
-        f.delayS = rng.int(1, 8);
-        break;
-      case 'offlineCheckpointProposer':
-        break;
-      default:
-        break;
-    }
-    faults.push(f);
+    const validator = rng.int(1, n);
+    const fields = faultDef(kind).swarm!.draw(rng, { validatorCount: n, validator, stakes, byzantine: 'belowThird' });
+    faults.push({ kind, atMs, forMs, ...fields } as FaultSpec);
   }
   faults.sort((a, b) => (a.atMs ?? 0) - (b.atMs ?? 0));
   s.faults = faults;
