@@ -306,6 +306,22 @@ export class Tendermint {
     return out;
   }
 
+  /**
+   * What a node relays for others while the height is undecided (Tendermint's vote gossip): every
+   * vote it holds of the current round, and the prevotes of its valid and locked rounds (the
+   * polkas it acted on). Tendermint's liveness needs what one correct node received to reach every
+   * correct node: a Byzantine validator may send a vote to only part of the network, and a polka
+   * only some nodes saw would otherwise lock them on a block the rest never learn of.
+   */
+  relayedVotes(): Vote[] {
+    const out: Vote[] = [];
+    const current = this.votes.get(this.round);
+    if (current) out.push(...current.prevotes.everyVote(), ...current.precommits.everyVote());
+    for (const r of new Set([this.validRound, this.lockedRound]))
+      if (r >= 0 && r !== this.round) out.push(...(this.votes.get(r)?.prevotes.everyVote() ?? []));
+    return out;
+  }
+
   knownProposals(): Proposal[] {
     return [...this.proposals.values()];
   }
