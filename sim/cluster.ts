@@ -25,7 +25,8 @@ import {
 } from '../src/node/serviceNode';
 import { type NodeMessage } from '../src/node/messages';
 import { type ClientReply } from '../src/node/ports';
-import { type Vote } from '../src/consensus/types';
+import { type CommittedBlock, type Vote } from '../src/consensus/types';
+import { type EndBlockResponse } from '../src/app/serviceApp';
 import { MsgSendDef } from '../src/modules/bank/msgs';
 import { encodeTx, signTx } from '../src/modules/auth/stdTx';
 import { getBuffer, getLastCheckpoint } from '../src/modules/checkpoint/keeper';
@@ -48,6 +49,8 @@ export type { ValidatorKeys } from './domain/clusterSetup';
 export interface ValidatorBehaviour {
   onOwnVote?(vote: Vote, sign: (v: Omit<Vote, 'signature'>) => Vote): Vote[];
   routes?(msg: NodeMessage, tools: ByzantineTools): ByzantineRoutes | null;
+  /** After the validator's node committed a block (a Byzantine sender acts here; see sendTxFrom). */
+  onCommit?(node: ServiceNode, block: CommittedBlock, end: EndBlockResponse): void;
 }
 
 export interface MainSamples {
@@ -180,6 +183,7 @@ export class Cluster extends Domain {
             }
             if (results.some((r) => r.code === 0 && r.events.some((e) => e.type === 'checkpoint-noack')))
               this.noAckHeights.add(block.block.height.toString());
+            for (const b of this.behavioursOf(k.index)) b.onCommit?.(node, block, end);
           },
         },
       );
@@ -224,6 +228,15 @@ export class Cluster extends Domain {
   setBehaviour(key: string, validators: readonly number[], behaviour: ValidatorBehaviour | null): void {
     if (behaviour === null) this.behaviours.delete(key);
     else this.behaviours.set(key, { validators: new Set(validators), behaviour });
+  }
+
+  /**
+   * A transaction signed by a validator's node, sent as its bridge's would spread: from its node
+   * to every service node, its own included, over the network.
+   */
+  sendTxFrom(validator: number, tx: Hex): void {
+    const from = `svc-${validator}`;
+    for (const n of this.serviceNodes) this.network.send(from, n.id, { kind: 'c.tx', tx });
   }
 
   private behavioursOf(validator: number): ValidatorBehaviour[] {

@@ -3,7 +3,7 @@
  * what happened (no wall time), so a campaign's summary is the same whatever the worker count.
  */
 import { runScenario } from '../run';
-import { swarmScenario } from './swarm';
+import { type SwarmProfile, swarmScenario } from './swarm';
 import { installPlant } from './plants';
 import { type Scenario } from '../scenario/scenario';
 
@@ -11,6 +11,8 @@ export interface FuzzJob {
   seed: number;
   durationMs: number;
   crypto: 'fast' | 'real';
+  /** The swarm profile (default `swarm`). */
+  profile?: SwarmProfile;
   /** A planted bug to turn on (test builds only). */
   plant?: string;
   /** Also measure fault efficacy: re-run without each fired fault and compare outcomes. */
@@ -32,7 +34,7 @@ export function outcomeOf(r: ReturnType<typeof runScenario>): string {
 }
 
 export function runJob(job: FuzzJob): FuzzSeedResult {
-  const scenario: Scenario = { ...swarmScenario(job.seed, job.durationMs), crypto: job.crypto };
+  const scenario: Scenario = { ...swarmScenario(job.seed, job.durationMs, job.profile), crypto: job.crypto };
   const uninstall = installPlant(job.plant);
   try {
     const r = runScenario(scenario, { seed: job.seed });

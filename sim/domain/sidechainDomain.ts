@@ -9,6 +9,8 @@ import { type Address } from '../../src/core/address';
 import { type Hex } from '../../src/core/bytes';
 import { compareBig, compareStrings } from '../../src/core/order';
 import { SidechainNode, DEFAULT_SIDECHAIN_NODE_CONFIG } from '../../src/node/sidechainNode';
+import { type SidechainBlock } from '../../src/sidechain/block';
+import { type ImportResult } from '../../src/sidechain/chain';
 import { type Rng } from '../env/rng';
 import { type NetworkStats } from '../env/network';
 import { type Scenario } from '../scenario/scenario';
@@ -18,6 +20,9 @@ import { Domain, type DomainOptions, type IndexedFaultFired } from './domain';
 
 /** How a producer fault bends a producer's sidechain node (sim/faults/producerFault.ts). */
 export type ProducerFlag = 'offline' | 'slow' | 'equivocate' | 'earlySeal';
+
+/** What a fault does when a sidechain node imported a block (inside the node's handler: it may send). */
+export type ImportListener = (node: SidechainNode, block: SidechainBlock, result: ImportResult) => void;
 
 /** A reorg as a node saw it (atMs is the node's clock: epoch-based, skew included). */
 export interface ReorgRecord {
@@ -104,6 +109,8 @@ export class SidechainDomain extends Domain {
   /** Producer faults in force, by 1-based validator index. */
   readonly producerFaults = new Map<number, Set<ProducerFlag>>();
   readonly slowProducerDelayS = new Map<number, number>();
+  /** Faults that act when a node imports a block (by fault key; see setImportListener). */
+  private readonly importListeners = new Map<string, ImportListener>();
   private readonly heightSamples: { timeMs: number[]; height: Record<string, number[]> } = { timeMs: [], height: {} };
   private wl?: Rng;
 
@@ -138,6 +145,9 @@ export class SidechainDomain extends Domain {
           },
           shouldEquivocate: () => this.producerFaults.get(idx)?.has('equivocate') ?? false,
           sealEarly: (_node, plan) => (this.producerFaults.get(idx)?.has('earlySeal') ?? false) && plan.succession > 0,
+          onImport: (node, block, result) => {
+            for (const listen of this.importListeners.values()) listen(node, block, result);
+          },
         },
       );
       this.sidechainNodes.push(node);
@@ -203,6 +213,12 @@ export class SidechainDomain extends Domain {
     this.producerFaults.set(v, set);
     if (flag === 'slow') this.slowProducerDelayS.set(v, delayS!);
     this.restartNow(this.sidechainNodes[v - 1]!.id);
+  }
+
+  /** Act on every block a node imports (`key` names the fault; null ends it). */
+  setImportListener(key: string, listen: ImportListener | null): void {
+    if (listen === null) this.importListeners.delete(key);
+    else this.importListeners.set(key, listen);
   }
 
   /** The validator in turn for the next block on the best sidechain head. */

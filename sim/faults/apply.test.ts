@@ -3,7 +3,12 @@
  * start changes, that the end undoes exactly that, and the detail it records. `CHECKS` is keyed
  * by every kind, so a kind added without a check does not compile.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { type Proposal } from '../../src/consensus/types';
+import { MSG_REGISTRY } from '../../src/app/registry';
+import { decodeTx } from '../../src/modules/auth/stdTx';
+import { fromHex } from '../../src/core/bytes';
+import { buildBlock, planProduction } from '../../src/sidechain/producer';
 import { type Vote } from '../../src/consensus/types';
 import { type Hex } from '../../src/core/bytes';
 import { type NodeMessage } from '../../src/node/messages';
@@ -47,6 +52,43 @@ const vote = (net: Net, v: number, blockHash: Hex | null): Vote => ({
   validator: net.main.keys[v - 1]!.signer,
   signature: '0x' as Hex,
 });
+
+/** A Byzantine node's signing tools as the fault sees them (the signatures are markers). */
+const tools = {
+  signVote: (v: Omit<Vote, 'signature'>): Vote => ({ ...v, signature: '0x01' as Hex }),
+  signProposal: (p: Omit<Proposal, 'signature'>): Proposal => ({ ...p, signature: '0x02' as Hex }),
+  peers: ['svc-2', 'svc-3', 'svc-4'],
+};
+
+function proposalOf(net: Net, v: number, round = 0): Extract<NodeMessage, { kind: 'c.proposal' }> {
+  const block = {
+    height: 1n,
+    timeMs: 5,
+    proposer: net.main.keys[v - 1]!.signer,
+    lastBlockHash: `0x${'00'.repeat(32)}` as Hex,
+    lastAppHash: `0x${'00'.repeat(32)}` as Hex,
+    lastCommit: [],
+    txs: [],
+  };
+  return {
+    kind: 'c.proposal',
+    proposal: {
+      height: 1n,
+      round,
+      blockHash: `0x${'cd'.repeat(32)}` as Hex,
+      polRound: -1,
+      proposer: block.proposer,
+      block,
+      signature: '0x03' as Hex,
+    },
+  };
+}
+
+/** Routes of `validator`'s node for `msg`, many times over (the coalition kinds draw at random). */
+function routesOf(net: Net, validator: number, msgs: NodeMessage[]) {
+  const node = net.main.serviceNodes[validator - 1]!;
+  return msgs.map((m) => node.hooks.byzantineRoutes!(node, m, tools));
+}
 
 const CHECKS: Record<FaultKind, (net: Net) => void> = {
   crash: (net) =>
@@ -214,48 +256,199 @@ const CHECKS: Record<FaultKind, (net: Net) => void> = {
   },
   byzantineValidators: (net) => {
     const node = net.main.serviceNodes[0]!;
-    const tools = {
-      signVote: (v: Omit<Vote, 'signature'>): Vote => ({ ...v, signature: '0x01' as Hex }),
-      signProposal: (p: Omit<Extract<NodeMessage, { kind: 'c.proposal' }>['proposal'], 'signature'>) => ({
-        ...p,
-        signature: '0x02' as Hex,
-      }),
-      peers: ['svc-2', 'svc-3', 'svc-4'],
-    };
-    const block = {
-      height: 1n,
-      timeMs: 5,
-      proposer: net.main.keys[0]!.signer,
-      lastBlockHash: `0x${'00'.repeat(32)}` as Hex,
-      lastAppHash: `0x${'00'.repeat(32)}` as Hex,
-      lastCommit: [],
-      txs: [],
-    };
-    const proposal: NodeMessage = {
-      kind: 'c.proposal',
-      proposal: {
-        height: 1n,
-        round: 0,
-        blockHash: `0x${'cd'.repeat(32)}` as Hex,
-        polRound: -1,
-        proposer: block.proposer,
-        block,
-        signature: '0x03' as Hex,
-      },
-    };
+    const proposal = proposalOf(net, 1);
     startEnd(
       net,
       { kind: 'byzantineValidators', validators: [1, 3], atMs: 0 },
       (d) => {
         expect(d).toEqual(['validators 1, 3']);
         const routes = node.hooks.byzantineRoutes!(node, proposal, tools)!;
-        // The odd half gets the block, the even half its twin.
-        expect(routes.map((r) => r.to)).toEqual([['svc-3'], ['svc-2', 'svc-4']]);
+        // Honest validators 2 and 4 are dealt into two halves: the first (and the coalition) gets the block, the second its twin.
+        expect(routes.map((r) => r.to)).toEqual([['svc-2', 'svc-3'], ['svc-4']]);
+        expect(routes[0]!.msg).toBe(proposal);
         const twin = routes[1]!.msg;
         expect(twin.kind === 'c.proposal' && twin.proposal.blockHash).not.toBe(proposal.proposal.blockHash);
         expect(net.main.serviceNodes[1]!.hooks.byzantineRoutes!(node, proposal, tools)).toBeNull();
       },
       () => expect(node.hooks.byzantineRoutes!(node, proposal, tools)).toBeNull(),
+    );
+  },
+  roundShift: (net) => {
+    const votes: NodeMessage[] = Array.from({ length: 40 }, (_, i) => ({
+      kind: 'c.vote',
+      vote: { ...vote(net, 2, `0x${'ab'.repeat(32)}` as Hex), round: i % 3 },
+    }));
+    startEnd(
+      net,
+      { kind: 'roundShift', validators: [2], atMs: 0 },
+      (d) => {
+        expect(d).toEqual(['validators 2']);
+        const routed = routesOf(net, 2, votes);
+        const mutated = routed.filter((r) => r !== null);
+        // Half of the time, more or less; each: the original to the rest, a re-signed copy one round off to a part.
+        expect(mutated.length).toBeGreaterThan(5);
+        expect(mutated.length).toBeLessThan(35);
+        for (const [i, r] of routed.entries()) {
+          if (r === null) continue;
+          const [rest, part] = r;
+          expect(rest!.msg).toBe(votes[i]);
+          expect(part!.to.length).toBeGreaterThan(0);
+          expect([...rest!.to, ...part!.to].sort()).toEqual(tools.peers);
+          const orig = (votes[i] as Extract<NodeMessage, { kind: 'c.vote' }>).vote;
+          const shifted = (part!.msg as Extract<NodeMessage, { kind: 'c.vote' }>).vote;
+          expect(Math.abs(shifted.round - orig.round)).toBe(1);
+          expect(shifted).toMatchObject({ blockHash: orig.blockHash, validator: orig.validator, signature: '0x01' });
+        }
+      },
+      () => expect(routesOf(net, 2, votes).every((r) => r === null)).toBe(true),
+    );
+  },
+  replayMessages: (net) => {
+    const msgs: NodeMessage[] = Array.from({ length: 30 }, (_, i) => ({
+      kind: 'c.vote',
+      vote: { ...vote(net, 1, null), round: i },
+    }));
+    startEnd(
+      net,
+      { kind: 'replayMessages', validators: [1], atMs: 0 },
+      () => {
+        const routed = routesOf(net, 1, msgs);
+        const replays = routed.flatMap((r, i) => (r === null ? [] : [{ i, r }]));
+        expect(replays.length).toBeGreaterThan(3);
+        for (const { i, r } of replays) {
+          // Everyone gets the message itself; a part also gets an earlier one, as it was signed.
+          expect(r[0]).toEqual({ to: tools.peers, msg: msgs[i] });
+          expect(msgs.slice(0, i)).toContain(r[1]!.msg);
+        }
+      },
+      () => expect(routesOf(net, 1, msgs).every((r) => r === null)).toBe(true),
+    );
+    // A proposer in a later round proposes its earlier block again, with no POL round.
+    startEnd(
+      net,
+      { kind: 'replayMessages', validators: [1], atMs: 0 },
+      () => {
+        const first = proposalOf(net, 1, 0);
+        routesOf(net, 1, [first]);
+        const later = proposalOf(net, 1, 2);
+        later.proposal = { ...later.proposal, blockHash: `0x${'ef'.repeat(32)}` as Hex, polRound: 1 };
+        const again = routesOf(
+          net,
+          1,
+          Array.from({ length: 20 }, () => later),
+        )
+          .flatMap((r) => r ?? [])
+          .map((x) => x.msg)
+          .filter(
+            (m) =>
+              m.kind === 'c.proposal' && m.proposal.blockHash === first.proposal.blockHash && m.proposal.round === 2,
+          );
+        expect(again.length).toBeGreaterThan(0);
+        for (const m of again)
+          expect(m.kind === 'c.proposal' && m.proposal).toMatchObject({ round: 2, polRound: -1, signature: '0x02' });
+      },
+      () => {},
+      1,
+    );
+  },
+  splitVote: (net) => {
+    const proposal = proposalOf(net, 3);
+    startEnd(
+      net,
+      { kind: 'splitVote', validators: [3], atMs: 0 },
+      () => {
+        const routed = routesOf(
+          net,
+          3,
+          Array.from({ length: 20 }, () => proposal),
+        ).filter((r) => r !== null);
+        expect(routed.length).toBeGreaterThan(3);
+        const twin = routed[0]![1]!.msg as Extract<NodeMessage, { kind: 'c.proposal' }>;
+        expect(twin.proposal.block.timeMs).toBe(proposal.proposal.block.timeMs + 1);
+        // A vote for the block goes to part of the network as a vote for the twin.
+        const own: NodeMessage = { kind: 'c.vote', vote: vote(net, 3, proposal.proposal.blockHash) };
+        const voted = routesOf(
+          net,
+          3,
+          Array.from({ length: 20 }, () => own),
+        ).filter((r) => r !== null);
+        expect(voted.length).toBeGreaterThan(3);
+        for (const r of voted) {
+          expect(r[0]!.msg).toBe(own);
+          const other = (r[1]!.msg as Extract<NodeMessage, { kind: 'c.vote' }>).vote;
+          expect(other.blockHash).toBe(twin.proposal.blockHash);
+        }
+      },
+      () => expect(routesOf(net, 3, [proposal])[0]).toBeNull(),
+    );
+  },
+  byzantineTxs: (net) => {
+    const node = net.main.serviceNodes[2]!;
+    const sent = vi.spyOn(net.main, 'sendTxFrom');
+    const commit = { block: { ...proposalOf(net, 1).proposal.block }, blockHash: '0x' as Hex, commit: [] };
+    const end = { validatorUpdates: [], sideTxResults: [] };
+    startEnd(
+      net,
+      { kind: 'byzantineTxs', validator: 3, txs: ['earlyNoAck', 'spanOutOfSequence'], everyBlocks: 2, atMs: 0 },
+      (d) => {
+        expect(d).toEqual(['validator 3: earlyNoAck, spanOutOfSequence']);
+        for (let i = 0; i < 4; i++) node.hooks.onCommit!(node, commit, end, []);
+        // Every second commit, signed by validator 3: a span with a gap. No checkpoint is acked yet,
+        // so a no-ack would be on time: none is sent (the sender only sends what is wrong).
+        expect(sent.mock.calls.map((c) => c[0])).toEqual([3, 3]);
+        const msgs = sent.mock.calls.map((c) => decodeTx(fromHex(c[1]), MSG_REGISTRY));
+        expect(msgs.map((t) => t.def.type)).toEqual(['sidechain/MsgProposeSpan', 'sidechain/MsgProposeSpan']);
+        const span = msgs[0]!.msg as { spanId: bigint; startBlock: bigint; proposer: string };
+        expect(span.spanId).toBe(1n);
+        expect(span.proposer).toBe(net.main.keys[2]!.signer);
+        expect(span.startBlock).toBeGreaterThan(net.scenario.params.firstSpanDuration);
+      },
+      () => {
+        for (let i = 0; i < 4; i++) node.hooks.onCommit!(node, commit, end, []);
+        expect(sent).toHaveBeenCalledTimes(2);
+      },
+    );
+  },
+  outsiderBlocks: (net) => {
+    const node = net.sc.sidechainNodes[0]!;
+    const head = node.chain.head();
+    const inTurn = net.sc.setup.keys[net.sc.inTurnValidator() - 1]!;
+    const plan = planProduction(node.chain.cfg, head, inTurn.signer)!;
+    const block = buildBlock(
+      node.chain,
+      plan,
+      inTurn.signerKey,
+      inTurn.signer,
+      { span: () => null, stateSyncs: () => [], txs: [] },
+      plan.timeS,
+    );
+    const result = node.chain.import(block, plan.timeS, 0);
+    expect(result.status).toBe('imported');
+    const sent = vi.spyOn(net.sc.network, 'send');
+    startEnd(
+      net,
+      { kind: 'outsiderBlocks', everyBlocks: 1, atMs: 0 },
+      () => {
+        node.hooks.onImport!(node, block, result, 0);
+        // Every sidechain node gets one block, a child of the head sealed by a non-producer as if in turn.
+        expect(sent.mock.calls.map((c) => c[1])).toEqual(net.sc.sidechainNodes.map((n) => n.id));
+        const sealed = (sent.mock.calls[0]![2] as Extract<NodeMessage, { kind: 'sc.block' }>).block;
+        expect(sealed.header.parentHash).toBe(block.hash);
+        expect(node.chain.get(block.hash)!.snapshot.validatorSet.hasAddress(sealed.signer)).toBe(false);
+        expect(sealed.header.difficulty).toBe(BigInt(node.chain.get(block.hash)!.snapshot.validatorSet.size));
+        // Honest nodes refuse it.
+        const r = net.sc.sidechainNodes[1]!.chain.import(block, plan.timeS, 0);
+        expect(r.status).toBe('imported');
+        expect(net.sc.sidechainNodes[1]!.chain.import(sealed, sealed.header.time, 0)).toMatchObject({
+          status: 'rejected',
+          reason: expect.stringMatching(/is not a part of the producer set/),
+        });
+      },
+      () => {
+        sent.mockClear();
+        node.hooks.onImport!(node, block, result, 0);
+        expect(sent).not.toHaveBeenCalled();
+      },
     );
   },
 };

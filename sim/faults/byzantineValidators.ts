@@ -1,14 +1,16 @@
 /**
- * `byzantineValidators`: a coalition that splits the network. Its proposer sends one block to the
- * odd half of its peers and a twin (one millisecond later) to the even half; its members vote for
- * each block in the half that saw it. With more than 1/3 of the power this can make honest nodes
- * commit different blocks (the safety oracles must fire); with less it cannot.
+ * `byzantineValidators`: a coalition that splits the network. The honest validators are dealt into
+ * two halves (alternately, by index); the coalition's proposer sends one block to the first half
+ * (and to the coalition) and a twin (one millisecond later) to the second; its members vote for
+ * each block in the half that saw it. With more than 1/3 of the power and an even split this
+ * makes honest nodes commit different blocks (the safety oracles must fire); below 1/3 it cannot.
  */
 import { type Hex } from '../../src/core/bytes';
 import { blockHash } from '../../src/consensus/types';
 import { type ByzantineRoutes, type ByzantineTools } from '../../src/node/serviceNode';
 import { type NodeMessage } from '../../src/node/messages';
 import { type FaultDef, type FaultTiming, SERVICE_SIDE, mainOf, readValidatorList } from './fault';
+import { coalitionOf } from './byzantine';
 
 export type ByzantineValidatorsFault = FaultTiming & {
   kind: 'byzantineValidators';
@@ -29,23 +31,28 @@ export const byzantineValidators: FaultDef<ByzantineValidatorsFault> = {
   sides: () => SERVICE_SIDE,
   fixedSide: 'service',
   apply(f, site, { start, index }) {
+    const c = mainOf(site);
     const twins = new Map<string, { other: string; half: 0 | 1 }>();
-    mainOf(site).setBehaviour(
+    const honest = c.serviceNodes.map((n) => n.id).filter((_, i) => !f.validators.includes(i + 1));
+    const second = new Set(honest.filter((_, i) => i % 2 === 1));
+    const half = (id: string): 0 | 1 => (second.has(id) ? 1 : 0);
+    c.setBehaviour(
       `fault:${index}`,
       f.validators,
-      start ? { routes: (msg, tools) => splitRoutes(twins, msg, tools) } : null,
+      start ? { routes: (msg, tools) => splitRoutes(twins, half, msg, tools) } : null,
     );
     return `validators ${f.validators.join(', ')}`;
   },
+  swarm: { draw: (_rng, ctx) => coalitionOf(ctx) },
 };
 
 /** The coalition's routing, with the twins it made (shared by its members). */
 function splitRoutes(
   twins: Map<string, { other: string; half: 0 | 1 }>,
+  half: (id: string) => 0 | 1,
   msg: NodeMessage,
   tools: ByzantineTools,
 ): ByzantineRoutes | null {
-  const half = (id: string): 0 | 1 => (Number(id.slice(id.indexOf('-') + 1)) % 2 === 1 ? 0 : 1);
   const groups: [string[], string[]] = [
     tools.peers.filter((p) => half(p) === 0),
     tools.peers.filter((p) => half(p) === 1),

@@ -67,8 +67,12 @@ export interface SwarmDrawContext {
   validator: number;
   /** Each validator's stake in tokens. */
   stakes: readonly bigint[];
-  /** The profile's Byzantine budget: the coalition's power may reach this fraction, or at least 1/3 (`third`). */
-  byzantine: 'belowThird' | 'third';
+  /**
+   * The seed's Byzantine coalition (1-based indexes): every Byzantine fault of the seed draws its
+   * validators from it, so their union keeps to the profile's power budget (below 1/3 of the
+   * power in the default profile, at least 1/3 in `byzantine-third`).
+   */
+  coalition: readonly number[];
 }
 
 export interface FaultDef<F extends { kind: string } = { kind: string }> {

@@ -128,6 +128,41 @@ const SAMPLES: Record<FaultKind, Sample> = {
       ],
     ],
   },
+  roundShift: {
+    file: { kind: 'roundShift', at: '10s', for: '1m', validators: [2] },
+    sides: ['service'],
+    bad: [[{ kind: 'roundShift', validators: [] }, /^faults\[0\]\.validators: name at least one validator/]],
+  },
+  replayMessages: {
+    file: { kind: 'replayMessages', at: '10s', validators: [1, 4] },
+    sides: ['service'],
+    bad: [[{ kind: 'replayMessages', validators: 'all' }, /^faults\[0\]\.validators: expected an array, got "all"/]],
+  },
+  splitVote: {
+    file: { kind: 'splitVote', at: '20s', for: '2m', validators: [3] },
+    sides: ['service'],
+    bad: [[{ kind: 'splitVote' }, /^faults\[0\]\.validators: name at least one validator/]],
+  },
+  byzantineTxs: {
+    file: { kind: 'byzantineTxs', at: '30s', validator: 3, txs: ['earlyNoAck', 'replayedTopup'], everyBlocks: 2 },
+    sides: ['service'],
+    bad: [
+      [
+        { kind: 'byzantineTxs', validator: 3, txs: ['bogus'] },
+        /^faults\[0\]\.txs\[0\]: unknown "bogus"; one of earlyNoAck, /,
+      ],
+      [{ kind: 'byzantineTxs', validator: 3, txs: [] }, /^faults\[0\]\.txs: name at least one transaction/],
+      [{ kind: 'byzantineTxs', validator: 3, everyBlocks: 0 }, /^faults\[0\]\.everyBlocks: must be between 1 and 1000/],
+      [{ kind: 'byzantineTxs' }, /^faults\[0\]\.validator: is required/],
+    ],
+  },
+  outsiderBlocks: {
+    file: { kind: 'outsiderBlocks', at: '10s', for: '1m', everyBlocks: 3 },
+    sides: ['sidechain'],
+    bad: [
+      [{ kind: 'outsiderBlocks', everyBlocks: 'often' }, /^faults\[0\]\.everyBlocks: expected an integer, got "often"/],
+    ],
+  },
 };
 
 const smoke = JSON.parse(readFileSync(join(SCENARIOS_DIR, 'smoke.json'), 'utf8')) as Record<string, unknown>;
@@ -159,6 +194,15 @@ describe('the fault registry', () => {
       });
     });
   }
+
+  it('scenarios/README.md lists every kind with its fields', () => {
+    const readme = readFileSync(join(SCENARIOS_DIR, 'README.md'), 'utf8');
+    for (const k of FAULT_KINDS) {
+      const row = readme.split('\n').find((l) => l.startsWith(`| \`${k}\` |`));
+      expect(row, k).toBeDefined();
+      for (const field of faultDef(k).fields) expect(row, `${k}.${field}`).toContain(`\`${field}\``);
+    }
+  });
 
   it('an unknown kind lists the registry', () => {
     expect(() => withFaults([{ kind: 'meteor' }])).toThrow(

@@ -33,6 +33,11 @@ import { type EarlySealFault, earlySeal } from './earlySeal';
 import { type OneWayPartitionFault, oneWayPartition } from './oneWayPartition';
 import { type DoubleSignFault, doubleSign } from './doubleSign';
 import { type ByzantineValidatorsFault, byzantineValidators } from './byzantineValidators';
+import { type RoundShiftFault, roundShift } from './roundShift';
+import { type ReplayMessagesFault, replayMessages } from './replayMessages';
+import { type SplitVoteFault, splitVote } from './splitVote';
+import { type ByzantineTxsFault, byzantineTxs } from './byzantineTxs';
+import { type OutsiderBlocksFault, outsiderBlocks } from './outsiderBlocks';
 
 export type { TriggerChain } from './fault';
 
@@ -51,7 +56,12 @@ export type FaultSpec =
   | EarlySealFault
   | OneWayPartitionFault
   | DoubleSignFault
-  | ByzantineValidatorsFault;
+  | ByzantineValidatorsFault
+  | RoundShiftFault
+  | ReplayMessagesFault
+  | SplitVoteFault
+  | ByzantineTxsFault
+  | OutsiderBlocksFault;
 
 export type FaultKind = FaultSpec['kind'];
 
@@ -72,6 +82,11 @@ const REGISTRY: Registry = {
   oneWayPartition,
   doubleSign,
   byzantineValidators,
+  roundShift,
+  replayMessages,
+  splitVote,
+  byzantineTxs,
+  outsiderBlocks,
 };
 
 export const FAULT_KINDS: readonly FaultKind[] = Object.keys(REGISTRY) as FaultKind[];

@@ -26,7 +26,7 @@ import { Progress, progressIntervalMs } from './progress';
 import { watchInterrupts } from './interrupts';
 import { ReportFolder } from './reportFolder';
 import { gitCommit, lockstepVersion } from './provenance';
-import { fuzzDurationMs } from './shrinkReplayCommands';
+import { fuzzDurationMs, swarmProfileOf } from './shrinkReplayCommands';
 
 export interface FuzzCliOptions {
   seeds?: number;
@@ -62,8 +62,7 @@ export function campaignExitCode(s: CampaignSummary): number {
 }
 
 export async function fuzzCommand(o: FuzzCliOptions): Promise<number> {
-  if (o.profile !== 'swarm')
-    throw new InputError('--profile', `unknown profile ${JSON.stringify(o.profile)}; profiles: swarm`);
+  const profile = swarmProfileOf(o.profile);
   if (o.crypto !== 'fast' && o.crypto !== 'real')
     throw new InputError('--crypto', `expected fast or real, got ${JSON.stringify(o.crypto)}`);
   if (o.seeds === undefined && o.time === undefined)
@@ -127,6 +126,7 @@ export async function fuzzCommand(o: FuzzCliOptions): Promise<number> {
       shard,
       durationMs,
       crypto,
+      profile,
       efficacyEvery: o.efficacyEvery,
       ...(o.plant ? { plant: o.plant } : {}),
       now: Date.now,
@@ -134,7 +134,7 @@ export async function fuzzCommand(o: FuzzCliOptions): Promise<number> {
       onResult: (r, done) => {
         if (r.verdict !== 'pass') {
           failures++;
-          const s = swarmScenario(r.seed, durationMs);
+          const s = swarmScenario(r.seed, durationMs, profile);
           const file = encodeScenario({
             ...s,
             name: `fuzz-seed-${r.seed}`,
@@ -146,8 +146,9 @@ export async function fuzzCommand(o: FuzzCliOptions): Promise<number> {
           mkdirSync(failuresDir, { recursive: true });
           writeFileSync(join(failuresDir, `seed-${r.seed}.json`), `${JSON.stringify(file, null, 2)}\n`);
           const plant = o.plant ? ` --plant ${o.plant}` : '';
+          const prof = profile === 'swarm' ? '' : ` --profile ${profile}`;
           progress.line(
-            `FAIL seed ${r.seed}: ${r.verdict}${r.violation ? ` (${r.oracle}: ${r.violation.message})` : ''}  repro: npx lockstep replay --fuzz-seed ${r.seed} --duration ${formatDurationMs(durationMs)} --crypto ${crypto}${plant}`,
+            `FAIL seed ${r.seed}: ${r.verdict}${r.violation ? ` (${r.oracle}: ${r.violation.message})` : ''}  repro: npx lockstep replay --fuzz-seed ${r.seed}${prof} --duration ${formatDurationMs(durationMs)} --crypto ${crypto}${plant}`,
           );
         }
         show(done);
@@ -167,7 +168,7 @@ export async function fuzzCommand(o: FuzzCliOptions): Promise<number> {
     version: lockstepVersion(),
     commit: gitCommit(),
     params: {
-      profile: o.profile,
+      profile,
       durationMs,
       crypto,
       efficacyEvery: o.efficacyEvery,

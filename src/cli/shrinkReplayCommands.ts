@@ -9,7 +9,7 @@ import { InputError } from '../core/errors';
 import { parseDurationMs } from '../core/duration';
 import { loadScenario, SCENARIOS_DIR } from '../../sim/scenario/load';
 import { encodeScenario, type Scenario } from '../../sim/scenario/scenario';
-import { swarmScenario } from '../../sim/campaign/swarm';
+import { SWARM_PROFILES, type SwarmProfile, swarmScenario } from '../../sim/campaign/swarm';
 import { shrinkScenario } from '../../sim/campaign/shrink';
 import { installPlant, PLANT_NAMES } from '../../sim/campaign/plants';
 import { runScenario, type RunResult } from '../../sim/run';
@@ -21,6 +21,8 @@ export interface RunTarget {
   seed?: number;
   fuzzSeed?: number;
   duration?: string;
+  /** The swarm profile of a fuzz seed (default swarm). */
+  profile?: string;
   report?: string;
   crypto?: string;
   plant?: string;
@@ -93,21 +95,33 @@ function targetOfReport(dirArg: string): ResolvedTarget {
   };
 }
 
-/** Which run: a scenario file/name with a seed, a fuzz seed of the swarm profile, or a report folder. */
+/** A `--profile` value: one of the swarm profiles (default swarm). */
+export function swarmProfileOf(value: string | undefined, field = '--profile'): SwarmProfile {
+  if (value === undefined) return 'swarm';
+  if (!(SWARM_PROFILES as readonly string[]).includes(value))
+    throw new InputError(field, `unknown profile ${JSON.stringify(value)}; profiles: ${SWARM_PROFILES.join(', ')}`);
+  return value as SwarmProfile;
+}
+
+/** Which run: a scenario file/name with a seed, a fuzz seed of a swarm profile, or a report folder. */
 export function resolveTarget(t: RunTarget): ResolvedTarget {
   if (t.plant !== undefined && !PLANT_NAMES.includes(t.plant))
     throw new InputError('--plant', `unknown planted bug; known: ${PLANT_NAMES.join(', ')}`);
+  if (t.profile !== undefined && t.fuzzSeed === undefined)
+    throw new InputError('--profile', 'goes with --fuzz-seed (the profile a fuzz seed was drawn from)');
   let target: ResolvedTarget;
   if (t.fuzzSeed !== undefined) {
     if (!Number.isSafeInteger(t.fuzzSeed) || t.fuzzSeed < 1)
       throw new InputError('--fuzz-seed', `expected a positive integer, got ${t.fuzzSeed}`);
+    const profile = swarmProfileOf(t.profile);
+    const named = profile === 'swarm' ? `fuzz-seed-${t.fuzzSeed}` : `fuzz-${profile}-seed-${t.fuzzSeed}`;
     target = {
       scenario: {
-        ...swarmScenario(t.fuzzSeed, fuzzDurationMs(t.duration, '--duration')),
-        name: `fuzz-seed-${t.fuzzSeed}`,
+        ...swarmScenario(t.fuzzSeed, fuzzDurationMs(t.duration, '--duration'), profile),
+        name: named,
       },
       seed: t.fuzzSeed,
-      label: `fuzz seed ${t.fuzzSeed}`,
+      label: `fuzz seed ${t.fuzzSeed}${profile === 'swarm' ? '' : ` (${profile} profile)`}`,
     };
   } else if (t.report !== undefined) {
     target = targetOfReport(t.report);
