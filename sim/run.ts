@@ -13,7 +13,7 @@ import { concatBytes } from '../src/core/bytes';
 import { getAckCount } from '../src/modules/checkpoint/ackCount';
 import { getLastSpan } from '../src/modules/sidechain/keeper';
 import { Cluster } from './cluster';
-import { type Counts, type Scenario, type Verdict } from './scenario/scenario';
+import { type Counts, type FaultSpec, type Scenario, type Verdict } from './scenario/scenario';
 import { type RunVerdict } from './engine/engine';
 import { type TraceRecorder, type TraceSink } from './trace/traceRecorder';
 import { clusterSetup } from './domain/clusterSetup';
@@ -134,6 +134,25 @@ export interface PreparedRun {
   readonly sidechain: SidechainDomain;
   /** How far both domains have run (virtual ms). */
   ranToMs(): number;
+  /**
+   * Run exactly one window (one barrier): a devnet steps and pauses on barriers, the only points
+   * where input from outside may enter.
+   */
+  window(): 'more' | 'done';
+  /** How far the run will have run after the next window; null when there is none. Changes nothing. */
+  peekRanToMs(): number | null;
+  /** Window barriers passed so far. */
+  barriers(): number;
+  /** Events delivered so far, both domains. */
+  events(): number;
+  /**
+   * A fault from outside the scenario (a devnet's `lockstep node fault`), decoded like a scenario
+   * fault; it starts right after the windows already run (the same time in both domains) and
+   * behaves as a scheduled scenario fault with that start time. Its index follows the scenario's.
+   */
+  injectFault(f: FaultSpec): { index: number; atMs: number };
+  /** The oracles' violations so far (the run's own suite, fed every record as the run goes). */
+  violations(): Violation[];
 }
 
 export interface PreparedRunAsync {
@@ -184,6 +203,28 @@ export function prepareRun(scenario: Scenario, opts: RunOptions): PreparedRun {
     main: core.cluster,
     sidechain,
     ranToMs: () => core.ranToMs,
+    window() {
+      if (core.done) return 'done';
+      const plan = core.next();
+      if (plan !== null) {
+        // The same order as step(): the sidechain's window, then the main domain's.
+        const sc = sidechain.runWindow(plan.sidechain);
+        core.barrier(core.cluster.runWindow(plan.main), sc);
+      }
+      return core.afterStep();
+    },
+    peekRanToMs: () => (core.done ? null : core.peekRanToMs()),
+    barriers: () => core.barriers,
+    events: () => core.cluster.engine.eventsDelivered + sidechain.engine.eventsDelivered,
+    injectFault(f) {
+      const atMs = Math.max(core.cluster.status().ranToMs, sidechain.status().ranToMs) + 1;
+      const index = core.addFault({ ...f, atMs });
+      core.cluster.injectFault(f, index, atMs);
+      sidechain.injectFault(f, index, atMs);
+      core.refresh(sidechain.status());
+      return { index, atMs };
+    },
+    violations: () => core.oracles.violations(),
   };
 }
 
@@ -243,6 +284,8 @@ class RunCore {
   readonly oracles: OracleSuite;
   private readonly lines = new TimeMerge<string>(traceLineTimeMs);
   private readonly sidechainRecords: RunRecord[] = [];
+  /** The scenario's faults, then those injected from outside (a devnet's), by index. */
+  private readonly faults: FaultSpec[];
   done = false;
 
   constructor(
@@ -258,7 +301,13 @@ class RunCore {
       ...this.domainOptions(),
       ...(opts.trace ? { trace: opts.trace } : {}),
     });
-    this.oracles = new OracleSuite(scenario, (i) => this.cluster.setup.keys[i - 1]?.signer, faultSilencesProducers);
+    this.faults = [...scenario.faults];
+    // The oracles see the injected faults too (their start times excuse silent producers).
+    this.oracles = new OracleSuite(
+      { ...scenario, faults: this.faults },
+      (i) => this.cluster.setup.keys[i - 1]?.signer,
+      faultSilencesProducers,
+    );
   }
 
   domainOptions(): DomainOptions {
@@ -297,6 +346,25 @@ class RunCore {
 
   get ranToMs(): number {
     return this.scheduler.ranToMs;
+  }
+
+  get barriers(): number {
+    return this.scheduler.barriers;
+  }
+
+  peekRanToMs(): number | null {
+    return this.scheduler.peekRanToMs();
+  }
+
+  /** A fault injected from outside: its index (after the scenario's). */
+  addFault(f: FaultSpec): number {
+    this.faults.push(f);
+    return this.faults.length - 1;
+  }
+
+  /** The domains' statuses again, after input between two windows (inline runs). */
+  refresh(sidechain: DomainStatus): void {
+    this.scheduler.refresh(this.cluster.status(), sidechain);
   }
 
   next(): WindowPlan | null {

@@ -456,6 +456,25 @@ export abstract class Domain {
 
   private externalSeq = 0;
 
+  /**
+   * A fault from outside the scenario (a devnet's `lockstep node fault`), between two windows: it
+   * starts at `atMs` (past this domain's last window) and ends `for` later, exactly as a scheduled
+   * scenario fault with that start time would, in the domains the scenario's placement rules
+   * give it (faultDomains). `index` follows the scenario's faults, so records and `faultsFired`
+   * name it like any other. A replay that injects the same fault between the same two windows runs
+   * the same events.
+   */
+  injectFault(f: FaultSpec, index: number, atMs: number): void {
+    assert(f.atHeight === undefined, 'an injected fault starts at a time', { index, kind: f.kind });
+    assert(atMs > this.ranToMs, 'an injected fault starts after the windows already run', {
+      domain: this.name,
+      atMs,
+      ranToMs: this.ranToMs,
+    });
+    if (!faultDomains(f).applies.has(this.name)) return;
+    this.scheduleFault({ ...f, atMs }, index, atMs);
+  }
+
   // --- windows -------------------------------------------------------------------------------
 
   status(): DomainStatus {

@@ -84,6 +84,34 @@ export class WindowScheduler {
 
   /** The next window, or null when both domains have reached `untilMs`. */
   next(): WindowPlan | null {
+    const plan = this.plan();
+    if (plan === null) return null;
+    this.toMain = [];
+    this.toSidechain = [];
+    return plan;
+  }
+
+  /**
+   * How far the run will have run after the next window (the lesser of the two horizons), or null
+   * when there is none: a devnet looks ahead so that it can stop at the last barrier before a time.
+   * A pure look: it changes nothing.
+   */
+  peekRanToMs(): number | null {
+    const plan = this.plan();
+    return plan === null ? null : Math.min(plan.main.untilMs, plan.sidechain.untilMs);
+  }
+
+  /**
+   * Take the domains' statuses again between two windows: input from outside the simulation (a
+   * devnet's injected fault) may have queued events that send across, which the next window's
+   * promises must count.
+   */
+  refresh(main: DomainStatus, sidechain: DomainStatus): void {
+    this.main = { ...main };
+    this.sidechain = { ...sidechain };
+  }
+
+  private plan(): WindowPlan | null {
     const m = this.main;
     const s = this.sidechain;
     if (m.ranToMs >= this.untilMs && s.ranToMs >= this.untilMs) return null;
@@ -126,8 +154,6 @@ export class WindowScheduler {
         maxEvents,
       },
     };
-    this.toMain = [];
-    this.toSidechain = [];
     return plan;
   }
 

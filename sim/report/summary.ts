@@ -47,6 +47,16 @@ export function summaryObject(s: Scenario, r: RunResult, meta?: RunMeta) {
     verdict: o.verdict,
     oracleVerdict: o.oracleVerdict,
     message: o.message,
+    // The first oracle violation (it decided the oracle verdict): where a live replay stops before it.
+    violation: r.violation
+      ? {
+          oracle: r.violation.oracle,
+          class: r.violation.class,
+          atMs: r.violation.atMs,
+          node: r.violation.node,
+          message: r.violation.message,
+        }
+      : null,
     failedExpectations: o.failed.map(check),
     expectations: o.checks.map(check),
     traceHash: r.traceHash,

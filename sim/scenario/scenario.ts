@@ -13,6 +13,7 @@ import { Reader, type Obj, decodeLink, describeValue, encodeLink } from './reade
 import { type FaultSpec, decodeFault, encodeFault } from '../faults/registry';
 
 export type { FaultSpec, FaultKind, TriggerChain } from '../faults/registry';
+export { FAULT_KINDS } from '../faults/registry';
 
 export type Verdict = 'pass' | 'safety' | 'liveness' | 'crash';
 

@@ -63,6 +63,10 @@ export function minBig(a: bigint, b: bigint): bigint {
   return a < b ? a : b;
 }
 
+export function maxBig(a: bigint, b: bigint): bigint {
+  return a > b ? a : b;
+}
+
 /** Floor division (Go big.Int.Div / Euclidean for positive divisors). */
 export function floorDiv(a: bigint, b: bigint): bigint {
   const q = a / b;

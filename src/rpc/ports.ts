@@ -30,6 +30,24 @@ export interface BroadcastResult {
   logs?: unknown[];
 }
 
+/**
+ * A devnet that restarts replays its journal, and until the replay passes the state clients have
+ * already read, a read would show an older chain. Servers hold such reads at this gate (status
+ * and sync-status reads excepted: they answer with the catching-up signal instead).
+ */
+export interface CatchUpGate {
+  /** True while reads would show a state older than one already served. */
+  catchingUp(): boolean;
+  /** Resolves once reads may go ahead; rejects (with a message saying how far the replay is) after a bounded wait. */
+  caughtUp(): Promise<void>;
+}
+
+/** What `GET /txs/{hash}` finds: a tx the node committed or refused at CheckTx, one still pending, or none. */
+export type TxLookup =
+  | { status: 'committed' | 'refused'; result: BroadcastResult }
+  | { status: 'pending'; message: string }
+  | { status: 'unknown'; message?: string };
+
 export interface ServicePort {
   readonly chainId: string;
   /** Answer a GET path (with its query string) from the node's committed state. */
@@ -40,6 +58,21 @@ export interface ServicePort {
    * a timeout error after `blockTimeoutMs` of wall time.
    */
   broadcast(tx: Uint8Array, mode: BroadcastMode): Promise<BroadcastResult>;
+  /** `GET /txs/{hash}` (hash: 0x hex of the tx's hash); without it the path goes to `query`. */
+  lookupTx?(hash: string): TxLookup;
+  gate?: CatchUpGate;
+}
+
+/**
+ * What `ServicePort.broadcast` rejects with when a tx was journaled (so it will be applied, also
+ * after a restart) but its outcome is not known yet: the devnet stopped before it committed. The
+ * REST server answers 503: the client must not send it again, but look it up (`GET /txs/{hash}`).
+ */
+export class TxFateUnknownError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TxFateUnknownError';
+  }
 }
 
 /**
@@ -94,4 +127,13 @@ export interface SidechainPort {
   view(): SidechainView;
   /** `debug.setHead(n)`: rewind the node's chain to block n (journaled operator command). */
   setHead(n: bigint): Promise<OperatorResult>;
+  gate?: CatchUpGate;
+}
+
+/** A server's ports per node, for the devnet's `/node/N` path prefix (N from 1). */
+export interface NodePorts<P> {
+  /** Node n's port, or null when there is no node n. */
+  node(n: number): P | null;
+  /** How many nodes there are (for the error that names the valid range). */
+  readonly count: number;
 }

@@ -9,7 +9,9 @@ import { type Hex, toHex } from '../../core/bytes';
 import { formatDurationMs } from '../../core/duration';
 import { canonicalJson } from '../../core/canonicalJson';
 import { type MsgDef } from '../../modules/types';
-import { signTx, txJson } from '../../modules/auth/stdTx';
+import { encodeTx, signTx, txHash, txJson } from '../../modules/auth/stdTx';
+import { schemeFor } from '../../core/signatureScheme';
+import { tendermintHash } from '../../rpc/rest/txResponse';
 import { type Coin } from '../../modules/bank/keeper';
 import { MsgSendDef } from '../../modules/bank/msgs';
 import { MsgProposeSpanDef } from '../../modules/sidechain/msgs';
@@ -18,8 +20,8 @@ import { MsgCheckpointAckDef, MsgCheckpointDef, MsgCheckpointNoAckDef } from '..
 import { MsgTopupDef, MsgWithdrawFeeDef } from '../../modules/topup/msgs';
 import { type BroadcastMode, type BroadcastResult } from '../../rpc/ports';
 import { RestClient, parseAbciLog } from './http';
-import { type ClientKey, keysDir, listKeys, loadKey, resolveChainId, resolveHome } from './keys';
-import { RestError, UsageError } from './errors';
+import { type ClientKey, homeCrypto, keysDir, listKeys, loadKey, resolveChainId, resolveHome } from './keys';
+import { NodeUnreachableError, RestError, TxOutcomeUnknownError, UsageError } from './errors';
 import { render, txResultView } from './format';
 
 export interface ClientIO {
@@ -34,6 +36,8 @@ export interface CommonArgs {
   home?: string;
   json: boolean;
   timeoutMs: number;
+  /** The --home / --node flags as given, to repeat in a command the output suggests. */
+  target?: string;
 }
 
 export interface TxArgs extends CommonArgs {
@@ -45,6 +49,8 @@ export interface TxArgs extends CommonArgs {
   /** Offline overrides of the signing account's number and sequence. */
   accountNumber?: bigint;
   sequence?: bigint;
+  /** Wait (up to the timeout) until the tx is committed, looking it up when its answer is lost. */
+  wait?: boolean;
 }
 
 export const DEFAULT_VALIDATOR_KEY = 'validator-1';
@@ -98,9 +104,80 @@ async function sendTx<M>(
     accountNumber ??= num(acc.result.account_number ?? '0', 'account_number');
     sequence ??= num(acc.result.sequence ?? '0', 'sequence');
   }
-  const tx = signTx(def, msg, { chainId, accountNumber, sequence, memo: a.memo }, key.privateKey);
-  const result = await rest.broadcast(canonicalJson(txJson(tx)), a.mode);
+  // A fast-crypto network checks the fast scheme's signatures (see src/core/signatureScheme.ts).
+  const tx = signTx(
+    def,
+    msg,
+    { chainId, accountNumber, sequence, memo: a.memo },
+    key.privateKey,
+    schemeFor(homeCrypto(home)),
+  );
+  const hash = tendermintHash(txHash(encodeTx(tx)));
+  const started = Date.now();
+  let result: BroadcastResult;
+  try {
+    result = await rest.broadcast(canonicalJson(txJson(tx)), a.mode);
+  } catch (e) {
+    const lost = outcomeLost(e);
+    if (lost === null) throw e;
+    if (!a.wait) throw new TxOutcomeUnknownError(hash, lost, checkCommand(hash, a));
+    io.err(`lockstep: transaction ${hash} was sent but not answered (${lost}); waiting for its outcome\n`);
+    return printTxResult(await waitForTx(rest, hash, a, started), a.json, io);
+  }
+  // sync and async answer before the commit: --wait looks the tx up until it is in a block.
+  if (a.wait && result.code === 0 && (result.height === '0' || result.height === ''))
+    return printTxResult(await waitForTx(rest, hash, a, started), a.json, io);
   return printTxResult(result, a.json, io);
+}
+
+/**
+ * Why the answer to a broadcast was lost after the request may have reached the node, or null when
+ * the failure says nothing of the kind (the node refused the connection, or answered an error).
+ */
+function outcomeLost(e: unknown): string | null {
+  if (e instanceof NodeUnreachableError) return e.sent ? `the node did not answer: ${e.detail}` : null;
+  if (e instanceof RestError && (e.status === 503 || e.status === 504))
+    return `the node answered ${e.status}: ${e.detail}`;
+  return null;
+}
+
+function checkCommand(hash: string, a: CommonArgs): string {
+  return `lockstep query tx ${hash} --wait${a.target ? ` ${a.target}` : ''}`;
+}
+
+/**
+ * Look the tx up (GET /txs/{hash}) until the node has it committed (or refused), within the
+ * timeout counted from `startedMs`; a node that restarts meanwhile is waited for.
+ */
+async function waitForTx(rest: RestClient, hash: string, a: CommonArgs, startedMs: number): Promise<BroadcastResult> {
+  let last = 'no answer yet';
+  for (;;) {
+    try {
+      const r = await rest.lookupTx(hash);
+      if ('found' in r) return r.found;
+      last = r.pending;
+    } catch (e) {
+      if (!(e instanceof NodeUnreachableError) && !(e instanceof RestError && e.status === 503)) throw e;
+      last = e.message;
+    }
+    if (Date.now() - startedMs >= a.timeoutMs)
+      throw new TxOutcomeUnknownError(
+        hash,
+        `not committed within ${a.timeoutMs / 1000}s (the node says: ${last})`,
+        checkCommand(hash, a),
+      );
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** `lockstep query tx <hash>`: the node's TxResponse for it; `--wait` until it is committed. */
+export async function queryTx(a: CommonArgs & { hash: string; wait: boolean }, io: ClientIO): Promise<number> {
+  const rest = client(a, io);
+  const hash = a.hash.replace(/^0x/i, '').toUpperCase();
+  if (a.wait) return printTxResult(await waitForTx(rest, hash, a, Date.now()), a.json, io);
+  const r = await rest.lookupTx(hash);
+  if ('pending' in r) throw new RestError(404, rest.url(`/txs/${hash}`), r.pending);
+  return printTxResult(r.found, a.json, io);
 }
 
 function printTxResult(r: BroadcastResult, json: boolean, io: ClientIO): number {

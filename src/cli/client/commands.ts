@@ -21,6 +21,7 @@ import {
   queryCheckpointParams,
   querySidechainParams,
   querySpan,
+  queryTx,
   queryValidatorInfo,
   sendAck,
   sendCheckpoint,
@@ -30,6 +31,7 @@ import {
   validatorJoin,
 } from './actions';
 import { DEFAULT_NODE, normalizeNodeUrl } from './http';
+import { KEY_NAME, addressOrKeyName, boundRestUrl, resolveHome } from './keys';
 import { ParseUsageError, UsageError, isClientError } from './errors';
 import {
   checkAll,
@@ -58,11 +60,14 @@ const TRUST_NODE_HELP =
   'accepted for compatibility with the Heimdall CLI; a no-op: this client does not verify query proofs, it always trusts the node it asks';
 const QUERY_CHAIN_ID_HELP = 'accepted for compatibility (the spec lists it); queries do not need it';
 
+const NODE_HELP = `the node to ask: a validator number N (validator N's node of the home's devnet: <REST URL>/node/N), or a REST API URL; default: the devnet running in the home (its data/ports.json), else ${DEFAULT_NODE}`;
+
 const TX_EPILOGUE = `Signing: the key --from names in <home>/keys (default ${DEFAULT_VALIDATOR_KEY} for validator messages, ${DEFAULT_USER_KEY} for bank send; send-checkpoint and send-noack default to the key of the current / next checkpoint proposer when the home folder holds it). The account number and sequence come from GET /auth/accounts/<from>/sequence unless --account-number and --sequence are given.
 --chain-id defaults to the chain_id of <home>/config/genesis.json.
 Output: txhash, height, code, codespace (if any), raw_log, gas_wanted, gas_used, logs (--json: the node's TxResponse as JSON).
 Messages the validators vote on (propose-span, validator-join, send-checkpoint, send-ack, topup fee) take effect two blocks after delivery, once more than 2/3 of the voting power agreed; code 0 means the transaction was delivered.
-Exit codes: 0 accepted (code 0); 1 rejected by the node (raw_log on stderr), bad input, unknown key or unreachable node.`;
+A transaction that was sent but not answered (the connection closed, the node restarted, the answer timed out) is reported with its hash and a command that looks it up: the node journals a tx before it answers, so it may be applied; never send it again. --wait waits (up to --timeout) until the tx is committed, looking it up (GET /txs/{hash}) when its answer is lost, also across a restart.
+Exit codes: 0 accepted (code 0); 1 rejected by the node (raw_log on stderr), an outcome still unknown, bad input, unknown key or unreachable node.`;
 
 const QUERY_EPILOGUE =
   'Output: YAML (--json: one JSON object with the same keys). Exit codes: 0 success; 1 bad input, an error answer or an unreachable node.';
@@ -75,11 +80,7 @@ function str(a: A, k: string): string | undefined {
 
 function commonOptions<U>(y: Argv<U>) {
   return y
-    .option('node', {
-      type: 'string',
-      default: DEFAULT_NODE,
-      describe: 'REST API of a running devnet node (`lockstep node start`)',
-    })
+    .option('node', { type: 'string', describe: NODE_HELP })
     .option('home', {
       type: 'string',
       describe: 'home folder with config/genesis.json and keys/ (default: $LOCKSTEP_HOME, else ~/.lockstep)',
@@ -92,7 +93,7 @@ function commonOptions<U>(y: Argv<U>) {
     })
     .check((a) =>
       checkAll(
-        () => normalizeNodeUrl(String(a.node)),
+        () => a.node === undefined || /^[1-9]\d*$/.test(String(a.node)) || normalizeNodeUrl(String(a.node)),
         () => parseTimeoutFlag(a.timeout),
       ),
     );
@@ -127,6 +128,11 @@ function txOptions<U>(y: Argv<U>, defaultFrom: string) {
       type: 'string',
       describe: 'sign with this sequence instead of asking the node (several txs per block)',
     })
+    .option('wait', {
+      type: 'boolean',
+      default: false,
+      describe: 'wait until the tx is committed (up to --timeout), looking it up if its answer is lost',
+    })
     .option('trust-node', { type: 'boolean', default: false, hidden: true, describe: TRUST_NODE_HELP })
     .check((a) =>
       checkAll(
@@ -137,21 +143,38 @@ function txOptions<U>(y: Argv<U>, defaultFrom: string) {
     .epilogue(TX_EPILOGUE);
 }
 
-function commonArgs(a: A): CommonArgs {
+/**
+ * The REST URL to ask: --node as a URL; --node N as validator N's node (`/node/N`) of the home's
+ * running devnet; without --node, the home's running devnet (data/ports.json), else the default.
+ */
+export function resolveNodeUrl(flag: string | undefined, home: string): string {
+  const base = boundRestUrl(home) ?? DEFAULT_NODE;
+  if (flag === undefined) return base;
+  if (/^[1-9]\d*$/.test(flag)) return `${base}/node/${flag}`;
+  return normalizeNodeUrl(flag);
+}
+
+function commonArgs(a: A, env: NodeJS.ProcessEnv): CommonArgs {
   const home = str(a, 'home');
+  const node = str(a, 'node');
+  const target = [home !== undefined ? `--home ${home}` : '', node !== undefined ? `--node ${node}` : '']
+    .filter((x) => x !== '')
+    .join(' ');
   return {
-    node: normalizeNodeUrl(String(a.node ?? DEFAULT_NODE)),
+    node: resolveNodeUrl(node, resolveHome(home, env)),
     ...(home !== undefined ? { home } : {}),
     json: a.json === true,
     timeoutMs: parseTimeoutFlag(a.timeout ?? '60s'),
+    ...(target ? { target } : {}),
   };
 }
 
-function txArgs(a: A): TxArgs {
+function txArgs(a: A, env: NodeJS.ProcessEnv): TxArgs {
   const out: TxArgs = {
-    ...commonArgs(a),
+    ...commonArgs(a, env),
     mode: (str(a, 'broadcast-mode') ?? 'block') as BroadcastMode,
     memo: str(a, 'memo') ?? '',
+    wait: a.wait === true,
   };
   const from = str(a, 'from');
   if (from !== undefined) out.from = from;
@@ -240,7 +263,7 @@ export function registerClientCommands<T>(
                     ),
                   )
                   .example(
-                    '$0 tx sidechain propose-span --start-block 256 --chain-id lockstep-devnet',
+                    '$0 tx sidechain propose-span --start-block 256 --home ./devnet',
                     'propose span 1 (end block = start + span_duration - 1)',
                   ),
               run(async (a) => {
@@ -249,7 +272,7 @@ export function registerClientCommands<T>(
                 const scid = str(a, 'sidechain-chain-id');
                 return proposeSpan(
                   {
-                    ...txArgs(a),
+                    ...txArgs(a, io.env),
                     ...(sb !== undefined ? { startBlock: sb } : {}),
                     ...(sid !== undefined ? { spanId: sid } : {}),
                     ...(scid !== undefined ? { sidechainChainId: scid } : {}),
@@ -267,30 +290,34 @@ export function registerClientCommands<T>(
               'Send MsgSend: move coins from --from to <to_address>',
               (c) =>
                 txOptions(c, DEFAULT_USER_KEY)
-                  .positional('to_address', { type: 'string', describe: 'recipient address (0x + 40 hex)' })
+                  .positional('to_address', {
+                    type: 'string',
+                    describe: 'recipient address (0x + 40 hex), or the name of a key in <home>/keys (user-2)',
+                  })
                   .positional('amount', {
                     type: 'string',
                     describe: '<amount><denom>, e.g. 1000matic (several: 5matic,7stake)',
                   })
                   .check((a) =>
                     checkAll(
-                      () => parseAddressFlag(a.to_address, '<to_address>'),
+                      () => KEY_NAME.test(String(a.to_address)) || parseAddressFlag(a.to_address, '<to_address>'),
                       () => parseCoinsArg(a.amount, '<amount>'),
                     ),
                   )
+                  .example('$0 tx bank send user-2 1000matic --home ./devnet', 'send 1000 matic from user-1 to user-2')
                   .example(
-                    '$0 tx bank send 0x6c3a…9f21 1000matic --chain-id lockstep-devnet',
-                    'send 1000 matic from user-1',
+                    '$0 tx bank send user-2 1000matic --from validator-2 --json --home ./devnet',
+                    'from another key, JSON output',
                   )
                   .example(
-                    '$0 tx bank send 0x6c3a…9f21 1000matic --from validator-2 --json',
-                    'from another key, JSON output',
+                    '$0 tx bank send 0x<address> 5matic --node 3 --wait --home ./devnet',
+                    "through validator 3's node, waiting for the commit",
                   ),
               run((a) =>
                 bankSend(
                   {
-                    ...txArgs(a),
-                    to: parseAddressFlag(a.to_address, '<to_address>'),
+                    ...txArgs(a, io.env),
+                    to: addressOrKeyName(String(a.to_address), resolveHome(str(a, 'home'), io.env), '<to_address>'),
                     amount: parseCoinsArg(a.amount, '<amount>'),
                   },
                   io,
@@ -335,14 +362,14 @@ export function registerClientCommands<T>(
                     ),
                   )
                   .example(
-                    '$0 tx staking validator-join --signer-pubkey 0x04ab… --tx-hash 0x5f2e… --log-index 1 --id 5 --chain-id lockstep-devnet',
+                    '$0 tx staking validator-join --signer-pubkey 0x04ab… --tx-hash 0x5f2e… --log-index 1 --id 5 --home ./devnet',
                     'acknowledge validator 5 joining',
                   ),
               run((a) => {
                 const id = optU64(a, 'id');
                 return validatorJoin(
                   {
-                    ...txArgs(a),
+                    ...txArgs(a, io.env),
                     signerPubkey: parsePubKeyFlag(a['signer-pubkey'], '--signer-pubkey'),
                     txHash: parseHashFlag(a['tx-hash'], '--tx-hash'),
                     logIndex: parseUint64Flag(a['log-index'], '--log-index'),
@@ -388,7 +415,7 @@ export function registerClientCommands<T>(
                     ),
                   )
                   .example(
-                    '$0 tx checkpoint send-checkpoint --start-block 0 --end-block 255 --root-hash 0x9c1e… --account-root-hash 0x0d7a… --chain-id lockstep-devnet',
+                    '$0 tx checkpoint send-checkpoint --start-block 0 --end-block 255 --root-hash 0x9c1e… --account-root-hash 0x0d7a… --home ./devnet',
                     'propose a checkpoint',
                   )
                   .example(
@@ -400,7 +427,7 @@ export function registerClientCommands<T>(
                 const accountRootHash = optHash(a, 'account-root-hash');
                 return sendCheckpoint(
                   {
-                    ...txArgs(a),
+                    ...txArgs(a, io.env),
                     startBlock: parseUint64Flag(a['start-block'], '--start-block'),
                     endBlock: parseUint64Flag(a['end-block'], '--end-block'),
                     ...(rootHash !== undefined ? { rootHash } : {}),
@@ -438,13 +465,13 @@ export function registerClientCommands<T>(
                     ),
                   )
                   .example(
-                    '$0 tx checkpoint send-ack --tx-hash 0x77b0… --log-index 0 --header 1 --chain-id lockstep-devnet',
+                    '$0 tx checkpoint send-ack --tx-hash 0x77b0… --log-index 0 --header 1 --home ./devnet',
                     'acknowledge checkpoint 1',
                   ),
               run((a) =>
                 sendAck(
                   {
-                    ...txArgs(a),
+                    ...txArgs(a, io.env),
                     txHash: parseHashFlag(a['tx-hash'], '--tx-hash'),
                     logIndex: parseUint64Flag(a['log-index'], '--log-index'),
                     header: parseUint64Flag(a.header, '--header'),
@@ -458,10 +485,10 @@ export function registerClientCommands<T>(
               'Send MsgCheckpointNoAck (the checkpoint was not acknowledged within checkpoint_buffer_time)',
               (c) =>
                 txOptions(c, 'the key of the next checkpoint proposer, else validator-1').example(
-                  '$0 tx checkpoint send-noack --chain-id lockstep-devnet',
+                  '$0 tx checkpoint send-noack --home ./devnet',
                   'time out the current proposer',
                 ),
-              run((a) => sendNoAck(txArgs(a), io)),
+              run((a) => sendNoAck(txArgs(a, io.env), io)),
             )
             .demandCommand(1, 'Name a command: lockstep tx checkpoint send-checkpoint|send-ack|send-noack --help'),
         )
@@ -494,14 +521,14 @@ export function registerClientCommands<T>(
                     ),
                   )
                   .example(
-                    '$0 tx topup fee --tx-hash 0x3c41… --log-index 0 --validator-id 1 --chain-id lockstep-devnet',
+                    '$0 tx topup fee --tx-hash 0x3c41… --log-index 0 --validator-id 1 --home ./devnet',
                     'credit the top-up of validator 1',
                   ),
               run((a) => {
                 const vid = optU64(a, 'validator-id');
                 return topupFee(
                   {
-                    ...txArgs(a),
+                    ...txArgs(a, io.env),
                     txHash: parseHashFlag(a['tx-hash'], '--tx-hash'),
                     logIndex: parseUint64Flag(a['log-index'], '--log-index'),
                     ...(vid !== undefined ? { validatorId: vid } : {}),
@@ -520,14 +547,14 @@ export function registerClientCommands<T>(
                     describe: 'amount in the smallest unit (default 0: the whole matic balance)',
                   })
                   .check((a) => checkAll(() => a.amount === undefined || parseUintFlag(a.amount, '--amount')))
-                  .example(
-                    '$0 tx topup withdraw --chain-id lockstep-devnet',
-                    'withdraw the whole balance of validator-1',
-                  )
-                  .example('$0 query auth account 0x<validator signer> --trust-node', 'then check the balance'),
+                  .example('$0 tx topup withdraw --home ./devnet', 'withdraw the whole balance of validator-1')
+                  .example('$0 query auth account validator-1 --home ./devnet', 'then check the balance'),
               run((a) =>
                 topupWithdraw(
-                  { ...txArgs(a), ...(a.amount !== undefined ? { amount: parseUintFlag(a.amount, '--amount') } : {}) },
+                  {
+                    ...txArgs(a, io.env),
+                    ...(a.amount !== undefined ? { amount: parseUintFlag(a.amount, '--amount') } : {}),
+                  },
                   io,
                 ),
               ),
@@ -553,7 +580,7 @@ export function registerClientCommands<T>(
                     'latest-span',
                     'Print the latest span',
                     (l) => queryOptions(l).example('$0 query sidechain span latest-span', 'the current span'),
-                    run((a) => querySpan(commonArgs(a), io)),
+                    run((a) => querySpan(commonArgs(a, io.env), io)),
                   )
                   .example('$0 query sidechain span --span-id 1', 'span 1')
                   .example('$0 query sidechain span latest-span --json', 'the latest span as JSON'),
@@ -564,14 +591,14 @@ export function registerClientCommands<T>(
                     '--span-id',
                     'name the span with --span-id <span_id>, or use `query sidechain span latest-span`',
                   );
-                return querySpan({ ...commonArgs(a), spanId }, io);
+                return querySpan({ ...commonArgs(a, io.env), spanId }, io);
               }),
             )
             .command(
               'params',
               'Print sprint_duration, span_duration, producer_count',
               (c) => queryOptions(c).example('$0 query sidechain params', 'the sidechain module parameters'),
-              run((a) => querySidechainParams(commonArgs(a), io)),
+              run((a) => querySidechainParams(commonArgs(a, io.env), io)),
             )
             .demandCommand(1, 'Name a command: lockstep query sidechain span|params --help'),
         )
@@ -582,16 +609,30 @@ export function registerClientCommands<T>(
               'Print an account: address, coins, pubkey, accountnumber, sequence',
               (c) =>
                 queryOptions(c)
-                  .positional('address', { type: 'string', describe: 'account address (0x + 40 hex)' })
-                  .check((a) => checkAll(() => parseAddressFlag(a.address, '<address>')))
-                  .example('$0 query auth account 0x6c3a…9f21 --trust-node', 'balance, account number and sequence'),
-              run((a) => queryAccount({ ...commonArgs(a), address: parseAddressFlag(a.address, '<address>') }, io)),
+                  .positional('address', {
+                    type: 'string',
+                    describe: 'account address (0x + 40 hex), or the name of a key in <home>/keys (user-1)',
+                  })
+                  .check((a) =>
+                    checkAll(() => KEY_NAME.test(String(a.address)) || parseAddressFlag(a.address, '<address>')),
+                  )
+                  .example('$0 query auth account user-1 --home ./devnet', 'balance, account number and sequence')
+                  .example('$0 query auth account user-1 --node 3 --home ./devnet', "as validator 3's node sees it"),
+              run((a) =>
+                queryAccount(
+                  {
+                    ...commonArgs(a, io.env),
+                    address: addressOrKeyName(String(a.address), resolveHome(str(a, 'home'), io.env), '<address>'),
+                  },
+                  io,
+                ),
+              ),
             )
             .command(
               'params',
               'Print the auth parameters',
               (c) => queryOptions(c).example('$0 query auth params', 'max_memo_characters, tx_sig_limit, …, tx_fees'),
-              run((a) => queryAuthParams(commonArgs(a), io)),
+              run((a) => queryAuthParams(commonArgs(a, io.env), io)),
             )
             .demandCommand(1, 'Name a command: lockstep query auth account|params --help'),
         )
@@ -602,7 +643,10 @@ export function registerClientCommands<T>(
               'Print a validator by signer address or id',
               (c) =>
                 queryOptions(c)
-                  .option('validator', { type: 'string', describe: 'signer address of the validator' })
+                  .option('validator', {
+                    type: 'string',
+                    describe: 'signer address of the validator, or the name of its key in <home>/keys',
+                  })
                   .option('id', { type: 'string', describe: 'validator id' })
                   .conflicts('validator', 'id')
                   .check((a) =>
@@ -614,18 +658,32 @@ export function registerClientCommands<T>(
                             'name the validator with --validator=<signer address> or --id=<validator id>',
                           );
                       },
-                      () => a.validator === undefined || parseAddressFlag(a.validator, '--validator'),
+                      () =>
+                        a.validator === undefined ||
+                        KEY_NAME.test(String(a.validator)) ||
+                        parseAddressFlag(a.validator, '--validator'),
                       () => optU64(a, 'id'),
                     ),
                   )
-                  .example('$0 query staking validator-info --validator=0x6c3a…9f21', 'by signer address')
+                  .example(
+                    '$0 query staking validator-info --validator validator-2 --home ./devnet',
+                    'by the signer of a key',
+                  )
                   .example('$0 query staking validator-info --id=1 --json', 'by id, as JSON'),
               run((a) => {
                 const id = optU64(a, 'id');
                 return queryValidatorInfo(
                   {
-                    ...commonArgs(a),
-                    ...(a.validator !== undefined ? { validator: parseAddressFlag(a.validator, '--validator') } : {}),
+                    ...commonArgs(a, io.env),
+                    ...(a.validator !== undefined
+                      ? {
+                          validator: addressOrKeyName(
+                            String(a.validator),
+                            resolveHome(str(a, 'home'), io.env),
+                            '--validator',
+                          ),
+                        }
+                      : {}),
                     ...(id !== undefined ? { id } : {}),
                   },
                   io,
@@ -641,11 +699,26 @@ export function registerClientCommands<T>(
               'Print checkpoint_buffer_time (as 16m40s) and the other checkpoint parameters',
               (c) =>
                 queryOptions(c).example('$0 query checkpoint params --trust-node', 'checkpoint_buffer_time: 16m40s, …'),
-              run((a) => queryCheckpointParams(commonArgs(a), io)),
+              run((a) => queryCheckpointParams(commonArgs(a, io.env), io)),
             )
             .demandCommand(1, 'Name a command: lockstep query checkpoint params --help'),
         )
-        .demandCommand(1, 'Name a module: lockstep query sidechain|auth|staking|checkpoint --help')
+        .command(
+          'tx <hash>',
+          'Look a transaction up (GET /txs/{hash}): its result once committed; --wait waits for that',
+          (c) =>
+            queryOptions(c)
+              .positional('hash', { type: 'string', describe: 'the tx hash (64 hex digits, as tx commands print it)' })
+              .option('wait', {
+                type: 'boolean',
+                default: false,
+                describe: 'wait (up to --timeout) until the node has committed it, also across a restart',
+              })
+              .check((a) => checkAll(() => parseHashFlag(a.hash, '<hash>')))
+              .example('$0 query tx 5F2E…C1A0 --wait --home ./devnet', 'the outcome of a tx whose answer was lost'),
+          run((a) => queryTx({ ...commonArgs(a, io.env), hash: String(a.hash), wait: a.wait === true }, io)),
+        )
+        .demandCommand(1, 'Name a module: lockstep query sidechain|auth|staking|checkpoint|tx --help')
         .epilogue(QUERY_EPILOGUE),
     );
 }

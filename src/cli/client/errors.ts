@@ -31,14 +31,45 @@ export class ParseUsageError extends InputError {
   }
 }
 
-/** The node could not be reached (connection refused, DNS, timeout). */
+/**
+ * The node could not be reached (connection refused, DNS), or it did not answer (the connection
+ * closed, a timeout). `sent` tells them apart: a request that may have reached the node (a
+ * transaction it may have journaled) is not one to send again blindly.
+ */
 export class NodeUnreachableError extends Error {
   constructor(
     readonly node: string,
-    detail: string,
+    readonly detail: string,
+    readonly sent = false,
   ) {
-    super(`cannot reach the service REST API at ${node}: is \`lockstep node start\` running? (${detail})`);
+    super(
+      sent
+        ? `the service REST API at ${node} did not answer (${detail})`
+        : `cannot reach the service REST API at ${node}: is \`lockstep node start\` running? (${detail})`,
+    );
     this.name = 'NodeUnreachableError';
+  }
+}
+
+/**
+ * A transaction was sent, but whether the node took it is not known (the connection closed, the
+ * node restarted, the answer timed out). The node journals a tx before it answers, so it may well
+ * be applied (also after a restart): the message says how to look it up, and never to send it
+ * again, which would pay twice.
+ */
+export class TxOutcomeUnknownError extends Error {
+  constructor(
+    readonly txhash: string,
+    detail: string,
+    readonly checkCommand: string,
+  ) {
+    super(
+      `transaction ${txhash} was sent, but its outcome is unknown: ${detail}.\n` +
+        '  The node journals a transaction before it answers: if it did, the transaction is applied (also after a restart).\n' +
+        '  Do not send it again (a second one would pay twice). Look it up, waiting for the outcome:\n' +
+        `  ${checkCommand}`,
+    );
+    this.name = 'TxOutcomeUnknownError';
   }
 }
 
@@ -54,6 +85,11 @@ export class RestError extends Error {
   }
 }
 
-export function isClientError(e: unknown): e is UsageError | NodeUnreachableError | RestError {
-  return e instanceof UsageError || e instanceof NodeUnreachableError || e instanceof RestError;
+export function isClientError(e: unknown): e is UsageError | NodeUnreachableError | RestError | TxOutcomeUnknownError {
+  return (
+    e instanceof UsageError ||
+    e instanceof NodeUnreachableError ||
+    e instanceof RestError ||
+    e instanceof TxOutcomeUnknownError
+  );
 }

@@ -79,13 +79,14 @@ export class RestClient {
     try {
       res = await this.fetchImpl(url, { ...init, signal: AbortSignal.timeout(this.timeoutMs) });
     } catch (e) {
-      throw new NodeUnreachableError(this.node, networkDetail(e, this.timeoutMs));
+      throw new NodeUnreachableError(this.node, networkDetail(e, this.timeoutMs), mayHaveBeenSent(e));
     }
     let text: string;
     try {
       text = await res.text();
     } catch (e) {
-      throw new NodeUnreachableError(this.node, networkDetail(e, this.timeoutMs));
+      // The request went through: only the answer was lost.
+      throw new NodeUnreachableError(this.node, networkDetail(e, this.timeoutMs), true);
     }
     let body: unknown;
     try {
@@ -135,9 +136,41 @@ export class RestClient {
     if (body === null || typeof body !== 'object' || typeof (body as { txhash?: unknown }).txhash !== 'string') {
       throw new RestError(0, url, `not a tx response: ${JSON.stringify(body).slice(0, 200)}`);
     }
-    const r = body as BroadcastResult;
-    return { ...r, code: typeof r.code === 'number' ? r.code : Number(r.code ?? 0), raw_log: r.raw_log ?? '' };
+    return txResponseOf(body);
   }
+
+  /**
+   * GET /txs/{hash} (hash: hex, with or without 0x): the TxResponse of a tx the node committed
+   * (or refused at CheckTx: height "0"), or `pending` with the node's words when it has not got
+   * there (404).
+   */
+  async lookupTx(hash: string): Promise<{ found: BroadcastResult } | { pending: string }> {
+    const { status, body, url } = await this.request(`/txs/${hash}`, {
+      method: 'GET',
+      headers: { accept: 'application/json' },
+    });
+    if (status === 404) return { pending: describeErrorBody(body) };
+    if (status < 200 || status > 299) throw new RestError(status, url, describeErrorBody(body));
+    if (body === null || typeof body !== 'object' || typeof (body as { txhash?: unknown }).txhash !== 'string')
+      throw new RestError(0, url, `not a tx response: ${JSON.stringify(body).slice(0, 200)}`);
+    return { found: txResponseOf(body) };
+  }
+}
+
+function txResponseOf(body: unknown): BroadcastResult {
+  const r = body as BroadcastResult;
+  return { ...r, code: typeof r.code === 'number' ? r.code : Number(r.code ?? 0), raw_log: r.raw_log ?? '' };
+}
+
+/** Codes of a connection that was never made: nothing was sent. */
+const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNABORTED']);
+
+/** Whether a failed fetch may have delivered its request (a reset, a timeout) or surely did not. */
+function mayHaveBeenSent(e: unknown): boolean {
+  const err = e as { cause?: { code?: string; errors?: Array<{ code?: string }> } };
+  const cause = err?.cause;
+  const codes = [cause?.code, ...(cause?.errors ?? []).map((x) => x.code)].filter((c): c is string => !!c);
+  return !(codes.length > 0 && codes.every((c) => NOT_SENT.has(c)));
 }
 
 function networkDetail(e: unknown, timeoutMs: number): string {

@@ -4,6 +4,9 @@
  *   <home>/config/genesis.json   the service genesis (its `chain_id` is the default --chain-id)
  *   <home>/keys/<name>.json      {"name","address","pub_key","private_key"} (secp256k1, 0x hex)
  *
+ *   <home>/config/scenario.json  the network (its `crypto` says how to sign)
+ *   <home>/data/ports.json       the addresses a running devnet bound (the default REST URL)
+ *
  * Home: the --home flag, else $LOCKSTEP_HOME, else ~/.lockstep.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -12,6 +15,7 @@ import { join, resolve } from 'node:path';
 import { type Address, parseAddress } from '../../core/address';
 import { type Hex, toHex } from '../../core/bytes';
 import { addressOfPublicKey, privateKeyBytes, publicKeyBytesFromPrivateKey } from '../../core/secp256k1';
+import { type CryptoMode } from '../../core/signatureScheme';
 import { UsageError } from './errors';
 
 export interface ClientKey {
@@ -118,4 +122,49 @@ export function resolveChainId(flag: string | undefined, home: string): string {
     '--chain-id',
     `required: name the service chain id (no ${join(home, 'config', 'genesis.json')} to read it from)`,
   );
+}
+
+/** The crypto mode of the home's network (`crypto` in config/scenario.json): how its nodes check signatures. */
+export function homeCrypto(home: string): CryptoMode {
+  const file = join(home, 'config', 'scenario.json');
+  if (!existsSync(file)) return 'real';
+  try {
+    return (JSON.parse(readFileSync(file, 'utf8')) as { crypto?: unknown }).crypto === 'fast' ? 'fast' : 'real';
+  } catch {
+    return 'real';
+  }
+}
+
+/** The REST API of the devnet running in the home (`data/ports.json`, written by `node start`), if any. */
+export function boundRestUrl(home: string): string | undefined {
+  const file = join(home, 'data', 'ports.json');
+  if (!existsSync(file)) return undefined;
+  try {
+    const p = JSON.parse(readFileSync(file, 'utf8')) as { host?: unknown; rest?: unknown };
+    if (typeof p.host !== 'string' || typeof p.rest !== 'number') return undefined;
+    return `http://${p.host.includes(':') ? `[${p.host}]` : p.host}:${p.rest}`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A key name of the home (`user-2`): not an address, so an address argument may name a key instead. */
+export const KEY_NAME = /^[A-Za-z][A-Za-z0-9._-]*$/;
+
+/** An address argument: 0x + 40 hex, or the name of a key in the home (its address). */
+export function addressOrKeyName(value: string, home: string, flag: string): Address {
+  if (KEY_NAME.test(value) && !/^0[xX]/.test(value)) {
+    const file = join(keysDir(home), `${value}.json`);
+    if (!existsSync(file))
+      throw new UsageError(
+        flag,
+        `no key named ${JSON.stringify(value)} in ${keysDir(home)} (give an address, 0x + 40 hex, or a key name); ${availableKeysText(home)}`,
+      );
+    return loadKey(home, value).address;
+  }
+  try {
+    return parseAddress(value, flag);
+  } catch (e) {
+    throw new UsageError(flag, (e as Error).message.replace(/^[^:]*: /, ''));
+  }
 }

@@ -8,10 +8,16 @@
  *   config/scenario.json           the network the simulation runs (validators, params, workload)
  *   lockstep-seeds.txt             the seeds list (the simulated peers)
  *   sidechain/genesis.json         sidechain genesis (chain id, producers, clique/bor parameters)
- *   sidechain/lockstep-sidechain.ipc  the operator console's socket (while running)
+ *   sidechain/lockstep-sidechain.ipc  the operator console's socket (while running), and
+ *   sidechain/lockstep-sidechain-N.ipc  one per sidechain node N
  *   keys/<name>.json               validator signer keys (validator-N) and user keys (user-N)
- *   data/journal.jsonl             every external input, in order (see journal.ts)
- *   logs/{daemon,rest-server,bridge,sidechain}.log
+ *   data/journal.jsonl             every external input and action, in order (see journal.ts)
+ *   data/journal.reverted-N.jsonl  the tails a revert dropped
+ *   data/served.json               how far the state clients have read goes (servedMark.ts)
+ *   data/ports.json                the addresses `start` bound
+ *   logs/{daemon,bridge,sidechain}.log  the nodes' records (virtual time)
+ *   logs/{rest-server,status,jsonrpc}.log  one pino (JSON) log per server: time, request, status, latency
+ *   report/                        the run so far (`node report`, and at every stop)
  *
  * Everything is derived from the scenario and the seed, so `init` twice with the same arguments
  * writes the same files.
@@ -48,6 +54,21 @@ export interface KeyFile {
   private_key: Hex;
 }
 
+/**
+ * Where the first `node start` stops: a home that opens a run at a time (`node init --at`, or
+ * `--from-report DIR --before-violation`) replays it unpaced to the last window barrier before
+ * `pauseBeforeMs` and serves it paused.
+ */
+export interface StartSpec {
+  pauseBeforeMs: number;
+  /** What the time means, for the banner ("the first violation: fork-choice at 31.200 s"). */
+  note: string;
+  /** The report folder the run came from. */
+  fromReport?: string;
+  /** The first violation of that run, when the home opens it before it. */
+  violation?: { oracle: string; atMs: number; message: string };
+}
+
 export interface DevnetConfig {
   home: string;
   seed: number;
@@ -58,6 +79,7 @@ export interface DevnetConfig {
   moniker: string;
   scenario: Scenario;
   chainId: string;
+  start?: StartSpec;
 }
 
 export function defaultHome(): string {
@@ -72,15 +94,23 @@ export const paths = (home: string) => ({
   seeds: join(home, 'lockstep-seeds.txt'),
   sidechainGenesis: join(home, 'sidechain', 'genesis.json'),
   consoleSocket: join(home, 'sidechain', 'lockstep-sidechain.ipc'),
+  /** Sidechain node n's console socket. */
+  consoleSocketOf: (n: number) => join(home, 'sidechain', `lockstep-sidechain-${n}.ipc`),
   keys: join(home, 'keys'),
   data: join(home, 'data'),
   journal: join(home, 'data', 'journal.jsonl'),
+  /** The tail the n-th revert dropped from the journal. */
+  revertedJournal: (n: number) => join(home, 'data', `journal.reverted-${n}.jsonl`),
+  served: join(home, 'data', 'served.json'),
+  report: join(home, 'report'),
   lock: join(home, 'data', 'LOCK'),
   /** The addresses `start` bound (with port 0 in the config, the ports the OS chose). */
   ports: join(home, 'data', 'ports.json'),
   logs: join(home, 'logs'),
-  log: (service: 'daemon' | 'rest-server' | 'bridge' | 'sidechain') => join(home, 'logs', `${service}.log`),
+  log: (service: LogName) => join(home, 'logs', `${service}.log`),
 });
+
+export type LogName = 'daemon' | 'bridge' | 'sidechain' | 'rest-server' | 'status' | 'jsonrpc';
 
 /** The scenario as a devnet runs it: no time or event bound. */
 export function devnetScenario(s: Scenario): Scenario {
@@ -94,6 +124,7 @@ export interface InitOptions {
   host: string;
   ports: DevnetPorts;
   overwrite: boolean;
+  start?: StartSpec;
 }
 
 /** Write a new home folder; refuses to overwrite one unless asked. Returns the files written. */
@@ -127,6 +158,22 @@ export function initHome(o: InitOptions): string[] {
           ipc_path: 'sidechain/lockstep-sidechain.ipc',
         },
         bridge: { parent_chain: 'simulated', relay_delay_per_rank_ms: o.scenario.params.relayDelayPerRankMs },
+        ...(o.start
+          ? {
+              start: {
+                pause_before_ms: o.start.pauseBeforeMs,
+                note: o.start.note,
+                ...(o.start.fromReport !== undefined ? { from_report: o.start.fromReport } : {}),
+                ...(o.start.violation
+                  ? {
+                      violation_oracle: o.start.violation.oracle,
+                      violation_ms: o.start.violation.atMs,
+                      violation_message: o.start.violation.message,
+                    }
+                  : {}),
+              },
+            }
+          : {}),
       }) +
       '\n',
   );
@@ -260,7 +307,9 @@ export function loadHome(home: string): DevnetConfig {
   }
   const genesis = JSON.parse(readFileSync(p.genesis, 'utf8')) as { chain_id?: unknown };
   if (typeof genesis.chain_id !== 'string') throw new InputError(`${p.genesis}: chain_id`, 'missing');
+  const start = readStart(daemon.start, p.daemonConfig);
   return {
+    ...(start ? { start } : {}),
     home,
     seed,
     host: rest.host,
@@ -270,6 +319,23 @@ export function loadHome(home: string): DevnetConfig {
     scenario,
     chainId: genesis.chain_id,
   };
+}
+
+function readStart(value: unknown, file: string): StartSpec | undefined {
+  if (value === undefined) return undefined;
+  const o = value as Record<string, unknown>;
+  const ms = o.pause_before_ms;
+  if (typeof ms !== 'number' || !Number.isSafeInteger(ms) || ms < 0)
+    throw new InputError(`${file}: start.pause_before_ms`, 'expected a non-negative integer (virtual ms)');
+  const start: StartSpec = { pauseBeforeMs: ms, note: typeof o.note === 'string' ? o.note : '' };
+  if (typeof o.from_report === 'string') start.fromReport = o.from_report;
+  if (typeof o.violation_oracle === 'string' && typeof o.violation_ms === 'number')
+    start.violation = {
+      oracle: o.violation_oracle,
+      atMs: o.violation_ms,
+      message: typeof o.violation_message === 'string' ? o.violation_message : '',
+    };
+  return start;
 }
 
 export function loadKey(home: string, name: string): KeyFile {
@@ -298,7 +364,12 @@ export function resetData(home: string): string[] {
   const p = paths(home);
   if (!existsSync(p.genesis)) throw new InputError('--home', `no devnet in ${home}`);
   const removed: string[] = [];
-  for (const f of [p.journal, p.consoleSocket]) {
+  const backups = existsSync(p.data)
+    ? readdirSync(p.data)
+        .filter((f) => /^journal\.reverted-\d+\.jsonl$/.test(f))
+        .map((f) => join(p.data, f))
+    : [];
+  for (const f of [p.journal, p.served, p.consoleSocket, ...backups]) {
     if (existsSync(f)) {
       rmSync(f);
       removed.push(f);

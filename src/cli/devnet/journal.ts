@@ -1,24 +1,54 @@
 /**
- * The devnet's journal: every input from outside the simulation, one JSON line each, written and
- * fsynced before the input enters the simulation (and so before any client hears back). A restart
- * replays genesis + seed + journal: each input enters again at the same window barrier, so the
- * network reaches the same state, block for block.
+ * The devnet's journal: every input from outside the simulation and every action that changes the
+ * run, one JSON line each, written and fsynced before the input enters the simulation (and so
+ * before any client hears back). A restart replays genesis + seed + journal: each input enters
+ * again at the same window barrier, so the network reaches the same state, block for block.
  *
- * Lines:
- *   {"k":"tx","b":<barrier>,"node":"svc-1","tx":"0x…"}        a transaction from a client
- *   {"k":"setHead","b":<barrier>,"node":"sc-1","n":"<dec>"}    the console's debug.setHead
- *   {"k":"reached","b":<barrier>,"t":<virtual ms>}             how far the network had run
+ * Lines (`b` is the window barrier the line belongs to, `t` the virtual ms the run had reached):
+ *   {"k":"tx","b":B,"node":"svc-1","tx":"0x…"}            a transaction from a client
+ *   {"k":"setHead","b":B,"node":"sc-1","n":"<dec>"}        the console's debug.setHead
+ *   {"k":"fault","b":B,"f":{…}}                            a fault injected (the scenario's fault format)
+ *   {"k":"snapshot","b":B,"t":T,"id":"0x1","name":"x"}     a snapshot: this position in the journal
+ *   {"k":"pause","b":B,"t":T} / {"k":"resume","b":B,"t":T} the run was paused / resumed here
+ *   {"k":"advance","b":B,"t":T,"by":"evm_mine","s":N}      a fast-forward (step, evm_mine, evm_increaseTime; s: seconds asked)
+ *   {"k":"reached","b":B,"t":T}                            how far the network had run
  *
- * `reached` lines let a restart run (unpaced) back to where the devnet stopped. A torn last line
- * (the process died mid-write) is dropped: its input was never acknowledged.
+ * Inputs (tx, setHead, fault) change the run; the others record positions: a restart runs
+ * (unpaced) to the furthest barrier any line names, and comes back paused when the last pause or
+ * resume line is a pause. A snapshot is a position in the journal (the lines before it and its
+ * barrier); a revert truncates the journal after it (the dropped tail is kept in a backup file)
+ * and replays. A torn last line (the process died mid-write) is dropped: it was never
+ * acknowledged.
  */
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { InputError } from '../../core/errors';
 
 export type JournalEntry =
   | { k: 'tx'; b: number; node: string; tx: string }
   | { k: 'setHead'; b: number; node: string; n: string }
+  | { k: 'fault'; b: number; f: Record<string, unknown> }
+  | { k: 'snapshot'; b: number; t: number; id: string; name: string }
+  | { k: 'pause'; b: number; t: number }
+  | { k: 'resume'; b: number; t: number }
+  | { k: 'advance'; b: number; t: number; by: string; s?: number }
   | { k: 'reached'; b: number; t: number };
+
+export type JournalInput = Extract<JournalEntry, { k: 'tx' | 'setHead' | 'fault' }>;
+
+const KINDS: ReadonlySet<string> = new Set([
+  'tx',
+  'setHead',
+  'fault',
+  'snapshot',
+  'pause',
+  'resume',
+  'advance',
+  'reached',
+]);
+
+export function isInput(e: JournalEntry): e is JournalInput {
+  return e.k === 'tx' || e.k === 'setHead' || e.k === 'fault';
+}
 
 export function readJournal(file: string): { entries: JournalEntry[]; tornTail: boolean } {
   if (!existsSync(file)) return { entries: [], tornTail: false };
@@ -44,19 +74,24 @@ export function readJournal(file: string): { entries: JournalEntry[]; tornTail: 
         'not a JSON line; the journal is damaged (`lockstep node unsafe-reset-all` starts over)',
       );
     }
-    if (
-      !e ||
-      typeof e !== 'object' ||
-      !['tx', 'setHead', 'reached'].includes(e.k) ||
-      !Number.isSafeInteger(e.b) ||
-      e.b < lastBarrier
-    ) {
+    if (!e || typeof e !== 'object' || !KINDS.has(e.k) || !Number.isSafeInteger(e.b) || e.b < lastBarrier) {
       throw new InputError(`${file}:${i + 1}`, 'not a journal entry (or out of order); the journal is damaged');
     }
     lastBarrier = e.b;
     entries.push(e);
   }
   return { entries, tornTail };
+}
+
+/** Write a whole journal (after a torn tail or a revert), synced. */
+export function writeJournal(file: string, entries: readonly JournalEntry[]): void {
+  writeFileSync(file, entries.map((e) => `${JSON.stringify(e)}\n`).join(''));
+  const fd = openSync(file, 'r+');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 export class Journal {
@@ -69,7 +104,7 @@ export class Journal {
   /** Append entries and sync them to disk before returning. */
   append(entries: readonly JournalEntry[], sync = true): void {
     if (entries.length === 0) return;
-    writeSync(this.fd, entries.map((e) => JSON.stringify(e)).join('\n') + '\n');
+    writeSync(this.fd, `${entries.map((e) => JSON.stringify(e)).join('\n')}\n`);
     if (sync) fsyncSync(this.fd);
   }
 

@@ -11,9 +11,9 @@
  * server ignores. Anything else is `-32600 invalid request`, with its id if it had a usable one
  * and null otherwise. `"id": null` is an id (geth echoes it), not a notification.
  */
-import { type SidechainView } from '../ports';
+import { type CatchUpGate, type SidechainView } from '../ports';
 import { type RpcMessage, encodeJson, parseRpcBody } from './jsonText';
-import { callRpc } from './methods';
+import { type RpcResult, callRpc } from './methods';
 import {
   JSONRPC_INTERNAL_ERROR,
   JSONRPC_INVALID_PARAMS,
@@ -47,6 +47,29 @@ export interface EnvelopeLimits {
   /** Result bytes after which the rest of a batch gets `-32003 response too large`. 0 = no limit. */
   batchResponseMaxBytes: number;
 }
+
+/**
+ * What a devnet adds to the envelope: methods answered outside the view, asynchronously (the
+ * `lockstep_*` admin namespace, `evm_*`), and the catch-up gate reads wait at while a restart
+ * replays its journal.
+ */
+export interface EnvelopeExtensions {
+  /** The handler of an extra method, or undefined when `name` is not one. Handlers never throw. */
+  method?(name: string): ((params: unknown) => Promise<RpcResult>) | undefined;
+  gate?: CatchUpGate;
+}
+
+/**
+ * Methods answered at once while the node catches up: they say that it does (`eth_syncing`) or
+ * do not depend on the chain. Every other read waits at the gate.
+ */
+const ANSWERED_WHILE_CATCHING_UP: ReadonlySet<string> = new Set([
+  'eth_syncing',
+  'eth_chainId',
+  'net_version',
+  'net_listening',
+  'net_peerCount',
+]);
 
 /** A response's JSON text and how many bytes of result / error it carries (geth's batch accounting). */
 interface Answer {
@@ -130,8 +153,20 @@ function resultAnswer(idRaw: string | undefined, result: unknown): Answer {
   };
 }
 
+/** How one request is run: the view (read once per request, again after an extra method), session, extensions. */
+interface Context {
+  view(): SidechainView;
+  /** Forget the view read so far (an extra method may have moved the chain). */
+  stale(): void;
+  session: RpcSession | undefined;
+  ext: EnvelopeExtensions | undefined;
+  /** Set when the catch-up gate refused to let reads through: their answer. */
+  gateError: RpcErrorObject | null;
+}
+
 /** Run one call (or notification) against the view. Never throws. */
-function execute(msg: RpcMessage, view: () => SidechainView, session: RpcSession | undefined): Answer {
+async function execute(msg: RpcMessage, c: Context): Promise<Answer> {
+  const session = c.session;
   try {
     const bytes = utf8Length(msg.method);
     const params = msg.hasParams ? msg.params : undefined;
@@ -154,7 +189,14 @@ function execute(msg: RpcMessage, view: () => SidechainView, session: RpcSession
         ? resultAnswer(msg.idRaw, true)
         : errorAnswer(msg.idRaw, SUBSCRIPTION_NOT_FOUND);
     }
-    const r = callRpc(view(), msg.method, params);
+    const extra = c.ext?.method?.(msg.method);
+    if (extra) {
+      const r = await extra(params);
+      c.stale();
+      return r.ok ? resultAnswer(msg.idRaw, r.result) : errorAnswer(msg.idRaw, r.error);
+    }
+    if (c.gateError && !ANSWERED_WHILE_CATCHING_UP.has(msg.method)) return errorAnswer(msg.idRaw, c.gateError);
+    const r = callRpc(c.view(), msg.method, params);
     return r.ok ? resultAnswer(msg.idRaw, r.result) : errorAnswer(msg.idRaw, r.error);
   } catch {
     // view() or the envelope failed: a crashed handler, as geth reports a recovered panic.
@@ -163,24 +205,19 @@ function execute(msg: RpcMessage, view: () => SidechainView, session: RpcSession
 }
 
 /** geth `handleCallMsg`: the answer to one message, or null for a notification. */
-function answer(msg: RpcMessage, view: () => SidechainView, session: RpcSession | undefined): Answer | null {
+async function answer(msg: RpcMessage, c: Context): Promise<Answer | null> {
   if (isNotification(msg)) {
-    execute(msg, view, session);
+    await execute(msg, c);
     return null;
   }
-  if (isCall(msg)) return execute(msg, view, session);
+  if (isCall(msg)) return execute(msg, c);
   return errorAnswer(hasValidId(msg) ? msg.idRaw : undefined, {
     code: JSONRPC_INVALID_REQUEST,
     message: 'invalid request',
   });
 }
 
-function answerBatch(
-  messages: RpcMessage[],
-  view: () => SidechainView,
-  limits: EnvelopeLimits,
-  session: RpcSession | undefined,
-): string | null {
+async function answerBatch(messages: RpcMessage[], c: Context, limits: EnvelopeLimits): Promise<string | null> {
   if (messages.length === 0)
     return errorResponseText(undefined, { code: JSONRPC_INVALID_REQUEST, message: 'empty batch' });
   if (limits.batchItemLimit > 0 && messages.length > limits.batchItemLimit) {
@@ -194,7 +231,7 @@ function answerBatch(
   let payloadBytes = 0;
   for (let i = 0; i < calls.length; i++) {
     const msg = calls[i]!;
-    const a = answer(msg, view, session);
+    const a = await answer(msg, c);
     if (a === null) continue;
     out.push(a.text);
     payloadBytes += a.payloadBytes;
@@ -210,22 +247,47 @@ function answerBatch(
   return out.length === 0 ? null : `[${out.join(',')}]`;
 }
 
+/** Whether a message is a read that must wait at the catch-up gate. */
+function readsChain(m: RpcMessage, ext: EnvelopeExtensions | undefined): boolean {
+  if (isIgnored(m) || !(isCall(m) || isNotification(m))) return false;
+  if (ANSWERED_WHILE_CATCHING_UP.has(m.method) || m.method.endsWith('_unsubscribe')) return false;
+  return ext?.method?.(m.method) === undefined;
+}
+
 /**
  * The response body for a request body, or null when nothing is to be answered (notifications,
- * responses). `view` is called at most once, so a batch reads one consistent view.
+ * responses). `view` is called at most once (again only after an extra method ran), so a batch
+ * reads one consistent view. While the node catches up, reads wait at the gate first.
  */
-export function answerJsonRpc(
+export async function answerJsonRpc(
   body: string,
   view: () => SidechainView,
   limits: EnvelopeLimits,
   session?: RpcSession,
-): string | null {
+  ext?: EnvelopeExtensions,
+): Promise<string | null> {
   let cached: SidechainView | undefined;
-  const once = (): SidechainView => (cached ??= view());
+  const c: Context = {
+    view: () => (cached ??= view()),
+    stale: () => {
+      cached = undefined;
+    },
+    session,
+    ext,
+    gateError: null,
+  };
   const parsed = parseRpcBody(body);
   if (!parsed.ok) return errorResponseText(undefined, { code: JSONRPC_PARSE_ERROR, message: 'parse error' });
-  if (parsed.batch) return answerBatch(parsed.messages, once, limits, session);
+  const gate = ext?.gate;
+  if (gate?.catchingUp() && parsed.messages.some((m) => readsChain(m, ext))) {
+    try {
+      await gate.caughtUp();
+    } catch (e) {
+      c.gateError = { code: JSONRPC_SERVER_ERROR, message: e instanceof Error ? e.message : String(e) };
+    }
+  }
+  if (parsed.batch) return answerBatch(parsed.messages, c, limits);
   const msg = parsed.messages[0]!;
   if (isIgnored(msg)) return null;
-  return answer(msg, once, session)?.text ?? null;
+  return (await answer(msg, c))?.text ?? null;
 }

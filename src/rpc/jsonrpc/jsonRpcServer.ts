@@ -21,15 +21,23 @@
  * The HTTP edge (a missing Host, CONNECT, an answer before the body was read, malformed HTTP) is
  * answered with JSON-RPC error objects with id null too (src/rpc/http).
  */
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { type SidechainPort } from '../ports';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
+import { type NodePorts, type SidechainPort } from '../ports';
 import {
   DEFAULT_BATCH_ITEM_LIMIT,
   DEFAULT_BATCH_RESPONSE_MAX_BYTES,
+  type EnvelopeExtensions,
   answerJsonRpc,
   errorResponseText,
   transportErrorBody,
 } from './jsonRpcEnvelope';
+import { NodePrefix, pickNode } from '../http/nodePrefix';
 import { JSONRPC_INTERNAL_ERROR, JSONRPC_INVALID_REQUEST, JSONRPC_PARSE_ERROR } from './rpcErrors';
 import { clientErrorHandler } from '../http/clientError';
 import { HARDENED_HTTP_OPTIONS, hardenHttp } from '../http/httpHardening';
@@ -51,6 +59,25 @@ export interface JsonRpcServerOptions {
   batchItemLimit?: number;
   /** Result bytes one batch may return (default 25 MB, geth's `BatchResponseMaxSize`); 0 = unlimited. */
   batchResponseMaxBytes?: number;
+  /** Every node's port: `/node/N` speaks to node N (a devnet); without it there is only `/`. */
+  nodes?: NodePorts<SidechainPort>;
+  /**
+   * Methods beyond the node's (a devnet's `lockstep_*` and `evm_*`), for the node a request speaks
+   * to (its `/node/N` number, undefined for the default node).
+   */
+  extraMethods?: (node: number | undefined) => EnvelopeExtensions['method'];
+  /** A pino logger for the server (fastify's `loggerInstance`); none by default. */
+  loggerInstance?: FastifyBaseLogger;
+}
+
+/** The envelope's extensions for a port: the extra methods and the port's catch-up gate. */
+export function extensionsFor(
+  port: SidechainPort,
+  node: number | undefined,
+  opts: Pick<JsonRpcServerOptions, 'extraMethods'>,
+): EnvelopeExtensions {
+  const method = opts.extraMethods?.(node);
+  return { ...(method ? { method } : {}), ...(port.gate ? { gate: port.gate } : {}) };
 }
 
 const JSON_CONTENT_TYPE = 'application/json';
@@ -80,8 +107,10 @@ export function createJsonRpcServer(port: SidechainPort, opts: JsonRpcServerOpti
     batchResponseMaxBytes: opts.batchResponseMaxBytes ?? DEFAULT_BATCH_RESPONSE_MAX_BYTES,
   };
   const transportError = (_status: number, message: string) => transportErrorBody(message);
+  const prefix = opts.nodes ? new NodePrefix() : null;
   const app = Fastify({
-    logger: false,
+    ...(opts.loggerInstance ? { loggerInstance: opts.loggerInstance } : { logger: false }),
+    ...(prefix ? { rewriteUrl: prefix.rewriteUrl } : {}),
     bodyLimit,
     forceCloseConnections: 'idle',
     // Malformed HTTP is answered with a JSON-RPC error object too, not fastify's own body.
@@ -150,11 +179,16 @@ export function createJsonRpcServer(port: SidechainPort, opts: JsonRpcServerOpti
       }
       done();
     },
-    handler: (req, reply) => {
+    handler: async (req, reply) => {
+      const segment = prefix?.nodeOf(req.raw);
+      const picked = pickNode(segment, port, opts.nodes);
+      if (!picked.ok) return sendTransportError(reply, 404, JSONRPC_INVALID_REQUEST, picked.message);
+      const target = picked.port;
       let text: string | null;
       try {
         const body = Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '';
-        text = answerJsonRpc(body, () => port.view(), limits);
+        const node = segment === undefined ? undefined : Number(segment);
+        text = await answerJsonRpc(body, () => target.view(), limits, undefined, extensionsFor(target, node, opts));
       } catch {
         text = errorResponseText(undefined, { code: JSONRPC_INTERNAL_ERROR, message: 'internal error' });
       }

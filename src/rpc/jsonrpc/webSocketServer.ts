@@ -28,7 +28,8 @@ import {
   errorResponseText,
   transportErrorBody,
 } from './jsonRpcEnvelope';
-import { type JsonRpcServerOptions, createJsonRpcServer } from './jsonRpcServer';
+import { type JsonRpcServerOptions, createJsonRpcServer, extensionsFor } from './jsonRpcServer';
+import { nodeSegmentOfUrl, pickNode } from '../http/nodePrefix';
 import { JSONRPC_INTERNAL_ERROR } from './rpcErrors';
 import { SubscriptionSet } from './subscriptions';
 
@@ -58,6 +59,11 @@ interface Client {
   ws: WebSocket;
   subs: SubscriptionSet;
   alive: boolean;
+  /** The node the connection speaks to (its upgrade URL's `/node/N`, else the default). */
+  port: SidechainPort;
+  node: number | undefined;
+  /** Messages are answered one at a time, in order. */
+  queue: Promise<void>;
 }
 
 export function createWebSocketServer(port: SidechainPort, opts: WebSocketServerOptions = {}): FastifyInstance {
@@ -74,67 +80,86 @@ export function createWebSocketServer(port: SidechainPort, opts: WebSocketServer
     perMessageDeflate: false,
   });
   const clients = new Set<Client>();
-  const follower = new ChainFollower(opts.followBlocks ?? DEFAULT_FOLLOW_BLOCKS);
+  /** One follower per node that has subscribers. */
+  const followers = new Map<SidechainPort, ChainFollower>();
   let poller: NodeJS.Timeout | null = null;
 
-  const subscribed = () => [...clients].some((c) => c.subs.size > 0);
-
   const poll = () => {
-    if (!subscribed()) {
-      if (poller) clearInterval(poller);
-      poller = null;
-      follower.reset();
-      return;
-    }
-    let texts: Array<[Client, string[]]>;
-    try {
-      const view = port.view();
-      const change = follower.poll(view.chain);
-      if (change.added.length === 0 && change.removed.length === 0) return;
-      texts = [...clients].map((c) => [c, c.subs.notifications(change, view.chain)]);
-    } catch {
-      // A view that cannot be read now is read again at the next tick.
-      return;
-    }
-    for (const [c, list] of texts) {
-      for (const t of list) {
-        if (c.ws.bufferedAmount > maxBuffered) {
-          c.ws.close(1008, 'subscription notifications not read: too far behind');
-          break;
-        }
-        c.ws.send(t);
+    for (const [p, follower] of followers) {
+      const subscribers = [...clients].filter((c) => c.port === p && c.subs.size > 0);
+      if (subscribers.length === 0) {
+        followers.delete(p);
+        continue;
       }
+      // While a restart replays the journal the chain is behind what was announced: wait.
+      if (p.gate?.catchingUp()) continue;
+      let texts: Array<[Client, string[]]>;
+      try {
+        const view = p.view();
+        const change = follower.poll(view.chain);
+        if (change.added.length === 0 && change.removed.length === 0) continue;
+        texts = subscribers.map((c) => [c, c.subs.notifications(change, view.chain)]);
+      } catch {
+        // A view that cannot be read now is read again at the next tick.
+        continue;
+      }
+      for (const [c, list] of texts) {
+        for (const t of list) {
+          if (c.ws.bufferedAmount > maxBuffered) {
+            c.ws.close(1008, 'subscription notifications not read: too far behind');
+            break;
+          }
+          c.ws.send(t);
+        }
+      }
+    }
+    if (followers.size === 0 && poller) {
+      clearInterval(poller);
+      poller = null;
     }
   };
 
-  /** The first subscription: take the chain as it is now, and look again every pollMs. */
-  const startFollowing = () => {
-    if (poller) return;
-    follower.reset();
-    try {
-      follower.poll(port.view().chain);
-    } catch {
-      // Taken at the first tick instead.
+  /** A node's first subscription: take its chain as it is now, and look again every pollMs. */
+  const startFollowing = (p: SidechainPort) => {
+    if (!followers.has(p)) {
+      const follower = new ChainFollower(opts.followBlocks ?? DEFAULT_FOLLOW_BLOCKS);
+      try {
+        if (!p.gate?.catchingUp()) follower.poll(p.view().chain);
+      } catch {
+        // Taken at the first tick instead.
+      }
+      followers.set(p, follower);
     }
+    if (poller) return;
     poller = setInterval(poll, pollMs);
     poller.unref();
   };
 
-  const serve = (ws: WebSocket) => {
-    const client: Client = { ws, subs: new SubscriptionSet(newSubscriptionId, startFollowing), alive: true };
+  const serve = (ws: WebSocket, target: SidechainPort, node: number | undefined) => {
+    const client: Client = {
+      ws,
+      subs: new SubscriptionSet(newSubscriptionId, () => startFollowing(target)),
+      alive: true,
+      port: target,
+      node,
+      queue: Promise.resolve(),
+    };
     clients.add(client);
     ws.on('pong', () => {
       client.alive = true;
     });
+    const ext = extensionsFor(target, node, opts);
     ws.on('message', (data: RawData) => {
-      let text: string | null;
-      try {
-        const body = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
-        text = answerJsonRpc(body.toString('utf8'), () => port.view(), limits, client.subs);
-      } catch {
-        text = errorResponseText(undefined, { code: JSONRPC_INTERNAL_ERROR, message: 'internal error' });
-      }
-      if (text !== null && ws.readyState === ws.OPEN) ws.send(text);
+      client.queue = client.queue.then(async () => {
+        let text: string | null;
+        try {
+          const body = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
+          text = await answerJsonRpc(body.toString('utf8'), () => target.view(), limits, client.subs, ext);
+        } catch {
+          text = errorResponseText(undefined, { code: JSONRPC_INTERNAL_ERROR, message: 'internal error' });
+        }
+        if (text !== null && ws.readyState === ws.OPEN) ws.send(text);
+      });
     });
     ws.on('close', () => clients.delete(client));
     // A broken connection is the client's concern; it must not reach the process.
@@ -155,7 +180,15 @@ export function createWebSocketServer(port: SidechainPort, opts: WebSocketServer
       refuse(socket, 400, 'missing Host header (required by HTTP/1.1)');
       return;
     }
-    wss.handleUpgrade(req, socket, head, serve);
+    // Without a node set (a single node's server) every path is that node's, as before.
+    const segment = opts.nodes ? nodeSegmentOfUrl(req.url) : undefined;
+    const picked = pickNode(segment, port, opts.nodes);
+    if (!picked.ok) {
+      refuse(socket, 404, picked.message);
+      return;
+    }
+    const node = segment === undefined ? undefined : Number(segment);
+    wss.handleUpgrade(req, socket, head, (ws) => serve(ws, picked.port, node));
   });
 
   const pingMs = opts.pingMs ?? 30_000;

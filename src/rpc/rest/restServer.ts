@@ -5,19 +5,34 @@
  *   (unknown paths included: 404 `{"error":…}`);
  * - `POST /txs` decodes the signed tx, re-encodes it to wire bytes and broadcasts it; a tx the chain
  *   rejects is still a 200 carrying its code and log, as in Cosmos;
- * - `POST /checkpoint/*` and `/topup/*` answer a prepared unsigned StdTx (prepareTx.ts).
+ * - `POST /checkpoint/*` and `/topup/*` answer a prepared unsigned StdTx (prepareTx.ts);
+ * - `GET /txs/{hash}` finds a tx the node received or committed (Cosmos's tx lookup), when the
+ *   port can look txs up: 200 with the TxResponse of a committed tx (or of one refused at CheckTx:
+ *   height "0" and its code), 404 while it is pending or unknown;
+ * - with `nodes` (a devnet), `/node/N/…` speaks to validator N's node and `/…` to the default one;
+ * - while a devnet restart replays its journal, reads wait at the port's catch-up gate and are
+ *   answered 503 when it does not open in time (a write is queued: it enters after the replay).
  *
  * Every error answer is the reference's `{"error":"<msg>"}` with `Content-Type: application/json`,
  * and no request, however malformed, stops the server: handlers throw RestError, and the error
  * handler turns that and anything unexpected (a 500) into that body.
  */
 import Fastify, {
+  type FastifyBaseLogger,
   type FastifyError,
   type FastifyInstance,
   type FastifyReply,
+  type FastifyRequest,
   type FastifyServerOptions,
 } from 'fastify';
-import { type BroadcastMode, BroadcastTimeoutError, type ServicePort } from '../ports';
+import {
+  type BroadcastMode,
+  BroadcastTimeoutError,
+  type NodePorts,
+  type ServicePort,
+  TxFateUnknownError,
+} from '../ports';
+import { NodePrefix, pickNode } from '../http/nodePrefix';
 import { parseBroadcastRequest } from './broadcastRequest';
 import { PREPARE_ROUTES, prepareTx } from './prepareTx';
 import { RestError, errorBody } from './restError';
@@ -31,6 +46,10 @@ export interface RestServerOptions {
   bodyLimitBytes?: number;
   /** fastify's logger option (false by default: the devnet logs requests itself if it wants to). */
   logger?: FastifyServerOptions['logger'];
+  /** A pino logger instead (fastify's `loggerInstance`). */
+  loggerInstance?: FastifyBaseLogger;
+  /** Every node's port: `/node/N/…` speaks to node N (a devnet). */
+  nodes?: NodePorts<ServicePort>;
 }
 
 const POST_PATHS: ReadonlySet<string> = new Set(['/txs', ...PREPARE_ROUTES.keys()]);
@@ -63,8 +82,10 @@ const clip = (s: string, n = 200) => (s.length > n ? `${s.slice(0, n)}…` : s);
 
 export function createRestServer(port: ServicePort, opts: RestServerOptions = {}): FastifyInstance {
   const bodyLimit = opts.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
+  const prefix = opts.nodes ? new NodePrefix() : null;
   const app = Fastify({
-    logger: opts.logger ?? false,
+    ...(opts.loggerInstance ? { loggerInstance: opts.loggerInstance } : { logger: opts.logger ?? false }),
+    ...(prefix ? { rewriteUrl: prefix.rewriteUrl } : {}),
     bodyLimit,
     // `POST /txs/` is `POST /txs`, as the query router already treats `GET /auth/params/`.
     routerOptions: { ignoreTrailingSlash: true },
@@ -119,28 +140,78 @@ export function createRestServer(port: ServicePort, opts: RestServerOptions = {}
     );
   });
 
+  /** The port a request speaks to (its `/node/N` prefix's, else the default). */
+  const portOf = (request: FastifyRequest): ServicePort => {
+    const picked = pickNode(prefix?.nodeOf(request.raw), port, opts.nodes);
+    if (!picked.ok) throw new RestError(404, picked.message);
+    return picked.port;
+  };
+
+  /** While a restart replays its journal, a read would show an older state: wait for it. */
+  const caughtUp = async (p: ServicePort): Promise<void> => {
+    if (!p.gate?.catchingUp()) return;
+    try {
+      await p.gate.caughtUp();
+    } catch (e) {
+      throw new RestError(503, e instanceof Error ? e.message : String(e));
+    }
+  };
+
+  app.get('/txs/:hash', async (request, reply) => {
+    const p = portOf(request);
+    if (!p.lookupTx) return answerQuery(reply, p, normalizeLeadingSlashes(request.url));
+    await caughtUp(p);
+    const raw = (request.params as { hash: string }).hash;
+    const body = raw.startsWith('0x') || raw.startsWith('0X') ? raw.slice(2) : raw;
+    if (!/^[0-9a-fA-F]{64}$/.test(body))
+      throw new RestError(400, `invalid tx hash ${JSON.stringify(clip(raw, 80))}: expected 64 hex digits`);
+    const found = p.lookupTx(`0x${body.toLowerCase()}`);
+    switch (found.status) {
+      case 'committed':
+      case 'refused':
+        return sendJson(reply, 200, found.result);
+      case 'pending':
+        throw new RestError(404, found.message);
+      case 'unknown':
+        throw new RestError(
+          404,
+          found.message ?? `tx ${body.toUpperCase()} not found: this node neither received nor committed it`,
+        );
+    }
+  });
+
   app.get('/*', async (request, reply) => {
     const url = normalizeLeadingSlashes(request.url);
     if (POST_PATHS.has(pathOf(url))) {
       reply.header('allow', 'POST');
       throw new RestError(405, `method GET not allowed on ${pathOf(url)}; use POST`);
     }
-    const r = port.query(url);
-    if (!Number.isInteger(r.status) || r.status < 200 || r.status > 599)
-      throw new Error(`query answered status ${String(r.status)}`);
-    return sendJson(reply, r.status, r.body);
+    const p = portOf(request);
+    await caughtUp(p);
+    return answerQuery(reply, p, url);
   });
 
   app.post('/txs', async (request, reply) => {
+    const p = portOf(request);
     const { txBytes, mode } = parseBroadcastRequest(request.body);
-    return sendJson(reply, 200, await broadcast(port, txBytes, mode));
+    return sendJson(reply, 200, await broadcast(p, txBytes, mode));
   });
 
   for (const [path, preparer] of PREPARE_ROUTES) {
-    app.post(path, async (request, reply) => sendJson(reply, 200, prepareTx(preparer, request.body)));
+    app.post(path, async (request, reply) => {
+      portOf(request);
+      return sendJson(reply, 200, prepareTx(preparer, request.body));
+    });
   }
 
   return app;
+}
+
+function answerQuery(reply: FastifyReply, port: ServicePort, url: string): FastifyReply {
+  const r = port.query(url);
+  if (!Number.isInteger(r.status) || r.status < 200 || r.status > 599)
+    throw new Error(`query answered status ${String(r.status)}`);
+  return sendJson(reply, r.status, r.body);
 }
 
 async function broadcast(port: ServicePort, txBytes: Uint8Array, mode: BroadcastMode) {
@@ -149,6 +220,8 @@ async function broadcast(port: ServicePort, txBytes: Uint8Array, mode: Broadcast
   } catch (e) {
     // The tx may still be committed later, so a timeout is a gateway timeout, not a failure.
     if (e instanceof BroadcastTimeoutError) throw new RestError(504, e.message);
+    // Journaled, outcome unknown (the devnet stopped): the client must look it up, not resend it.
+    if (e instanceof TxFateUnknownError) throw new RestError(503, e.message);
     throw e;
   }
 }

@@ -1,21 +1,30 @@
 /**
  * The node status RPC (port 26657): `GET /status` and `GET /net_info` in Tendermint's shapes
  * (tendermintJson.ts), over a NodeStatusPort. Only the two routes the spec names exist; anything
- * else is a JSON-RPC error envelope, never an HTML page or a dropped connection.
+ * else is a JSON-RPC error envelope, never an HTML page or a dropped connection. With `nodes` (a
+ * devnet), `/node/N/status` is validator N's node. `/status` never waits while a restart replays
+ * its journal: it answers `catching_up: true` (the port's `catchingUp`) instead.
  */
 import Fastify, {
+  type FastifyBaseLogger,
   type FastifyError,
   type FastifyInstance,
   type FastifyReply,
+  type FastifyRequest,
   type FastifyServerOptions,
 } from 'fastify';
-import { type NodeStatusPort } from '../ports';
+import { type NodePorts, type NodeStatusPort } from '../ports';
+import { NodePrefix, pickNode } from '../http/nodePrefix';
 import { clientErrorHandler } from '../http/clientError';
 import { HARDENED_HTTP_OPTIONS, hardenHttp } from '../http/httpHardening';
 import { RpcErrorCode, netInfoResult, rpcError, rpcResult, statusResult } from './tendermintJson';
 
 export interface StatusServerOptions {
   logger?: FastifyServerOptions['logger'];
+  /** A pino logger instead (fastify's `loggerInstance`). */
+  loggerInstance?: FastifyBaseLogger;
+  /** Every node's port: `/node/N/status` speaks for node N (a devnet). */
+  nodes?: NodePorts<NodeStatusPort>;
 }
 
 const ROUTES = new Set(['/status', '/net_info']);
@@ -30,8 +39,10 @@ function send(reply: FastifyReply, status: number, body: unknown): FastifyReply 
 const pathOf = (url: string) => url.split('?', 1)[0]!.replace(/\/+$/, '') || '/';
 
 export function createStatusServer(port: NodeStatusPort, opts: StatusServerOptions = {}): FastifyInstance {
+  const prefix = opts.nodes ? new NodePrefix() : null;
   const app = Fastify({
-    logger: opts.logger ?? false,
+    ...(opts.loggerInstance ? { loggerInstance: opts.loggerInstance } : { logger: opts.logger ?? false }),
+    ...(prefix ? { rewriteUrl: prefix.rewriteUrl } : {}),
     bodyLimit: BODY_LIMIT_BYTES,
     routerOptions: { ignoreTrailingSlash: true },
     frameworkErrors: (error, _request, reply) => {
@@ -75,8 +86,22 @@ export function createStatusServer(port: NodeStatusPort, opts: StatusServerOptio
     return send(reply, 404, rpcError(RpcErrorCode.MethodNotFound, 'Method not found'));
   });
 
-  app.get('/status', async (_request, reply) => send(reply, 200, rpcResult(statusResult(port.status()))));
-  app.get('/net_info', async (_request, reply) => send(reply, 200, rpcResult(netInfoResult(port.netInfo()))));
+  /** The port a request speaks for (its `/node/N` prefix's, else the default); null after a 404 answer. */
+  const portOf = (request: FastifyRequest, reply: FastifyReply): NodeStatusPort | null => {
+    const picked = pickNode(prefix?.nodeOf(request.raw), port, opts.nodes);
+    if (picked.ok) return picked.port;
+    send(reply, 404, rpcError(RpcErrorCode.InvalidRequest, 'Invalid Request', picked.message));
+    return null;
+  };
+
+  app.get('/status', async (request, reply) => {
+    const p = portOf(request, reply);
+    return p ? send(reply, 200, rpcResult(statusResult(p.status()))) : reply;
+  });
+  app.get('/net_info', async (request, reply) => {
+    const p = portOf(request, reply);
+    return p ? send(reply, 200, rpcResult(netInfoResult(p.netInfo()))) : reply;
+  });
 
   return app;
 }
