@@ -12,6 +12,8 @@ import { clusterBenches } from './cluster.bench';
 import { devnetBenches } from './devnet.bench';
 import { machineBenches } from './machine.bench';
 import { startupBenches } from './startup.bench';
+import { oracleBenches } from './oracles.bench';
+import { byzantineBenches } from './byzantine.bench';
 
 const groups: Record<string, () => BenchResult[] | Promise<BenchResult[]>> = {
   machine: machineBenches,
@@ -22,8 +24,12 @@ const groups: Record<string, () => BenchResult[] | Promise<BenchResult[]>> = {
   cluster: clusterBenches,
   devnet: devnetBenches,
   startup: startupBenches,
+  oracles: oracleBenches,
+  byzantine: byzantineBenches,
 };
 
+/** Long campaigns, run only when named. */
+const ON_REQUEST = new Set(['oracles', 'byzantine']);
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const unknown = wanted.filter((w) => !(w in groups));
 if (unknown.length) {
@@ -34,7 +40,7 @@ process.stdout.write(
   `Lockstep benchmarks on ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}\n`,
 );
 for (const [name, run] of Object.entries(groups)) {
-  if (wanted.length && !wanted.includes(name)) continue;
+  if (wanted.length ? !wanted.includes(name) : ON_REQUEST.has(name)) continue;
   process.stdout.write(`\n[${name}]\n`);
   for (const r of await run()) process.stdout.write(formatResult(r) + '\n');
 }

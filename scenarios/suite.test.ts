@@ -9,7 +9,6 @@ import { join } from 'node:path';
 import { loadScenario, SCENARIOS_DIR } from '../sim/scenario/load';
 import { runScenario } from '../sim/run';
 import { checkExpectations } from '../sim/report/summary';
-import { installPlant } from '../sim/campaign/plants';
 
 const files = [
   ...readdirSync(SCENARIOS_DIR)
@@ -26,18 +25,13 @@ describe('scenario suite', () => {
   for (const file of files) {
     const { scenario } = loadScenario(file);
     it(`${scenario.name}: ${scenario.expect.verdict}${scenario.expect.oracle ? ` (${scenario.expect.oracle})` : ''}`, () => {
-      const undo = installPlant(scenario.plant);
-      try {
-        const r = runScenario(scenario, { seed: scenario.seed ?? 1 });
-        const failed = checkExpectations(scenario, r).filter((c) => !c.ok);
-        expect(
-          failed,
-          `${r.message}; violations: ${r.violations.map((v) => `${v.oracle}: ${v.message}`).join(' | ')}`,
-        ).toEqual([]);
-        if (scenario.expect.oracle) expect(r.violation?.oracle).toBe(scenario.expect.oracle);
-      } finally {
-        undo();
-      }
+      const r = runScenario(scenario, { seed: scenario.seed ?? 1 });
+      const failed = checkExpectations(scenario, r).filter((c) => !c.ok);
+      expect(
+        failed,
+        `${r.message}; violations: ${r.violations.map((v) => `${v.oracle}: ${v.message}`).join(' | ')}`,
+      ).toEqual([]);
+      if (scenario.expect.oracle) expect(r.violation?.oracle).toBe(scenario.expect.oracle);
     });
   }
 });

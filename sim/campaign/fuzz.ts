@@ -7,6 +7,7 @@
 import { runOnPool } from './pool';
 import { type FuzzJob, type FuzzSeedResult } from './fuzzTask';
 import { type SwarmProfile } from './swarm';
+import { type PlantName } from '../../src/core/plants';
 
 export interface CampaignOptions {
   /** Seeds 1..seeds (within the shard); or run until the wall budget ends. */
@@ -18,7 +19,7 @@ export interface CampaignOptions {
   crypto: 'fast' | 'real';
   /** The swarm profile (default swarm). */
   profile?: SwarmProfile;
-  plant?: string;
+  plant?: PlantName;
   /** Measure fault efficacy on every k-th seed (re-runs without each fired fault); 0 = never. */
   efficacyEvery: number;
   onResult?: (r: FuzzSeedResult, done: number) => void;

@@ -4,7 +4,7 @@
  */
 import { runScenario } from '../run';
 import { type SwarmProfile, swarmScenario } from './swarm';
-import { installPlant } from './plants';
+import { type PlantName } from '../../src/core/plants';
 import { type Scenario } from '../scenario/scenario';
 
 export interface FuzzJob {
@@ -13,8 +13,8 @@ export interface FuzzJob {
   crypto: 'fast' | 'real';
   /** The swarm profile (default `swarm`). */
   profile?: SwarmProfile;
-  /** A planted bug to turn on (test builds only). */
-  plant?: string;
+  /** A planted bug to switch on (test builds only). */
+  plant?: PlantName;
   /** Also measure fault efficacy: re-run without each fired fault and compare outcomes. */
   efficacy: boolean;
 }
@@ -34,36 +34,35 @@ export function outcomeOf(r: ReturnType<typeof runScenario>): string {
 }
 
 export function runJob(job: FuzzJob): FuzzSeedResult {
-  const scenario: Scenario = { ...swarmScenario(job.seed, job.durationMs, job.profile), crypto: job.crypto };
-  const uninstall = installPlant(job.plant);
-  try {
-    const r = runScenario(scenario, { seed: job.seed });
-    const fired = new Set(r.faultsFired.map((f) => f.index));
-    const outcome = outcomeOf(r);
-    const faults = scenario.faults.map((f, i) => {
-      const didFire = fired.has(i);
-      let changed: boolean | null = null;
-      if (job.efficacy && didFire) {
-        const without = runScenario(
-          { ...scenario, faults: scenario.faults.filter((_, j) => j !== i) },
-          { seed: job.seed },
-        );
-        changed = outcomeOf(without) !== outcome;
-      }
-      return { kind: f.kind, fired: didFire, changed };
-    });
-    return {
-      seed: job.seed,
-      verdict: r.verdict,
-      oracle: r.violation?.oracle ?? null,
-      violation: r.violation ? { atMs: r.violation.atMs, node: r.violation.node, message: r.violation.message } : null,
-      faults,
-      counts: { ...r.counts },
-      traceHash: r.traceHash,
-    };
-  } finally {
-    uninstall();
-  }
+  const scenario: Scenario = {
+    ...swarmScenario(job.seed, job.durationMs, job.profile),
+    crypto: job.crypto,
+    ...(job.plant ? { plant: job.plant } : {}),
+  };
+  const r = runScenario(scenario, { seed: job.seed });
+  const fired = new Set(r.faultsFired.map((f) => f.index));
+  const outcome = outcomeOf(r);
+  const faults = scenario.faults.map((f, i) => {
+    const didFire = fired.has(i);
+    let changed: boolean | null = null;
+    if (job.efficacy && didFire) {
+      const without = runScenario(
+        { ...scenario, faults: scenario.faults.filter((_, j) => j !== i) },
+        { seed: job.seed },
+      );
+      changed = outcomeOf(without) !== outcome;
+    }
+    return { kind: f.kind, fired: didFire, changed };
+  });
+  return {
+    seed: job.seed,
+    verdict: r.verdict,
+    oracle: r.violation?.oracle ?? null,
+    violation: r.violation ? { atMs: r.violation.atMs, node: r.violation.node, message: r.violation.message } : null,
+    faults,
+    counts: { ...r.counts },
+    traceHash: r.traceHash,
+  };
 }
 
 export default function task(job: FuzzJob): FuzzSeedResult {

@@ -38,6 +38,7 @@ import {
 import { type FaultSite } from '../faults/fault';
 import { type ClusterSetup, type DomainName, domainOf } from './clusterSetup';
 import { CROSS_SEND_TRIGGERS, type CrossSendTriggers, isCrossRequest } from './crossTriggers';
+import { setPlant } from '../../src/core/plants';
 
 export type AnyTimer = ServiceTimer | SidechainTimer | ParentTimer;
 
@@ -176,6 +177,8 @@ export abstract class Domain {
     readonly setup: ClusterSetup,
     opts: DomainOptions,
   ) {
+    // A planted bug (test builds) is switched on in every thread that runs a domain of the run.
+    setPlant(scenario.plant ?? null);
     this.trace = opts.trace ?? new TraceRecorder();
     if (opts.traceLines) {
       const buf: string[] = [];

@@ -11,6 +11,7 @@ import { type LinkModel, DEFAULT_LINK } from '../env/network';
 import { type CryptoMode } from '../../src/core/signatureScheme';
 import { Reader, type Obj, decodeLink, describeValue, encodeLink } from './reader';
 import { type FaultSpec, decodeFault, encodeFault } from '../faults/registry';
+import { type PlantName, parsePlant } from '../../src/core/plants';
 
 export type { FaultSpec, FaultKind, TriggerChain } from '../faults/registry';
 export { FAULT_KINDS } from '../faults/registry';
@@ -100,8 +101,8 @@ export interface Scenario {
   faults: FaultSpec[];
   workload: WorkloadSpec;
   expect: Expectations;
-  /** A planted bug to turn on (test builds only: regressions of the campaign pipeline). */
-  plant?: string;
+  /** A planted bug to switch on (test builds only: src/core/plants.ts). */
+  plant?: PlantName;
   /** The seed a regression fails with (the suite runs it; default 1). */
   seed?: number;
 }
@@ -295,7 +296,7 @@ export function decodeScenario(value: unknown): Scenario {
     faults,
     workload,
     expect,
-    ...(o.plant !== undefined ? { plant: r.str(o, 'plant') } : {}),
+    ...(o.plant !== undefined ? { plant: parsePlant(o.plant, 'plant') } : {}),
     ...(o.seed !== undefined ? { seed: r.int(o, 'seed', undefined, 0) } : {}),
   };
 }

@@ -12,7 +12,7 @@ import { formatDurationMs, parseDurationMs } from '../core/duration';
 import { runCampaign, seedsOfShard, type CampaignSummary } from '../../sim/campaign/fuzz';
 import { swarmScenario } from '../../sim/campaign/swarm';
 import { encodeScenario } from '../../sim/scenario/scenario';
-import { PLANT_NAMES } from '../../sim/campaign/plants';
+import { parsePlant } from '../core/plants';
 import {
   campaignMarkdown,
   type MergedFile,
@@ -73,8 +73,7 @@ export async function fuzzCommand(o: FuzzCliOptions): Promise<number> {
     throw new InputError('--workers', `expected 1 to 64, got ${o.workers}`);
   if (!Number.isSafeInteger(o.efficacyEvery) || o.efficacyEvery < 0)
     throw new InputError('--efficacy-every', `expected a non-negative integer, got ${o.efficacyEvery}`);
-  if (o.plant !== undefined && !PLANT_NAMES.includes(o.plant))
-    throw new InputError('--plant', `unknown planted bug; known: ${PLANT_NAMES.join(', ')}`);
+  const plant = o.plant === undefined ? undefined : parsePlant(o.plant, '--plant');
   const shard = parseShard(o.shard);
   const durationMs = fuzzDurationMs(o.duration, '--duration');
   const wallBudgetMs = o.time === undefined ? undefined : parseDurationMs(o.time, '--time');
@@ -128,7 +127,7 @@ export async function fuzzCommand(o: FuzzCliOptions): Promise<number> {
       crypto,
       profile,
       efficacyEvery: o.efficacyEvery,
-      ...(o.plant ? { plant: o.plant } : {}),
+      ...(plant ? { plant } : {}),
       now: Date.now,
       shouldStop: () => interrupts.requested,
       onResult: (r, done) => {
@@ -140,15 +139,15 @@ export async function fuzzCommand(o: FuzzCliOptions): Promise<number> {
             name: `fuzz-seed-${r.seed}`,
             crypto,
             expect: { verdict: r.verdict as 'pass', ...(r.oracle ? { oracle: r.oracle } : {}), min: {}, max: {} },
-            ...(o.plant ? { plant: o.plant } : {}),
+            ...(plant ? { plant } : {}),
             seed: r.seed,
           });
           mkdirSync(failuresDir, { recursive: true });
           writeFileSync(join(failuresDir, `seed-${r.seed}.json`), `${JSON.stringify(file, null, 2)}\n`);
-          const plant = o.plant ? ` --plant ${o.plant}` : '';
+          const withPlant = plant ? ` --plant ${plant}` : '';
           const prof = profile === 'swarm' ? '' : ` --profile ${profile}`;
           progress.line(
-            `FAIL seed ${r.seed}: ${r.verdict}${r.violation ? ` (${r.oracle}: ${r.violation.message})` : ''}  repro: npx lockstep replay --fuzz-seed ${r.seed}${prof} --duration ${formatDurationMs(durationMs)} --crypto ${crypto}${plant}`,
+            `FAIL seed ${r.seed}: ${r.verdict}${r.violation ? ` (${r.oracle}: ${r.violation.message})` : ''}  repro: npx lockstep replay --fuzz-seed ${r.seed}${prof} --duration ${formatDurationMs(durationMs)} --crypto ${crypto}${withPlant}`,
           );
         }
         show(done);

@@ -11,7 +11,7 @@ import { loadScenario, SCENARIOS_DIR } from '../../sim/scenario/load';
 import { encodeScenario, type Scenario } from '../../sim/scenario/scenario';
 import { SWARM_PROFILES, type SwarmProfile, swarmScenario } from '../../sim/campaign/swarm';
 import { shrinkScenario } from '../../sim/campaign/shrink';
-import { installPlant, PLANT_NAMES } from '../../sim/campaign/plants';
+import { parsePlant } from '../core/plants';
 import { runScenario, type RunResult } from '../../sim/run';
 import { runOutcome } from '../../sim/report/outcome';
 import { EXIT, exitCodeOf } from './exitCodes';
@@ -105,8 +105,7 @@ export function swarmProfileOf(value: string | undefined, field = '--profile'): 
 
 /** Which run: a scenario file/name with a seed, a fuzz seed of a swarm profile, or a report folder. */
 export function resolveTarget(t: RunTarget): ResolvedTarget {
-  if (t.plant !== undefined && !PLANT_NAMES.includes(t.plant))
-    throw new InputError('--plant', `unknown planted bug; known: ${PLANT_NAMES.join(', ')}`);
+  const plant = t.plant === undefined ? undefined : parsePlant(t.plant, '--plant');
   if (t.profile !== undefined && t.fuzzSeed === undefined)
     throw new InputError('--profile', 'goes with --fuzz-seed (the profile a fuzz seed was drawn from)');
   let target: ResolvedTarget;
@@ -141,7 +140,7 @@ export function resolveTarget(t: RunTarget): ResolvedTarget {
       throw new InputError('--crypto', `expected fast or real, got ${JSON.stringify(t.crypto)}`);
     scenario = { ...scenario, crypto: t.crypto };
   }
-  if (t.plant !== undefined) scenario = { ...scenario, plant: t.plant };
+  if (plant !== undefined) scenario = { ...scenario, plant };
   return { ...target, scenario };
 }
 
@@ -157,8 +156,7 @@ export async function shrinkCommand(t: RunTarget & { out?: string; name?: string
           durationMs: target.untilMs,
           faults: target.scenario.faults.filter((f) => f.atMs === undefined || f.atMs < target.untilMs!),
         };
-  const undo = installPlant(scenario.plant);
-  try {
+  {
     const first = runScenario(scenario, { seed });
     if (!first.violation) throw new InputError('run', `${label} passes (${first.verdict}); there is nothing to shrink`);
     const oracle = first.violation.oracle;
@@ -198,8 +196,6 @@ export async function shrinkCommand(t: RunTarget & { out?: string; name?: string
         : `wrote ${file}\n  oracle ${oracle}\n  faults ${out.faults}, duration ${out.duration}, ${stats.runs} runs\n  run it: npx lockstep run --scenario ${file} --seed ${seed}\n`,
     );
     return EXIT.pass;
-  } finally {
-    undo();
   }
 }
 
@@ -218,17 +214,11 @@ export async function replayCommand(o: ReplayOptions): Promise<number> {
   const windowMs = parseDurationMs(o.window, '--window');
   const kinds = o.kinds ? new Set(o.kinds.split(',').map((k) => k.trim())) : null;
   const lines: string[] = [];
-  const undo = installPlant(scenario.plant);
-  let r: RunResult;
-  try {
-    r = runScenario(scenario, {
-      seed,
-      ...(untilMs !== undefined ? { untilMs } : {}),
-      traceSink: (line) => void lines.push(line),
-    });
-  } finally {
-    undo();
-  }
+  const r: RunResult = runScenario(scenario, {
+    seed,
+    ...(untilMs !== undefined ? { untilMs } : {}),
+    traceSink: (line) => void lines.push(line),
+  });
   const outcome = runOutcome(scenario, r, untilMs !== undefined ? { untilMs } : {});
   let fromMs: number;
   let toMs: number;

@@ -13,6 +13,7 @@ import { assert } from '../core/errors';
 import { type ValidatorSet } from '../core/validatorSet';
 import { type Proposal, type ServiceBlock, type Step, type Vote } from './types';
 import { VoteSet } from './voteSet';
+import { isPlanted } from '../core/plants';
 
 export interface TimeoutConfig {
   proposeMs: number;
@@ -228,7 +229,9 @@ export class Tendermint {
 
     if (this.step === 'propose' && proposal) {
       if (proposal.polRound === -1) {
-        const ok = this.isValid(proposal) && (this.lockedRound === -1 || this.lockedHash === proposal.blockHash);
+        const ok =
+          this.isValid(proposal) &&
+          (isPlanted('lock-rule') || this.lockedRound === -1 || this.lockedHash === proposal.blockHash);
         this.step = 'prevote';
         return [this.vote('prevote', ok ? proposal.blockHash : null)];
       }

@@ -11,6 +11,7 @@
 import { type Address } from '../core/address';
 import { type Hex } from '../core/bytes';
 import { type Vote } from './types';
+import { isPlanted } from '../core/plants';
 
 export const NIL = 'nil';
 
@@ -49,6 +50,7 @@ export class VoteSet {
 
   /** More than 2/3 of the total for one value (a block hash or nil). */
   twoThirdsFor(blockHash: Hex | null): boolean {
+    if (isPlanted('quorum-threshold')) return (this.power.get(blockHash ?? NIL) ?? 0n) * 2n > this.totalPower;
     return (this.power.get(blockHash ?? NIL) ?? 0n) * 3n > this.totalPower * 2n;
   }
 

@@ -5,10 +5,11 @@
  */
 import { type Address } from '../../core/address';
 import { BankErrors, SdkErrors, err } from '../../core/errors';
-import { type MsgDef, OK, rejected } from '../types';
+import { type Ctx, type HandlerResult, type MsgDef, OK, rejected } from '../types';
 import { addr, asArray, asObject, noExtraKeys } from '../decode';
 import { type Coin, coinsJson, decodeCoins, sendCoins, sendEnabled, addCoins, subCoins } from './keeper';
 import { compareStrings } from '../../core/order';
+import { isPlanted } from '../../core/plants';
 
 export interface MsgSend {
   fromAddress: Address;
@@ -35,6 +36,7 @@ export const MsgSendDef: MsgDef<MsgSend> = {
   validateBasic: (m) => (m.amount.length === 0 ? err(SdkErrors.InvalidCoins, 'send amount must be positive') : null),
   handle(ctx, m) {
     if (!sendEnabled(ctx.store)) return rejected(BankErrors.SendDisabled);
+    if (isPlanted('send-debit')) return creditOnly(ctx, m);
     const e = sendCoins(ctx.store, m.fromAddress, m.toAddress, m.amount);
     if (e) return rejected(e);
     ctx.events.push({
@@ -44,6 +46,12 @@ export const MsgSendDef: MsgDef<MsgSend> = {
     return OK;
   },
 };
+
+/** The planted `send-debit` bug: the recipient is credited, the sender never debited. */
+function creditOnly(ctx: Ctx, m: MsgSend): HandlerResult {
+  addCoins(ctx.store, m.toAddress, m.amount);
+  return OK;
+}
 
 export interface IO {
   address: Address;

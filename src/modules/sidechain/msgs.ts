@@ -13,6 +13,7 @@ import { getChainParams } from '../chainParams';
 import { freezeSet, getLastSpan, getSpan, nextSpanSeedBlock } from './keeper';
 import { getSidechainParams } from './params';
 import { type KVReader } from '../../store/kvStore';
+import { isPlanted } from '../../core/plants';
 
 export interface MsgProposeSpan {
   spanId: bigint;
@@ -29,7 +30,8 @@ function checkSpan(state: KVReader, m: MsgProposeSpan): HandlerResult {
     return rejected(HeimdallErrors.InvalidSidechainChainId);
   const last = getLastSpan(state);
   if (!last) return rejected(HeimdallErrors.SpanNotFound);
-  if (!(last.id + 1n === m.spanId && m.startBlock === last.endBlock + 1n && m.endBlock >= m.startBlock))
+  const continues = isPlanted('span-continuity') ? m.startBlock > last.endBlock : m.startBlock === last.endBlock + 1n;
+  if (!(last.id + 1n === m.spanId && continues && m.endBlock >= m.startBlock))
     return rejected(HeimdallErrors.SpanNotContinuous);
   if (getSidechainParams(state).spanDuration !== m.endBlock - m.startBlock + 1n)
     return rejected(HeimdallErrors.InvalidSpanDuration);
@@ -38,7 +40,7 @@ function checkSpan(state: KVReader, m: MsgProposeSpan): HandlerResult {
 
 /** The spec's proposal window: the current span's StartBlock <= n < EndBlock. */
 export function inSpanProposalWindow(current: { startBlock: bigint; endBlock: bigint }, head: bigint): boolean {
-  return current.startBlock <= head && head < current.endBlock;
+  return (isPlanted('span-window') || current.startBlock <= head) && head < current.endBlock;
 }
 
 interface SpanObservation {
