@@ -1,6 +1,7 @@
 /**
- * `npm run bench [-- NAME…]`: run the benchmarks (all, or those whose group matches a NAME) and
- * print one line per figure. Figures only; nothing here asserts a timing.
+ * `npm run bench [-- NAME…] [--quick]`: run the benchmarks (all, or those whose group matches a NAME)
+ * and print one line per figure. Figures only; nothing here asserts a timing. `--quick` (or
+ * LOCKSTEP_BENCH_QUICK=1) shortens the long groups (cluster, devnet, scale).
  */
 import { cpus } from 'node:os';
 import { formatResult, type BenchResult } from './harness';
@@ -12,6 +13,7 @@ import { clusterBenches } from './cluster.bench';
 import { devnetBenches } from './devnet.bench';
 import { machineBenches } from './machine.bench';
 import { startupBenches } from './startup.bench';
+import { scaleBenches } from './scale.bench';
 import { oracleBenches } from './oracles.bench';
 import { byzantineBenches } from './byzantine.bench';
 
@@ -24,12 +26,15 @@ const groups: Record<string, () => BenchResult[] | Promise<BenchResult[]>> = {
   cluster: clusterBenches,
   devnet: devnetBenches,
   startup: startupBenches,
+  scale: scaleBenches,
   oracles: oracleBenches,
   byzantine: byzantineBenches,
 };
 
 /** Long campaigns, run only when named. */
 const ON_REQUEST = new Set(['oracles', 'byzantine']);
+
+if (process.argv.includes('--quick')) process.env.LOCKSTEP_BENCH_QUICK = '1';
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const unknown = wanted.filter((w) => !(w in groups));
 if (unknown.length) {

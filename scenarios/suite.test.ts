@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadScenario, SCENARIOS_DIR } from '../sim/scenario/load';
-import { runScenario } from '../sim/run';
+import { runScenario, runScenarioAsync } from '../sim/run';
 import { checkExpectations } from '../sim/report/summary';
 
 const files = [
@@ -21,17 +21,34 @@ const files = [
     : []),
 ];
 
+/** Sets this large also run in the worker placement, which must give the same trace hash. */
+const BOTH_PLACEMENTS_FROM_VALIDATORS = 65;
+
 describe('scenario suite', () => {
   for (const file of files) {
     const { scenario } = loadScenario(file);
-    it(`${scenario.name}: ${scenario.expect.verdict}${scenario.expect.oracle ? ` (${scenario.expect.oracle})` : ''}`, () => {
-      const r = runScenario(scenario, { seed: scenario.seed ?? 1 });
-      const failed = checkExpectations(scenario, r).filter((c) => !c.ok);
-      expect(
-        failed,
-        `${r.message}; violations: ${r.violations.map((v) => `${v.oracle}: ${v.message}`).join(' | ')}`,
-      ).toEqual([]);
-      if (scenario.expect.oracle) expect(r.violation?.oracle).toBe(scenario.expect.oracle);
-    });
+    const both = scenario.validators.length >= BOTH_PLACEMENTS_FROM_VALIDATORS;
+    it(
+      `${scenario.name}: ${scenario.expect.verdict}${scenario.expect.oracle ? ` (${scenario.expect.oracle})` : ''}${both ? ', inline and worker' : ''}`,
+      async () => {
+        const r = runScenario(scenario, { seed: scenario.seed ?? 1 });
+        const failed = checkExpectations(scenario, r).filter((c) => !c.ok);
+        expect(
+          failed,
+          `${r.message}; violations: ${r.violations.map((v) => `${v.oracle}: ${v.message}`).join(' | ')}`,
+        ).toEqual([]);
+        if (scenario.expect.oracle) expect(r.violation?.oracle).toBe(scenario.expect.oracle);
+        if (both) {
+          const w = await runScenarioAsync(scenario, { seed: scenario.seed ?? 1, placement: 'worker' });
+          expect(
+            checkExpectations(scenario, w).filter((c) => !c.ok),
+            `worker placement: ${w.message}`,
+          ).toEqual([]);
+          expect(w.traceHash, 'worker placement: the same trace hash as inline').toBe(r.traceHash);
+        }
+      },
+      // A hundred-validator network runs for tens of seconds per placement.
+      both ? 300_000 : undefined,
+    );
   }
 });

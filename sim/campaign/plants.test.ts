@@ -26,7 +26,7 @@ const TARGETS: Record<PlantName, { scenario: string; untilS: number }> = {
   'send-debit': { scenario: 'smoke', untilS: 30 },
   'sequence-on-failure': { scenario: 'byzantine-sender', untilS: 120 },
   'quorum-threshold': { scenario: 'bft-two-crashed', untilS: 10 },
-  'lock-rule': { scenario: 'byzantine-consensus', untilS: 150 },
+  'lock-rule': { scenario: 'byzantine-consensus', untilS: 300 },
   'unauthorised-signer': { scenario: 'outsider-blocks', untilS: 60 },
   'early-block': { scenario: 'early-seal', untilS: 60 },
   'sprint-start-syscalls': { scenario: 'smoke', untilS: 90 },

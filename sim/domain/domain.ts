@@ -23,7 +23,7 @@ import { type ParentTimer } from '../../src/node/parentChainNode';
 import { Engine } from '../engine/engine';
 import { EventQueue } from '../engine/eventQueue';
 import { type Rng } from '../env/rng';
-import { type CrossDomainMessage, Network, NET_DELIVER, type Envelope, type NetworkStats } from '../env/network';
+import { type CrossDomainMessage, Network, NET_DELIVER, type NetworkStats } from '../env/network';
 import { TraceRecorder } from '../trace/traceRecorder';
 import { observationJson } from '../trace/observationJson';
 import { type RunObservation, type RunRecord } from './observation';
@@ -143,6 +143,26 @@ function faultStartMaySendAcross(f: FaultSpec): boolean {
   return faultStartReplansSidechainNode(f);
 }
 
+/**
+ * A delivery's trace description. The network asks for it once per send or broadcast and hands
+ * it to every copy (see Network); the engine asks for deliveries scheduled otherwise (messages
+ * from the other domain, from outside).
+ */
+function describeDelivery(msg: NodeMessage, from: string): string {
+  return `{"f":${JSON.stringify(from)},"m":${describeMessage(msg)}}`;
+}
+
+const timerDescriptions = new Map<string, string>();
+
+function describeTimer(kind: string): string {
+  let text = timerDescriptions.get(kind);
+  if (text === undefined) {
+    text = `{"t":${JSON.stringify(kind)}}`;
+    timerDescriptions.set(kind, text);
+  }
+  return text;
+}
+
 export abstract class Domain {
   readonly engine: Engine;
   readonly trace: TraceRecorder;
@@ -191,37 +211,43 @@ export abstract class Domain {
     this.untilMs = opts.untilMs;
     this.sampleEveryMs = opts.sampleEveryMs;
     this.nextSampleMs = Math.min(opts.sampleEveryMs, opts.untilMs);
-    this.network = new Network(this.engine, this.rng.fork('net'), scenario.network, {
-      isLocal: (node) => domainOf(node) === name,
-      minLatencyMs: setup.crossLatencyMs,
-      post: (m) => {
-        const kind = (m.msg as NodeMessage).kind;
-        const request = isCrossRequest(domainOf(m.to), kind);
-        const floor = request ? Math.max(this.sendFloorMs, this.requestFloorMs) : this.sendFloorMs;
-        assert(
-          this.engine.nowMs() >= floor,
-          `cross-domain ${request ? 'request' : 'answer'} before the ${name} domain's promised horizon: add the event that caused it to sim/domain/crossTriggers.ts`,
-          {
-            from: m.from,
-            to: m.to,
-            kind,
-            nowMs: this.engine.nowMs(),
-            promisedMs: floor,
-          },
-        );
-        this.outbox.push(m as CrossMessage);
+    this.network = new Network(
+      this.engine,
+      this.rng.fork('net'),
+      scenario.network,
+      {
+        isLocal: (node) => domainOf(node) === name,
+        minLatencyMs: setup.crossLatencyMs,
+        post: (m) => {
+          const kind = (m.msg as NodeMessage).kind;
+          const request = isCrossRequest(domainOf(m.to), kind);
+          const floor = request ? Math.max(this.sendFloorMs, this.requestFloorMs) : this.sendFloorMs;
+          assert(
+            this.engine.nowMs() >= floor,
+            `cross-domain ${request ? 'request' : 'answer'} before the ${name} domain's promised horizon: add the event that caused it to sim/domain/crossTriggers.ts`,
+            {
+              from: m.from,
+              to: m.to,
+              kind,
+              nowMs: this.engine.nowMs(),
+              promisedMs: floor,
+            },
+          );
+          this.outbox.push(m as CrossMessage);
+        },
       },
-    });
+      describeDelivery as (msg: unknown, from: string) => string,
+    );
 
-    this.engine.on<Envelope<NodeMessage>>(
+    this.engine.on<NodeMessage>(
       NET_DELIVER,
       (ev) => {
         const slot = this.slots.get(ev.target);
         if (!slot?.alive || slot.paused) return;
         this.network.noteDelivered();
-        slot.node.onMessage(ev.payload.from, ev.payload.msg, slot.ctx);
+        slot.node.onMessage(ev.source, ev.payload, slot.ctx);
       },
-      (env) => `{"f":${JSON.stringify(env.from)},"m":${describeMessage(env.msg)}}`,
+      describeDelivery,
     );
     this.engine.on<TimerPayload>(
       'node.timer',
@@ -234,7 +260,7 @@ export abstract class Domain {
         }
         slot.node.onTimer(ev.payload.tag, slot.ctx);
       },
-      (p) => `{"t":${JSON.stringify(p.tag.kind)}}`,
+      (p) => describeTimer(p.tag.kind),
     );
     this.engine.on<{ fault: FaultSpec; index: number; phase: 'start' | 'end' }>(
       'fault',
@@ -261,6 +287,7 @@ export abstract class Domain {
     slot.ctx = {
       nowMs: () => this.engine.nowMs() + this.scenario.epochMs + slot.skewMs,
       send: (to, msg) => this.network.send(id, to, msg),
+      broadcast: (to, msg, except) => this.network.broadcast(id, to, msg, except),
       setTimer: (afterMs, tag) =>
         this.scheduleTimer(this.engine.nowMs() + Math.max(0, Math.floor(afterMs)), id, { tag, inc: slot.incarnation }),
       random: () => slot.rng.float(),
@@ -453,11 +480,9 @@ export abstract class Domain {
       domain: this.name,
     });
     const t = this.ranToMs + 1;
-    this.engine.at(t, NET_DELIVER, to, { from: 'external', to, msg, seq: this.externalSeq++ });
+    this.engine.at(t, NET_DELIVER, to, msg, 'external');
     return t;
   }
-
-  private externalSeq = 0;
 
   /**
    * A fault from outside the scenario (a devnet's `lockstep node fault`), between two windows: it
@@ -513,8 +538,7 @@ export abstract class Domain {
         'a cross-domain message arrives after the window it was sent in',
         { domain: this.name, deliverAt: m.deliverAt, ranToMs: this.ranToMs, to: m.to },
       );
-      const env: Envelope<NodeMessage> = { from: m.from, to: m.to, msg: m.msg, seq: m.seq };
-      this.engine.at(m.deliverAt, NET_DELIVER, m.to, env);
+      this.engine.at(m.deliverAt, NET_DELIVER, m.to, m.msg, m.from);
       if (this.triggers.requests.has(m.msg.kind))
         this.answerTimes.push({ timeMs: m.deliverAt, seq: this.triggerSeq++ });
     }

@@ -40,6 +40,47 @@ describe('engine delivery order', () => {
     );
   });
 
+  it('message deliveries (reused event objects) keep their place, payload and source among ordinary events', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 50 }), fc.boolean(), fc.nat(3)), { minLength: 1, maxLength: 80 }),
+        (plan) => {
+          const engine = new Engine(new TraceRecorder());
+          const got: string[] = [];
+          const expected: Array<{ t: number; i: number; label: string }> = [];
+          let next = 0;
+          // Each delivered event schedules the next item of the plan (so reused objects are in play).
+          const schedule = () => {
+            const item = plan[next];
+            if (item === undefined) return;
+            const [delay, pooled, spawn] = item;
+            const label = `${next}:${pooled ? 'm' : 'e'}`;
+            const at = engine.nowMs() + delay;
+            expected.push({ t: at, i: next, label });
+            next++;
+            if (pooled) engine.deliverAfter(delay, 'm', 'n', { label, spawn }, `from-${label}`);
+            else engine.at(at, 'e', 'n', { label, spawn });
+          };
+          const onEvent = (ev: SimEvent<{ label: string; spawn: number }>) => {
+            got.push(ev.payload.label);
+            if (ev.kind === 'm') expect(ev.source).toBe(`from-${ev.payload.label}`);
+            for (let k = 0; k < ev.payload.spawn; k++) schedule();
+          };
+          engine.on('m', onEvent);
+          engine.on('e', onEvent);
+          schedule();
+          engine.run();
+          while (next < plan.length) {
+            schedule();
+            engine.run();
+          }
+          expected.sort((a, b) => a.t - b.t || a.i - b.i);
+          expect(got).toEqual(expected.map((x) => x.label));
+        },
+      ),
+    );
+  });
+
   it('cancelled events are neither delivered nor traced', () => {
     const trace = new TraceRecorder();
     const engine = new Engine(trace);

@@ -3,9 +3,9 @@
  * handlers looked up by event kind, and a run loop with bounds. Nothing here reads the wall clock;
  * the same schedule always produces the same delivery order.
  */
-import { EventQueue } from './eventQueue';
+import { CalendarQueue } from './calendarQueue';
 import { VirtualClock } from '../env/clock';
-import { TraceRecorder } from '../trace/traceRecorder';
+import { TraceRecorder, type TraceText } from '../trace/traceRecorder';
 import { assert } from '../../src/core/errors';
 
 export interface SimEvent<P = unknown> {
@@ -14,15 +14,32 @@ export interface SimEvent<P = unknown> {
   readonly kind: string;
   /** Who handles it: a node id, a link, or '' for the world. */
   readonly target: string;
+  /** Who it comes from: the sender of a message, '' for anything else. */
+  readonly source: string;
   readonly payload: P;
   /** Set by `cancel`; a cancelled event is dropped without being delivered or traced. */
   cancelled: boolean;
 }
 
+/** An event as the engine keeps it: a message delivery's object is reused once delivered. */
+interface QueuedSimEvent extends SimEvent {
+  timeMs: number;
+  seq: number;
+  kind: string;
+  target: string;
+  source: string;
+  payload: unknown;
+  /** Scheduled by `deliverAfter`: nobody holds it, so it returns to the pool after delivery. */
+  pooled: boolean;
+  /** A delivery's target and description for the trace, when its sender gave them (else the kind's describer runs). */
+  traceTarget: TraceText | null;
+  traceData: TraceText | null;
+}
+
 export type EventHandler = (event: SimEvent<unknown>, engine: Engine) => void;
 
-/** Describes a payload for the trace; must be deterministic (canonical JSON or a fixed format). */
-export type TraceDescriber = (payload: unknown) => string | undefined;
+/** Describes a payload (and its event's source) for the trace; must be deterministic (canonical JSON or a fixed format). */
+export type TraceDescriber = (payload: unknown, source: string) => string | undefined;
 
 export interface RunBounds {
   /** Stop before delivering the first event later than this (virtual ms). */
@@ -44,11 +61,24 @@ export interface RunVerdict {
   readonly message: string;
 }
 
+interface KindEntry {
+  readonly kind: string;
+  readonly handler: EventHandler;
+  readonly describe: TraceDescriber | null;
+}
+
 export class Engine {
   readonly clock = new VirtualClock();
-  private readonly queue = new EventQueue<SimEvent>();
-  private readonly handlers = new Map<string, EventHandler>();
-  private readonly describers = new Map<string, TraceDescriber>();
+  private readonly queue = new CalendarQueue<QueuedSimEvent>();
+  /**
+   * Delivered message events, ready for reuse. Messages in flight live tens to hundreds of virtual
+   * ms, long enough to survive young-generation collections; reusing their events keeps a hundred
+   * nodes' traffic from churning the old generation.
+   */
+  private readonly pool: QueuedSimEvent[] = [];
+  private readonly kinds = new Map<string, KindEntry>();
+  /** The entry of the last kind delivered (runs of one kind are the rule: message after message). */
+  private last: KindEntry | null = null;
   private nextSeq = 0;
   private delivered = 0;
   private stopRequest: string | null = null;
@@ -71,35 +101,97 @@ export class Engine {
   on<P>(
     kind: string,
     handler: (event: SimEvent<P>, engine: Engine) => void,
-    describe?: (payload: P) => string | undefined,
+    describe?: (payload: P, source: string) => string | undefined,
   ): void {
-    assert(!this.handlers.has(kind), 'one handler per event kind', { kind });
-    this.handlers.set(kind, handler as EventHandler);
-    if (describe) this.describers.set(kind, describe as TraceDescriber);
+    assert(!this.kinds.has(kind), 'one handler per event kind', { kind });
+    this.kinds.set(kind, {
+      kind,
+      handler: handler as EventHandler,
+      describe: (describe as TraceDescriber | undefined) ?? null,
+    });
   }
 
-  /** Schedule an event at an absolute virtual time (>= now). */
-  at<P>(timeMs: number, kind: string, target: string, payload: P): SimEvent<P> {
-    assert(
-      Number.isSafeInteger(timeMs) && timeMs >= this.clock.nowMs(),
-      'events are scheduled at integer times, never in the past',
-      {
+  /** Schedule an event at an absolute virtual time (>= now); `source` names a message's sender. */
+  at<P>(timeMs: number, kind: string, target: string, payload: P, source = ''): SimEvent<P> {
+    // Checked before building the assert's context: this runs for every event.
+    if (!(Number.isSafeInteger(timeMs) && timeMs >= this.clock.nowMs()))
+      assert(false, 'events are scheduled at integer times, never in the past', {
         kind,
         timeMs,
         now: this.clock.nowMs(),
-      },
-    );
-    const ev: SimEvent<P> = { timeMs, seq: this.nextSeq++, kind, target, payload, cancelled: false };
+      });
+    const ev: QueuedSimEvent = {
+      timeMs,
+      seq: this.nextSeq++,
+      kind,
+      target,
+      source,
+      payload,
+      cancelled: false,
+      pooled: false,
+      traceTarget: null,
+      traceData: null,
+    };
     this.queue.push(ev);
-    return ev;
+    return ev as SimEvent<P>;
+  }
+
+  /**
+   * Schedule a message delivery `delayMs` (integer >= 0) after now, like `after`, but without a
+   * handle (it cannot be cancelled): its event object is reused once delivered. `trace`, when
+   * given, is what the kind's describer would say of it, with the target's TraceText: a
+   * broadcast describes its message once for all copies.
+   */
+  deliverAfter(
+    delayMs: number,
+    kind: string,
+    target: string,
+    payload: unknown,
+    source: string,
+    traceTarget: TraceText | null = null,
+    traceData: TraceText | null = null,
+  ): void {
+    const timeMs = this.clock.nowMs() + delayMs;
+    if (!(Number.isSafeInteger(timeMs) && delayMs >= 0))
+      assert(false, 'events are scheduled at integer times, never in the past', {
+        kind,
+        timeMs,
+        now: this.clock.nowMs(),
+      });
+    let ev = this.pool.pop();
+    if (ev === undefined)
+      ev = {
+        timeMs,
+        seq: this.nextSeq++,
+        kind,
+        target,
+        source,
+        payload,
+        cancelled: false,
+        pooled: true,
+        traceTarget,
+        traceData,
+      };
+    else {
+      ev.timeMs = timeMs;
+      ev.seq = this.nextSeq++;
+      ev.kind = kind;
+      ev.target = target;
+      ev.source = source;
+      ev.payload = payload;
+      ev.traceTarget = traceTarget;
+      ev.traceData = traceData;
+    }
+    this.queue.push(ev);
   }
 
   /** Schedule an event `delayMs` (integer >= 0) after now. */
-  after<P>(delayMs: number, kind: string, target: string, payload: P): SimEvent<P> {
-    return this.at(this.clock.nowMs() + delayMs, kind, target, payload);
+  after<P>(delayMs: number, kind: string, target: string, payload: P, source = ''): SimEvent<P> {
+    return this.at(this.clock.nowMs() + delayMs, kind, target, payload, source);
   }
 
   cancel(ev: SimEvent): void {
+    assert(!(ev as QueuedSimEvent).pooled, 'a message delivery cannot be cancelled', { kind: ev.kind });
     ev.cancelled = true;
   }
 
@@ -119,22 +211,34 @@ export class Engine {
     }
   }
 
-  private deliver(ev: SimEvent): void {
+  private deliver(ev: QueuedSimEvent): void {
     this.clock.advanceTo(ev.timeMs);
     this.delivered++;
-    const handler = this.handlers.get(ev.kind);
-    assert(handler !== undefined, 'no handler for event kind', { kind: ev.kind, timeMs: ev.timeMs });
-    if (this.trace !== null) {
-      const describe = this.describers.get(ev.kind);
-      this.trace.record({
-        timeMs: ev.timeMs,
-        seq: ev.seq,
-        kind: ev.kind,
-        target: ev.target,
-        data: describe ? describe(ev.payload) : undefined,
-      });
+    let k = this.last;
+    if (k === null || k.kind !== ev.kind) {
+      const found = this.kinds.get(ev.kind);
+      assert(found !== undefined, 'no handler for event kind', { kind: ev.kind, timeMs: ev.timeMs });
+      k = found;
+      this.last = k;
     }
-    handler(ev, this);
+    if (this.trace !== null) {
+      if (ev.traceData !== null && ev.traceTarget !== null)
+        this.trace.recordDelivery(ev.timeMs, ev.seq, ev.kind, ev.traceTarget, ev.traceData);
+      else
+        this.trace.recordEvent(
+          ev.timeMs,
+          ev.seq,
+          ev.kind,
+          ev.target,
+          k.describe !== null ? k.describe(ev.payload, ev.source) : undefined,
+        );
+    }
+    k.handler(ev, this);
+    if (ev.pooled) {
+      ev.payload = null;
+      ev.traceData = null;
+      this.pool.push(ev);
+    }
   }
 
   run(bounds: RunBounds = {}): RunVerdict {
@@ -145,7 +249,7 @@ export class Engine {
       const next = this.queue.peek();
       if (next === undefined) return this.verdict('drained', startEvents, 'no more events');
       if (next.cancelled) {
-        this.queue.pop();
+        this.queue.popPeeked(next);
         continue;
       }
       if (next.timeMs > untilMs) {
@@ -166,7 +270,7 @@ export class Engine {
           `runaway: ${maxEvents} events delivered by ${this.clock.nowMs()} ms of virtual time (max-events bound); ${this.queue.size} still queued`,
         );
       }
-      this.queue.pop();
+      this.queue.popPeeked(next);
       this.deliver(next);
       if (this.stopRequest !== null) return this.verdict('stopped', startEvents, this.stopRequest);
     }

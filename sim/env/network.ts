@@ -12,6 +12,8 @@
  */
 import { type Engine } from '../engine/engine';
 import { type Rng } from './rng';
+import { TraceText } from '../trace/traceRecorder';
+import { StreamSlab } from './streamSlab';
 import { assert } from '../../src/core/errors';
 
 export interface LinkModel {
@@ -36,14 +38,10 @@ export const DEFAULT_LINK: LinkModel = {
   reorderMaxMs: 0,
 };
 
-export interface Envelope<M = unknown> {
-  from: string;
-  to: string;
-  msg: M;
-  /** Per-sender sequence, for canonical ordering at domain barriers. */
-  seq: number;
-}
-
+/**
+ * A delivery is an engine event of this kind: its target is the receiver, its source the sender
+ * and its payload the message itself (no envelope object per delivery).
+ */
 export const NET_DELIVER = 'net.deliver';
 
 /** A message to another domain, held for the barrier. */
@@ -77,13 +75,44 @@ export interface NetworkStats {
   duplicated: number;
 }
 
+/**
+ * What a sender knows about one of its links, cached: the model and whether it is blocked, as of
+ * configuration `version` (any change to defaults, links, node links or partitions bumps it), and
+ * the link's random stream (forked at its first unblocked message, as before).
+ */
+interface LinkState {
+  version: number;
+  model: LinkModel;
+  blocked: boolean;
+  /** The link's stream in its sender's slab, -1 until its first unblocked message. */
+  stream: number;
+  /** The receiver lives in another domain. */
+  remote: boolean;
+  /** The receiver's id, for the trace. */
+  target: TraceText;
+}
+
+interface SenderState {
+  /** Per-sender message sequence (orders cross-domain messages at barriers). */
+  seq: number;
+  /** The random streams of this sender's links. */
+  streams: StreamSlab;
+  links: Map<string, LinkState>;
+  /** The links of the last peer list this sender broadcast to, position by position. */
+  peers: readonly string[] | null;
+  peerLinks: LinkState[];
+}
+
 export class Network {
   private readonly links = new Map<string, LinkModel>();
-  private readonly streams = new Map<string, Rng>();
   /** Blocked directed pairs `from>to`. */
   private readonly blocked = new Set<string>();
   private readonly nodeLink = new Map<string, Partial<LinkModel>>();
-  private readonly seqs = new Map<string, number>();
+  private readonly senders = new Map<string, SenderState>();
+  /** One TraceText per receiver, shared by every sender's link to it. */
+  private readonly targets = new Map<string, TraceText>();
+  /** Bumped by every change of the link configuration; cached LinkStates older than it are refreshed. */
+  private version = 0;
   readonly stats: NetworkStats = { sent: 0, delivered: 0, dropped: 0, blocked: 0, duplicated: 0 };
 
   constructor(
@@ -91,6 +120,11 @@ export class Network {
     private readonly rng: Rng,
     private defaults: LinkModel = DEFAULT_LINK,
     private readonly boundary: DomainBoundary | null = null,
+    /**
+     * What the engine's NET_DELIVER describer says of a delivery (the same function): given, the
+     * network describes each message once per send or broadcast and hands the text to every copy.
+     */
+    private readonly describe: ((msg: unknown, from: string) => string) | null = null,
   ) {
     validateLink(defaults, 'network');
     assert(
@@ -105,6 +139,7 @@ export class Network {
   setDefaults(model: LinkModel): void {
     validateLink(model, 'network');
     this.defaults = model;
+    this.version++;
   }
 
   /** Override the model of the directed link from -> to. */
@@ -112,16 +147,19 @@ export class Network {
     const m = { ...this.modelOf(from, to), ...model };
     validateLink(m, `link ${from}->${to}`);
     this.links.set(`${from}>${to}`, m);
+    this.version++;
   }
 
   clearLink(from: string, to: string): void {
     this.links.delete(`${from}>${to}`);
+    this.version++;
   }
 
   /** Degrade every link touching `node` (a slow or lossy node). */
   setNodeLink(node: string, model: Partial<LinkModel> | null): void {
     if (model === null) this.nodeLink.delete(node);
     else this.nodeLink.set(node, model);
+    this.version++;
   }
 
   modelOf(from: string, to: string): LinkModel {
@@ -138,6 +176,7 @@ export class Network {
         this.blocked.add(`${x}>${y}`);
         if (!oneWay) this.blocked.add(`${y}>${x}`);
       }
+    this.version++;
   }
 
   unpartition(a: readonly string[], b: readonly string[], oneWay = false): void {
@@ -146,48 +185,117 @@ export class Network {
         this.blocked.delete(`${x}>${y}`);
         if (!oneWay) this.blocked.delete(`${y}>${x}`);
       }
+    this.version++;
   }
 
   healAll(): void {
     this.blocked.clear();
+    this.version++;
   }
 
   isBlocked(from: string, to: string): boolean {
     return this.blocked.has(`${from}>${to}`);
   }
 
-  private stream(from: string, to: string): Rng {
-    const key = `${from}>${to}`;
-    let s = this.streams.get(key);
-    if (!s) {
-      s = this.rng.fork(`link:${from}->${to}`);
-      this.streams.set(key, s);
+  private sender(from: string): SenderState {
+    let s = this.senders.get(from);
+    if (s === undefined) {
+      s = { seq: 0, streams: new StreamSlab(), links: new Map(), peers: null, peerLinks: [] };
+      this.senders.set(from, s);
     }
     return s;
   }
 
+  private link(sender: SenderState, from: string, to: string): LinkState {
+    let l = sender.links.get(to);
+    if (l === undefined) {
+      let target = this.targets.get(to);
+      if (target === undefined) {
+        target = new TraceText(to);
+        this.targets.set(to, target);
+      }
+      l = {
+        version: -1,
+        model: this.defaults,
+        blocked: false,
+        stream: -1,
+        remote: this.boundary !== null && !this.boundary.isLocal(to),
+        target,
+      };
+      sender.links.set(to, l);
+    }
+    if (l.version !== this.version) this.refresh(l, from, to);
+    return l;
+  }
+
+  private refresh(l: LinkState, from: string, to: string): void {
+    l.model = this.modelOf(from, to);
+    l.blocked = this.isBlocked(from, to);
+    l.version = this.version;
+  }
+
   /** Send a message; its fate (drop, delay, duplicate) is decided now, from the link's stream. */
   send<M>(from: string, to: string, msg: M): void {
+    const sender = this.sender(from);
+    this.sendOn(sender, this.link(sender, from, to), from, to, msg, this.traceTextOf(msg, from));
+  }
+
+  /** The delivery's description for the trace, once for all copies (null without a trace or describer). */
+  private traceTextOf(msg: unknown, from: string): TraceText | null {
+    return this.describe !== null && this.engine.trace !== null ? new TraceText(this.describe(msg, from)) : null;
+  }
+
+  /**
+   * Send the same message to each of `to` in order, but `except` (exactly as `send` to each, with
+   * the same draws). A node broadcasts to the same peer list again and again: its links are looked
+   * up once per list, not once per message.
+   */
+  broadcast<M>(from: string, to: readonly string[], msg: M, except?: string): void {
+    const sender = this.sender(from);
+    if (sender.peers !== to) {
+      sender.peers = to;
+      sender.peerLinks = to.map((t) => this.link(sender, from, t));
+    }
+    const links = sender.peerLinks;
+    const data = this.traceTextOf(msg, from);
+    for (let i = 0; i < to.length; i++) {
+      const t = to[i]!;
+      if (t === except) continue;
+      const l = links[i]!;
+      if (l.version !== this.version) this.refresh(l, from, t);
+      this.sendOn(sender, l, from, t, msg, data);
+    }
+  }
+
+  private sendOn<M>(
+    sender: SenderState,
+    link: LinkState,
+    from: string,
+    to: string,
+    msg: M,
+    data: TraceText | null,
+  ): void {
     this.stats.sent++;
-    const seq = (this.seqs.get(from) ?? 0) + 1;
-    this.seqs.set(from, seq);
-    if (this.isBlocked(from, to)) {
+    const seq = ++sender.seq;
+    if (link.blocked) {
       this.stats.blocked++;
       return;
     }
-    const m = this.modelOf(from, to);
-    const s = this.stream(from, to);
-    if (m.loss > 0 && s.bool(m.loss)) {
+    const m = link.model;
+    // The link's own stream (as rng.fork(`link:from->to`) would give), forked at its first unblocked message.
+    if (link.stream < 0) link.stream = sender.streams.add(this.rng.forkState(`link:${from}->${to}`));
+    const s = sender.streams;
+    const k = link.stream;
+    if (m.loss > 0 && s.bool(k, m.loss)) {
       this.stats.dropped++;
       return;
     }
-    const copies = m.duplicate > 0 && s.bool(m.duplicate) ? 2 : 1;
+    const copies = m.duplicate > 0 && s.bool(k, m.duplicate) ? 2 : 1;
     if (copies === 2) this.stats.duplicated++;
-    const remote = this.boundary !== null && !this.boundary.isLocal(to);
     for (let c = 0; c < copies; c++) {
-      let delay = s.int(m.latencyMinMs, m.latencyMaxMs);
-      if (m.reorder > 0 && s.bool(m.reorder)) delay += s.int(0, m.reorderMaxMs);
-      if (remote) {
+      let delay = s.int(k, m.latencyMinMs, m.latencyMaxMs);
+      if (m.reorder > 0 && s.bool(k, m.reorder)) delay += s.int(k, 0, m.reorderMaxMs);
+      if (link.remote) {
         // Same draws as a local message; only the floor differs (L, see the header comment).
         this.boundary!.post({
           deliverAt: this.engine.nowMs() + Math.max(delay, this.boundary!.minLatencyMs),
@@ -199,8 +307,7 @@ export class Network {
         });
         continue;
       }
-      const env: Envelope<M> = { from, to, msg, seq };
-      this.engine.after(delay, NET_DELIVER, to, env);
+      this.engine.deliverAfter(delay, NET_DELIVER, to, msg, from, link.target, data);
     }
   }
 

@@ -6,6 +6,7 @@
  */
 import seedrandom from 'seedrandom';
 import { assert } from '../../src/core/errors';
+import { type AleaState } from './streamSlab';
 
 export class Rng {
   private readonly prng: seedrandom.PRNG;
@@ -23,6 +24,12 @@ export class Rng {
     return new Rng(`${this.path}/${name}`);
   }
 
+  /** The starting state of the stream `fork(name)` would give (for StreamSlab). */
+  forkState(name: string): AleaState {
+    assert(name.length > 0 && !name.includes('/'), 'rng stream names are non-empty and have no "/"', { name });
+    return seedrandom.alea(`${this.path}/${name}`, { state: true }).state() as AleaState;
+  }
+
   /** Uniform in [0, 1), 53 bits. */
   float(): number {
     return this.prng.double();
@@ -30,7 +37,9 @@ export class Rng {
 
   /** Uniform integer in [min, max] (inclusive). */
   int(min: number, max: number): number {
-    assert(Number.isSafeInteger(min) && Number.isSafeInteger(max) && min <= max, 'rng.int bounds', { min, max });
+    // Checked before building the assert's context: this runs for every message sent.
+    if (!(Number.isSafeInteger(min) && Number.isSafeInteger(max) && min <= max))
+      assert(false, 'rng.int bounds', { min, max });
     return min + Math.floor(this.prng.double() * (max - min + 1));
   }
 

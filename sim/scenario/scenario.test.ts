@@ -72,7 +72,7 @@ describe('scenario files', () => {
     );
     expect(bad((o) => (o.params.sprint = 7))).toThrow(/params\.spanDuration: must be a multiple of params\.sprint/);
     expect(bad((o) => (o.duration = '10 minutes'))).toThrow(/^duration: expected a duration/);
-    expect(bad((o) => (o.validators = []))).toThrow(/^validators: expected 1 to 64 validators/);
+    expect(bad((o) => (o.validators = []))).toThrow(/^validators: expected 1 to 256 validators/);
     expect(bad((o) => (o.network = { loss: 2 }))).toThrow(/^network\.loss: expected a probability/);
     expect(bad((o) => (o.bogus = 1))).toThrow(/^bogus: unknown field/);
     // A duration needs a unit; the error says how a bare number would have been read.
@@ -174,6 +174,92 @@ describe('scenario files', () => {
     );
     expect(bad({ kind: 'link', from: ['svc-1'], to: ['sc-1'], link: { loss: 1 }, atHeight: { sidechain: 5 } })).toThrow(
       /^faults\[2\]\.atHeight\.sidechain: .*this link acts on the service side/,
+    );
+  });
+  it('large sets: up to 256 validators, as a list or as a count with a stake distribution', () => {
+    const stakes = (validators: unknown, params: Record<string, unknown> = {}) =>
+      decodeScenario({ name: 'big', validators, params }).validators.map((v) => v.stakeTokens);
+    // A list of 256 is fine, 257 is not.
+    expect(stakes(Array.from({ length: 256 }, () => ({ stake: 10 })))).toHaveLength(256);
+    expect(() => stakes(Array.from({ length: 257 }, () => ({ stake: 10 })))).toThrow(
+      /^validators: expected 1 to 256 validators, got 257 \(for a large set: \{"count": N/,
+    );
+    // The default distribution: seeded (the same file, the same stakes), skewed, largest first.
+    const d = stakes({ count: 105 });
+    expect(d).toHaveLength(105);
+    expect(stakes({ count: 105 })).toEqual(d);
+    expect([...d].sort((a, b) => (a > b ? -1 : a < b ? 1 : 0))).toEqual(d);
+    expect(d.every((s) => s >= 1000n && s <= 50_000n)).toBe(true);
+    const total = d.reduce((a, b) => a + b, 0n);
+    expect(d[0]! * 3n).toBeLessThan(total); // nobody holds a third alone...
+    expect((d[0]! + d[1]! + d[2]! + d[3]! + d[4]! + d[5]! + d[6]! + d[7]! + d[8]! + d[9]!) * 3n).toBeGreaterThan(total); // ...ten do
+    expect(d[104]! * 20n).toBeLessThan(d[0]!);
+    expect(stakes({ count: 105, stake: { seed: 2 } })).not.toEqual(d);
+    // Equal stakes, a uniform draw, explicit weights (scaled to a total or as given), a balance.
+    expect(stakes({ count: 3, stake: 5000 })).toEqual([5000n, 5000n, 5000n]);
+    const u = stakes({ count: 50, stake: { distribution: 'uniform', min: 100, max: 200, seed: 9 } });
+    expect(u.every((s) => s >= 100n && s <= 200n) && new Set(u).size > 10).toBe(true);
+    expect(stakes({ count: 3, stake: { distribution: 'weights', weights: [3, 2, 1], total: 600 } })).toEqual([
+      300n,
+      200n,
+      100n,
+    ]);
+    expect(stakes({ count: 3, stake: { distribution: 'weights', weights: [1, '7', 2] } })).toEqual([1n, 7n, 2n]);
+    const p = stakes({ count: 200, stake: { distribution: 'pareto', alpha: 3, min: 10, max: 1000 } });
+    expect(p.every((s) => s >= 10n && s <= 1000n)).toBe(true);
+    expect(decodeScenario({ name: 'big', validators: { count: 2, stake: 7, balance: 5 } }).validators).toEqual([
+      { stakeTokens: 7n, balanceTokens: 5n },
+      { stakeTokens: 7n, balanceTokens: 5n },
+    ]);
+    // Slots default to enough for the set; the producer count may be up to the set's size.
+    const s = decodeScenario({ name: 'big', validators: { count: 105 }, params: { producerCount: 105 } });
+    expect(s.params.validatorSlots).toBe(105);
+    expect(s.params.producerCount).toBe(105);
+    expect(decodeScenario({ name: 'small', validators: [{ stake: 1 }] }).params.validatorSlots).toBe(32);
+    // The runaway guard grows with the square of the set (the votes and the gossip do).
+    expect(decodeScenario({ name: 'small', validators: [{ stake: 1 }] }).maxEvents).toBe(20_000_000);
+    expect(decodeScenario({ name: 'seven', validators: { count: 7 } }).maxEvents).toBe(20_000_000);
+    expect(s.maxEvents).toBe(20_000_000 * 225);
+    expect(decodeScenario({ name: 'big', validators: { count: 105 }, maxEvents: 5 }).maxEvents).toBe(5);
+    // A bad value names its field.
+    const bad =
+      (validators: unknown, params: Record<string, unknown> = {}) =>
+      () =>
+        stakes(validators, params);
+    expect(bad({ count: 257 })).toThrow(/^validators\.count: must be between 1 and 256, got 257/);
+    expect(bad({ count: 0 })).toThrow(/^validators\.count: must be between 1 and 256, got 0/);
+    expect(bad({ stake: 5 })).toThrow(/^validators\.count: is required/);
+    expect(bad({ count: 5, size: 3 })).toThrow(/^validators\.size: unknown field \(allowed: count, stake, balance\)/);
+    expect(bad({ count: 5, stake: 0 })).toThrow(/^validators\.stake: must be at least 1 token/);
+    expect(bad({ count: 5, stake: { distribution: 'zipf' } })).toThrow(
+      /^validators\.stake\.distribution: expected one of pareto, uniform, weights, got "zipf"/,
+    );
+    expect(bad({ count: 5, stake: { alpha: 0 } })).toThrow(/^validators\.stake\.alpha: expected a number from 0\.1/);
+    expect(bad({ count: 5, stake: { alpha: '2' } })).toThrow(/^validators\.stake\.alpha: expected a number/);
+    expect(bad({ count: 5, stake: { min: 0 } })).toThrow(/^validators\.stake\.min: must be at least 1 token/);
+    expect(bad({ count: 5, stake: { min: 10, max: 5 } })).toThrow(
+      /^validators\.stake\.max: must be at least min \(10\), got 5/,
+    );
+    expect(bad({ count: 5, stake: { distribution: 'uniform' } })).toThrow(/^validators\.stake\.min: is required/);
+    expect(bad({ count: 5, stake: { distribution: 'uniform', min: 1, alpha: 2 } })).toThrow(
+      /^validators\.stake\.alpha: unknown field/,
+    );
+    expect(bad({ count: 3, stake: { distribution: 'weights', weights: [1, 2] } })).toThrow(
+      /^validators\.stake\.weights: expected 3 weights \(one per validator\), got 2/,
+    );
+    expect(bad({ count: 2, stake: { distribution: 'weights', weights: [1, -2] } })).toThrow(
+      /^validators\.stake\.weights\[1\]: must not be negative/,
+    );
+    expect(bad({ count: 2, stake: { distribution: 'weights', weights: [1, 0] } })).toThrow(
+      /^validators\.stake\.weights\[1\]: must be at least 1/,
+    );
+    expect(bad({ count: 2, stake: { distribution: 'weights' } })).toThrow(/^validators\.stake\.weights: is required/);
+    expect(bad({ count: 5 }, { producerCount: 6 })).toThrow(
+      /^params\.producerCount: must not exceed the number of validators \(5\), got 6/,
+    );
+    expect(bad({ count: 5 }, { producerCount: 257 })).toThrow(/^params\.producerCount: must be between 1 and 256/);
+    expect(bad({ count: 40 }, { validatorSlots: 32 })).toThrow(
+      /^params\.validatorSlots: must be at least the number of validators \(40\)/,
     );
   });
 });

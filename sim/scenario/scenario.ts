@@ -7,11 +7,13 @@
  */
 import { InputError } from '../../src/core/errors';
 import { durationText } from '../../src/core/duration';
+import { parseUint } from '../../src/core/amount';
 import { type LinkModel, DEFAULT_LINK } from '../env/network';
 import { type CryptoMode } from '../../src/core/signatureScheme';
 import { Reader, type Obj, decodeLink, describeValue, encodeLink } from './reader';
 import { type FaultSpec, decodeFault, encodeFault } from '../faults/registry';
 import { type PlantName, parsePlant } from '../../src/core/plants';
+import { DEFAULT_STAKE_DISTRIBUTION, type StakeDistribution, drawStakes } from './stakeDistribution';
 
 export type { FaultSpec, FaultKind, TriggerChain } from '../faults/registry';
 export { FAULT_KINDS } from '../faults/registry';
@@ -136,18 +138,7 @@ export function decodeScenario(value: unknown): Scenario {
   if (crypto !== 'real' && crypto !== 'fast')
     throw new InputError('crypto', `expected "real" or "fast", got ${describeValue(crypto)}`);
 
-  const vr = r.child('validators');
-  const vlist = r.arr(o, 'validators');
-  if (vlist.length < 1 || vlist.length > 64)
-    throw new InputError('validators', `expected 1 to 64 validators, got ${vlist.length}`);
-  const validators = vlist.map((item, i) => {
-    const c = vr.child(i);
-    const v = c.obj(item);
-    c.noExtra(v, ['stake', 'balance']);
-    const stakeTokens = c.big(v, 'stake');
-    if (stakeTokens === 0n) throw new InputError(`validators[${i}].stake`, 'must be at least 1 token');
-    return { stakeTokens, balanceTokens: c.big(v, 'balance', 1000n) };
-  });
+  const validators = decodeValidators(r.child('validators'), o.validators);
 
   const pr = r.child('params');
   const po = o.params === undefined ? {} : pr.obj(o.params);
@@ -160,7 +151,7 @@ export function decodeScenario(value: unknown): Scenario {
   ]);
   const D = DEFAULT_PARAMS;
   const params: ScenarioParams = {
-    producerCount: pr.int(po, 'producerCount', D.producerCount, 1, 64),
+    producerCount: pr.int(po, 'producerCount', D.producerCount, 1, MAX_VALIDATORS),
     sprint: pr.int(po, 'sprint', D.sprint, 1, 4096),
     spanDuration: pr.int(po, 'spanDuration', D.spanDuration, 1),
     firstSpanDuration: pr.int(po, 'firstSpanDuration', D.firstSpanDuration, 1),
@@ -175,9 +166,20 @@ export function decodeScenario(value: unknown): Scenario {
     stateSyncDelayS: pr.int(po, 'stateSyncDelayS', D.stateSyncDelayS, 0, 86400),
     commitTimeoutMs: pr.duration(po, 'commitTimeout', D.commitTimeoutMs),
     relayDelayPerRankMs: pr.duration(po, 'relayDelayPerRank', D.relayDelayPerRankMs),
-    validatorSlots: pr.int(po, 'validatorSlots', D.validatorSlots, 1, 1000),
+    // The parent chain stakes every genesis validator in a slot: by default there are enough for the set.
+    validatorSlots: pr.int(po, 'validatorSlots', Math.max(D.validatorSlots, validators.length), 1, 1000),
     jitter: pr.bool(po, 'jitter', D.jitter),
   };
+  if (po.producerCount !== undefined && params.producerCount > validators.length)
+    throw new InputError(
+      'params.producerCount',
+      `must not exceed the number of validators (${validators.length}), got ${params.producerCount}`,
+    );
+  if (params.validatorSlots < validators.length)
+    throw new InputError(
+      'params.validatorSlots',
+      `must be at least the number of validators (${validators.length}): the parent chain stakes each in a slot, got ${params.validatorSlots}`,
+    );
   if (params.spanDuration % params.sprint !== 0)
     throw new InputError('params.spanDuration', `must be a multiple of params.sprint (${params.sprint})`);
   if (params.firstSpanDuration % params.sprint !== 0)
@@ -288,7 +290,7 @@ export function decodeScenario(value: unknown): Scenario {
     description: r.str(o, 'description', ''),
     crypto,
     durationMs,
-    maxEvents: r.int(o, 'maxEvents', 20_000_000, 1),
+    maxEvents: r.int(o, 'maxEvents', defaultMaxEvents(validators.length), 1),
     epochMs: r.int(o, 'epoch', 1_700_000_000_000, 0),
     validators,
     params,
@@ -364,4 +366,106 @@ export function encodeScenario(s: Scenario): Record<string, unknown> {
     ...(s.plant ? { plant: s.plant } : {}),
     ...(s.seed !== undefined ? { seed: s.seed } : {}),
   };
+}
+
+/**
+ * The runaway guard's default: 20 million events for a set of up to 7 validators, growing with
+ * the square of the set's size beyond (the BFT votes and the block gossip grow so): a 105-validator
+ * network delivers some 18,000 events per simulated second.
+ */
+export function defaultMaxEvents(validators: number): number {
+  return 20_000_000 * Math.max(1, Math.ceil((validators * validators) / 49));
+}
+
+/** The most validators a scenario may have (the parent chain's slots cap the set; mainnet's cap is 105). */
+export const MAX_VALIDATORS = 256;
+
+/**
+ * The validator set: a list (`[{"stake": 12000, "balance": 1000}, …]`) or, for a large set, a count
+ * and a stake distribution (`{"count": 105, "stake": {"distribution": "pareto", "alpha": 1.16}}`,
+ * or `"stake": 5000` for equal stakes); see stakeDistribution.ts and scenarios/README.md.
+ */
+function decodeValidators(r: Reader, value: unknown): Array<{ stakeTokens: bigint; balanceTokens: bigint }> {
+  if (value !== undefined && !Array.isArray(value)) {
+    const o = r.obj(value);
+    r.noExtra(o, ['count', 'stake', 'balance']);
+    const count = r.int(o, 'count', undefined, 1, MAX_VALIDATORS);
+    const balanceTokens = r.big(o, 'balance', 1000n);
+    const stake = o.stake;
+    const dist =
+      stake === undefined
+        ? DEFAULT_STAKE_DISTRIBUTION
+        : typeof stake === 'object' && stake !== null && !Array.isArray(stake)
+          ? decodeStakeDistribution(r.child('stake'), stake as Obj)
+          : ({ kind: 'weights', weights: Array(count).fill(r.big(o, 'stake')), total: null } as StakeDistribution);
+    if (dist.kind === 'weights' && dist.weights.some((w) => w === 0n))
+      throw new InputError(`${r.path}.stake`, 'must be at least 1 token');
+    return drawStakes(count, dist, `${r.path}.stake`).map((stakeTokens) => ({ stakeTokens, balanceTokens }));
+  }
+  const list = value ?? [];
+  if (list.length < 1 || list.length > MAX_VALIDATORS)
+    throw new InputError(
+      r.path,
+      `expected 1 to ${MAX_VALIDATORS} validators, got ${list.length} (for a large set: {"count": N, "stake": {...}})`,
+    );
+  return list.map((item, i) => {
+    const c = r.child(i);
+    const v = c.obj(item);
+    c.noExtra(v, ['stake', 'balance']);
+    const stakeTokens = c.big(v, 'stake');
+    if (stakeTokens === 0n) throw new InputError(`${c.path}.stake`, 'must be at least 1 token');
+    return { stakeTokens, balanceTokens: c.big(v, 'balance', 1000n) };
+  });
+}
+
+const STAKE_DISTRIBUTIONS = ['pareto', 'uniform', 'weights'] as const;
+/** Stakes beyond this many tokens would lose precision in the draws (and exceed any real supply). */
+const MAX_DRAWN_STAKE = 2n ** 53n;
+
+function decodeStakeDistribution(r: Reader, o: Obj): StakeDistribution {
+  const kind = r.str(o, 'distribution', DEFAULT_STAKE_DISTRIBUTION.kind);
+  const D = DEFAULT_STAKE_DISTRIBUTION as Extract<StakeDistribution, { kind: 'pareto' }>;
+  /** min (at least 1 token) and max (at least min; by default `defaultMax(min)`), both within the drawable range. */
+  const range = (defaultMin: bigint | undefined, defaultMax: (min: bigint) => bigint) => {
+    const min = r.big(o, 'min', defaultMin);
+    if (min === 0n) throw new InputError(`${r.path}.min`, 'must be at least 1 token');
+    if (min > MAX_DRAWN_STAKE) throw new InputError(`${r.path}.min`, `must be at most ${MAX_DRAWN_STAKE}, got ${min}`);
+    const max = r.big(o, 'max', defaultMax(min));
+    if (max < min) throw new InputError(`${r.path}.max`, `must be at least min (${min}), got ${max}`);
+    if (max > MAX_DRAWN_STAKE) throw new InputError(`${r.path}.max`, `must be at most ${MAX_DRAWN_STAKE}, got ${max}`);
+    return { min, max };
+  };
+  switch (kind) {
+    case 'pareto': {
+      r.noExtra(o, ['distribution', 'alpha', 'min', 'max', 'seed']);
+      const alpha = o.alpha === undefined ? D.alpha : o.alpha;
+      if (typeof alpha !== 'number' || !(alpha >= 0.1 && alpha <= 100))
+        throw new InputError(`${r.path}.alpha`, `expected a number from 0.1 to 100, got ${describeValue(alpha)}`);
+      // The default cap keeps the default's ratio of max to min.
+      const { min, max } = range(D.min, (m) => (m * D.max) / D.min);
+      return { kind: 'pareto', alpha, min, max, seed: r.int(o, 'seed', D.seed) };
+    }
+    case 'uniform': {
+      r.noExtra(o, ['distribution', 'min', 'max', 'seed']);
+      const { min, max } = range(undefined, (m) => m);
+      return { kind: 'uniform', min, max, seed: r.int(o, 'seed', 1) };
+    }
+    case 'weights': {
+      r.noExtra(o, ['distribution', 'weights', 'total']);
+      if (o.weights === undefined) throw new InputError(`${r.path}.weights`, 'is required');
+      const weights = r.arr(o, 'weights').map((x, i) => {
+        const w = parseUint(x, `${r.path}.weights[${i}]`);
+        if (w === 0n) throw new InputError(`${r.path}.weights[${i}]`, 'must be at least 1');
+        return w;
+      });
+      const total = o.total === undefined ? null : r.big(o, 'total');
+      if (total === 0n) throw new InputError(`${r.path}.total`, 'must be at least 1 token');
+      return { kind: 'weights', weights, total };
+    }
+    default:
+      throw new InputError(
+        `${r.path}.distribution`,
+        `expected one of ${STAKE_DISTRIBUTIONS.join(', ')}, got ${describeValue(kind)}`,
+      );
+  }
 }

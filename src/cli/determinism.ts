@@ -12,7 +12,7 @@
 import { createHash } from 'node:crypto';
 import { type Placement, type RunOptions, type RunResult } from '../../sim/run';
 import { type Scenario } from '../../sim/scenario/scenario';
-import { TraceRecorder, type TraceEntry } from '../../sim/trace/traceRecorder';
+import { TraceRecorder, type TraceText } from '../../sim/trace/traceRecorder';
 import { driveRun, type DriveOptions } from './runLoop';
 
 const BLOCK_LINES = 4096;
@@ -25,16 +25,18 @@ export class DivergingTraceRecorder extends TraceRecorder {
   constructor(private readonly afterEvent: number) {
     super();
   }
-  override record(e: TraceEntry): void {
-    super.record(e);
+  // Every record reaches one of these two (record and noteText go through recordEvent).
+  override recordEvent(timeMs: number, seq: number, kind: string, target: string, data: string | undefined): void {
+    super.recordEvent(timeMs, seq, kind, target, data);
+    this.divergeAt(timeMs, target);
+  }
+  override recordDelivery(timeMs: number, seq: number, kind: string, target: TraceText, data: TraceText): void {
+    super.recordDelivery(timeMs, seq, kind, target, data);
+    this.divergeAt(timeMs, target.text);
+  }
+  private divergeAt(timeMs: number, target: string): void {
     if (this.events === this.afterEvent)
-      super.record({
-        timeMs: e.timeMs,
-        seq: -1,
-        kind: 'test.diverge',
-        target: e.target,
-        data: JSON.stringify({ afterEvent: this.afterEvent }),
-      });
+      super.recordEvent(timeMs, -1, 'test.diverge', target, JSON.stringify({ afterEvent: this.afterEvent }));
   }
 }
 

@@ -61,6 +61,14 @@ interface RoundVotes {
   precommits: VoteSet;
 }
 
+/** The answer "nothing to do" (most votes): one shared empty list, never changed. */
+const NONE: ConsensusOutput[] = [];
+
+/** The "first time" upon-rules of a round, as keys `round * 4 + rule` of `fired`. */
+const PREVOTE_TIMER = 0;
+const POLKA = 1;
+const PRECOMMIT_TIMER = 2;
+
 export class Tendermint {
   height: bigint;
   round = 0;
@@ -70,10 +78,14 @@ export class Tendermint {
   private validRound = -1;
   private validBlock: ServiceBlock | null = null;
   private readonly proposals = new Map<number, Proposal>();
+  /** The same proposals in the order they came (the decide rule looks at them in this order). */
+  private readonly proposalOrder: Proposal[] = [];
   private readonly votes = new Map<number, RoundVotes>();
+  /** The highest round any vote was seen for (-1: none); rounds above ours may trigger a skip. */
+  private maxVoteRound = -1;
   private decided = false;
-  /** Rounds whose "first time" upon-rules already fired. */
-  private readonly fired = new Set<string>();
+  /** The "first time" upon-rules that already fired (`round * 4 + rule`). */
+  private readonly fired = new Set<number>();
   private readonly validity = new Map<Hex, boolean>();
 
   constructor(
@@ -100,14 +112,15 @@ export class Tendermint {
     return this.startRound(0);
   }
 
-  private powerOf = (a: Address): bigint => this.validators.getByAddress(a)?.power ?? 0n;
+  private powerOf = (a: Address): bigint => this.validators.powerOf(a);
 
   private roundVotes(r: number): RoundVotes {
     let rv = this.votes.get(r);
     if (!rv) {
       const total = this.validators.totalVotingPower();
-      rv = { prevotes: new VoteSet(this.powerOf, total), precommits: new VoteSet(this.powerOf, total) };
+      rv = { prevotes: new VoteSet(this.validators, total), precommits: new VoteSet(this.validators, total) };
       this.votes.set(r, rv);
+      if (r > this.maxVoteRound) this.maxVoteRound = r;
     }
     return rv;
   }
@@ -129,36 +142,42 @@ export class Tendermint {
     return out;
   }
 
+  /** Outputs of one input; the list returned for "nothing" is shared: read it, never change it. */
   handle(input: ConsensusInput): ConsensusOutput[] {
-    if (this.decided) return [];
+    if (this.decided) return NONE;
     switch (input.kind) {
       case 'proposal': {
         const p = input.proposal;
-        if (p.height !== this.height || p.round < 0 || this.proposals.has(p.round)) return [];
-        if (p.proposer !== this.proposerOf(p.round)) return [];
+        if (p.height !== this.height || p.round < 0 || this.proposals.has(p.round)) return NONE;
+        if (p.proposer !== this.proposerOf(p.round)) return NONE;
         this.proposals.set(p.round, p);
+        this.proposalOrder.push(p);
         return this.evaluate();
       }
-      case 'vote': {
-        const v = input.vote;
-        if (v.height !== this.height || v.round < 0) return [];
-        const rv = this.roundVotes(v.round);
-        const set = v.type === 'prevote' ? rv.prevotes : rv.precommits;
-        const conflictsBefore = set.conflicts.length;
-        const added = set.add(v);
-        const out: ConsensusOutput[] = [];
-        if (set.conflicts.length > conflictsBefore)
-          out.push({ kind: 'evidence', votes: set.conflicts[set.conflicts.length - 1]! });
-        if (!added) return out;
-        return [...out, ...this.evaluate()];
-      }
+      case 'vote':
+        return this.handleVote(input.vote);
       case 'timeout':
         return this.onTimeout(input);
     }
   }
 
+  /** `handle({ kind: 'vote', vote })` (every node receives every vote: no input object for it). */
+  handleVote(v: Vote): ConsensusOutput[] {
+    if (this.decided || v.height !== this.height || v.round < 0) return NONE;
+    const rv = this.roundVotes(v.round);
+    const set = v.type === 'prevote' ? rv.prevotes : rv.precommits;
+    const conflictsBefore = set.conflicts.length;
+    const added = set.add(v);
+    if (set.conflicts.length > conflictsBefore) {
+      const out: ConsensusOutput[] = [{ kind: 'evidence', votes: set.conflicts[set.conflicts.length - 1]! }];
+      if (added) out.push(...this.evaluate());
+      return out;
+    }
+    return added ? this.evaluate() : NONE;
+  }
+
   private onTimeout(t: TimeoutInput): ConsensusOutput[] {
-    if (t.height !== this.height || t.round !== this.round) return [];
+    if (t.height !== this.height || t.round !== this.round) return NONE;
     if (t.step === 'propose' && this.step === 'propose') {
       this.step = 'prevote';
       return [this.vote('prevote', null), ...this.evaluate()];
@@ -168,7 +187,7 @@ export class Tendermint {
       return [this.vote('precommit', null), ...this.evaluate()];
     }
     if (t.step === 'precommit') return this.startRound(this.round + 1);
-    return [];
+    return NONE;
   }
 
   private vote(type: 'prevote' | 'precommit', blockHash: Hex | null): ConsensusOutput {
@@ -184,7 +203,8 @@ export class Tendermint {
     return v;
   }
 
-  private once(key: string): boolean {
+  private once(round: number, rule: number): boolean {
+    const key = round * 4 + rule;
     if (this.fired.has(key)) return false;
     this.fired.add(key);
     return true;
@@ -192,12 +212,15 @@ export class Tendermint {
 
   /** Apply every upon-rule that is now enabled, until none is. */
   private evaluate(): ConsensusOutput[] {
-    const out: ConsensusOutput[] = [];
+    let out: ConsensusOutput[] | null = null;
     for (let guard = 0; guard < 64; guard++) {
       const step = this.evaluateOnce();
-      if (step === null) return out;
-      out.push(...step);
-      if (this.decided) return out;
+      if (step === null) return out ?? NONE;
+      if (step.length > 0) {
+        if (out === null) out = [];
+        for (const o of step) out.push(o);
+      }
+      if (this.decided) return out ?? NONE;
     }
     assert(false, 'consensus rules did not settle', { height: this.height, round: this.round });
   }
@@ -209,7 +232,9 @@ export class Tendermint {
     const proposal = this.proposals.get(r);
 
     // Decide: a proposal of any round with +2/3 precommits for it.
-    for (const [pr, p] of this.proposals) {
+    for (let i = 0; i < this.proposalOrder.length; i++) {
+      const p = this.proposalOrder[i]!;
+      const pr = p.round;
       const prv = this.votes.get(pr);
       if (prv?.precommits.twoThirdsFor(p.blockHash) && this.isValid(p)) {
         this.decided = true;
@@ -243,7 +268,7 @@ export class Tendermint {
       }
     }
 
-    if (this.step === 'prevote' && rv.prevotes.twoThirdsAny() && this.once(`prevote-timer/${r}`)) {
+    if (this.step === 'prevote' && rv.prevotes.twoThirdsAny() && this.once(r, PREVOTE_TIMER)) {
       return [
         {
           kind: 'timer',
@@ -258,7 +283,7 @@ export class Tendermint {
       (this.step === 'prevote' || this.step === 'precommit') &&
       rv.prevotes.twoThirdsFor(proposal.blockHash) &&
       this.isValid(proposal) &&
-      this.once(`polka/${r}`)
+      this.once(r, POLKA)
     ) {
       const out: ConsensusOutput[] = [];
       if (this.step === 'prevote') {
@@ -277,7 +302,7 @@ export class Tendermint {
       return [this.vote('precommit', null)];
     }
 
-    if (rv.precommits.twoThirdsAny() && this.once(`precommit-timer/${r}`)) {
+    if (rv.precommits.twoThirdsAny() && this.once(r, PRECOMMIT_TIMER)) {
       return [
         {
           kind: 'timer',
@@ -288,13 +313,15 @@ export class Tendermint {
     }
 
     // Skip ahead: +1/3 of the power is already at a later round.
-    for (const [vr, votes] of this.votes) {
-      if (vr <= r) continue;
-      const seen = new Set<Address>([...votes.prevotes.all(), ...votes.precommits.all()].map((v) => v.validator));
-      let power = 0n;
-      for (const a of seen) power += this.powerOf(a);
-      if (power * 3n > this.validators.totalVotingPower()) return this.startRound(vr);
-    }
+    if (this.maxVoteRound > r)
+      for (const [vr, votes] of this.votes) {
+        if (vr <= r) continue;
+        const seen = new Set<Address>(votes.prevotes.voters());
+        for (const a of votes.precommits.voters()) seen.add(a);
+        let power = 0n;
+        for (const a of seen) power += this.powerOf(a);
+        if (power * 3n > this.validators.totalVotingPower()) return this.startRound(vr);
+      }
     return null;
   }
 

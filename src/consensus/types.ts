@@ -5,7 +5,7 @@
  */
 import { type Address } from '../core/address';
 import { type Hex } from '../core/bytes';
-import { canonicalJson } from '../core/canonicalJson';
+import { canonicalJson, quote } from '../core/canonicalJson';
 import { keccak256Bytes } from '../core/hash';
 import { toHex, utf8 } from '../core/bytes';
 import { type SideVote } from '../modules/types';
@@ -116,19 +116,31 @@ export function signedVote(v: Omit<Vote, 'signature'>, chainId: string, sign: (d
 }
 
 function computeVoteDigest(v: Omit<Vote, 'signature'>, chainId: string): Uint8Array {
-  return keccak256Bytes(
-    utf8(
-      canonicalJson({
-        chainId,
-        type: v.type,
-        height: v.height,
-        round: v.round,
-        blockHash: v.blockHash,
-        validator: v.validator,
-        sideTxVotes: v.sideTxVotes ?? [],
-      }),
-    ),
-  );
+  return keccak256Bytes(utf8(voteSignBytesJson(v, chainId)));
+}
+
+/**
+ * The canonical JSON a vote's signature covers: canonicalJson({chainId, type, height, round,
+ * blockHash, validator, sideTxVotes}), written out field by field in canonical (sorted) order.
+ * Every node signs two votes per height; the generic writer sorted seven keys and quoted every
+ * string for each. Anything the generic writer would treat specially (a round that is not an
+ * integer) goes through it.
+ */
+export function voteSignBytesJson(v: Omit<Vote, 'signature'>, chainId: string): string {
+  const side = v.sideTxVotes ?? [];
+  if (!Number.isInteger(v.round) || typeof v.height !== 'bigint')
+    return canonicalJson({
+      chainId,
+      type: v.type,
+      height: v.height,
+      round: v.round,
+      blockHash: v.blockHash,
+      validator: v.validator,
+      sideTxVotes: side,
+    });
+  const blockHash = v.blockHash === null ? 'null' : quote(v.blockHash);
+  const sideJson = side.length === 0 ? '[]' : canonicalJson(side);
+  return `{"blockHash":${blockHash},"chainId":${quote(chainId)},"height":"${v.height}","round":"${v.round}","sideTxVotes":${sideJson},"type":${quote(v.type)},"validator":${quote(v.validator)}}`;
 }
 
 export function proposalDigest(p: Omit<Proposal, 'signature' | 'block'>, chainId: string): Uint8Array {

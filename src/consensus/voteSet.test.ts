@@ -17,7 +17,17 @@ const vote = (i: number, blockHash: Hex | null): Vote => ({
 });
 
 describe('VoteSet', () => {
-  const set = () => new VoteSet((a) => (a === addr(9) ? 0n : 10n), 40n);
+  // Validators 0-3 hold 10 each; 9 is a member without power.
+  const members = [0, 1, 2, 3, 9].map(addr);
+  const set = () =>
+    new VoteSet(
+      {
+        indexOfAddress: (a) => members.indexOf(a as Address),
+        powerAt: (i) => (i === 4 ? 0n : 10n),
+        size: members.length,
+      },
+      40n,
+    );
 
   it('counts each validator once per value; a duplicate or a powerless vote is not added', () => {
     const s = set();

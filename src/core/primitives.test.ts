@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { fromHex, toHex, toBytes, compareBytes, u64be } from './bytes';
 import { parseAddress, isAddress, compareAddresses } from './address';
 import { parseUint, parseUint64, pad32, floorDiv, clipInt64, INT64_MAX, INT64_MIN } from './amount';
@@ -12,6 +13,23 @@ describe('hex', () => {
     expect(() => fromHex('0xabc', 'txHash')).toThrow(/odd number/);
     expect(() => fromHex('0xzz', 'txHash')).toThrow(/not a hex string/);
     expect(() => toBytes('0x00', 'seed', 32)).toThrow(/seed: expected 32 bytes, got 1/);
+  });
+  it('any bytes round-trip; every non-hex character is refused (table-driven parsing)', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 80 }), (b) => {
+        const hex = toHex(b);
+        expect(hex).toBe(`0x${Buffer.from(b).toString('hex')}`);
+        expect(fromHex(hex)).toEqual(b);
+        expect(fromHex(hex.toUpperCase().replace('0X', '0x'))).toEqual(b);
+      }),
+    );
+    for (let c = 0; c < 0x180; c++) {
+      const ch = String.fromCharCode(c);
+      const ok = /[0-9a-fA-F]/.test(ch);
+      const parse = () => fromHex(`0x0${ch}`, 'h');
+      if (ok) expect(parse()).toEqual(new Uint8Array([parseInt(ch, 16)]));
+      else expect(parse).toThrow(/^h: not a hex string/);
+    }
   });
   it('compares like Go bytes.Compare', () => {
     expect(compareBytes(fromHex('0x01'), fromHex('0x0100'))).toBe(-1);

@@ -10,6 +10,12 @@
  * The stored proposer is a snapshot of the validator picked by the last increment, which is what
  * Heimdall sees after its store round-trip: `updateWithChangeSet` does not touch it (post-Aalborg),
  * so it may name a validator whose power or priority has changed since, or one that was removed.
+ *
+ * Every node of a simulation keeps the same sets, height after height, and a set of a hundred
+ * validators is too big to copy at every height on every node: `copy()` shares the member list
+ * until either side changes it (copy on write), lookups by address go through an index shared by
+ * every set with the same member list, and `advanced()` (the next height's set) is computed once per
+ * member list and shared by every node that asks.
  */
 import { type Address, compareAddresses, parseAddress } from './address';
 import { INT64_MAX, INT64_MIN, clipInt64, floorDiv } from './amount';
@@ -58,11 +64,13 @@ interface Member {
 const FIELD = 'validators';
 
 export class ValidatorSet {
-  /** Sorted by address, strictly ascending. */
+  /** Sorted by address, strictly ascending. Never changed in place while `shared`. */
   private members!: Member[];
-  /** Snapshot of the last picked proposer; null until the first increment (or when loaded so). */
+  /** Snapshot of the last picked proposer; null until the first increment (or when loaded so). Never changed in place. */
   private storedProposer!: Member | null;
   private total!: bigint;
+  /** True when another set (or a memo) may hold `members`: clone them before any change. */
+  private shared = false;
 
   /**
    * Reference `NewValidatorSet`: every validator enters through the change-set path (priority
@@ -100,17 +108,39 @@ export class ValidatorSet {
   }
 
   getByAddress(address: string): SetValidator | undefined {
-    const i = this.indexOf(parseAddress(address));
+    const i = this.lookup(address);
     return i < 0 ? undefined : snapshot(this.members[i]!);
   }
 
   hasAddress(address: string): boolean {
-    return this.indexOf(parseAddress(address)) >= 0;
+    return this.lookup(address) >= 0;
+  }
+
+  /** The voting power of `address`, 0 when it is not in the set (a consensus tally's hot path: no snapshot). */
+  powerOf(address: string): bigint {
+    const i = this.lookup(address);
+    return i < 0 ? 0n : this.members[i]!.power;
+  }
+
+  /**
+   * An object that stands for this set's members and powers (not their priorities): two sets with
+   * the same key have the same members with the same powers. For caches of work that depends on
+   * membership and power only (checking a commit's +2/3); different keys say nothing.
+   */
+  get membershipKey(): object {
+    return this.members;
+  }
+
+  /** The power of the member at `index` of the address-sorted list. */
+  powerAt(index: number): bigint {
+    const m = this.members[index];
+    if (m === undefined) throw new InputError('index', `no member at ${index} (the set has ${this.members.length})`);
+    return m.power;
   }
 
   /** Index in the address-sorted list, -1 if absent (Bor's succession uses this index). */
   indexOfAddress(address: string): number {
-    return this.indexOf(parseAddress(address));
+    return this.lookup(address);
   }
 
   /** Reference `IncrementProposerPriority(times)`: rescale to 2T, centre, then `times` rounds. */
@@ -118,6 +148,7 @@ export class ValidatorSet {
     if (!Number.isSafeInteger(times) || times <= 0) {
       throw new InputError('times', `Cannot call IncrementProposerPriority with non-positive times: ${times}`);
     }
+    this.own();
     this.rescalePriorities(PRIORITY_WINDOW_SIZE_FACTOR * this.total);
     this.shiftByAvg();
     let proposer: Member | undefined;
@@ -136,11 +167,37 @@ export class ValidatorSet {
     this.applyChangeSet(changes, true, 'changes');
   }
 
+  /** An independent copy (it shares the member list until either set changes). */
   copy(): ValidatorSet {
-    return ValidatorSet.raw(
-      this.members.map((m) => ({ ...m })),
-      this.storedProposer === null ? null : { ...this.storedProposer },
-    );
+    this.shared = true;
+    return ValidatorSet.raw(this.members, this.storedProposer, this.total, true);
+  }
+
+  /**
+   * The set of the next height: a copy, with `changes` applied when there are any
+   * (`updateWithChangeSet`), then `incrementProposerPriority(times)`. The result is a function of
+   * the member list and the arguments, so it is computed once per member list and shared (copy on
+   * write) by every set that asks; this set is left as it is.
+   */
+  advanced(changes: ReadonlyArray<ValidatorInput>, times: number): ValidatorSet {
+    let memo = advancedMemo.get(this.members);
+    const key = `${times}|${changes.map((c) => `${c.address}:${c.power}:${c.id ?? ''}`).join(',')}`;
+    let hit = memo?.get(key);
+    if (hit === undefined) {
+      const next = this.copy();
+      if (changes.length) next.updateWithChangeSet(changes);
+      next.incrementProposerPriority(times);
+      next.shared = true;
+      hit = { members: next.members, proposer: next.storedProposer, total: next.total };
+      if (memo === undefined) {
+        memo = new Map();
+        advancedMemo.set(this.members, memo);
+      }
+      // The key list is this set's members, which are never changed in place once shared.
+      this.shared = true;
+      memo.set(key, hit);
+    }
+    return ValidatorSet.raw(hit.members, hit.proposer, hit.total, true);
   }
 
   toJSON(): ValidatorSetJSON {
@@ -178,17 +235,38 @@ export class ValidatorSet {
     }
     const p = obj.proposer;
     const proposer = p === null || p === undefined ? null : memberFromJSON(p, 'validatorSet.proposer');
-    return ValidatorSet.raw(members, proposer);
+    return ValidatorSet.raw(members, proposer, total, false);
   }
 
   // ---------------------------------------------------------------------------------------------
 
-  private static raw(members: Member[], proposer: Member | null): ValidatorSet {
+  private static raw(members: Member[], proposer: Member | null, total: bigint, shared: boolean): ValidatorSet {
     const set = Object.create(ValidatorSet.prototype) as ValidatorSet;
     set.members = members;
     set.storedProposer = proposer;
-    set.total = sumPowers(members);
+    set.total = total;
+    set.shared = shared;
     return set;
+  }
+
+  /** Take the member list for this set alone before changing it (copy on write). */
+  private own(): void {
+    if (!this.shared) return;
+    this.members = this.members.map((m) => ({ ...m }));
+    this.shared = false;
+  }
+
+  /** Position of `address` (any case; an invalid one throws as parseAddress does), -1 if absent. */
+  private lookup(address: string): number {
+    let index = addressIndex.get(this.members);
+    if (index === undefined) {
+      // Positions do not change while a member list lives (changes of membership make a new list).
+      index = new Map(this.members.map((m, i) => [m.address as string, i]));
+      addressIndex.set(this.members, index);
+    }
+    const i = index.get(address);
+    if (i !== undefined) return i;
+    return index.get(parseAddress(address)) ?? -1;
   }
 
   private indexOf(address: Address): number {
@@ -272,7 +350,9 @@ export class ValidatorSet {
       }
     }
 
-    // applyUpdates (merge of two sorted lists) and applyRemovals.
+    // applyUpdates (merge of two sorted lists) and applyRemovals. The merged list is new, but it
+    // holds this set's member objects, which rescaling then changes: take them first.
+    this.own();
     const removed = new Set(removals.map((r) => r.address));
     const merged: Member[] = [];
     let a = 0;
@@ -336,6 +416,14 @@ export class ValidatorSet {
     return best;
   }
 }
+
+/** Address -> position, per member list (shared by the sets that share the list). */
+const addressIndex = new WeakMap<readonly Member[], Map<string, number>>();
+/** The results of `advanced`, per member list and arguments. */
+const advancedMemo = new WeakMap<
+  readonly Member[],
+  Map<string, { members: Member[]; proposer: Member | null; total: bigint }>
+>();
 
 function normaliseInput(v: ValidatorInput, field: string): Member {
   if (typeof v !== 'object' || v === null) throw new InputError(field, 'expected an object');

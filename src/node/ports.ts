@@ -10,6 +10,8 @@ export interface NodeContext<M = unknown, T = unknown> {
   /** This node's clock, virtual ms (skew included). */
   nowMs(): number;
   send(to: string, msg: M): void;
+  /** `send(p, msg)` for each p of `to` in order, but `except` (a broadcast; one message object for all). */
+  broadcast(to: readonly string[], msg: M, except?: string): void;
   /** Fire `tag` after `afterMs` of this node's time. */
   setTimer(afterMs: number, tag: T): void;
   /** A deterministic uniform draw in [0, 1) from this node's stream. */

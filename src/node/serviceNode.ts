@@ -174,11 +174,7 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
   /** Fresh volatile state from genesis (constructor and restart). */
   private reset(): void {
     this.app = new ServiceApp(this.genesis, this.scheme);
-    this.consensusSet = new ValidatorSet(
-      this.app.genesis.staking.validators
-        .filter((v) => v.startEpoch <= 1n)
-        .map((v) => ({ address: v.signer, power: v.power })),
-    );
+    this.consensusSet = genesisSetOf(this.genesis, this.app);
     this.previousSet = null;
     this.consensus = null;
     this.mempool = new Map();
@@ -391,6 +387,15 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
 
   /** +2/3 of `set`'s power in valid precommits for `hash` at `height`. */
   private validCommit(votes: readonly Vote[], height: bigint, hash: Hex, set: ValidatorSet): boolean {
+    // Every node checks the same commit (the block object is shared) against the same set: once.
+    const hit = checkedCommits.get(votes);
+    if (hit && hit.members === set.membershipKey && hit.height === height && hit.hash === hash) return hit.ok;
+    const ok = this.checkCommit(votes, height, hash, set);
+    checkedCommits.set(votes, { members: set.membershipKey, height, hash, ok });
+    return ok;
+  }
+
+  private checkCommit(votes: readonly Vote[], height: bigint, hash: Hex, set: ValidatorSet): boolean {
     const seen = new Set<Address>();
     let power = 0n;
     for (const v of votes) {
@@ -454,11 +459,11 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
     if (live) this.disk.push(cb);
     this.lastCommit = cb.commit;
     this.previousSet = this.consensusSet;
-    const next = this.consensusSet.copy();
-    if (end.validatorUpdates.length)
-      next.updateWithChangeSet(end.validatorUpdates.map((u) => ({ address: u.address, power: u.power })));
-    next.incrementProposerPriority(1);
-    this.consensusSet = next;
+    // The same for every node that applies this block: computed once, shared (see ValidatorSet.advanced).
+    this.consensusSet = this.consensusSet.advanced(
+      end.validatorUpdates.map((u) => ({ address: u.address, power: u.power })),
+      1,
+    );
     this.consensus = null;
     // Mempool: drop what the block carried, re-check the rest against the new state.
     for (let i = 0; i < b.txs.length; i++) {
@@ -609,7 +614,7 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
         const v = msg.vote;
         if (this.aheadOf(from, v.height, msg, ctx)) return;
         if (!this.consensus || v.height !== this.consensus.height || !this.verifyVote(v)) return;
-        this.process(ctx, this.consensus.handle({ kind: 'vote', vote: v }));
+        this.process(ctx, this.consensus.handleVote(v));
         return;
       }
       case 'c.tx':
@@ -852,7 +857,7 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
   }
 
   private broadcast(ctx: NodeContext<NodeMessage, ServiceTimer>, msg: NodeMessage): void {
-    for (const p of this.identity.peers) ctx.send(p, msg);
+    ctx.broadcast(this.identity.peers, msg);
   }
 
   /** Send to half of the peers (a Byzantine double-signer splits its votes). */
@@ -900,6 +905,33 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
 const verifiedVotes = new WeakMap<Vote, boolean>();
 /** Likewise proposals: one signature check per proposal object, not one per receiving node. */
 const verifiedProposals = new WeakMap<Proposal, boolean>();
+
+/**
+ * Commits checked against a set, by the commit's vote list: whether +2/3 of the set's power signed
+ * it. The answer depends only on the votes (immutable, their signatures checked once per process),
+ * the height, the hash and the set's members and powers.
+ */
+const checkedCommits = new WeakMap<readonly Vote[], { members: object; height: bigint; hash: Hex; ok: boolean }>();
+
+/**
+ * The consensus set at genesis: the genesis validators that start in epoch 1. Built once per
+ * genesis object (every node of a run and every restart share it; sets are copy-on-write).
+ */
+const genesisSets = new WeakMap<object, ValidatorSet>();
+
+function genesisSetOf(genesis: unknown, app: ServiceApp): ValidatorSet {
+  const key = typeof genesis === 'object' && genesis !== null ? genesis : null;
+  let set = key ? genesisSets.get(key) : undefined;
+  if (set === undefined) {
+    set = new ValidatorSet(
+      app.genesis.staking.validators
+        .filter((v) => v.startEpoch <= 1n)
+        .map((v) => ({ address: v.signer, power: v.power })),
+    );
+    if (key) genesisSets.set(key, set);
+  }
+  return set.copy();
+}
 
 function voteFact(v: Vote): VoteFact {
   return { type: v.type, height: v.height, round: v.round, blockHash: v.blockHash, validator: v.validator };

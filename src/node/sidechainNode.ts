@@ -220,7 +220,7 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
       for (const [i, p] of this.identity.peers.entries())
         ctx.send(p, { kind: 'sc.block', block: i % 2 === 0 ? block : twin });
     } else {
-      for (const p of this.identity.peers) ctx.send(p, { kind: 'sc.block', block });
+      ctx.broadcast(this.identity.peers, { kind: 'sc.block', block });
     }
   }
 
@@ -239,7 +239,7 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
     switch (result.status) {
       case 'imported': {
         ctx.observe({ kind: 'sidechain.imported', block: blockFact(block), head: this.headFact() });
-        if (from !== '') for (const p of this.identity.peers) if (p !== from) ctx.send(p, { kind: 'sc.block', block });
+        if (from !== '') ctx.broadcast(this.identity.peers, { kind: 'sc.block', block }, from);
         if (result.reorg) recordReorg(ctx, result.reorg);
         if (result.newHead) this.scheduleProduction(ctx);
         const waiting = this.orphans.get(block.hash);
@@ -279,6 +279,11 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
     if (!this.alive) return;
     switch (msg.kind) {
       case 'sc.block':
+        // Most copies of a gossiped block arrive after the first: what import would answer, without its work.
+        if (this.chain.has(msg.block.hash)) {
+          this.hooks.onImport?.(this, msg.block, KNOWN, ctx.nowMs());
+          return;
+        }
         this.importBlock(ctx, msg.block, from);
         return;
       case 'sc.getBlock': {
@@ -456,8 +461,12 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
         return;
       case 'status': {
         const head = this.chain.head();
-        for (const p of this.identity.peers)
-          ctx.send(p, { kind: 'sc.status', head: head.block.hash, number: head.block.header.number, td: head.td });
+        ctx.broadcast(this.identity.peers, {
+          kind: 'sc.status',
+          head: head.block.hash,
+          number: head.block.header.number,
+          td: head.td,
+        });
         ctx.setTimer(this.nodeCfg.statusMs, { kind: 'status' });
         return;
       }
@@ -479,6 +488,8 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
  * and shared by every answer that includes it (each poll re-sends the last 32 headers).
  */
 const summaries = new WeakMap<SidechainBlock, HeaderSummary>();
+
+const KNOWN: ImportResult = { status: 'known' };
 
 function summaryOf(block: SidechainBlock): HeaderSummary {
   let s = summaries.get(block);

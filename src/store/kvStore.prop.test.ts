@@ -69,6 +69,25 @@ describe('MemoryStore and branches behave like a map', () => {
     );
   });
 
+  it('iteration stays ordered while keys come and go between iterations (the key order is kept incrementally)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(op, fc.record({ t: fc.constant('iter' as const), p: fc.constantFrom('', 'a/', 'b', 'a') }))),
+        (ops) => {
+          const root = new MemoryStore();
+          const model = new Map<string, number>();
+          for (const o of ops) {
+            if (o.t === 'iter') {
+              expect(root.iterate(o.p)).toEqual(view(model, o.p));
+              expect(root.entries()).toEqual(view(model, ''));
+            } else apply(root, model, [o]);
+          }
+          expect(root.iterate('')).toEqual(view(model, ''));
+        },
+      ),
+    );
+  });
+
   it('the hash is a function of the contents, not of the write history', () => {
     fc.assert(
       fc.property(fc.array(op), (ops) => {

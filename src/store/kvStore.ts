@@ -114,7 +114,13 @@ function sharedKeccak(buf: Uint8Array): Uint8Array {
 
 export class MemoryStore implements KVStore {
   private readonly data = new Map<string, StoreValue>();
-  private sortedKeys: string[] | null = [];
+  /**
+   * The keys in order, as of the last `keys()`, plus the keys added and deleted since: a block
+   * adds a few keys to a store of thousands, and iterating a prefix must not sort them all again.
+   */
+  private sortedKeys: string[] = [];
+  private readonly keysAdded = new Set<string>();
+  private readonly keysDeleted = new Set<string>();
   private readonly digests = new Map<string, Uint8Array>();
   private readonly buckets: Array<Set<string>> = Array.from({ length: BUCKETS }, () => new Set());
   private readonly bucketHashes: Uint8Array[] = Array.from({ length: BUCKETS }, () => EMPTY_BUCKET);
@@ -133,7 +139,8 @@ export class MemoryStore implements KVStore {
     assert(value !== undefined, 'store values are never undefined; use delete', { key });
     const b = bucketOf(key);
     if (!this.data.has(key)) {
-      this.sortedKeys = null;
+      // Deleted and written again since the last sort: it is still in sortedKeys.
+      if (!this.keysDeleted.delete(key)) this.keysAdded.add(key);
       this.buckets[b]!.add(key);
     }
     this.data.set(key, value);
@@ -143,7 +150,7 @@ export class MemoryStore implements KVStore {
 
   delete(key: string): void {
     if (this.data.delete(key)) {
-      this.sortedKeys = null;
+      if (!this.keysAdded.delete(key)) this.keysDeleted.add(key);
       const b = bucketOf(key);
       this.buckets[b]!.delete(key);
       this.dirty.add(b);
@@ -152,8 +159,23 @@ export class MemoryStore implements KVStore {
   }
 
   private keys(): string[] {
-    if (this.sortedKeys === null) this.sortedKeys = [...this.data.keys()].sort(compareStrings);
-    return this.sortedKeys;
+    if (this.keysAdded.size === 0 && this.keysDeleted.size === 0) return this.sortedKeys;
+    const deleted = this.keysDeleted;
+    const kept = deleted.size === 0 ? this.sortedKeys : this.sortedKeys.filter((k) => !deleted.has(k));
+    const added = [...this.keysAdded].sort(compareStrings);
+    // Merge two sorted lists.
+    const out: string[] = new Array(kept.length + added.length);
+    let i = 0;
+    let j = 0;
+    let o = 0;
+    while (i < kept.length && j < added.length)
+      out[o++] = compareStrings(kept[i]!, added[j]!) < 0 ? kept[i++]! : added[j++]!;
+    while (i < kept.length) out[o++] = kept[i++]!;
+    while (j < added.length) out[o++] = added[j++]!;
+    this.sortedKeys = out;
+    this.keysAdded.clear();
+    this.keysDeleted.clear();
+    return out;
   }
 
   iterate<T = StoreValue>(prefix: string): Array<[string, T]> {

@@ -199,4 +199,58 @@ describe('ValidatorSet properties', () => {
       { numRuns: 200 },
     );
   });
+
+  it('copies share nothing observable: ops on either side never show on the other; advanced() is a copy then ops', () => {
+    // Reference sets are rebuilt from JSON (their own member lists); the sets under test share
+    // member lists through copy() and advanced() and must behave exactly as if they did not.
+    const fresh = (s: ValidatorSet) => ValidatorSet.fromJSON(JSON.parse(JSON.stringify(s.toJSON())));
+    fc.assert(
+      fc.property(
+        validatorsArb(1000),
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 3 }), opArb), { maxLength: 30 }),
+        (vals, steps) => {
+          const sets = [new ValidatorSet(vals)];
+          const refs = [fresh(sets[0]!)];
+          for (const [who, op] of steps) {
+            const i = who % sets.length;
+            if (who === 3) {
+              // A copy, or the next height's set, of a random member of the family.
+              const changes = op.kind === 'update' ? op.changes : [];
+              let next: ValidatorSet | null = null;
+              try {
+                next = sets[i]!.advanced(changes, op.kind === 'inc' ? op.times : 1);
+              } catch (e) {
+                expect(e).toBeInstanceOf(InputError);
+              }
+              const ref = fresh(refs[i]!);
+              if (next === null) {
+                sets.push(sets[i]!.copy());
+                refs.push(ref);
+              } else {
+                if (changes.length) ref.updateWithChangeSet(changes);
+                ref.incrementProposerPriority(op.kind === 'inc' ? op.times : 1);
+                sets.push(next);
+                refs.push(ref);
+                // Asking again gives an equal set, untouched by what callers did to the first answer.
+                expect(sets[i]!.advanced(changes, op.kind === 'inc' ? op.times : 1).toJSON()).toEqual(ref.toJSON());
+              }
+            } else {
+              const a = apply(sets[i]!, op);
+              const b = apply(refs[i]!, op);
+              expect(a).toBe(b);
+            }
+            for (let k = 0; k < sets.length; k++) {
+              expect(sets[k]!.toJSON()).toEqual(refs[k]!.toJSON());
+              for (const v of refs[k]!.validators) {
+                expect(sets[k]!.powerOf(v.address)).toBe(v.power);
+                expect(sets[k]!.getByAddress(v.address.toUpperCase().replace('0X', '0x'))).toEqual(v);
+              }
+              expect(sets[k]!.powerOf(addr(99))).toBe(0n);
+            }
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
 });
