@@ -6,17 +6,17 @@
 import { describe, expect, it } from 'vitest';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadScenario, SCENARIOS_DIR } from '../sim/scenario/load';
+import { isScenarioFileName, loadScenario, SCENARIOS_DIR } from '../sim/scenario/load';
 import { runScenario, runScenarioAsync } from '../sim/run';
 import { checkExpectations } from '../sim/report/summary';
 
 const files = [
   ...readdirSync(SCENARIOS_DIR)
-    .filter((f) => f.endsWith('.json'))
+    .filter(isScenarioFileName)
     .map((f) => join(SCENARIOS_DIR, f)),
   ...(existsSync(join(SCENARIOS_DIR, 'regressions'))
     ? readdirSync(join(SCENARIOS_DIR, 'regressions'))
-        .filter((f) => f.endsWith('.json'))
+        .filter(isScenarioFileName)
         .map((f) => join(SCENARIOS_DIR, 'regressions', f))
     : []),
 ];

@@ -9,7 +9,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type PlantName } from '../../src/core/plants';
-import { SCENARIOS_DIR, loadScenario } from '../scenario/load';
+import { SCENARIOS_DIR, isScenarioFileName, loadScenario } from '../scenario/load';
 import { runOnPool } from './pool';
 import { type ScenarioJob, type ScenarioTestResult } from './scenarioTask';
 import { type FuzzJob, type FuzzSeedResult } from './fuzzTask';
@@ -50,7 +50,7 @@ export function adequacyScenarioFiles(): string[] {
   const dirs = [SCENARIOS_DIR, join(SCENARIOS_DIR, 'regressions')];
   const files = dirs.flatMap((d) =>
     readdirSync(d)
-      .filter((f) => f.endsWith('.json'))
+      .filter(isScenarioFileName)
       .map((f) => join(d, f)),
   );
   return files

@@ -11,6 +11,7 @@
  */
 import { type Rng } from '../env/rng';
 import { type Cluster, type ValidatorBehaviour } from '../cluster';
+import { VALIDATOR_LIST } from '../scenario/schemaParts';
 import {
   type FaultDef,
   type FaultTiming,
@@ -60,7 +61,7 @@ export function coalitionFault<K extends string>(
     summary,
     fields: ['validators'],
     schema: {
-      properties: { validators: { type: 'array', minItems: 1, items: { type: 'integer', minimum: 1 } } },
+      properties: { validators: VALIDATOR_LIST },
       required: ['validators'],
     },
     decode: (r, o, ctx) => ({ validators: readValidatorList(r, o, 'validators', ctx) }) as never,

@@ -26,6 +26,7 @@ import { txHash } from '../../src/modules/auth/stdTx';
 import { fromHex } from '../../src/core/bytes';
 import { describeValue } from '../scenario/reader';
 import { type FaultDef, type FaultTiming, SERVICE_SIDE, mainOf, readValidator } from './fault';
+import { VALIDATOR_INDEX, int } from '../scenario/schemaParts';
 
 export const BYZANTINE_TXS = [
   'earlyNoAck',
@@ -132,9 +133,15 @@ export const byzantineTxs: FaultDef<ByzantineTxsFault> = {
   fields: ['validator', 'txs', 'everyBlocks'],
   schema: {
     properties: {
-      validator: { type: 'integer', minimum: 1 },
-      txs: { type: 'array', minItems: 1, items: { enum: [...BYZANTINE_TXS] } },
-      everyBlocks: { type: 'integer', minimum: 1, maximum: 1000, default: 4 },
+      validator: VALIDATOR_INDEX,
+      txs: {
+        type: 'array',
+        minItems: 1,
+        items: { enum: [...BYZANTINE_TXS], 'x-message': `unknown {got}; one of ${BYZANTINE_TXS.join(', ')}` },
+        'x-message': 'name at least one transaction',
+        description: 'what it sends, in turn (default: all)',
+      },
+      everyBlocks: { ...int(1, 1000), default: 4 },
     },
     required: ['validator'],
   },

@@ -11,6 +11,7 @@ import { type ByzantineRoutes, type ByzantineTools } from '../../src/node/servic
 import { type NodeMessage } from '../../src/node/messages';
 import { type FaultDef, type FaultTiming, SERVICE_SIDE, mainOf, readValidatorList } from './fault';
 import { coalitionOf } from './byzantine';
+import { VALIDATOR_LIST } from '../scenario/schemaParts';
 
 export type ByzantineValidatorsFault = FaultTiming & {
   kind: 'byzantineValidators';
@@ -23,7 +24,7 @@ export const byzantineValidators: FaultDef<ByzantineValidatorsFault> = {
   summary: 'a coalition sends each half of the network its own block and votes for both',
   fields: ['validators'],
   schema: {
-    properties: { validators: { type: 'array', minItems: 1, items: { type: 'integer', minimum: 1 } } },
+    properties: { validators: VALIDATOR_LIST },
     required: ['validators'],
   },
   decode: (r, o, ctx) => ({ validators: readValidatorList(r, o, 'validators', ctx) }),

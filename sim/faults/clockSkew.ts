@@ -1,6 +1,7 @@
 /** `clockSkew`: a node's clock runs ahead (or behind, a negative skew) while the fault lasts. */
 import { durationText, parseDurationMs } from '../../src/core/duration';
-import { type FaultDef, type FaultTiming, SCHEMA, readNode, sidesOfNodes } from './fault';
+import { type FaultDef, type FaultTiming, readNode, sidesOfNodes } from './fault';
+import { NODE_ID } from '../scenario/schemaParts';
 
 export type ClockSkewFault = FaultTiming & {
   kind: 'clockSkew';
@@ -15,8 +16,12 @@ export const clockSkew: FaultDef<ClockSkewFault> = {
   fields: ['node', 'skew'],
   schema: {
     properties: {
-      node: SCHEMA.nodeId,
-      skew: { type: 'string', pattern: '^-?[0-9]', description: 'a duration, negative for a clock behind' },
+      node: NODE_ID,
+      skew: {
+        description: 'a duration, negative for a clock behind (-2s)',
+        anyOf: [{ type: 'string', pattern: '^-?([0-9]+(ms|s|m|h|d))+$' }, { const: 0 }],
+        'x-code': true,
+      },
     },
     required: ['node', 'skew'],
   },

@@ -1,5 +1,6 @@
 /** `crash`: a node stops (a service node loses everything but its disk; a sidechain node keeps its chain) and restarts at the end. */
-import { type FaultDef, type FaultTiming, SCHEMA, readNode, sidesOfNodes } from './fault';
+import { type FaultDef, type FaultTiming, readNode, sidesOfNodes } from './fault';
+import { NODE_ID } from '../scenario/schemaParts';
 
 export type CrashFault = FaultTiming & {
   kind: 'crash';
@@ -11,7 +12,7 @@ export const crash: FaultDef<CrashFault> = {
   kind: 'crash',
   summary: 'a node stops and restarts when the fault ends',
   fields: ['node'],
-  schema: { properties: { node: SCHEMA.nodeId }, required: ['node'] },
+  schema: { properties: { node: NODE_ID }, required: ['node'] },
   decode: (r, o, ctx) => ({ node: readNode(r, o, 'node', ctx) }),
   encode: (f) => ({ node: f.node }),
   sides: (f) => sidesOfNodes([f.node]),

@@ -5,7 +5,8 @@
  */
 import { toHex, fromHex, type Hex } from '../../src/core/bytes';
 import { keccak256Bytes } from '../../src/core/hash';
-import { type FaultDef, type FaultTiming, SCHEMA, SERVICE_SIDE, mainOf, readValidator } from './fault';
+import { type FaultDef, type FaultTiming, SERVICE_SIDE, mainOf, readValidator } from './fault';
+import { VALIDATOR_INDEX } from '../scenario/schemaParts';
 
 export type DoubleSignFault = FaultTiming & {
   kind: 'doubleSign';
@@ -16,7 +17,7 @@ export const doubleSign: FaultDef<DoubleSignFault> = {
   kind: 'doubleSign',
   summary: 'a validator also votes for another block, to half of its peers',
   fields: ['validator'],
-  schema: { properties: { validator: SCHEMA.validatorIndex }, required: ['validator'] },
+  schema: { properties: { validator: VALIDATOR_INDEX }, required: ['validator'] },
   decode: (r, o, ctx) => ({ validator: readValidator(r, o, ctx, false) }),
   encode: (f) => ({ validator: f.validator }),
   sides: () => SERVICE_SIDE,

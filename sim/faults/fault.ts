@@ -11,6 +11,7 @@
 import { InputError, assert } from '../../src/core/errors';
 import { type Rng } from '../env/rng';
 import { type Obj, type Reader, describeValue } from '../scenario/reader';
+import { type Schema } from '../scenario/schemaParts';
 import { type Cluster } from '../cluster';
 import { type SidechainDomain } from '../domain/sidechainDomain';
 
@@ -81,8 +82,8 @@ export interface FaultDef<F extends { kind: string } = { kind: string }> {
   readonly summary: string;
   /** The fields it takes besides kind, at, atHeight and for (the file's allowed keys). */
   readonly fields: readonly string[];
-  /** Its fields' JSON Schema (properties; the registry adds kind and the timing). */
-  readonly schema: { properties: Record<string, unknown>; required?: readonly string[] };
+  /** Its fields' JSON Schema (sim/scenario/schemaParts.ts; the scenario schema adds kind and the timing). */
+  readonly schema: { properties: Record<string, Schema>; required?: readonly string[] };
   decode(r: Reader, o: Obj, ctx: DecodeContext): FaultFields<F>;
   /** Its fields as a scenario file writes them (durations with units). */
   encode(f: F): Record<string, unknown>;
@@ -171,21 +172,3 @@ export function sidechainOf(site: FaultSite): SidechainDomain {
   assert(site.name === 'sidechain', 'a sidechain-side fault acts in the sidechain domain', { domain: site.name });
   return site.domain;
 }
-
-/** JSON Schema pieces the kinds share. */
-export const SCHEMA = {
-  nodeId: { type: 'string', pattern: '^(parent|svc-[1-9][0-9]*|sc-[1-9][0-9]*)$', description: 'a node id' },
-  nodeList: {
-    type: 'array',
-    items: { type: 'string', pattern: '^(parent|svc-[1-9][0-9]*|sc-[1-9][0-9]*)$' },
-  },
-  validatorIndex: { type: 'integer', minimum: 1, description: '1-based validator index' },
-  validatorOrInTurn: {
-    oneOf: [
-      { type: 'integer', minimum: 1 },
-      { const: 'inTurn', description: 'whoever is in turn when the fault fires' },
-    ],
-  },
-  duration: { $ref: '#/$defs/duration' },
-  link: { $ref: '#/$defs/link' },
-} as const;

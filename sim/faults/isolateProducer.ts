@@ -1,5 +1,6 @@
 /** `isolateProducer`: a producer's sidechain node cut off from every other sidechain node (both sides keep producing). */
-import { type FaultDef, type FaultTiming, SCHEMA, SIDECHAIN_SIDE, readValidator, sidechainOf } from './fault';
+import { type FaultDef, type FaultTiming, SIDECHAIN_SIDE, readValidator, sidechainOf } from './fault';
+import { VALIDATOR_OR_IN_TURN } from '../scenario/schemaParts';
 
 export type IsolateProducerFault = FaultTiming & {
   kind: 'isolateProducer';
@@ -10,7 +11,7 @@ export const isolateProducer: FaultDef<IsolateProducerFault> = {
   kind: 'isolateProducer',
   summary: "a producer's sidechain node is cut off from the other sidechain nodes",
   fields: ['validator'],
-  schema: { properties: { validator: SCHEMA.validatorOrInTurn }, required: ['validator'] },
+  schema: { properties: { validator: VALIDATOR_OR_IN_TURN }, required: ['validator'] },
   decode: (r, o, ctx) => ({ validator: readValidator(r, o, ctx, true) }),
   encode: (f) => ({ validator: f.validator }),
   sides: () => SIDECHAIN_SIDE,

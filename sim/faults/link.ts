@@ -1,7 +1,8 @@
 /** `link`: the links from `from` to `to` get their own loss, duplication, reordering or latency. */
 import { type LinkModel } from '../env/network';
 import { decodeLink, encodeLink } from '../scenario/reader';
-import { type FaultDef, type FaultTiming, SCHEMA, readNodeList, sidesOfNodes } from './fault';
+import { type FaultDef, type FaultTiming, readNodeList, sidesOfNodes } from './fault';
+import { LINK, NODE_LIST } from '../scenario/schemaParts';
 
 export type LinkFault = FaultTiming & {
   kind: 'link';
@@ -15,7 +16,7 @@ export const link: FaultDef<LinkFault> = {
   kind: 'link',
   summary: 'the links from `from` to `to` get their own loss, duplication, reordering or latency',
   fields: ['from', 'to', 'link'],
-  schema: { properties: { from: SCHEMA.nodeList, to: SCHEMA.nodeList, link: SCHEMA.link } },
+  schema: { properties: { from: NODE_LIST, to: NODE_LIST, link: LINK } },
   decode: (r, o, ctx) => ({
     from: readNodeList(r, o, 'from', ctx),
     to: readNodeList(r, o, 'to', ctx),

@@ -1,5 +1,6 @@
 /** `oneWayPartition`: messages from `from` to `to` are lost (the other way still works). */
-import { type FaultDef, type FaultTiming, SCHEMA, readNodeList, sidesOfNodes } from './fault';
+import { type FaultDef, type FaultTiming, readNodeList, sidesOfNodes } from './fault';
+import { NODE_LIST } from '../scenario/schemaParts';
 
 export type OneWayPartitionFault = FaultTiming & {
   kind: 'oneWayPartition';
@@ -11,7 +12,7 @@ export const oneWayPartition: FaultDef<OneWayPartitionFault> = {
   kind: 'oneWayPartition',
   summary: 'messages from `from` to `to` are lost; the other direction works',
   fields: ['from', 'to'],
-  schema: { properties: { from: SCHEMA.nodeList, to: SCHEMA.nodeList } },
+  schema: { properties: { from: NODE_LIST, to: NODE_LIST } },
   decode: (r, o, ctx) => ({ from: readNodeList(r, o, 'from', ctx), to: readNodeList(r, o, 'to', ctx) }),
   encode: (f) => ({ from: f.from, to: f.to }),
   // A blocked link matters to its sender's network: it applies where the senders live.

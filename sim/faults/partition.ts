@@ -1,7 +1,8 @@
 /** `partition`: groups of nodes that cannot reach one another (both ways) while the fault lasts. */
 import { InputError } from '../../src/core/errors';
 import { describeValue } from '../scenario/reader';
-import { type FaultDef, type FaultTiming, SCHEMA, sidesOfNodes } from './fault';
+import { type FaultDef, type FaultTiming, sidesOfNodes } from './fault';
+import { NODE_LIST } from '../scenario/schemaParts';
 
 export type PartitionFault = FaultTiming & {
   kind: 'partition';
@@ -14,7 +15,14 @@ export const partition: FaultDef<PartitionFault> = {
   summary: 'groups of nodes cut off from one another',
   fields: ['groups'],
   schema: {
-    properties: { groups: { type: 'array', minItems: 2, items: { ...SCHEMA.nodeList, minItems: 1 } } },
+    properties: {
+      groups: {
+        type: 'array',
+        minItems: 2,
+        items: { ...NODE_LIST, minItems: 1, 'x-message': 'expected a non-empty array of node ids' },
+        'x-message': 'expected at least two groups of nodes',
+      },
+    },
     required: ['groups'],
   },
   decode(r, o, ctx) {

@@ -4,7 +4,8 @@
  * flags its nodes' production hooks read, and re-plans the node at once on each change.
  */
 import { type ProducerFlag } from '../domain/sidechainDomain';
-import { type FaultDef, type FaultTiming, SCHEMA, SIDECHAIN_SIDE, readValidator, sidechainOf } from './fault';
+import { type FaultDef, type FaultTiming, SIDECHAIN_SIDE, readValidator, sidechainOf } from './fault';
+import { VALIDATOR_OR_IN_TURN } from '../scenario/schemaParts';
 
 export type ProducerFaultOf<K extends string> = FaultTiming & {
   kind: K;
@@ -22,7 +23,7 @@ export function producerFlagFault<K extends string>(
     kind,
     summary,
     fields: ['validator'],
-    schema: { properties: { validator: SCHEMA.validatorOrInTurn }, required: ['validator'] },
+    schema: { properties: { validator: VALIDATOR_OR_IN_TURN }, required: ['validator'] },
     decode: (r, o, ctx) => ({ validator: readValidator(r, o, ctx, true) }) as ProducerFaultOf<K>,
     encode: (f) => ({ validator: f.validator }),
     sides: () => SIDECHAIN_SIDE,

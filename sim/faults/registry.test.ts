@@ -141,7 +141,10 @@ const SAMPLES: Record<FaultKind, Sample> = {
   splitVote: {
     file: { kind: 'splitVote', at: '20s', for: '2m', validators: [3] },
     sides: ['service'],
-    bad: [[{ kind: 'splitVote' }, /^faults\[0\]\.validators: name at least one validator/]],
+    bad: [
+      [{ kind: 'splitVote' }, /^faults\[0\]\.validators: is required/],
+      [{ kind: 'splitVote', validators: [] }, /^faults\[0\]\.validators: name at least one validator/],
+    ],
   },
   byzantineTxs: {
     file: { kind: 'byzantineTxs', at: '30s', validator: 3, txs: ['earlyNoAck', 'replayedTopup'], everyBlocks: 2 },

@@ -1,5 +1,6 @@
 /** `slowProducer`: a producer seals `delayS` seconds late. */
-import { type FaultDef, type FaultTiming, SCHEMA, SIDECHAIN_SIDE, readValidator, sidechainOf } from './fault';
+import { type FaultDef, type FaultTiming, SIDECHAIN_SIDE, readValidator, sidechainOf } from './fault';
+import { VALIDATOR_OR_IN_TURN } from '../scenario/schemaParts';
 
 export type SlowProducerFault = FaultTiming & {
   kind: 'slowProducer';
@@ -14,7 +15,7 @@ export const slowProducer: FaultDef<SlowProducerFault> = {
   fields: ['validator', 'delayS'],
   schema: {
     properties: {
-      validator: SCHEMA.validatorOrInTurn,
+      validator: VALIDATOR_OR_IN_TURN,
       delayS: { type: 'integer', minimum: 1, maximum: 3600, default: 4 },
     },
     required: ['validator'],

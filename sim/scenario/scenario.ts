@@ -11,6 +11,8 @@ import { parseUint } from '../../src/core/amount';
 import { type LinkModel, DEFAULT_LINK } from '../env/network';
 import { type CryptoMode } from '../../src/core/signatureScheme';
 import { Reader, type Obj, decodeLink, describeValue, encodeLink } from './reader';
+import { checkScenarioSchema } from './schemaCheck';
+import { MAX_VALIDATORS } from './schemaParts';
 import { type FaultSpec, decodeFault, encodeFault } from '../faults/registry';
 import { type PlantName, parsePlant } from '../../src/core/plants';
 import { DEFAULT_STAKE_DISTRIBUTION, type StakeDistribution, drawStakes } from './stakeDistribution';
@@ -127,7 +129,22 @@ const TOP_KEYS = [
   'seed',
 ];
 
+/**
+ * A scenario file to a scenario. The JSON Schema (schema.ts) validates it first and names the
+ * first bad field; the code then converts it (durations, amounts, defaults) and checks what the
+ * schema cannot: node ids of this scenario, validator indexes within this set, multiples of the
+ * sprint, units, faults that start before the end. Where the schema leaves the wording to the code
+ * (`x-code`), the code's error stands; if the code finds nothing to say, the schema's does.
+ */
 export function decodeScenario(value: unknown): Scenario {
+  const refused = checkScenarioSchema(value);
+  if (refused && !refused.byCode) throw refused.error;
+  const scenario = decodeChecked(value);
+  if (refused) throw refused.error;
+  return scenario;
+}
+
+function decodeChecked(value: unknown): Scenario {
   const r = new Reader('');
   const o = r.obj(value);
   r.noExtra(o, TOP_KEYS);
@@ -376,9 +393,6 @@ export function encodeScenario(s: Scenario): Record<string, unknown> {
 export function defaultMaxEvents(validators: number): number {
   return 20_000_000 * Math.max(1, Math.ceil((validators * validators) / 49));
 }
-
-/** The most validators a scenario may have (the parent chain's slots cap the set; mainnet's cap is 105). */
-export const MAX_VALIDATORS = 256;
 
 /**
  * The validator set: a list (`[{"stake": 12000, "balance": 1000}, …]`) or, for a large set, a count
