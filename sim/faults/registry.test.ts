@@ -12,6 +12,7 @@ import { decodeScenario, encodeScenario } from '../scenario/scenario';
 import { SCENARIOS_DIR } from '../scenario/load';
 import { swarmScenario } from '../campaign/swarm';
 import { FAULT_KINDS, type FaultKind, faultDef, faultSides, swarmKinds } from './registry';
+import { scenarioSchema } from '../scenario/schema';
 
 interface Sample {
   /** The fault as a file writes it (encodeFault gives exactly this back). */
@@ -205,6 +206,20 @@ describe('the fault registry', () => {
       expect(row, k).toBeDefined();
       for (const field of faultDef(k).fields) expect(row, `${k}.${field}`).toContain(`\`${field}\``);
     }
+  });
+
+  it("drives the scenario schema: one branch per kind, with exactly the kind's fields besides the timing", () => {
+    const faults = (scenarioSchema().properties as Record<string, { items: { oneOf: Array<Record<string, unknown>> } }>)
+      .faults!.items.oneOf;
+    expect(faults.map((b) => (b.properties as { kind: { const: string } }).kind.const)).toEqual([...FAULT_KINDS]);
+    for (const [i, k] of FAULT_KINDS.entries())
+      expect(Object.keys(faults[i]!.properties as object), k).toEqual([
+        'kind',
+        'at',
+        'atHeight',
+        'for',
+        ...faultDef(k).fields,
+      ]);
   });
 
   it('an unknown kind lists the registry', () => {
