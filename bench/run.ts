@@ -14,6 +14,8 @@ import { devnetBenches } from './devnet.bench';
 import { machineBenches } from './machine.bench';
 import { startupBenches } from './startup.bench';
 import { scaleBenches } from './scale.bench';
+import { oracleBenches } from './oracles.bench';
+import { byzantineBenches } from './byzantine.bench';
 
 const groups: Record<string, () => BenchResult[] | Promise<BenchResult[]>> = {
   machine: machineBenches,
@@ -25,7 +27,12 @@ const groups: Record<string, () => BenchResult[] | Promise<BenchResult[]>> = {
   devnet: devnetBenches,
   startup: startupBenches,
   scale: scaleBenches,
+  oracles: oracleBenches,
+  byzantine: byzantineBenches,
 };
+
+/** Long campaigns, run only when named. */
+const ON_REQUEST = new Set(['oracles', 'byzantine']);
 
 if (process.argv.includes('--quick')) process.env.LOCKSTEP_BENCH_QUICK = '1';
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
@@ -38,7 +45,7 @@ process.stdout.write(
   `Lockstep benchmarks on ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}\n`,
 );
 for (const [name, run] of Object.entries(groups)) {
-  if (wanted.length && !wanted.includes(name)) continue;
+  if (wanted.length ? !wanted.includes(name) : ON_REQUEST.has(name)) continue;
   process.stdout.write(`\n[${name}]\n`);
   for (const r of await run()) process.stdout.write(formatResult(r) + '\n');
 }

@@ -6,18 +6,17 @@
 import { describe, expect, it } from 'vitest';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadScenario, SCENARIOS_DIR } from '../sim/scenario/load';
+import { isScenarioFileName, loadScenario, SCENARIOS_DIR } from '../sim/scenario/load';
 import { runScenario, runScenarioAsync } from '../sim/run';
 import { checkExpectations } from '../sim/report/summary';
-import { installPlant } from '../sim/campaign/plants';
 
 const files = [
   ...readdirSync(SCENARIOS_DIR)
-    .filter((f) => f.endsWith('.json'))
+    .filter(isScenarioFileName)
     .map((f) => join(SCENARIOS_DIR, f)),
   ...(existsSync(join(SCENARIOS_DIR, 'regressions'))
     ? readdirSync(join(SCENARIOS_DIR, 'regressions'))
-        .filter((f) => f.endsWith('.json'))
+        .filter(isScenarioFileName)
         .map((f) => join(SCENARIOS_DIR, 'regressions', f))
     : []),
 ];
@@ -32,25 +31,20 @@ describe('scenario suite', () => {
     it(
       `${scenario.name}: ${scenario.expect.verdict}${scenario.expect.oracle ? ` (${scenario.expect.oracle})` : ''}${both ? ', inline and worker' : ''}`,
       async () => {
-        const undo = installPlant(scenario.plant);
-        try {
-          const r = runScenario(scenario, { seed: scenario.seed ?? 1 });
-          const failed = checkExpectations(scenario, r).filter((c) => !c.ok);
+        const r = runScenario(scenario, { seed: scenario.seed ?? 1 });
+        const failed = checkExpectations(scenario, r).filter((c) => !c.ok);
+        expect(
+          failed,
+          `${r.message}; violations: ${r.violations.map((v) => `${v.oracle}: ${v.message}`).join(' | ')}`,
+        ).toEqual([]);
+        if (scenario.expect.oracle) expect(r.violation?.oracle).toBe(scenario.expect.oracle);
+        if (both) {
+          const w = await runScenarioAsync(scenario, { seed: scenario.seed ?? 1, placement: 'worker' });
           expect(
-            failed,
-            `${r.message}; violations: ${r.violations.map((v) => `${v.oracle}: ${v.message}`).join(' | ')}`,
+            checkExpectations(scenario, w).filter((c) => !c.ok),
+            `worker placement: ${w.message}`,
           ).toEqual([]);
-          if (scenario.expect.oracle) expect(r.violation?.oracle).toBe(scenario.expect.oracle);
-          if (both) {
-            const w = await runScenarioAsync(scenario, { seed: scenario.seed ?? 1, placement: 'worker' });
-            expect(
-              checkExpectations(scenario, w).filter((c) => !c.ok),
-              `worker placement: ${w.message}`,
-            ).toEqual([]);
-            expect(w.traceHash, 'worker placement: the same trace hash as inline').toBe(r.traceHash);
-          }
-        } finally {
-          undo();
+          expect(w.traceHash, 'worker placement: the same trace hash as inline').toBe(r.traceHash);
         }
       },
       // A hundred-validator network runs for tens of seconds per placement.

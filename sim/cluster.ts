@@ -11,7 +11,7 @@
  */
 import { SharedExecution } from '../src/app/sharedExecution';
 import { type Address } from '../src/core/address';
-import { type Hex, toHex, fromHex } from '../src/core/bytes';
+import { type Hex, toHex } from '../src/core/bytes';
 import { keccak256Bytes } from '../src/core/hash';
 import { addressOfPublicKey, publicKeyBytesFromPrivateKey } from '../src/core/secp256k1';
 import { type SignatureScheme, registerFastKey } from '../src/core/signatureScheme';
@@ -23,21 +23,34 @@ import { ServiceNode } from '../src/node/service/serviceNode';
 import { DEFAULT_SERVICE_NODE_CONFIG, type ByzantineRoutes, type ByzantineTools } from '../src/node/service/config';
 import { type NodeMessage } from '../src/node/messages';
 import { type ClientReply } from '../src/node/ports';
-import { blockHash } from '../src/consensus/types';
+import { type CommittedBlock, type Vote } from '../src/consensus/types';
+import { type AppliedBlock } from '../src/app/sharedExecution';
 import { MsgSendDef } from '../src/modules/bank/msgs';
 import { encodeTx, signTx } from '../src/modules/auth/stdTx';
-import { getValidatorSet } from '../src/modules/staking/keeper';
 import { getAckCount, getBuffer, getLastCheckpoint } from '../src/modules/checkpoint/keeper';
 import { getLastSpan } from '../src/modules/span/keeper';
 import { type Rng } from './env/rng';
 import { type TraceRecorder } from './trace/traceRecorder';
-import { type FaultSpec, type Scenario } from './scenario/scenario';
+import { type Scenario } from './scenario/scenario';
+import { type FaultSite } from './faults/fault';
 import { type ClusterSetup, type ValidatorKeys, clusterSetup } from './domain/clusterSetup';
 import { Domain, type DomainOptions } from './domain/domain';
 import { type MainReport } from './domain/mainReport';
 
 export type { NodeSlot, RunRecord } from './domain/domain';
 export type { ValidatorKeys } from './domain/clusterSetup';
+
+/**
+ * What a Byzantine fault makes a validator's service node do (through its ServiceNodeHooks):
+ * extra votes besides each of its own, or its own proposals and votes routed (and re-signed) as
+ * the fault likes. Signed with the validator's own key.
+ */
+export interface ValidatorBehaviour {
+  onOwnVote?(vote: Vote, sign: (v: Omit<Vote, 'signature'>) => Vote): Vote[];
+  routes?(msg: NodeMessage, tools: ByzantineTools): ByzantineRoutes | null;
+  /** After the validator's node committed a block (a Byzantine sender acts here; see sendTxFrom). */
+  onCommit?(node: ServiceNode, block: CommittedBlock, end: AppliedBlock['end']): void;
+}
 
 export interface MainSamples {
   timeMs: number[];
@@ -60,17 +73,14 @@ export class Cluster extends Domain {
   readonly users: Array<{ key: Hex; address: Address }>;
   readonly serviceNodes: ServiceNode[] = [];
   readonly parentNode: ParentChainNode;
-  readonly doubleSigners = new Set<number>();
-  /** A Byzantine coalition (1-based validator indexes) and the twin of each block it proposed. */
-  readonly byzantine = new Set<number>();
-  private readonly twins = new Map<string, { other: string; half: 0 | 1 }>();
+  /** What Byzantine faults make validators' service nodes do, by fault (see setBehaviour). */
+  private readonly behaviours = new Map<string, { validators: ReadonlySet<number>; behaviour: ValidatorBehaviour }>();
   /** Heights at which a no-ack was applied (counted once across nodes). */
   readonly noAckHeights = new Set<string>();
   /** When each checkpoint (by start block) was first buffered and first acked, virtual ms. */
   readonly checkpointTimes = new Map<string, { bufferedMs?: number; ackedMs?: number }>();
   readonly genesis: unknown;
   readonly samples: MainSamples = { timeMs: [], serviceHeight: [] };
-  private readonly offlineProposerNode = new Map<number, string>();
   private wl?: Rng;
   private readonly clientReplyListeners: Array<(node: string, reply: ClientReply) => void> = [];
 
@@ -150,17 +160,23 @@ export class Cluster extends Domain {
         this.scheme,
         serviceCfg,
         {
-          onOwnVote: (vote, sign) =>
-            this.doubleSigners.has(k.index) && vote.blockHash !== null
-              ? [sign({ ...vote, blockHash: toHex(keccak256Bytes(fromHex(vote.blockHash))) })]
-              : [],
+          onOwnVote: (vote, sign) => {
+            const extra: Vote[] = [];
+            for (const b of this.behavioursOf(k.index)) if (b.onOwnVote) extra.push(...b.onOwnVote(vote, sign));
+            return extra;
+          },
           clientReplies: {
             reply: (r) => {
               for (const l of this.clientReplyListeners) l(svcIds[i]!, r);
             },
           },
-          byzantineRoutes: (_node, msg, tools) =>
-            this.byzantine.has(k.index) ? this.byzantineRoutes(msg, tools) : null,
+          byzantineRoutes: (_node, msg, tools) => {
+            for (const b of this.behavioursOf(k.index)) {
+              const routes = b.routes?.(msg, tools) ?? null;
+              if (routes) return routes;
+            }
+            return null;
+          },
           onCommit: (node, block, end, results) => {
             for (const r of end.sideTxResults) {
               if (r.code !== 0) continue;
@@ -179,6 +195,7 @@ export class Cluster extends Domain {
             }
             if (results.some((r) => r.code === 0 && r.events.some((e) => e.type === 'checkpoint-noack')))
               this.noAckHeights.add(block.block.height.toString());
+            for (const b of this.behavioursOf(k.index)) b.onCommit?.(node, block, end);
           },
         },
       );
@@ -212,68 +229,33 @@ export class Cluster extends Domain {
     this.samples.serviceHeight.push(Math.max(...this.serviceNodes.map((n) => Number(n.app.height))));
   }
 
-  /**
-   * The coalition's attack: its proposer sends one block to the odd half of the network and a twin
-   * (one millisecond later) to the even half; its members vote for each block in the half that saw
-   * it. With more than 1/3 of the power this can make honest nodes commit different blocks.
-   */
-  private byzantineRoutes(msg: NodeMessage, tools: ByzantineTools): ByzantineRoutes | null {
-    const half = (id: string): 0 | 1 => (Number(id.slice(id.indexOf('-') + 1)) % 2 === 1 ? 0 : 1);
-    const groups: [string[], string[]] = [
-      tools.peers.filter((p) => half(p) === 0),
-      tools.peers.filter((p) => half(p) === 1),
-    ];
-    if (msg.kind === 'c.proposal') {
-      const p = msg.proposal;
-      const twinBlock = { ...p.block, timeMs: p.block.timeMs + 1 };
-      const { signature: _s, ...unsigned } = p;
-      const twin = tools.signProposal({ ...unsigned, block: twinBlock, blockHash: blockHash(twinBlock) });
-      this.twins.set(p.blockHash, { other: twin.blockHash, half: 0 });
-      this.twins.set(twin.blockHash, { other: p.blockHash, half: 1 });
-      return [
-        { to: groups[0], msg },
-        { to: groups[1], msg: { kind: 'c.proposal', proposal: twin } },
-      ];
-    }
-    if (msg.kind === 'c.vote' && msg.vote.blockHash !== null) {
-      const t = this.twins.get(msg.vote.blockHash);
-      if (!t) return null;
-      const { signature: _s, ...unsigned } = msg.vote;
-      const other = tools.signVote({ ...unsigned, blockHash: t.other as Hex });
-      return [
-        { to: groups[t.half], msg },
-        { to: groups[1 - t.half]!, msg: { kind: 'c.vote', vote: other } },
-      ];
-    }
-    return null;
+  protected faultSite(): FaultSite {
+    return { name: 'main', domain: this };
   }
 
-  protected applyOwnFault(f: FaultSpec, index: number, start: boolean, note: (detail: string) => void): boolean {
-    switch (f.kind) {
-      case 'byzantineValidators':
-        for (const v of f.validators!) start ? this.byzantine.add(v) : this.byzantine.delete(v);
-        note(`validators ${f.validators!.join(', ')}`);
-        return true;
-      case 'doubleSign':
-        if (start) this.doubleSigners.add(f.validator as number);
-        else this.doubleSigners.delete(f.validator as number);
-        note(`validator ${f.validator}`);
-        return true;
-      case 'offlineCheckpointProposer': {
-        if (start) {
-          const ref = this.referenceServiceNode();
-          const proposer = getValidatorSet(ref.app.store).proposer.address;
-          const k = this.keys.find((x) => x.signer === proposer)!;
-          this.offlineProposerNode.set(index, `svc-${k.index}`);
-        }
-        const id = this.offlineProposerNode.get(index)!;
-        this.crashOrRestart(id, start);
-        note(id);
-        return true;
-      }
-      default:
-        return false;
-    }
+  /**
+   * Make validators behave as a Byzantine fault says (`key` names the fault; null ends it). Their
+   * service nodes ask every behaviour in force, in the order the faults started.
+   */
+  setBehaviour(key: string, validators: readonly number[], behaviour: ValidatorBehaviour | null): void {
+    if (behaviour === null) this.behaviours.delete(key);
+    else this.behaviours.set(key, { validators: new Set(validators), behaviour });
+  }
+
+  /**
+   * A transaction signed by a validator's node, sent as its bridge's would spread: from its node
+   * to every service node, its own included, over the network.
+   */
+  sendTxFrom(validator: number, tx: Hex): void {
+    const from = `svc-${validator}`;
+    for (const n of this.serviceNodes) this.network.send(from, n.id, { kind: 'c.tx', tx });
+  }
+
+  private behavioursOf(validator: number): ValidatorBehaviour[] {
+    const out: ValidatorBehaviour[] = [];
+    for (const { validators, behaviour } of this.behaviours.values())
+      if (validators.has(validator)) out.push(behaviour);
+    return out;
   }
 
   /** A live service node with the highest committed height (for reading the network's state). */

@@ -9,6 +9,7 @@ import { type DomainOptions, type DomainStatus, type WindowEnd, type WindowResul
 import { type SidechainReport, type SidechainReportQuery } from './domain/sidechainDomain';
 import { type WindowPlan, WindowScheduler } from './domain/windowScheduler';
 import { OracleSuite } from './oracles/suite';
+import { faultSilencesProducers } from './faults/registry';
 import { RecordRelease } from './recordRelease';
 import { type RunOptions } from './run';
 import { assembleResult, type RunResult } from './runResult';
@@ -51,7 +52,11 @@ export class WindowLoop {
     });
     this.faults = [...scenario.faults];
     // The oracles see the injected faults too (their start times excuse silent producers).
-    this.oracles = new OracleSuite({ ...scenario, faults: this.faults }, (i) => this.cluster.setup.keys[i - 1]?.signer);
+    this.oracles = new OracleSuite(
+      { ...scenario, faults: this.faults },
+      (i) => this.cluster.setup.keys[i - 1]?.signer,
+      faultSilencesProducers,
+    );
     this.release = new RecordRelease(this.oracles, opts.onRecord, opts.traceSink);
   }
 

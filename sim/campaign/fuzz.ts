@@ -6,6 +6,8 @@
  */
 import { runOnPool } from './pool';
 import { type FuzzJob, type FuzzSeedResult } from './fuzzTask';
+import { type SwarmProfile } from './swarm';
+import { type PlantName } from '../../src/core/plants';
 
 export interface CampaignOptions {
   /** Seeds 1..seeds (within the shard); or run until the wall budget ends. */
@@ -15,7 +17,9 @@ export interface CampaignOptions {
   shard: { index: number; count: number };
   durationMs: number;
   crypto: 'fast' | 'real';
-  plant?: string;
+  /** The swarm profile (default swarm). */
+  profile?: SwarmProfile;
+  plant?: PlantName;
   /** Measure fault efficacy on every k-th seed (re-runs without each fired fault); 0 = never. */
   efficacyEvery: number;
   onResult?: (r: FuzzSeedResult, done: number) => void;
@@ -87,6 +91,7 @@ export async function runCampaign(
         durationMs: opts.durationMs,
         crypto: opts.crypto,
         efficacy: opts.efficacyEvery > 0 && position % opts.efficacyEvery === 0,
+        ...(opts.profile && opts.profile !== 'swarm' ? { profile: opts.profile } : {}),
         ...(opts.plant ? { plant: opts.plant } : {}),
       };
     },
@@ -143,7 +148,7 @@ export function mergeSummaries(parts: CampaignSummary[]): CampaignSummary {
 
 export function summarise(
   results: FuzzSeedResult[],
-  opts: Pick<CampaignOptions, 'durationMs' | 'crypto' | 'plant'>,
+  opts: Pick<CampaignOptions, 'durationMs' | 'crypto' | 'plant' | 'profile'>,
   interrupted = false,
 ): CampaignSummary {
   const verdicts: Record<string, number> = {};
@@ -164,7 +169,8 @@ export function summarise(
     }
     if (r.verdict === 'pass') continue;
     const plant = opts.plant ? ` --plant ${opts.plant}` : '';
-    const run = `--fuzz-seed ${r.seed} --duration ${opts.durationMs / 1000}s --crypto ${opts.crypto}${plant}`;
+    const profile = opts.profile && opts.profile !== 'swarm' ? ` --profile ${opts.profile}` : '';
+    const run = `--fuzz-seed ${r.seed}${profile} --duration ${opts.durationMs / 1000}s --crypto ${opts.crypto}${plant}`;
     failures.push({
       seed: r.seed,
       oracle: r.oracle,

@@ -3,8 +3,8 @@
  * what happened (no wall time), so a campaign's summary is the same whatever the worker count.
  */
 import { runScenario } from '../run';
-import { swarmScenario } from './swarm';
-import { installPlant } from './plants';
+import { type SwarmProfile, swarmScenario } from './swarm';
+import { type PlantName } from '../../src/core/plants';
 import { type Scenario } from '../scenario/scenario';
 import { clearCaches } from '../../src/core/memo';
 
@@ -12,8 +12,10 @@ export interface FuzzJob {
   seed: number;
   durationMs: number;
   crypto: 'fast' | 'real';
-  /** A planted bug to turn on (test builds only). */
-  plant?: string;
+  /** The swarm profile (default `swarm`). */
+  profile?: SwarmProfile;
+  /** A planted bug to switch on (test builds only). */
+  plant?: PlantName;
   /** Also measure fault efficacy: re-run without each fired fault and compare outcomes. */
   efficacy: boolean;
 }
@@ -35,36 +37,35 @@ export function outcomeOf(r: ReturnType<typeof runScenario>): string {
 export function runJob(job: FuzzJob): FuzzSeedResult {
   // Each job starts cold: no job leans on another's cached work, and a long campaign's memory stays flat.
   clearCaches();
-  const scenario: Scenario = { ...swarmScenario(job.seed, job.durationMs), crypto: job.crypto };
-  const uninstall = installPlant(job.plant);
-  try {
-    const r = runScenario(scenario, { seed: job.seed });
-    const fired = new Set(r.faultsFired.map((f) => f.index));
-    const outcome = outcomeOf(r);
-    const faults = scenario.faults.map((f, i) => {
-      const didFire = fired.has(i);
-      let changed: boolean | null = null;
-      if (job.efficacy && didFire) {
-        const without = runScenario(
-          { ...scenario, faults: scenario.faults.filter((_, j) => j !== i) },
-          { seed: job.seed },
-        );
-        changed = outcomeOf(without) !== outcome;
-      }
-      return { kind: f.kind, fired: didFire, changed };
-    });
-    return {
-      seed: job.seed,
-      verdict: r.verdict,
-      oracle: r.violation?.oracle ?? null,
-      violation: r.violation ? { atMs: r.violation.atMs, node: r.violation.node, message: r.violation.message } : null,
-      faults,
-      counts: { ...r.counts },
-      traceHash: r.traceHash,
-    };
-  } finally {
-    uninstall();
-  }
+  const scenario: Scenario = {
+    ...swarmScenario(job.seed, job.durationMs, job.profile),
+    crypto: job.crypto,
+    ...(job.plant ? { plant: job.plant } : {}),
+  };
+  const r = runScenario(scenario, { seed: job.seed });
+  const fired = new Set(r.faultsFired.map((f) => f.index));
+  const outcome = outcomeOf(r);
+  const faults = scenario.faults.map((f, i) => {
+    const didFire = fired.has(i);
+    let changed: boolean | null = null;
+    if (job.efficacy && didFire) {
+      const without = runScenario(
+        { ...scenario, faults: scenario.faults.filter((_, j) => j !== i) },
+        { seed: job.seed },
+      );
+      changed = outcomeOf(without) !== outcome;
+    }
+    return { kind: f.kind, fired: didFire, changed };
+  });
+  return {
+    seed: job.seed,
+    verdict: r.verdict,
+    oracle: r.violation?.oracle ?? null,
+    violation: r.violation ? { atMs: r.violation.atMs, node: r.violation.node, message: r.violation.message } : null,
+    faults,
+    counts: { ...r.counts },
+    traceHash: r.traceHash,
+  };
 }
 
 export default function task(job: FuzzJob): FuzzSeedResult {

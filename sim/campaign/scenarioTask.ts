@@ -9,11 +9,13 @@ import { loadScenario } from '../scenario/load';
 import { type Verdict } from '../scenario/scenario';
 import { runScenario } from '../run';
 import { clearCaches } from '../../src/core/memo';
-import { installPlant } from './plants';
+import { type PlantName } from '../../src/core/plants';
 import { checkExpectations, type ExpectationCheck } from '../report/outcome';
 
 export interface ScenarioJob {
   file: string;
+  /** Run it with this planted bug instead of the file's (the oracle-adequacy bench). */
+  plant?: PlantName;
 }
 
 export interface ScenarioTestResult {
@@ -58,7 +60,7 @@ export function runScenarioJob(job: ScenarioJob): ScenarioTestResult {
   }
   const seed = scenario.seed ?? 1;
   const named = { ...base, name: scenario.name, seed, expected: scenario.expect.verdict };
-  const undo = installPlant(scenario.plant);
+  if (job.plant !== undefined) scenario = { ...scenario, plant: job.plant };
   try {
     const r = runScenario(scenario, { seed });
     return {
@@ -79,8 +81,6 @@ export function runScenarioJob(job: ScenarioJob): ScenarioTestResult {
       error: { kind: 'crash', message: (e as Error).stack ?? String(e) },
       wallMs: performance.now() - start,
     };
-  } finally {
-    undo();
   }
 }
 

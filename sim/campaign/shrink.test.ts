@@ -25,7 +25,10 @@ describe('ddmin', () => {
 describe('shrinkScenario', () => {
   it('keeps only the faults that make the same oracle fail, and cuts the duration', () => {
     const base = swarmBase(600_000);
-    const fault = (kind: FaultSpec['kind'], atMs: number): FaultSpec => ({ kind, atMs, forMs: 10_000, node: 'svc-1' });
+    const fault = (kind: 'crash' | 'pause' | 'clockSkew', atMs: number): FaultSpec =>
+      kind === 'clockSkew'
+        ? { kind, atMs, forMs: 10_000, node: 'svc-1', skewMs: 1000 }
+        : { kind, atMs, forMs: 10_000, node: 'svc-1' };
     const s = {
       ...base,
       faults: [fault('crash', 10_000), fault('pause', 50_000), fault('clockSkew', 90_000), fault('pause', 120_000)],

@@ -4,21 +4,8 @@
  * Deterministic: the same seed always gives the same scenario.
  */
 import { Rng } from '../env/rng';
-import { type FaultKind, type FaultSpec, type Scenario } from '../scenario/scenario';
-
-const SWARM_KINDS: FaultKind[] = [
-  'crash',
-  'pause',
-  'partition',
-  'link',
-  'clockSkew',
-  'offlineProducer',
-  'slowProducer',
-  'isolateProducer',
-  'offlineCheckpointProposer',
-  'equivocatingProducer',
-  'earlySeal',
-];
+import { type Scenario } from '../scenario/scenario';
+import { type FaultSpec, faultDef, swarmKinds } from '../faults/registry';
 
 /** A base network for campaigns: small and quick, with every mechanism exercised in minutes. */
 export function swarmBase(durationMs: number): Scenario {
@@ -71,63 +58,42 @@ export function swarmBase(durationMs: number): Scenario {
   };
 }
 
-export function swarmScenario(seed: number, durationMs = 2 * 3_600_000): Scenario {
+/**
+ * The swarm profiles. `swarm`: every drawable fault kind, Byzantine ones by a coalition holding
+ * less than 1/3 of the power (there safety must hold: any safety violation is a bug).
+ * `byzantine-third`: seven equal validators, a coalition of three (3/7 of the power, at least 1/3)
+ * that attacks consensus (twin blocks, each voted for by one half of the honest validators) from
+ * 20 s to the end, besides the usual mix: there the safety oracles must fire.
+ */
+export const SWARM_PROFILES = ['swarm', 'byzantine-third'] as const;
+export type SwarmProfile = (typeof SWARM_PROFILES)[number];
+
+export function swarmScenario(seed: number, durationMs = 2 * 3_600_000, profile: SwarmProfile = 'swarm'): Scenario {
   const s = swarmBase(durationMs);
+  if (profile === 'byzantine-third')
+    s.validators = Array.from({ length: 7 }, () => ({ stakeTokens: 100n, balanceTokens: 1000n }));
   const rng = Rng.forSeed(`swarm/${seed}`);
   const n = s.validators.length;
+  const stakes = s.validators.map((v) => v.stakeTokens);
+  // The seed's coalition, from its own stream (the other draws do not move with it).
+  const coalition = drawCoalition(Rng.forSeed(`swarm/${seed}`).fork('coalition'), stakes, profile);
   // Swarm: pick a subset of fault kinds for this seed, then draw faults only from it.
-  const kinds = SWARM_KINDS.filter(() => rng.bool(0.4));
-  if (kinds.length === 0) kinds.push(rng.pick(SWARM_KINDS));
+  const drawable = swarmKinds();
+  const kinds = drawable.filter(() => rng.bool(0.4));
+  if (kinds.length === 0) kinds.push(rng.pick(drawable));
   const count = rng.int(1, 6);
   const faults: FaultSpec[] = [];
   for (let i = 0; i < count; i++) {
     const kind = rng.pick(kinds);
     const atMs = rng.int(20, Math.max(21, Math.floor(durationMs / 1000) - 120)) * 1000;
     const forMs = rng.int(10, 180) * 1000;
-    const v = rng.int(1, n);
-    const f: FaultSpec = { kind, atMs, forMs };
-    switch (kind) {
-      case 'crash':
-      case 'pause':
-        f.node = rng.bool(0.6) ? `svc-${v}` : rng.bool(0.8) ? `sc-${v}` : 'parent';
-        break;
-      case 'clockSkew':
-        f.node = rng.bool() ? `svc-${v}` : `sc-${v}`;
-        f.skewMs = rng.int(-3000, 3000);
-        break;
-      case 'partition': {
-        const ids = Array.from({ length: n }, (_, i) => (rng.bool() ? `svc-${i + 1}` : `sc-${i + 1}`));
-        const cut = rng.int(1, ids.length - 1);
-        f.groups = [ids.slice(0, cut), ids.slice(cut)];
-        break;
-      }
-      case 'link':
-        f.from = [`svc-${v}`];
-        f.to = Array.from({ length: n }, (_, i) => `svc-${i + 1}`).filter((x) => x !== f.from![0]);
-        f.link = {
-          loss: rng.int(0, 50) / 100,
-          duplicate: rng.int(0, 20) / 100,
-          reorder: rng.int(0, 30) / 100,
-          reorderMaxMs: rng.int(0, 500),
-        };
-        break;
-      case 'offlineProducer':
-      case 'isolateProducer':
-      case 'equivocatingProducer':
-      case 'earlySeal':
-        f.validator = rng.bool(0.5) ? 'inTurn' : v;
-        break;
-      case 'slowProducer':
-        f.validator = rng.bool(0.5) ? 'inTurn' : v;
-        f.delayS = rng.int(1, 8);
-        break;
-      case 'offlineCheckpointProposer':
-        break;
-      default:
-        break;
-    }
-    faults.push(f);
+    const validator = rng.int(1, n);
+    const fields = faultDef(kind).swarm!.draw(rng, { validatorCount: n, validator, stakes, coalition });
+    faults.push({ kind, atMs, forMs, ...fields } as FaultSpec);
   }
+  // The coordinated attack: the coalition's twin blocks, each voted for by one half of the honest.
+  if (profile === 'byzantine-third')
+    faults.push({ kind: 'byzantineValidators', atMs: 20_000, validators: [...coalition] });
   faults.sort((a, b) => (a.atMs ?? 0) - (b.atMs ?? 0));
   s.faults = faults;
   s.network = {
@@ -143,4 +109,34 @@ export function swarmScenario(seed: number, durationMs = 2 * 3_600_000): Scenari
     stateSyncs: rng.bool(0.5) ? [{ atMs: rng.int(20, 300) * 1000, count: rng.int(1, 20) }] : [],
   };
   return s;
+}
+
+/**
+ * A seed's Byzantine coalition (1-based indexes, ascending): in the `swarm` profile one or two
+ * validators whose power stays below 1/3 of the total; in `byzantine-third` validators taken in
+ * random order until they hold at least 1/3 and more than the honest can outvote in two halves
+ * (3 of 7 equal validators).
+ */
+export function drawCoalition(rng: Rng, stakes: readonly bigint[], profile: SwarmProfile): number[] {
+  let total = 0n;
+  for (const st of stakes) total += st;
+  const order = rng.shuffle(stakes.map((_, i) => i + 1));
+  const out: number[] = [];
+  let power = 0n;
+  if (profile === 'byzantine-third') {
+    for (const v of order) {
+      if (power * 3n > total) break;
+      out.push(v);
+      power += stakes[v - 1]!;
+    }
+  } else {
+    const size = rng.int(1, 2);
+    for (const v of order) {
+      if (out.length === size) break;
+      if ((power + stakes[v - 1]!) * 3n >= total) continue;
+      out.push(v);
+      power += stakes[v - 1]!;
+    }
+  }
+  return out.sort((a, b) => a - b);
 }

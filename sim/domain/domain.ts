@@ -28,9 +28,18 @@ import { type CrossDomainMessage, Network, NET_DELIVER, type NetworkStats } from
 import { TraceRecorder } from '../trace/traceRecorder';
 import { observationJson } from '../trace/observationJson';
 import { type RunObservation, type RunRecord } from './observation';
-import { type FaultSpec, type Scenario, type TriggerChain, faultSides } from '../scenario/scenario';
+import { type Scenario } from '../scenario/scenario';
+import {
+  type FaultSpec,
+  type TriggerChain,
+  applyFault,
+  faultSides,
+  faultStartReplansSidechainNode,
+} from '../faults/registry';
+import { type FaultSite } from '../faults/fault';
 import { type ClusterSetup, type DomainName, domainOf } from './clusterSetup';
 import { CROSS_SEND_TRIGGERS, type CrossSendTriggers, isCrossRequest } from './crossTriggers';
+import { setPlant } from '../../src/core/plants';
 
 export type AnyTimer = ServiceTimer | SidechainTimer | ParentTimer;
 
@@ -132,12 +141,7 @@ export function faultDomains(f: FaultSpec): { applies: ReadonlySet<DomainName>; 
  * an unpause), as may every phase of a time fault; the boundary assertion catches a miss.
  */
 function faultStartMaySendAcross(f: FaultSpec): boolean {
-  return (
-    f.kind === 'offlineProducer' ||
-    f.kind === 'slowProducer' ||
-    f.kind === 'equivocatingProducer' ||
-    f.kind === 'earlySeal'
-  );
+  return faultStartReplansSidechainNode(f);
 }
 
 /**
@@ -189,6 +193,8 @@ export abstract class Domain {
     readonly setup: ClusterSetup,
     opts: DomainOptions,
   ) {
+    // A planted bug (test builds) is switched on in every thread that runs a domain of the run.
+    setPlant(scenario.plant ?? null);
     this.trace = opts.trace ?? new TraceRecorder();
     if (opts.traceLines) {
       const buf: string[] = [];
@@ -254,7 +260,7 @@ export abstract class Domain {
     );
     this.engine.on<{ fault: FaultSpec; index: number; phase: 'start' | 'end' }>(
       'fault',
-      (ev) => this.applyFault(ev.payload.fault, ev.payload.index, ev.payload.phase),
+      (ev) => this.startOrEndFault(ev.payload.fault, ev.payload.index, ev.payload.phase),
       (p) => `{"i":${p.index},"k":"${p.fault.kind}","p":"${p.phase}"}`,
     );
   }
@@ -286,7 +292,8 @@ export abstract class Domain {
     this.slots.set(id, slot);
   }
 
-  protected slot(id: string): NodeSlot {
+  /** A node of this domain (faults pause it, skew its clock). */
+  slot(id: string): NodeSlot {
     const s = this.slots.get(id);
     assert(s !== undefined, 'a fault names a node of this domain', { id, domain: this.name });
     return s;
@@ -389,80 +396,51 @@ export abstract class Domain {
   /** Record the plot sample at virtual time `timeMs` (all events up to it delivered). */
   protected abstract takeSample(timeMs: number): void;
 
-  /** Domain-specific faults; return false for kinds the base handles. */
-  protected abstract applyOwnFault(
-    f: FaultSpec,
-    index: number,
-    start: boolean,
-    note: (detail: string) => void,
-  ): boolean;
+  /** This domain as a fault sees it (sim/faults: the main domain or the sidechain domain). */
+  protected abstract faultSite(): FaultSite;
 
-  private applyFault(f: FaultSpec, index: number, phase: 'start' | 'end'): void {
+  /**
+   * Start or end a fault here (its kind's file in sim/faults says how); the domain that owns it
+   * records it, with the height that fired it.
+   */
+  private startOrEndFault(f: FaultSpec, index: number, phase: 'start' | 'end'): void {
     const start = phase === 'start';
-    const owns = faultDomains(f).owner === this.name;
+    const detail = applyFault(f, this.faultSite(), { start, index });
+    if (faultDomains(f).owner !== this.name) return;
     const by = this.triggeredBy.get(index);
-    const note = (detail: string) => {
-      if (!owns) return;
-      const d = by ? `${detail}; at ${by.chain} height ${by.height} (${by.node})` : detail;
-      if (start)
-        this.faultsFired.push({
-          kind: f.kind,
-          atMs: this.engine.nowMs(),
-          detail: d,
-          index,
-          ...(by ? { atHeight: by } : {}),
-        });
-      this.record('', {
-        kind: start ? 'fault.start' : 'fault.end',
-        index,
-        fault: f.kind,
+    const d = by ? `${detail}; at ${by.chain} height ${by.height} (${by.node})` : detail;
+    if (start)
+      this.faultsFired.push({
+        kind: f.kind,
+        atMs: this.engine.nowMs(),
         detail: d,
-        permanent: f.forMs === undefined,
-        atHeight: by ?? null,
+        index,
+        ...(by ? { atHeight: by } : {}),
       });
-    };
-    if (this.applyOwnFault(f, index, start, note)) return;
-    switch (f.kind) {
-      case 'crash':
-        this.crashOrRestart(f.node!, start);
-        note(f.node!);
-        return;
-      case 'pause': {
-        const s = this.slot(f.node!);
-        s.paused = start;
-        // Until the end event (a height-triggered pause starts when it fires, not at a fixed time).
-        if (start) s.pausedUntilMs = f.forMs !== undefined ? this.engine.nowMs() + f.forMs : Number.MAX_SAFE_INTEGER;
-        note(f.node!);
-        return;
-      }
-      case 'partition': {
-        const gs = f.groups!;
-        for (let a = 0; a < gs.length; a++)
-          for (let b = a + 1; b < gs.length; b++)
-            start ? this.network.partition(gs[a]!, gs[b]!) : this.network.unpartition(gs[a]!, gs[b]!);
-        note(gs.map((g) => g.join('+')).join(' | '));
-        return;
-      }
-      case 'oneWayPartition':
-        if (start) this.network.partition(f.from!, f.to!, true);
-        else this.network.unpartition(f.from!, f.to!, true);
-        note(`${f.from!.join('+')} -> ${f.to!.join('+')}`);
-        return;
-      case 'link':
-        for (const a of f.from!)
-          for (const b of f.to!) start ? this.network.setLink(a, b, f.link!) : this.network.clearLink(a, b);
-        note(`${f.from!.join('+')} -> ${f.to!.join('+')}`);
-        return;
-      case 'clockSkew':
-        this.slot(f.node!).skewMs = start ? f.skewMs! : 0;
-        note(`${f.node} ${f.skewMs}ms`);
-        return;
-      default:
-        assert(false, 'fault routed to a domain that cannot apply it', { kind: f.kind, domain: this.name });
-    }
+    this.record('', {
+      kind: start ? 'fault.start' : 'fault.end',
+      index,
+      fault: f.kind,
+      detail: d,
+      permanent: f.forMs === undefined,
+      atHeight: by ?? null,
+    });
   }
 
-  protected crashOrRestart(id: string, crash: boolean): void {
+  /**
+   * What a fault resolved to when it started (by scenario index): `resolve()` runs at the start,
+   * and the end gets the same value back, so it undoes what the start did (an `inTurn` producer,
+   * the checkpoint proposer of the moment).
+   */
+  resolveAtStart<T>(index: number, start: boolean, resolve: () => T): T {
+    if (start) this.resolvedAtStart.set(index, resolve());
+    return this.resolvedAtStart.get(index) as T;
+  }
+
+  private readonly resolvedAtStart = new Map<number, unknown>();
+
+  /** Crash a node, or restart a crashed one (faults). */
+  crashOrRestart(id: string, crash: boolean): void {
     const s = this.slot(id);
     if (crash) {
       s.node.crash();
@@ -476,7 +454,7 @@ export abstract class Domain {
   }
 
   /** Re-plan a live node at once (its pending timers go stale). */
-  protected restartNow(id: string): void {
+  restartNow(id: string): void {
     const s = this.slot(id);
     if (s.alive) {
       s.incarnation++;

@@ -10,13 +10,20 @@ import { type Hex } from '../../src/core/bytes';
 import { compareBig, compareStrings } from '../../src/core/order';
 import { SidechainNode } from '../../src/node/sidechain/sidechainNode';
 import { DEFAULT_SIDECHAIN_NODE_CONFIG } from '../../src/node/sidechain/config';
+import { type SidechainBlock } from '../../src/sidechain/block';
+import { type ImportResult } from '../../src/sidechain/chain';
 import { type Rng } from '../env/rng';
 import { type NetworkStats } from '../env/network';
-import { type FaultSpec, type Scenario } from '../scenario/scenario';
+import { type Scenario } from '../scenario/scenario';
+import { type FaultSite } from '../faults/fault';
 import { type ClusterSetup, clusterSetup } from './clusterSetup';
 import { Domain, type DomainOptions, type IndexedFaultFired } from './domain';
 
-type ProducerFlag = 'offline' | 'slow' | 'equivocate' | 'earlySeal';
+/** How a producer fault bends a producer's sidechain node (sim/faults/producerFault.ts). */
+export type ProducerFlag = 'offline' | 'slow' | 'equivocate' | 'earlySeal';
+
+/** What a fault does when a sidechain node imported a block (inside the node's handler: it may send). */
+export type ImportListener = (node: SidechainNode, block: SidechainBlock, result: ImportResult) => void;
 
 /** A reorg as a node saw it (atMs is the node's clock: epoch-based, skew included). */
 export interface ReorgRecord {
@@ -103,7 +110,8 @@ export class SidechainDomain extends Domain {
   /** Producer faults in force, by 1-based validator index. */
   readonly producerFaults = new Map<number, Set<ProducerFlag>>();
   readonly slowProducerDelayS = new Map<number, number>();
-  private readonly resolvedTargets = new Map<number, number>();
+  /** Faults that act when a node imports a block (by fault key; see setImportListener). */
+  private readonly importListeners = new Map<string, ImportListener>();
   private readonly heightSamples: { timeMs: number[]; height: Record<string, number[]> } = { timeMs: [], height: {} };
   private wl?: Rng;
 
@@ -138,6 +146,9 @@ export class SidechainDomain extends Domain {
           },
           shouldEquivocate: () => this.producerFaults.get(idx)?.has('equivocate') ?? false,
           sealEarly: (_node, plan) => (this.producerFaults.get(idx)?.has('earlySeal') ?? false) && plan.succession > 0,
+          onImport: (node, block, result) => {
+            for (const listen of this.importListeners.values()) listen(node, block, result);
+          },
         },
       );
       this.sidechainNodes.push(node);
@@ -182,52 +193,33 @@ export class SidechainDomain extends Domain {
       this.heightSamples.height[n.id]!.push(Number(n.chain.head().block.header.number));
   }
 
-  protected applyOwnFault(f: FaultSpec, index: number, start: boolean, note: (detail: string) => void): boolean {
-    // 'inTurn' resolves, when the fault starts, to the producer in turn on the best sidechain head.
-    const target = (): number => {
-      if (typeof f.validator === 'number') return f.validator;
-      if (start) this.resolvedTargets.set(index, this.inTurnValidator());
-      return this.resolvedTargets.get(index)!;
-    };
-    const producer = (flag: ProducerFlag) => {
-      const v = target();
-      const set = this.producerFaults.get(v) ?? new Set();
-      if (start) set.add(flag);
-      else set.delete(flag);
-      this.producerFaults.set(v, set);
-      if (flag === 'slow') this.slowProducerDelayS.set(v, f.delayS!);
-      // Re-plan so an offline producer stops now and a healed one resumes at once.
-      this.restartNow(this.sidechainNodes[v - 1]!.id);
-    };
-    switch (f.kind) {
-      case 'offlineProducer':
-        producer('offline');
-        note(`validator ${this.resolvedTargets.get(index) ?? f.validator}`);
-        return true;
-      case 'slowProducer':
-        producer('slow');
-        note(`validator ${this.resolvedTargets.get(index) ?? f.validator} +${f.delayS}s`);
-        return true;
-      case 'equivocatingProducer':
-        producer('equivocate');
-        note(`validator ${this.resolvedTargets.get(index) ?? f.validator}`);
-        return true;
-      case 'earlySeal':
-        producer('earlySeal');
-        note(`validator ${this.resolvedTargets.get(index) ?? f.validator}`);
-        return true;
-      case 'isolateProducer': {
-        const v = target();
-        const me = [`sc-${v}`];
-        const others = this.sidechainNodes.map((n) => n.id).filter((id) => id !== me[0]);
-        if (start) this.network.partition(me, others);
-        else this.network.unpartition(me, others);
-        note(`validator ${v}`);
-        return true;
-      }
-      default:
-        return false;
-    }
+  protected faultSite(): FaultSite {
+    return { name: 'sidechain', domain: this };
+  }
+
+  /** A fault's target validator: `inTurn` resolves, when the fault starts, to the producer in turn on the best head. */
+  resolveTarget(validator: number | 'inTurn', index: number, start: boolean): number {
+    if (typeof validator === 'number') return validator;
+    return this.resolveAtStart(index, start, () => this.inTurnValidator());
+  }
+
+  /**
+   * Turn a producer fault's flag on or off for validator `v` (a slow producer's delay with it),
+   * and re-plan its node so an offline producer stops now and a healed one resumes at once.
+   */
+  setProducerFlag(v: number, flag: ProducerFlag, on: boolean, delayS?: number): void {
+    const set = this.producerFaults.get(v) ?? new Set();
+    if (on) set.add(flag);
+    else set.delete(flag);
+    this.producerFaults.set(v, set);
+    if (flag === 'slow') this.slowProducerDelayS.set(v, delayS!);
+    this.restartNow(this.sidechainNodes[v - 1]!.id);
+  }
+
+  /** Act on every block a node imports (`key` names the fault; null ends it). */
+  setImportListener(key: string, listen: ImportListener | null): void {
+    if (listen === null) this.importListeners.delete(key);
+    else this.importListeners.set(key, listen);
   }
 
   /** The validator in turn for the next block on the best sidechain head. */

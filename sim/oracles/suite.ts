@@ -5,7 +5,7 @@
  * class of the earliest violation, or pass.
  */
 import { type Hex } from '../../src/core/bytes';
-import { type Scenario, type Verdict } from '../scenario/scenario';
+import { type FaultSpec, type Scenario, type Verdict } from '../scenario/scenario';
 import { type Oracle, type RunRecord, type Violation } from './oracle';
 import { ServiceSafetyOracle } from './serviceSafety';
 import { AccountsOracle, SupplyOracle, TopupIdempotencyOracle } from './accounts';
@@ -39,6 +39,11 @@ export class OracleSuite {
     readonly scenario: Scenario,
     /** The signer address of validator `index` (1-based), to know whose blocks an isolated producer made. */
     private readonly signerOf: (index: number) => string | undefined = () => undefined,
+    /**
+     * Whether a fault may silence every producer (node crashes and pauses, partitions and link
+     * faults touching sidechain nodes): each fault kind says so itself (sim/faults).
+     */
+    private readonly silencesProducers: (f: FaultSpec) => boolean = () => false,
   ) {
     const p = scenario.params;
     const delays = {
@@ -132,16 +137,10 @@ export class OracleSuite {
    */
   silentWindows(): Array<[bigint, bigint]> {
     const s = this.scenario;
-    const touchesSidechain = (ids: string[] | undefined) => (ids ?? []).some((id) => id.startsWith('sc-'));
     const out: Array<[bigint, bigint]> = [];
     for (const [i, f] of s.faults.entries()) {
       const atMs = f.atMs ?? this.faultStartMs.get(i);
-      if (atMs === undefined) continue;
-      const relevant =
-        ((f.kind === 'crash' || f.kind === 'pause' || f.kind === 'clockSkew') && f.node?.startsWith('sc-')) ||
-        (f.kind === 'partition' && touchesSidechain(f.groups?.flat())) ||
-        ((f.kind === 'oneWayPartition' || f.kind === 'link') && (touchesSidechain(f.from) || touchesSidechain(f.to)));
-      if (!relevant) continue;
+      if (atMs === undefined || !this.silencesProducers(f)) continue;
       const from = BigInt(Math.floor((s.epochMs + atMs) / 1000));
       const to =
         f.forMs === undefined

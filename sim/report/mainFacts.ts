@@ -1,8 +1,7 @@
 /**
  * What the reports read from the main domain (service nodes, parent chain): the validators' keys,
- * when each checkpoint was buffered and acked, and the records of the run. This is the only place
- * under sim/report that reaches into `result.cluster`; everything else reads the plain fields of
- * the result and of its `sidechain` report.
+ * when each checkpoint was buffered and acked, and the records of the run, from the result's
+ * plain main-domain report (`result.main`).
  */
 import { type Address } from '../../src/core/address';
 import { type RunRecord } from '../domain/domain';
@@ -18,10 +17,5 @@ export interface MainFacts {
 }
 
 export function mainFacts(r: RunResult): MainFacts {
-  const c = r.cluster;
-  return {
-    validators: c.keys,
-    checkpointTimes: [...c.checkpointTimes].map(([startBlock, t]) => ({ startBlock, ...t })),
-    records: c.records,
-  };
+  return r.main;
 }

@@ -10,6 +10,7 @@ import { decodeScenario, encodeScenario, type Scenario } from './scenario';
 import { type RunRecord } from '../domain/domain';
 import { runScenarioAsync, type RunResult } from '../run';
 import { OracleSuite } from '../oracles/suite';
+import { faultSilencesProducers } from '../faults/registry';
 import { shrinkScenario } from '../campaign/shrink';
 
 /** The smoke network (4 equal validators, fast crypto, short spans) with these faults, no workload. */
@@ -108,7 +109,7 @@ describe('height-triggered faults', () => {
 
   it('the silent-window excuse of the backup oracle starts when a height-triggered sidechain fault fired', () => {
     const s = scenarioWith([{ kind: 'crash', node: 'sc-1', atHeight: { sidechain: 10 }, for: '20s' }], '60s');
-    const suite = new OracleSuite(s);
+    const suite = new OracleSuite(s, undefined, faultSilencesProducers);
     expect(suite.silentWindows()).toEqual([]);
     suite.observe({
       t: 33_000,

@@ -10,6 +10,11 @@ import { decodeScenario, type Scenario } from './scenario';
 
 export const SCENARIOS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'scenarios');
 
+/** A scenario file by its name: a JSON file that is not a schema (scenarios/scenario.schema.json). */
+export function isScenarioFileName(name: string): boolean {
+  return name.endsWith('.json') && !name.endsWith('.schema.json');
+}
+
 export function resolveScenarioPath(nameOrFile: string): string {
   if (nameOrFile.endsWith('.json') || nameOrFile.includes('/')) return resolve(nameOrFile);
   return join(SCENARIOS_DIR, `${nameOrFile}.json`);

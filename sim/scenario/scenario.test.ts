@@ -2,15 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { decodeScenario, encodeScenario } from './scenario';
-import { loadScenario, SCENARIOS_DIR } from './load';
+import { isScenarioFileName, loadScenario, SCENARIOS_DIR } from './load';
 import { swarmScenario } from '../campaign/swarm';
 
 const scenarioFiles = [
   ...readdirSync(SCENARIOS_DIR)
-    .filter((x) => x.endsWith('.json'))
+    .filter(isScenarioFileName)
     .map((f) => join(SCENARIOS_DIR, f)),
   ...readdirSync(join(SCENARIOS_DIR, 'regressions'))
-    .filter((x) => x.endsWith('.json'))
+    .filter(isScenarioFileName)
     .map((f) => join(SCENARIOS_DIR, 'regressions', f)),
 ];
 

@@ -6,11 +6,19 @@
  * `scenarios/scenario.schema.json` describes the same format for editors.
  */
 import { InputError } from '../../src/core/errors';
-import { durationText, parseDurationMs } from '../../src/core/duration';
+import { durationText } from '../../src/core/duration';
 import { parseUint } from '../../src/core/amount';
 import { type LinkModel, DEFAULT_LINK } from '../env/network';
 import { type CryptoMode } from '../../src/core/signatureScheme';
+import { Reader, type Obj, decodeLink, describeValue, encodeLink } from './reader';
+import { checkScenarioSchema } from './schemaCheck';
+import { MAX_VALIDATORS } from './schemaParts';
+import { type FaultSpec, decodeFault, encodeFault } from '../faults/registry';
+import { type PlantName, parsePlant } from '../../src/core/plants';
 import { DEFAULT_STAKE_DISTRIBUTION, type StakeDistribution, drawStakes } from './stakeDistribution';
+
+export type { FaultSpec, FaultKind, TriggerChain } from '../faults/registry';
+export { FAULT_KINDS } from '../faults/registry';
 
 export type Verdict = 'pass' | 'safety' | 'liveness' | 'crash';
 
@@ -55,76 +63,6 @@ export const DEFAULT_PARAMS: ScenarioParams = {
   jitter: false,
 };
 
-export type FaultKind =
-  | 'crash'
-  | 'pause'
-  | 'partition'
-  | 'oneWayPartition'
-  | 'link'
-  | 'clockSkew'
-  | 'offlineProducer'
-  | 'slowProducer'
-  | 'offlineCheckpointProposer'
-  | 'equivocatingProducer'
-  | 'doubleSign'
-  | 'earlySeal'
-  | 'isolateProducer'
-  | 'byzantineValidators';
-
-export const FAULT_KINDS: readonly FaultKind[] = [
-  'crash',
-  'pause',
-  'partition',
-  'oneWayPartition',
-  'link',
-  'clockSkew',
-  'offlineProducer',
-  'slowProducer',
-  'offlineCheckpointProposer',
-  'equivocatingProducer',
-  'doubleSign',
-  'earlySeal',
-  'isolateProducer',
-  'byzantineValidators',
-];
-
-/** The chains a height trigger can watch: the service chain (main domain) or the sidechain. */
-export type TriggerChain = 'service' | 'sidechain';
-
-/**
- * A height trigger (`"atHeight": {"service": 120}` or `{"sidechain": 64}`): the fault fires when
- * the network first reaches that height, i.e. at the first `service.commit` record of a live
- * service node with height >= `height`, or the first `sidechain.imported` record of a live
- * sidechain node with number >= `height` (any branch, own blocks included). It acts at that
- * virtual millisecond, after the events already queued for it, and lasts `for` from there.
- */
-export interface HeightTrigger {
-  chain: TriggerChain;
-  height: number;
-}
-
-export interface FaultSpec {
-  kind: FaultKind;
-  /** When it fires (virtual ms from the start); absent for a height trigger. Exactly one of `atMs` / `atHeight`. */
-  atMs?: number;
-  /** Fires when the chain first reaches a height instead (see HeightTrigger). */
-  atHeight?: HeightTrigger;
-  /** How long the fault lasts, from the moment it fired; undefined = until the end of the run. */
-  forMs?: number;
-  /** A node id (`svc-3`, `sc-2`, `parent`) for crash / pause / clockSkew. */
-  node?: string;
-  /** 1-based validator index for producer and validator faults; 'inTurn' = whoever is in turn when it fires. */
-  validator?: number | 'inTurn';
-  /** The coalition of a byzantineValidators fault (1-based validator indexes). */
-  validators?: number[];
-  groups?: string[][];
-  from?: string[];
-  to?: string[];
-  link?: Partial<LinkModel>;
-  skewMs?: number;
-  delayS?: number;
-}
-
 export interface WorkloadSpec {
   transfers: { everyMs: number; amountWei: bigint } | null;
   topups: Array<{ atMs: number; validator: number; amountTokens: bigint; repeat: number }>;
@@ -167,91 +105,10 @@ export interface Scenario {
   faults: FaultSpec[];
   workload: WorkloadSpec;
   expect: Expectations;
-  /** A planted bug to turn on (test builds only: regressions of the campaign pipeline). */
-  plant?: string;
+  /** A planted bug to switch on (test builds only: src/core/plants.ts). */
+  plant?: PlantName;
   /** The seed a regression fails with (the suite runs it; default 1). */
   seed?: number;
-}
-
-type Obj = Record<string, unknown>;
-
-class Reader {
-  constructor(readonly path: string) {}
-  private at(k: string | number): string {
-    return typeof k === 'number' ? `${this.path}[${k}]` : this.path ? `${this.path}.${k}` : k;
-  }
-  obj(v: unknown): Obj {
-    if (v === null || typeof v !== 'object' || Array.isArray(v))
-      throw new InputError(this.path || 'scenario', `expected an object, got ${describeValue(v)}`);
-    return v as Obj;
-  }
-  child(k: string | number): Reader {
-    return new Reader(this.at(k));
-  }
-  noExtra(o: Obj, allowed: readonly string[]): void {
-    for (const k of Object.keys(o))
-      if (!allowed.includes(k)) throw new InputError(this.at(k), `unknown field (allowed: ${allowed.join(', ')})`);
-  }
-  str(o: Obj, k: string, d?: string): string {
-    const v = o[k];
-    if (v === undefined && d !== undefined) return d;
-    if (typeof v !== 'string')
-      throw new InputError(this.at(k), v === undefined ? 'is required' : `expected a string, got ${describeValue(v)}`);
-    return v;
-  }
-  int(o: Obj, k: string, d: number | undefined, min = 0, max = Number.MAX_SAFE_INTEGER): number {
-    const v = o[k];
-    if (v === undefined) {
-      if (d === undefined) throw new InputError(this.at(k), 'is required');
-      return d;
-    }
-    if (typeof v !== 'number' || !Number.isSafeInteger(v))
-      throw new InputError(this.at(k), `expected an integer, got ${describeValue(v)}`);
-    if (v < min || v > max) throw new InputError(this.at(k), `must be between ${min} and ${max}, got ${v}`);
-    return v;
-  }
-  prob(o: Obj, k: string, d: number): number {
-    const v = o[k];
-    if (v === undefined) return d;
-    if (typeof v !== 'number' || !(v >= 0 && v <= 1))
-      throw new InputError(this.at(k), `expected a probability in [0, 1], got ${describeValue(v)}`);
-    return v;
-  }
-  bool(o: Obj, k: string, d: boolean): boolean {
-    const v = o[k];
-    if (v === undefined) return d;
-    if (typeof v !== 'boolean') throw new InputError(this.at(k), `expected true or false, got ${describeValue(v)}`);
-    return v;
-  }
-  duration(o: Obj, k: string, d?: number): number {
-    const v = o[k];
-    if (v === undefined) {
-      if (d === undefined) throw new InputError(this.at(k), 'is required');
-      return d;
-    }
-    return parseDurationMs(v, this.at(k));
-  }
-  big(o: Obj, k: string, d?: bigint): bigint {
-    const v = o[k];
-    if (v === undefined) {
-      if (d === undefined) throw new InputError(this.at(k), 'is required');
-      return d;
-    }
-    return parseUint(v, this.at(k));
-  }
-  arr(o: Obj, k: string): unknown[] {
-    const v = o[k];
-    if (v === undefined) return [];
-    if (!Array.isArray(v)) throw new InputError(this.at(k), `expected an array, got ${describeValue(v)}`);
-    return v;
-  }
-}
-
-function describeValue(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'an array';
-  if (typeof v === 'string') return JSON.stringify(v.length > 60 ? `${v.slice(0, 57)}...` : v);
-  return typeof v === 'object' ? 'an object' : String(v);
 }
 
 const TOP_KEYS = [
@@ -272,7 +129,22 @@ const TOP_KEYS = [
   'seed',
 ];
 
+/**
+ * A scenario file to a scenario. The JSON Schema (schema.ts) validates it first and names the
+ * first bad field; the code then converts it (durations, amounts, defaults) and checks what the
+ * schema cannot: node ids of this scenario, validator indexes within this set, multiples of the
+ * sprint, units, faults that start before the end. Where the schema leaves the wording to the code
+ * (`x-code`), the code's error stands; if the code finds nothing to say, the schema's does.
+ */
 export function decodeScenario(value: unknown): Scenario {
+  const refused = checkScenarioSchema(value);
+  if (refused && !refused.byCode) throw refused.error;
+  const scenario = decodeChecked(value);
+  if (refused) throw refused.error;
+  return scenario;
+}
+
+function decodeChecked(value: unknown): Scenario {
   const r = new Reader('');
   const o = r.obj(value);
   r.noExtra(o, TOP_KEYS);
@@ -336,7 +208,8 @@ export function decodeScenario(value: unknown): Scenario {
   const nodeIds = new Set<string>(['parent', ...validators.flatMap((_, i) => [`svc-${i + 1}`, `sc-${i + 1}`])]);
 
   const fr = r.child('faults');
-  const faults = r.arr(o, 'faults').map((item, i) => decodeFault(fr.child(i), item, validators.length, nodeIds));
+  const faultCtx = { validatorCount: validators.length, nodes: nodeIds, stakes: validators.map((v) => v.stakeTokens) };
+  const faults = r.arr(o, 'faults').map((item, i) => decodeFault(fr.child(i), item, faultCtx));
 
   const wr = r.child('workload');
   const wo = o.workload === undefined ? {} : wr.obj(o.workload);
@@ -442,22 +315,13 @@ export function decodeScenario(value: unknown): Scenario {
     faults,
     workload,
     expect,
-    ...(o.plant !== undefined ? { plant: r.str(o, 'plant') } : {}),
+    ...(o.plant !== undefined ? { plant: parsePlant(o.plant, 'plant') } : {}),
     ...(o.seed !== undefined ? { seed: r.int(o, 'seed', undefined, 0) } : {}),
   };
 }
 
 /** The scenario as a file (the inverse of decodeScenario): durations with units (`4m`, `1500ms`), amounts as strings. */
 export function encodeScenario(s: Scenario): Record<string, unknown> {
-  const link = (l: Partial<LinkModel>) => ({
-    ...(l.latencyMinMs !== undefined && l.latencyMaxMs !== undefined
-      ? { latency: [durationText(l.latencyMinMs), durationText(l.latencyMaxMs)] }
-      : {}),
-    ...(l.loss !== undefined ? { loss: l.loss } : {}),
-    ...(l.duplicate !== undefined ? { duplicate: l.duplicate } : {}),
-    ...(l.reorder !== undefined ? { reorder: l.reorder } : {}),
-    ...(l.reorderMaxMs !== undefined ? { reorderMax: durationText(l.reorderMaxMs) } : {}),
-  });
   const p = s.params;
   const w = s.workload;
   return {
@@ -487,25 +351,8 @@ export function encodeScenario(s: Scenario): Record<string, unknown> {
       validatorSlots: p.validatorSlots,
       jitter: p.jitter,
     },
-    network: link(s.network),
-    faults: s.faults.map((f) => ({
-      kind: f.kind,
-      ...(f.atHeight !== undefined
-        ? { atHeight: { [f.atHeight.chain]: f.atHeight.height } }
-        : { at: durationText(f.atMs ?? 0) }),
-      ...(f.forMs !== undefined ? { for: durationText(f.forMs) } : {}),
-      ...(f.node !== undefined ? { node: f.node } : {}),
-      ...(f.validator !== undefined ? { validator: f.validator } : {}),
-      ...(f.validators !== undefined ? { validators: f.validators } : {}),
-      ...(f.groups !== undefined ? { groups: f.groups } : {}),
-      ...(f.from !== undefined ? { from: f.from } : {}),
-      ...(f.to !== undefined ? { to: f.to } : {}),
-      ...(f.link !== undefined ? { link: link(f.link) } : {}),
-      ...(f.skewMs !== undefined
-        ? { skew: f.skewMs < 0 ? `-${durationText(-f.skewMs)}` : durationText(f.skewMs) }
-        : {}),
-      ...(f.delayS !== undefined ? { delayS: f.delayS } : {}),
-    })),
+    network: encodeLink(s.network),
+    faults: s.faults.map(encodeFault),
     workload: {
       ...(w.transfers
         ? { transfers: { every: durationText(w.transfers.everyMs), amountWei: w.transfers.amountWei.toString() } }
@@ -546,9 +393,6 @@ export function encodeScenario(s: Scenario): Record<string, unknown> {
 export function defaultMaxEvents(validators: number): number {
   return 20_000_000 * Math.max(1, Math.ceil((validators * validators) / 49));
 }
-
-/** The most validators a scenario may have (the parent chain's slots cap the set; mainnet's cap is 105). */
-export const MAX_VALIDATORS = 256;
 
 /**
  * The validator set: a list (`[{"stake": 12000, "balance": 1000}, …]`) or, for a large set, a count
@@ -638,209 +482,4 @@ function decodeStakeDistribution(r: Reader, o: Obj): StakeDistribution {
         `expected one of ${STAKE_DISTRIBUTIONS.join(', ')}, got ${describeValue(kind)}`,
       );
   }
-}
-
-function decodeLink(r: Reader, value: unknown, base: Partial<LinkModel> | null): Partial<LinkModel> {
-  if (value === undefined) return base ?? {};
-  const o = r.obj(value);
-  r.noExtra(o, ['latency', 'loss', 'duplicate', 'reorder', 'reorderMax']);
-  const out: Partial<LinkModel> = { ...(base ?? {}) };
-  if (o.latency !== undefined) {
-    const lat = o.latency;
-    if (!Array.isArray(lat) || lat.length !== 2)
-      throw new InputError(`${r.path}.latency`, 'expected [min, max] durations, e.g. ["20ms", "80ms"]');
-    out.latencyMinMs = parseDurationMs(lat[0], `${r.path}.latency[0]`);
-    out.latencyMaxMs = parseDurationMs(lat[1], `${r.path}.latency[1]`);
-    if (out.latencyMinMs > out.latencyMaxMs) throw new InputError(`${r.path}.latency`, 'min must not exceed max');
-  }
-  if (o.loss !== undefined) out.loss = r.prob(o, 'loss', 0);
-  if (o.duplicate !== undefined) out.duplicate = r.prob(o, 'duplicate', 0);
-  if (o.reorder !== undefined) out.reorder = r.prob(o, 'reorder', 0);
-  if (o.reorderMax !== undefined) out.reorderMaxMs = r.duration(o, 'reorderMax');
-  return out;
-}
-
-function decodeFault(r: Reader, value: unknown, validatorCount: number, nodes: Set<string>): FaultSpec {
-  const o = r.obj(value);
-  const kind = r.str(o, 'kind');
-  if (!(FAULT_KINDS as readonly string[]).includes(kind))
-    throw new InputError(
-      `${r.path}.kind`,
-      `unknown fault kind ${describeValue(kind)}; kinds: ${FAULT_KINDS.join(', ')}`,
-    );
-  const allowed: Record<FaultKind, string[]> = {
-    crash: ['node'],
-    pause: ['node'],
-    partition: ['groups'],
-    oneWayPartition: ['from', 'to'],
-    link: ['from', 'to', 'link'],
-    clockSkew: ['node', 'skew'],
-    offlineProducer: ['validator'],
-    slowProducer: ['validator', 'delayS'],
-    offlineCheckpointProposer: [],
-    equivocatingProducer: ['validator'],
-    doubleSign: ['validator'],
-    earlySeal: ['validator'],
-    isolateProducer: ['validator'],
-    byzantineValidators: ['validators'],
-  };
-  r.noExtra(o, ['kind', 'at', 'atHeight', 'for', ...allowed[kind as FaultKind]]);
-  const f: FaultSpec = { kind: kind as FaultKind };
-  if (o.atHeight === undefined) f.atMs = r.duration(o, 'at', 0);
-  else if (o.at !== undefined)
-    throw new InputError(`${r.path}.atHeight`, 'give either at (a time) or atHeight (a height), not both');
-  else f.atHeight = decodeHeightTrigger(r.child('atHeight'), o.atHeight);
-  if (o.for !== undefined) f.forMs = r.duration(o, 'for');
-  const node = (k: string): string => {
-    const id = r.str(o, k);
-    if (!nodes.has(id))
-      throw new InputError(
-        `${r.path}.${k}`,
-        `unknown node ${describeValue(id)}; nodes are parent, svc-1..svc-${validatorCount}, sc-1..sc-${validatorCount}`,
-      );
-    return id;
-  };
-  const nodeList = (k: string): string[] =>
-    r.arr(o, k).map((x, i) => {
-      if (typeof x !== 'string' || !nodes.has(x))
-        throw new InputError(`${r.path}.${k}[${i}]`, `unknown node ${describeValue(x)}`);
-      return x;
-    });
-  switch (f.kind) {
-    case 'crash':
-    case 'pause':
-      f.node = node('node');
-      break;
-    case 'clockSkew':
-      f.node = node('node');
-      f.skewMs = (() => {
-        const v = o.skew;
-        if (typeof v === 'string' && v.startsWith('-')) return -parseDurationMs(v.slice(1), `${r.path}.skew`);
-        return parseDurationMs(v, `${r.path}.skew`);
-      })();
-      break;
-    case 'partition': {
-      const groups = r.arr(o, 'groups');
-      if (groups.length < 2) throw new InputError(`${r.path}.groups`, 'expected at least two groups of nodes');
-      f.groups = groups.map((g, gi) => {
-        if (!Array.isArray(g) || g.length === 0)
-          throw new InputError(`${r.path}.groups[${gi}]`, 'expected a non-empty array of node ids');
-        return g.map((x, i) => {
-          if (typeof x !== 'string' || !nodes.has(x))
-            throw new InputError(`${r.path}.groups[${gi}][${i}]`, `unknown node ${describeValue(x)}`);
-          return x;
-        });
-      });
-      break;
-    }
-    case 'oneWayPartition':
-      f.from = nodeList('from');
-      f.to = nodeList('to');
-      break;
-    case 'link':
-      f.from = nodeList('from');
-      f.to = nodeList('to');
-      f.link = decodeLink(r.child('link'), o.link, null);
-      break;
-    case 'offlineProducer':
-    case 'equivocatingProducer':
-    case 'earlySeal':
-    case 'isolateProducer':
-      f.validator = o.validator === 'inTurn' ? 'inTurn' : r.int(o, 'validator', undefined, 1, validatorCount);
-      break;
-    case 'doubleSign':
-      f.validator = r.int(o, 'validator', undefined, 1, validatorCount);
-      break;
-    case 'slowProducer':
-      f.validator = o.validator === 'inTurn' ? 'inTurn' : r.int(o, 'validator', undefined, 1, validatorCount);
-      f.delayS = r.int(o, 'delayS', 4, 1, 3600);
-      break;
-    case 'offlineCheckpointProposer':
-      break;
-    case 'byzantineValidators': {
-      const list = r.arr(o, 'validators');
-      if (list.length === 0) throw new InputError(`${r.path}.validators`, 'name at least one validator');
-      f.validators = list.map((x, i) => {
-        if (typeof x !== 'number' || !Number.isSafeInteger(x) || x < 1 || x > validatorCount)
-          throw new InputError(
-            `${r.path}.validators[${i}]`,
-            `expected a validator index 1..${validatorCount}, got ${describeValue(x)}`,
-          );
-        return x;
-      });
-      break;
-    }
-  }
-  if (f.atHeight !== undefined) checkTriggerSide(`${r.path}.atHeight.${f.atHeight.chain}`, f, f.atHeight.chain);
-  return f;
-}
-
-function decodeHeightTrigger(r: Reader, value: unknown): HeightTrigger {
-  const o = r.obj(value);
-  r.noExtra(o, ['service', 'sidechain']);
-  const keys = Object.keys(o);
-  if (keys.length !== 1)
-    throw new InputError(
-      r.path,
-      `expected exactly one of service, sidechain with a height, e.g. {"service": 120}, got ${keys.length} fields`,
-    );
-  const chain = keys[0] as TriggerChain;
-  return { chain, height: r.int(o, chain, undefined, 1) };
-}
-
-/**
- * Which side a fault acts on: the sidechain's (sc-* nodes, the producer faults) or the service
- * chain's (service nodes, the parent chain, the service-only kinds); a link or one-way partition
- * acts where its senders are. The runner places faults by the same rule (faultDomains in
- * sim/domain/domain.ts: the service side is the main domain).
- */
-export function faultSides(f: FaultSpec): Set<TriggerChain> {
-  const of = (nodes: readonly string[]) =>
-    new Set<TriggerChain>(nodes.map((n) => (n.startsWith('sc-') ? 'sidechain' : 'service')));
-  switch (f.kind) {
-    case 'crash':
-    case 'pause':
-    case 'clockSkew':
-      return of([f.node!]);
-    case 'partition':
-      return of(f.groups!.flat());
-    case 'oneWayPartition':
-    case 'link':
-      return of(f.from!);
-    case 'offlineProducer':
-    case 'slowProducer':
-    case 'equivocatingProducer':
-    case 'earlySeal':
-    case 'isolateProducer':
-      return new Set(['sidechain']);
-    case 'doubleSign':
-    case 'offlineCheckpointProposer':
-    case 'byzantineValidators':
-      return new Set(['service']);
-  }
-}
-
-/**
- * A height trigger is watched inside the domain whose nodes the fault acts on, so the decision
- * and the fault happen on one engine, at one virtual time, whichever thread runs it. A fault
- * acting on the other chain's side (or on both) would need the trigger to cross domains: give it
- * a time instead.
- */
-function checkTriggerSide(field: string, f: FaultSpec, chain: TriggerChain): void {
-  const sides = faultSides(f);
-  if (sides.size === 1 && sides.has(chain)) return;
-  const service = 'service nodes (svc-*), the parent chain, doubleSign, offlineCheckpointProposer, byzantineValidators';
-  const sidechain = 'sidechain nodes (sc-*) and the producer faults';
-  const actsOn =
-    sides.size === 0
-      ? 'no node'
-      : sides.size === 2
-        ? 'both service and sidechain nodes'
-        : sides.has('sidechain')
-          ? 'sidechain nodes'
-          : 'the service side';
-  throw new InputError(
-    field,
-    `a ${chain} height can only trigger a fault on ${chain === 'service' ? service : sidechain}; this ${f.kind} acts on ${actsOn}: ${sides.size === 1 ? `use atHeight.${[...sides][0]} or ` : ''}give it a time (at)`,
-  );
 }

@@ -32,6 +32,7 @@ import { type QueryAnswer } from './queryRouter';
 import { QUERY_ROUTER } from './modules';
 import { checkInvariants, invariantChecksByDefault } from './invariantCheck';
 import { canonicalJson } from '../core/canonicalJson';
+import { isPlanted } from '../core/plants';
 
 export const BLOCK_MAX_GAS = 10_000_000n;
 export const BLOCK_MAX_BYTES = 22_020_096;
@@ -244,7 +245,8 @@ export class ServiceApp {
     const events: AppEvent[] = [];
     const result = this.runTx(branch, tx, txBytes.length, b.height, b.timeMs, events);
     if (!result.ok) {
-      branch.discard();
+      if (isPlanted('sequence-on-failure') && result.gasWanted > 0n) branch.commit();
+      else branch.discard();
       return fail(result.error, result.gasUsed, result.gasWanted);
     }
     if (b.gasUsed + result.gasUsed > BLOCK_MAX_GAS) {

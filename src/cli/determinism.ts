@@ -59,7 +59,7 @@ export interface DeterminismRun {
 export interface DeterminismResult {
   ok: boolean;
   runs: DeterminismRun[];
-  /** Why a placement was left out (a planted bug runs inline only). */
+  /** Why a placement was left out (none is: a planted bug runs in both placements too). */
   skipped: string | null;
   /** On a mismatch: which run differs from the first, and the first differing record of each (null: it had ended). */
   difference: {
@@ -105,8 +105,6 @@ class BlockFolder {
 export interface DeterminismOptions {
   seed: number;
   untilMs: number;
-  /** Inline runs only: the scenario turns on a planted bug (module state of this thread). */
-  inlineOnly: boolean;
   /** Test-only: the second run diverges after this main-domain event. */
   divergeAfterEvent?: number;
   drive: (label: string) => DriveOptions;
@@ -119,7 +117,7 @@ export async function checkDeterminism(scenario: Scenario, o: DeterminismOptions
     { label: 'run 1 (inline)', placement: 'inline', diverge: false },
     { label: 'run 2 (inline)', placement: 'inline', diverge: o.divergeAfterEvent !== undefined },
   ];
-  if (!o.inlineOnly) plan.push({ label: 'run 3 (worker)', placement: 'worker', diverge: false });
+  plan.push({ label: 'run 3 (worker)', placement: 'worker', diverge: false });
   const runs: DeterminismRun[] = [];
   let reference: BlockFolder | null = null;
   let difference: DeterminismResult['difference'] = null;
@@ -156,7 +154,7 @@ export async function checkDeterminism(scenario: Scenario, o: DeterminismOptions
   return {
     ok: difference === null && runs.every((r) => r.traceHash === runs[0]!.traceHash),
     runs,
-    skipped: o.inlineOnly ? 'the worker placement (a planted bug runs inline only)' : null,
+    skipped: null,
     difference,
   };
 }

@@ -12,7 +12,7 @@ import { formatDurationMs, parseDurationMs } from '../core/duration';
 import { runCampaign, seedsOfShard, type CampaignSummary } from '../../sim/campaign/fuzz';
 import { swarmScenario } from '../../sim/campaign/swarm';
 import { encodeScenario } from '../../sim/scenario/scenario';
-import { PLANT_NAMES } from '../../sim/campaign/plants';
+import { parsePlant } from '../core/plants';
 import {
   campaignMarkdown,
   type MergedFile,
@@ -26,7 +26,7 @@ import { Progress, progressIntervalMs } from './progress';
 import { watchInterrupts } from './interrupts';
 import { ReportFolder } from './reportFolder';
 import { gitCommit, lockstepVersion } from './provenance';
-import { fuzzDurationMs } from './shrinkReplayCommands';
+import { fuzzDurationMs, swarmProfileOf } from './shrinkReplayCommands';
 
 export interface FuzzCliOptions {
   seeds?: number;
@@ -62,8 +62,7 @@ export function campaignExitCode(s: CampaignSummary): number {
 }
 
 export async function fuzzCommand(o: FuzzCliOptions): Promise<number> {
-  if (o.profile !== 'swarm')
-    throw new InputError('--profile', `unknown profile ${JSON.stringify(o.profile)}; profiles: swarm`);
+  const profile = swarmProfileOf(o.profile);
   if (o.crypto !== 'fast' && o.crypto !== 'real')
     throw new InputError('--crypto', `expected fast or real, got ${JSON.stringify(o.crypto)}`);
   if (o.seeds === undefined && o.time === undefined)
@@ -74,8 +73,7 @@ export async function fuzzCommand(o: FuzzCliOptions): Promise<number> {
     throw new InputError('--workers', `expected 1 to 64, got ${o.workers}`);
   if (!Number.isSafeInteger(o.efficacyEvery) || o.efficacyEvery < 0)
     throw new InputError('--efficacy-every', `expected a non-negative integer, got ${o.efficacyEvery}`);
-  if (o.plant !== undefined && !PLANT_NAMES.includes(o.plant))
-    throw new InputError('--plant', `unknown planted bug; known: ${PLANT_NAMES.join(', ')}`);
+  const plant = o.plant === undefined ? undefined : parsePlant(o.plant, '--plant');
   const shard = parseShard(o.shard);
   const durationMs = fuzzDurationMs(o.duration, '--duration');
   const wallBudgetMs = o.time === undefined ? undefined : parseDurationMs(o.time, '--time');
@@ -127,27 +125,29 @@ export async function fuzzCommand(o: FuzzCliOptions): Promise<number> {
       shard,
       durationMs,
       crypto,
+      profile,
       efficacyEvery: o.efficacyEvery,
-      ...(o.plant ? { plant: o.plant } : {}),
+      ...(plant ? { plant } : {}),
       now: Date.now,
       shouldStop: () => interrupts.requested,
       onResult: (r, done) => {
         if (r.verdict !== 'pass') {
           failures++;
-          const s = swarmScenario(r.seed, durationMs);
+          const s = swarmScenario(r.seed, durationMs, profile);
           const file = encodeScenario({
             ...s,
             name: `fuzz-seed-${r.seed}`,
             crypto,
             expect: { verdict: r.verdict as 'pass', ...(r.oracle ? { oracle: r.oracle } : {}), min: {}, max: {} },
-            ...(o.plant ? { plant: o.plant } : {}),
+            ...(plant ? { plant } : {}),
             seed: r.seed,
           });
           mkdirSync(failuresDir, { recursive: true });
           writeFileSync(join(failuresDir, `seed-${r.seed}.json`), `${JSON.stringify(file, null, 2)}\n`);
-          const plant = o.plant ? ` --plant ${o.plant}` : '';
+          const withPlant = plant ? ` --plant ${plant}` : '';
+          const prof = profile === 'swarm' ? '' : ` --profile ${profile}`;
           progress.line(
-            `FAIL seed ${r.seed}: ${r.verdict}${r.violation ? ` (${r.oracle}: ${r.violation.message})` : ''}  repro: npx lockstep replay --fuzz-seed ${r.seed} --duration ${formatDurationMs(durationMs)} --crypto ${crypto}${plant}`,
+            `FAIL seed ${r.seed}: ${r.verdict}${r.violation ? ` (${r.oracle}: ${r.violation.message})` : ''}  repro: npx lockstep replay --fuzz-seed ${r.seed}${prof} --duration ${formatDurationMs(durationMs)} --crypto ${crypto}${withPlant}`,
           );
         }
         show(done);
@@ -167,7 +167,7 @@ export async function fuzzCommand(o: FuzzCliOptions): Promise<number> {
     version: lockstepVersion(),
     commit: gitCommit(),
     params: {
-      profile: o.profile,
+      profile,
       durationMs,
       crypto,
       efficacyEvery: o.efficacyEvery,

@@ -13,6 +13,7 @@ import { reportMergeCommand } from './reportMerge';
 import { testCommand } from './testCommand';
 import { registerDevnetCommands } from './devnet/commands';
 import { registerClientCommands } from './client/commands';
+import { SWARM_PROFILES } from '../../sim/campaign/swarm';
 
 function targetOptions<T>(y: Argv<T>) {
   return y
@@ -20,6 +21,11 @@ function targetOptions<T>(y: Argv<T>) {
     .option('seed', { type: 'number', describe: 'run seed (with --scenario; default 1)' })
     .option('fuzz-seed', { type: 'number', describe: 'a seed of the swarm fuzz profile instead of a scenario' })
     .option('duration', { type: 'string', describe: 'with --fuzz-seed: simulated time per seed (default 2h)' })
+    .option('profile', {
+      type: 'string',
+      choices: [...SWARM_PROFILES],
+      describe: 'with --fuzz-seed: the swarm profile of the seed (default swarm)',
+    })
     .option('report', {
       type: 'string',
       describe: 'a report folder of `lockstep run` (its summary.json names scenario and seed)',
@@ -34,6 +40,7 @@ function targetArgs(a: Record<string, unknown>): RunTarget {
   if (typeof a.seed === 'number') t.seed = a.seed;
   if (typeof a['fuzz-seed'] === 'number') t.fuzzSeed = a['fuzz-seed'];
   if (typeof a.duration === 'string') t.duration = a.duration;
+  if (typeof a.profile === 'string') t.profile = a.profile;
   if (typeof a.report === 'string') t.report = a.report;
   if (typeof a.crypto === 'string') t.crypto = a.crypto;
   if (typeof a.plant === 'string') t.plant = a.plant;
@@ -167,7 +174,8 @@ export async function main(argv: string[]): Promise<number> {
           .option('profile', {
             type: 'string',
             default: 'swarm',
-            describe: 'fault profile: swarm draws the fault mix and knobs per seed',
+            describe:
+              'fault profile: swarm draws the fault mix and knobs per seed (Byzantine validators below 1/3 of the power); byzantine-third adds a coalition of 3/7 of the power attacking consensus (the safety oracles must fire)',
           })
           .option('crypto', {
             type: 'string',

@@ -18,7 +18,6 @@ import { InputError } from '../core/errors';
 import { loadScenario } from '../../sim/scenario/load';
 import { type Scenario } from '../../sim/scenario/scenario';
 import { type RunResult } from '../../sim/run';
-import { installPlant } from '../../sim/campaign/plants';
 import { runOutcome } from '../../sim/report/outcome';
 import { type RunMeta, summaryJson, summaryMarkdown, summaryObject } from '../../sim/report/summary';
 import { DEFAULT_COLUMNS, terminalSummary, verdictLine } from '../../sim/report/terminal';
@@ -87,13 +86,9 @@ export async function runCommand(opts: RunCliOptions): Promise<number> {
     throw new InputError('--test-diverge-after', 'only with --check-determinism');
   for (const w of faultsAfterEnd(scenario, untilMs)) process.stderr.write(`warning: ${w}\n`);
 
-  // A regression of the campaign pipeline names a planted bug: turn it on (inline runs only).
-  if (scenario.plant !== undefined) {
-    if (opts.placement === 'worker')
-      throw new InputError('--placement', 'a scenario with a planted bug runs inline only');
-    installPlant(scenario.plant);
+  // A regression of the campaign pipeline names a planted bug: the run switches it on (both placements).
+  if (scenario.plant !== undefined)
     process.stderr.write(`note: planted bug ${scenario.plant} is on for this run (test build)\n`);
-  }
 
   if (opts.checkDeterminism) return determinismCommand(scenario, seed, untilMs, opts, intervalMs);
 
@@ -192,7 +187,6 @@ async function determinismCommand(
     check = await checkDeterminism(scenario, {
       seed,
       untilMs,
-      inlineOnly: scenario.plant !== undefined,
       ...(opts.divergeAfterEvent !== undefined ? { divergeAfterEvent: opts.divergeAfterEvent } : {}),
       drive: (label) => ({
         progress: new Progress(`s simulated, ${label}`, { enabled: !opts.json, intervalMs }),

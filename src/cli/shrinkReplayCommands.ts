@@ -9,9 +9,9 @@ import { InputError } from '../core/errors';
 import { parseDurationMs } from '../core/duration';
 import { loadScenario, SCENARIOS_DIR } from '../../sim/scenario/load';
 import { encodeScenario, type Scenario } from '../../sim/scenario/scenario';
-import { swarmScenario } from '../../sim/campaign/swarm';
+import { SWARM_PROFILES, type SwarmProfile, swarmScenario } from '../../sim/campaign/swarm';
 import { shrinkScenario } from '../../sim/campaign/shrink';
-import { installPlant, PLANT_NAMES } from '../../sim/campaign/plants';
+import { parsePlant } from '../core/plants';
 import { runScenario, type RunResult } from '../../sim/run';
 import { runOutcome } from '../../sim/report/outcome';
 import { EXIT, exitCodeOf } from './exitCodes';
@@ -21,6 +21,8 @@ export interface RunTarget {
   seed?: number;
   fuzzSeed?: number;
   duration?: string;
+  /** The swarm profile of a fuzz seed (default swarm). */
+  profile?: string;
   report?: string;
   crypto?: string;
   plant?: string;
@@ -93,21 +95,32 @@ function targetOfReport(dirArg: string): ResolvedTarget {
   };
 }
 
-/** Which run: a scenario file/name with a seed, a fuzz seed of the swarm profile, or a report folder. */
+/** A `--profile` value: one of the swarm profiles (default swarm). */
+export function swarmProfileOf(value: string | undefined, field = '--profile'): SwarmProfile {
+  if (value === undefined) return 'swarm';
+  if (!(SWARM_PROFILES as readonly string[]).includes(value))
+    throw new InputError(field, `unknown profile ${JSON.stringify(value)}; profiles: ${SWARM_PROFILES.join(', ')}`);
+  return value as SwarmProfile;
+}
+
+/** Which run: a scenario file/name with a seed, a fuzz seed of a swarm profile, or a report folder. */
 export function resolveTarget(t: RunTarget): ResolvedTarget {
-  if (t.plant !== undefined && !PLANT_NAMES.includes(t.plant))
-    throw new InputError('--plant', `unknown planted bug; known: ${PLANT_NAMES.join(', ')}`);
+  const plant = t.plant === undefined ? undefined : parsePlant(t.plant, '--plant');
+  if (t.profile !== undefined && t.fuzzSeed === undefined)
+    throw new InputError('--profile', 'goes with --fuzz-seed (the profile a fuzz seed was drawn from)');
   let target: ResolvedTarget;
   if (t.fuzzSeed !== undefined) {
     if (!Number.isSafeInteger(t.fuzzSeed) || t.fuzzSeed < 1)
       throw new InputError('--fuzz-seed', `expected a positive integer, got ${t.fuzzSeed}`);
+    const profile = swarmProfileOf(t.profile);
+    const named = profile === 'swarm' ? `fuzz-seed-${t.fuzzSeed}` : `fuzz-${profile}-seed-${t.fuzzSeed}`;
     target = {
       scenario: {
-        ...swarmScenario(t.fuzzSeed, fuzzDurationMs(t.duration, '--duration')),
-        name: `fuzz-seed-${t.fuzzSeed}`,
+        ...swarmScenario(t.fuzzSeed, fuzzDurationMs(t.duration, '--duration'), profile),
+        name: named,
       },
       seed: t.fuzzSeed,
-      label: `fuzz seed ${t.fuzzSeed}`,
+      label: `fuzz seed ${t.fuzzSeed}${profile === 'swarm' ? '' : ` (${profile} profile)`}`,
     };
   } else if (t.report !== undefined) {
     target = targetOfReport(t.report);
@@ -127,7 +140,7 @@ export function resolveTarget(t: RunTarget): ResolvedTarget {
       throw new InputError('--crypto', `expected fast or real, got ${JSON.stringify(t.crypto)}`);
     scenario = { ...scenario, crypto: t.crypto };
   }
-  if (t.plant !== undefined) scenario = { ...scenario, plant: t.plant };
+  if (plant !== undefined) scenario = { ...scenario, plant };
   return { ...target, scenario };
 }
 
@@ -143,8 +156,7 @@ export async function shrinkCommand(t: RunTarget & { out?: string; name?: string
           durationMs: target.untilMs,
           faults: target.scenario.faults.filter((f) => f.atMs === undefined || f.atMs < target.untilMs!),
         };
-  const undo = installPlant(scenario.plant);
-  try {
+  {
     const first = runScenario(scenario, { seed });
     if (!first.violation) throw new InputError('run', `${label} passes (${first.verdict}); there is nothing to shrink`);
     const oracle = first.violation.oracle;
@@ -184,8 +196,6 @@ export async function shrinkCommand(t: RunTarget & { out?: string; name?: string
         : `wrote ${file}\n  oracle ${oracle}\n  faults ${out.faults}, duration ${out.duration}, ${stats.runs} runs\n  run it: npx lockstep run --scenario ${file} --seed ${seed}\n`,
     );
     return EXIT.pass;
-  } finally {
-    undo();
   }
 }
 
@@ -204,17 +214,11 @@ export async function replayCommand(o: ReplayOptions): Promise<number> {
   const windowMs = parseDurationMs(o.window, '--window');
   const kinds = o.kinds ? new Set(o.kinds.split(',').map((k) => k.trim())) : null;
   const lines: string[] = [];
-  const undo = installPlant(scenario.plant);
-  let r: RunResult;
-  try {
-    r = runScenario(scenario, {
-      seed,
-      ...(untilMs !== undefined ? { untilMs } : {}),
-      traceSink: (line) => void lines.push(line),
-    });
-  } finally {
-    undo();
-  }
+  const r: RunResult = runScenario(scenario, {
+    seed,
+    ...(untilMs !== undefined ? { untilMs } : {}),
+    traceSink: (line) => void lines.push(line),
+  });
   const outcome = runOutcome(scenario, r, untilMs !== undefined ? { untilMs } : {});
   let fromMs: number;
   let toMs: number;

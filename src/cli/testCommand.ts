@@ -11,7 +11,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { XMLBuilder } from 'fast-xml-parser';
 import { globSync, isDynamicPattern } from 'tinyglobby';
 import { InputError } from '../core/errors';
-import { SCENARIOS_DIR } from '../../sim/scenario/load';
+import { SCENARIOS_DIR, isScenarioFileName } from '../../sim/scenario/load';
 import { runOnPool } from '../../sim/campaign/pool';
 import { type ScenarioJob, type ScenarioTestResult } from '../../sim/campaign/scenarioTask';
 import { describeCheck } from '../../sim/report/outcome';
@@ -38,7 +38,7 @@ export function scenarioFiles(args: string[]): string[] {
     if (!isDynamicPattern(arg) && existsSync(abs))
       found = statSync(abs).isDirectory() ? globSync('*.json', { cwd: abs, absolute: true }) : [abs];
     else found = globSync(arg, { absolute: true, onlyFiles: true });
-    found = found.filter((f) => f.endsWith('.json'));
+    found = found.filter(isScenarioFileName);
     if (found.length === 0) throw new InputError('GLOB', `no scenario files match ${JSON.stringify(arg)}`);
     for (const f of found) files.add(resolve(f));
   }

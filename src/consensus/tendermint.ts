@@ -13,6 +13,7 @@ import { assert } from '../core/errors';
 import { type ValidatorSet } from '../core/validatorSet';
 import { type Proposal, type ServiceBlock, type Step, type Vote } from './types';
 import { VoteSet } from './voteSet';
+import { isPlanted } from '../core/plants';
 
 export interface TimeoutConfig {
   proposeMs: number;
@@ -253,7 +254,9 @@ export class Tendermint {
 
     if (this.step === 'propose' && proposal) {
       if (proposal.polRound === -1) {
-        const ok = this.isValid(proposal) && (this.lockedRound === -1 || this.lockedHash === proposal.blockHash);
+        const ok =
+          this.isValid(proposal) &&
+          (isPlanted('lock-rule') || this.lockedRound === -1 || this.lockedHash === proposal.blockHash);
         this.step = 'prevote';
         return [this.vote('prevote', ok ? proposal.blockHash : null)];
       }
@@ -330,6 +333,22 @@ export class Tendermint {
   knownVotes(): Vote[] {
     const out: Vote[] = [];
     for (const rv of this.votes.values()) out.push(...rv.prevotes.all(), ...rv.precommits.all());
+    return out;
+  }
+
+  /**
+   * What a node relays for others while the height is undecided (Tendermint's vote gossip): every
+   * vote it holds of the current round, and the prevotes of its valid and locked rounds (the
+   * polkas it acted on). Tendermint's liveness needs what one correct node received to reach every
+   * correct node: a Byzantine validator may send a vote to only part of the network, and a polka
+   * only some nodes saw would otherwise lock them on a block the rest never learn of.
+   */
+  relayedVotes(): Vote[] {
+    const out: Vote[] = [];
+    const current = this.votes.get(this.round);
+    if (current) out.push(...current.prevotes.everyVote(), ...current.precommits.everyVote());
+    for (const r of new Set([this.validRound, this.lockedRound]))
+      if (r >= 0 && r !== this.round) out.push(...(this.votes.get(r)?.prevotes.everyVote() ?? []));
     return out;
   }
 

@@ -1,9 +1,16 @@
 /**
- * Votes of one (height, round, type), weighted by voting power. The first vote of a validator
- * counts; a conflicting second one is kept as equivocation evidence and does not count.
+ * Votes of one (height, round, type), weighted by voting power. Each validator counts once for
+ * each value (a block hash or nil) it signed a vote for. A validator that signs two different
+ * values (equivocation) is kept as evidence, and its power counts for both values: counting it
+ * for only the first one this node happened to receive would let an equivocator show different
+ * nodes different tallies for good (one node sees a polka the others can never complete, and
+ * locked nodes stop agreeing: a liveness failure below 1/3 Byzantine power). Counting both is what
+ * Tendermint's safety argument already allows for: two conflicting quorums of more than 2/3
+ * overlap in more than 1/3 of the power, all equivocators, which the fault bound rules out.
  */
 import { type Address } from '../core/address';
 import { type Hex } from '../core/bytes';
+import { isPlanted } from '../core/plants';
 import { type Vote } from './types';
 
 export const NIL = 'nil';
@@ -19,8 +26,12 @@ export interface Voters {
 export class VoteSet {
   /** The vote of each validator, by its position in the set. */
   private readonly byIndex: Array<Vote | undefined>;
-  /** Every counted vote, in the order it came (commits list their votes in this order). */
+  /** Each validator's first vote, in the order they came. */
   private readonly order: Vote[] = [];
+  /** Every counted vote (equivocations included), in the order they came (commits list theirs so). */
+  private readonly counted: Vote[] = [];
+  /** The second and later values of equivocating validators (rare). */
+  private readonly equivocations: Vote[] = [];
   /**
    * Power per value (block hash or nil; rarely more than two, so a list) and in all. Numbers
    * while the set's total power is a safe integer (every real set: sums never exceed it, so they
@@ -49,19 +60,25 @@ export class VoteSet {
     this.total = this.exact ? 0 : 0n;
   }
 
-  /** Returns false for a duplicate, a conflicting vote, or a vote of a non-member. */
+  /** Returns false for a duplicate or a vote of a non-member; a conflicting vote counts for its value. */
   add(v: Vote): boolean {
     const i = this.members.indexOfAddress(v.validator);
     if (i < 0) return false;
-    const prev = this.byIndex[i];
-    if (prev) {
-      if (prev.blockHash !== v.blockHash) this.conflicts.push([prev, v]);
-      return false;
-    }
     const p = this.members.powerAt(i);
     if (p <= 0n) return false;
-    this.byIndex[i] = v;
-    this.order.push(v);
+    const prev = this.byIndex[i];
+    if (prev) {
+      if (prev.blockHash === v.blockHash) return false;
+      if (this.equivocations.some((e) => e.validator === v.validator && e.blockHash === v.blockHash)) return false;
+      this.conflicts.push([prev, v]);
+      this.equivocations.push(v);
+    } else {
+      this.byIndex[i] = v;
+      this.order.push(v);
+      if (this.exact) this.total = (this.total as number) + Number(p);
+      else this.total = (this.total as bigint) + p;
+    }
+    this.counted.push(v);
     const key = v.blockHash ?? NIL;
     let k = this.values.indexOf(key);
     if (k < 0) {
@@ -69,20 +86,15 @@ export class VoteSet {
       this.values.push(key);
       this.powers.push(this.exact ? 0 : 0n);
     }
-    if (this.exact) {
-      const n = Number(p);
-      this.powers[k] = (this.powers[k] as number) + n;
-      this.total = (this.total as number) + n;
-    } else {
-      this.powers[k] = (this.powers[k] as bigint) + p;
-      this.total = (this.total as bigint) + p;
-    }
+    if (this.exact) this.powers[k] = (this.powers[k] as number) + Number(p);
+    else this.powers[k] = (this.powers[k] as bigint) + p;
     return true;
   }
 
   /** More than 2/3 of the total for one value (a block hash or nil). */
   twoThirdsFor(blockHash: Hex | null): boolean {
     const k = this.values.indexOf(blockHash ?? NIL);
+    if (isPlanted('quorum-threshold')) return k >= 0 && BigInt(this.powers[k]!) * 2n > this.totalPower;
     return k >= 0 && this.powers[k]! > this.twoThirds;
   }
 
@@ -93,7 +105,7 @@ export class VoteSet {
     return undefined;
   }
 
-  /** More than 2/3 of the total voted, for anything. */
+  /** More than 2/3 of the total voted, for anything (each validator once). */
   twoThirdsAny(): boolean {
     return this.total > this.twoThirds;
   }
@@ -108,12 +120,19 @@ export class VoteSet {
     return this.order.length;
   }
 
+  /** Every validator's vote for this value. */
   votesFor(blockHash: Hex | null): Vote[] {
-    return this.order.filter((v) => v.blockHash === blockHash);
+    return this.counted.filter((v) => v.blockHash === blockHash);
   }
 
+  /** Each validator's first vote. */
   all(): Vote[] {
     return this.order.slice();
+  }
+
+  /** Every vote held, equivocations included (what a node relays). */
+  everyVote(): Vote[] {
+    return this.counted.slice();
   }
 
   /** The validators that voted, in the order their votes came. */

@@ -8,6 +8,7 @@
  */
 import { InputError } from '../core/errors';
 import { parseUint64 } from '../core/amount';
+import { isPlanted } from '../core/plants';
 
 export interface SidechainConfig {
   /** EIP-155 chain id; also the span's `sidechain_chain_id` (Heimdall's `bor_chain_id`). */
@@ -89,7 +90,7 @@ export function calcProducerDelay(number: bigint | number, succession: number, p
   positiveInt(params.sprint, 'params.sprint');
   nonNegativeInt(params.wiggle, 'params.wiggle');
   const base = n % BigInt(params.sprint) === 0n ? params.producerDelay : params.period;
-  const delay = base + succession * params.wiggle;
+  const delay = base + (isPlanted('producer-delay') ? 0 : succession * params.wiggle);
   if (!Number.isSafeInteger(delay))
     throw new InputError('succession', `delay overflows: ${succession} × ${params.wiggle}`);
   return delay;

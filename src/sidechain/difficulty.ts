@@ -9,6 +9,7 @@
  */
 import { type Address, ZERO_ADDRESS, compareAddresses, parseAddress } from '../core/address';
 import { InputError, assert } from '../core/errors';
+import { isPlanted } from '../core/plants';
 
 /** `(i - p) mod n` for indices already known to be in range. */
 export function successionFromIndices(signerIndex: number, proposerIndex: number, n: number): number {
@@ -21,6 +22,8 @@ export function successionFromIndices(signerIndex: number, proposerIndex: number
       n,
     },
   );
+  if (isPlanted('succession'))
+    return proposerIndex >= signerIndex ? proposerIndex - signerIndex : proposerIndex + n - signerIndex;
   return signerIndex >= proposerIndex ? signerIndex - proposerIndex : signerIndex + n - proposerIndex;
 }
 

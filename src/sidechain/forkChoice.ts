@@ -16,6 +16,7 @@
  */
 import { type Hex, compareBytes, fromHex } from '../core/bytes';
 import { InputError } from '../core/errors';
+import { isPlanted } from '../core/plants';
 
 export interface HeadRef {
   /** Total difficulty: the sum of the difficulties from genesis through this block. */
@@ -29,9 +30,11 @@ export interface HeadRef {
  * (td, number, hash). Higher TD wins; on equal TD the lower number; on equal number the larger hash.
  */
 export function compareHeads(a: HeadRef, b: HeadRef): -1 | 0 | 1 {
+  if (isPlanted('fork-choice-length') && a.number !== b.number) return a.number > b.number ? 1 : -1;
   if (a.td !== b.td) return a.td > b.td ? 1 : -1;
   if (a.number !== b.number) return a.number < b.number ? 1 : -1;
   const c = compareBytes(fromHex(a.hash, 'a.hash'), fromHex(b.hash, 'b.hash'));
+  if (isPlanted('fork-choice-tiebreak')) return c > 0 ? -1 : c < 0 ? 1 : 0;
   return c > 0 ? 1 : c < 0 ? -1 : 0;
 }
 

@@ -19,7 +19,7 @@ import {
 } from './header';
 import { type SidechainBlock, type SidechainBody, type SidechainTx, TRANSFER_GAS, receiptRoot, txRoot } from './block';
 import { type SidechainChain, type StoredBlock, executeSystemCalls } from './chain';
-import { isSprintEnd, isSprintStart } from './sprint';
+import { isSprintEnd, isSprintStart, isStateSyncBlock } from './sprint';
 import { snapshotSuccession } from './snapshot';
 import {
   type CommittedSpan,
@@ -84,8 +84,9 @@ export function buildBlock(
   const n = plan.number;
   const sprint = BigInt(cfg.sprint);
   const body: SidechainBody = { spanCommit: null, stateSyncs: [], txs: inputs.txs };
-  if (isSprintStart(n, sprint)) {
-    if (needsSpanCommit(parent.state, n, sprint)) body.spanCommit = inputs.span(currentSpan(parent.state).id + 1n);
+  if (isSprintStart(n, sprint) && needsSpanCommit(parent.state, n, sprint))
+    body.spanCommit = inputs.span(currentSpan(parent.state).id + 1n);
+  if (isStateSyncBlock(n, sprint)) {
     const toTime = timeS - BigInt(cfg.stateSyncDelayS);
     let next = parent.state.lastStateId + 1n;
     for (const r of inputs.stateSyncs(next, toTime)) {

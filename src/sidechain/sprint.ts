@@ -5,9 +5,16 @@
  * and the state-sync system calls and waits `producerDelay` instead of `period`.
  */
 import { InputError } from '../core/errors';
+import { isPlanted } from '../core/plants';
 
 export function isSprintStart(number: bigint, sprint: number | bigint): boolean {
   return number % sprintBig(sprint) === 0n;
+}
+
+/** A block that commits state-sync records (by system call): a sprint start. */
+export function isStateSyncBlock(number: bigint, sprint: number | bigint): boolean {
+  if (isPlanted('sprint-start-syscalls')) return isSprintEnd(number, sprint);
+  return isSprintStart(number, sprint);
 }
 
 /** Bor's condition `n > 0 && (n+1) % sprint == 0`: block 0 never ends a sprint. */

@@ -134,7 +134,12 @@ export function syntheticRun(nodes: number, opts: { quiet?: boolean } = {}): Syn
     expect: { verdict: 'pass', min: { sidechainBlocks: 200 }, max: { reorgDepth: 64 } },
   };
   const validators = ids.map((_, k) => ({ index: k + 1, signer: signer(k + 1) }));
-  const faultsFired = faults.map((f, index) => ({ index, kind: f.kind, atMs: f.atMs!, detail: f.node! }));
+  const faultsFired = faults.map((f, index) => ({
+    index,
+    kind: f.kind,
+    atMs: f.atMs!,
+    detail: 'node' in f && f.node ? f.node : f.kind,
+  }));
   const result = {
     scenario: scenario.name,
     seed: 1,
@@ -160,8 +165,7 @@ export function syntheticRun(nodes: number, opts: { quiet?: boolean } = {}): Syn
     faultsFired,
     network: { sent: 10, delivered: 10, dropped: 0, blocked: 0, duplicated: 0 },
     // What the report reads of the main domain (through mainFacts): the validators, no records,
-    // no checkpoints; as the live cluster has it, and as the plain main-domain report will.
-    cluster: { keys: validators, checkpointTimes: new Map(), records: [] },
+    // no checkpoints.
     main: { validators, checkpointTimes: [], records: [] },
     sidechain: { nodes: report, bestNode: ids[0], reorgs, maxReorgDepth: 0, backupBlocks: 0 },
     sidechainRecords: [],

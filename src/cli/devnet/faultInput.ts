@@ -14,6 +14,7 @@ import {
   decodeScenario,
   encodeScenario,
 } from '../../../sim/scenario/scenario';
+import { faultDef } from '../../../sim/faults/registry';
 
 /** Decode one fault for `scenario`'s network; errors name `fault.<field>`. */
 export function decodeLiveFault(value: unknown, scenario: Scenario): FaultSpec {
@@ -59,15 +60,9 @@ export interface FaultArgs {
   link?: string;
 }
 
-const NODE_KINDS: ReadonlySet<string> = new Set(['crash', 'pause', 'clockSkew']);
-const VALIDATOR_KINDS: ReadonlySet<string> = new Set([
-  'offlineProducer',
-  'slowProducer',
-  'equivocatingProducer',
-  'doubleSign',
-  'earlySeal',
-  'isolateProducer',
-]);
+/** The kinds whose target is a node, and those whose target is a validator (from the fault registry). */
+const NODE_KINDS = new Set<string>(FAULT_KINDS.filter((k) => faultDef(k).fields.includes('node')));
+const VALIDATOR_KINDS = new Set<string>(FAULT_KINDS.filter((k) => faultDef(k).fields.includes('validator')));
 
 const list = (s: string) =>
   s

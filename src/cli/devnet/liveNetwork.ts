@@ -43,7 +43,6 @@ import { observationJson } from '../../../sim/trace/observationJson';
 import { type ClientReply } from '../../node/ports';
 import { type FaultSpec } from '../../../sim/scenario/scenario';
 import { type Violation } from '../../../sim/oracles/oracle';
-import { installPlant } from '../../../sim/campaign/plants';
 import { type ServiceNode } from '../../node/service/serviceNode';
 import { type SidechainNode } from '../../node/sidechain/sidechainNode';
 import { Journal, type JournalEntry, type JournalInput, isInput, readJournal, writeJournal } from './journal';
@@ -157,7 +156,6 @@ export class LiveNetwork implements ServicePort, NodeStatusPort, SidechainPort {
   private runDone: Promise<void> | null = null;
   private pace = { wallMs: 0, simMs: 0 };
   private replayStartHeads = new Map<string, bigint>();
-  private readonly uninstallPlant: () => void;
   private readonly svc: NodeService[] = [];
   private readonly stat: NodeStatus[] = [];
   private readonly sc: NodeSidechain[] = [];
@@ -174,8 +172,6 @@ export class LiveNetwork implements ServicePort, NodeStatusPort, SidechainPort {
     const readOnly = opts.readOnly;
     // A torn last line was never acknowledged: drop it so appends start on a clean line.
     if (tornTail && !readOnly) writeJournal(p.journal, entries);
-    // A planted-bug run stays planted on its devnet (test builds; inline, as every devnet).
-    this.uninstallPlant = installPlant(config.scenario.plant);
     this.oracles = new LiveOracles(
       () => [],
       (v) => this.onViolation(v),
@@ -505,7 +501,6 @@ export class LiveNetwork implements ServicePort, NodeStatusPort, SidechainPort {
     this.txWaiters.clear();
     for (const c of this.commands.splice(0)) c.cancel(new Error('the devnet stopped'));
     this.releaseCaughtUp();
-    this.uninstallPlant();
   }
 
   // --- barriers: the journal's inputs, new inputs -------------------------------------------

@@ -18,7 +18,6 @@ import { join, resolve } from 'node:path';
 import { InputError } from '../../core/errors';
 import { durationText, parseDurationMs } from '../../core/duration';
 import { type Scenario } from '../../../sim/scenario/scenario';
-import { installPlant } from '../../../sim/campaign/plants';
 import { resolveTarget } from '../shrinkReplayCommands';
 import { driveRun } from '../runLoop';
 import { Progress, progressIntervalMs } from '../progress';
@@ -137,7 +136,6 @@ async function findViolation(
   untilMs: number | undefined,
   stream: NodeJS.WriteStream | undefined,
 ): Promise<FirstViolation | null> {
-  const uninstall = installPlant(scenario.plant);
   const progress = new Progress('s simulated, finding the first violation', {
     enabled: true,
     intervalMs: progressIntervalMs(undefined),
@@ -153,6 +151,5 @@ async function findViolation(
     return v ? { oracle: v.oracle, atMs: v.atMs, message: v.message } : null;
   } finally {
     progress.stop();
-    uninstall();
   }
 }

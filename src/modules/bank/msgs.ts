@@ -7,11 +7,12 @@ import { BankErrors } from './errors';
 import { SdkErrors } from '../framework/errors';
 import { type Address } from '../../core/address';
 import { err } from '../../core/errors';
-import { type MsgDef, OK, rejected } from '../framework/msgDef';
+import { type Ctx, type HandlerResult, type MsgDef, OK, rejected } from '../framework/msgDef';
 import { addr, asArray, asObject, noExtraKeys } from '../framework/decode';
 import { type Coin, coinsJson, decodeCoins } from './coins';
 import { sendCoins, sendEnabled, addCoins, subCoins } from './keeper';
 import { compareStrings } from '../../core/order';
+import { isPlanted } from '../../core/plants';
 
 export interface MsgSend {
   fromAddress: Address;
@@ -38,6 +39,7 @@ export const MsgSendDef: MsgDef<MsgSend> = {
   validateBasic: (m) => (m.amount.length === 0 ? err(SdkErrors.InvalidCoins, 'send amount must be positive') : null),
   handle(ctx, m) {
     if (!sendEnabled(ctx.store)) return rejected(BankErrors.SendDisabled);
+    if (isPlanted('send-debit')) return creditOnly(ctx, m);
     const e = sendCoins(ctx.store, m.fromAddress, m.toAddress, m.amount);
     if (e) return rejected(e);
     ctx.events.push({
@@ -47,6 +49,12 @@ export const MsgSendDef: MsgDef<MsgSend> = {
     return OK;
   },
 };
+
+/** The planted `send-debit` bug: the recipient is credited, the sender never debited. */
+function creditOnly(ctx: Ctx, m: MsgSend): HandlerResult {
+  addCoins(ctx.store, m.toAddress, m.amount);
+  return OK;
+}
 
 export interface IO {
   address: Address;

@@ -28,6 +28,7 @@ import { blockSeconds, bufferExpired } from './bufferTime';
 import { getValidatorSet, incrementAccum } from '../staking/keeper';
 import { dividendAccountRoot } from '../topup/accountRoot';
 import { type HeaderBlockRecord } from '../framework/observers';
+import { isPlanted } from '../../core/plants';
 
 const P = 'tx.msg.value';
 const ZERO_HASH = ('0x' + '00'.repeat(32)) as Hex;
@@ -200,7 +201,7 @@ export const MsgCheckpointAckDef: MsgDef<MsgCheckpointAck> = {
       addCheckpoint(ctx.store, m.headerBlock, stored);
       flushBuffer(ctx.store);
       setAckCount(ctx.store, getAckCount(ctx.store) + 1n);
-      incrementAccum(ctx.store, 1);
+      if (!isPlanted('rotation-on-ack')) incrementAccum(ctx.store, 1);
       ctx.events.push({
         type: 'checkpoint-ack',
         attributes: {
@@ -236,7 +237,7 @@ export const MsgCheckpointNoAckDef: MsgDef<MsgCheckpointNoAck> = {
 function handleNoAck(ctx: Ctx, m: MsgCheckpointNoAck): HandlerResult {
   const bufferMs = getCheckpointParams(ctx.store).checkpointBufferTimeMs;
   const now = BigInt(ctx.timeMs);
-  const lastMs = (getLastCheckpoint(ctx.store)?.checkpoint.timestamp ?? 0n) * 1000n;
+  const lastMs = (getLastCheckpoint(ctx.store)?.checkpoint.timestamp ?? 0n) * (isPlanted('noack-timing') ? 1n : 1000n);
   if (lastMs > now || now - lastMs < bufferMs) return rejected(CheckpointErrors.InvalidNoAck);
 
   // Only the next `count` proposers after the current one may time it out (post-Aalborg). A sender
@@ -260,7 +261,7 @@ function handleNoAck(ctx: Ctx, m: MsgCheckpointNoAck): HandlerResult {
   if (lastNoAckMs > now || now - lastNoAckMs < bufferMs) return rejected(CheckpointErrors.TooManyNoAck);
 
   setLastNoAck(ctx.store, blockSeconds(ctx.timeMs));
-  incrementAccum(ctx.store as KVStore, 1);
+  if (!isPlanted('rotation-on-noack')) incrementAccum(ctx.store as KVStore, 1);
   ctx.events.push({
     type: 'checkpoint-noack',
     attributes: { 'new-proposer': getValidatorSet(ctx.store).proposer?.address ?? '' },

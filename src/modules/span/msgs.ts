@@ -16,6 +16,7 @@ import { freezeSet } from './freezeSet';
 import { getLastSpan, getSpan, nextSpanSeedBlock } from './keeper';
 import { getSpanParams } from './keeper';
 import { type KVReader } from '../../store/kvStore';
+import { isPlanted } from '../../core/plants';
 
 export interface MsgProposeSpan {
   spanId: bigint;
@@ -32,7 +33,8 @@ function checkSpan(state: KVReader, m: MsgProposeSpan): HandlerResult {
     return rejected(SpanErrors.InvalidSidechainChainId);
   const last = getLastSpan(state);
   if (!last) return rejected(SpanErrors.SpanNotFound);
-  if (!(last.id + 1n === m.spanId && m.startBlock === last.endBlock + 1n && m.endBlock >= m.startBlock))
+  const continues = isPlanted('span-continuity') ? m.startBlock > last.endBlock : m.startBlock === last.endBlock + 1n;
+  if (!(last.id + 1n === m.spanId && continues && m.endBlock >= m.startBlock))
     return rejected(SpanErrors.SpanNotContinuous);
   if (getSpanParams(state).spanDuration !== m.endBlock - m.startBlock + 1n)
     return rejected(SpanErrors.InvalidSpanDuration);
@@ -41,7 +43,7 @@ function checkSpan(state: KVReader, m: MsgProposeSpan): HandlerResult {
 
 /** The spec's proposal window: the current span's StartBlock <= n < EndBlock. */
 export function inSpanProposalWindow(current: { startBlock: bigint; endBlock: bigint }, head: bigint): boolean {
-  return current.startBlock <= head && head < current.endBlock;
+  return (isPlanted('span-window') || current.startBlock <= head) && head < current.endBlock;
 }
 
 interface SpanObservation {

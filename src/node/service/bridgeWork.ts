@@ -67,18 +67,18 @@ export class BridgeWork {
       ctx.observe({ kind: 'bridge.parentCall', method: a.call.method, key: a.key });
       return;
     }
-    const tx = this.signOwnTx(a.def, a.msg);
+    const tx = signOwnTx(this.node, a.def, a.msg);
     if (tx === null) return;
     ctx.observe({ kind: 'bridge.tx', msgType: a.def.type, key: a.key });
     this.intake.add(ctx, tx, a.key, true);
   }
+}
 
-  /** Sign a message with this node's key at the check state's sequence. */
-  private signOwnTx(def: MsgDef, msg: unknown): Hex | null {
-    const app = this.node.app;
-    const acc = app.signingAccount(this.node.address);
-    if (!acc) return null;
-    const doc = { chainId: app.chainId, accountNumber: acc.accountNumber, sequence: acc.sequence, memo: '' };
-    return toHex(encodeTx(signTx(def, msg, doc, this.node.identity.privateKey, this.node.scheme)));
-  }
+/** Sign a message with the node's key at its check state's sequence (its bridge; Byzantine faults). */
+export function signOwnTx(node: ServiceNode, def: MsgDef, msg: unknown): Hex | null {
+  const app = node.app;
+  const acc = app.signingAccount(node.address);
+  if (!acc) return null;
+  const doc = { chainId: app.chainId, accountNumber: acc.accountNumber, sequence: acc.sequence, memo: '' };
+  return toHex(encodeTx(signTx(def, msg, doc, node.identity.privateKey, node.scheme)));
 }

@@ -236,6 +236,9 @@ export class ConsensusDriver {
       for (const p of this.consensus.knownProposals()) this.broadcast(ctx, { kind: 'c.proposal', proposal: p });
       for (const v of this.consensus.knownVotes())
         if (v.validator === this.address) this.broadcast(ctx, { kind: 'c.vote', vote: v });
+      // Others' votes of the current and POL rounds too (see relayedVotes).
+      for (const v of this.consensus.relayedVotes())
+        if (v.validator !== this.address) this.broadcast(ctx, { kind: 'c.vote', vote: v });
       ctx.setTimer(this.node.cfg.gossipMs, { kind: 'gossip', height });
     }
   }

@@ -74,6 +74,11 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
     return this.alive;
   }
 
+  /** What the bridge sees of the parent chain and the sidechain (read by Byzantine faults). */
+  get views(): { readonly parent: ParentView; readonly sidechain: SidechainView } {
+    return { parent: this.parentView, sidechain: this.sidechainView };
+  }
+
   /** Fresh volatile state from genesis (constructor and restart). */
   private reset(): void {
     this.app = new ServiceApp(this.genesis, this.scheme, this.cfg.app);

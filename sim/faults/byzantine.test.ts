@@ -1,0 +1,140 @@
+/**
+ * The Byzantine fault kinds do what they say on a running network, and a correct network shrugs
+ * them off: the mutated consensus messages are sent (signed by the Byzantine validator) and
+ * honest nodes keep agreeing and committing; every transaction a Byzantine sender makes is
+ * refused; every block an outsider seals is refused by every sidechain node.
+ */
+import { describe, expect, it } from 'vitest';
+import { loadScenario } from '../scenario/load';
+import { decodeScenario, encodeScenario, type Scenario } from '../scenario/scenario';
+import { type RunRecord } from '../domain/observation';
+import { runScenario } from '../run';
+
+/** The smoke network (4 equal validators, fast crypto) with these faults and a top-up. */
+function smokeWith(faults: unknown[], duration: string, params: Record<string, unknown> = {}): Scenario {
+  const base = encodeScenario(loadScenario('smoke').scenario);
+  return decodeScenario({
+    ...base,
+    name: 'byzantine',
+    duration,
+    params: { ...(base.params as object), ...params },
+    faults,
+    expect: { verdict: 'pass' },
+  });
+}
+
+function run(s: Scenario, seed = 1): { records: RunRecord[]; r: ReturnType<typeof runScenario> } {
+  const records: RunRecord[] = [];
+  const r = runScenario(s, { seed, onRecord: (x) => void records.push(x) });
+  return { records, r };
+}
+
+describe('Byzantine faults on a running network', () => {
+  it('consensus mutations by a quarter of the power: sent, signed by their validator, and honest nodes still agree', () => {
+    const s = smokeWith(
+      [
+        { kind: 'roundShift', validators: [2], at: '5s', for: '25s' },
+        { kind: 'splitVote', validators: [2], at: '30s', for: '25s' },
+        { kind: 'replayMessages', validators: [2], at: '55s', for: '25s' },
+      ],
+      '90s',
+    );
+    const { records, r } = run(s);
+    expect(r.verdict, r.message).toBe('pass');
+    const v2 = r.main.validators[1]!.signer;
+    const wrapper = records.filter((x) => x.obs.kind === 'consensus.vote' && x.obs.origin === 'wrapper');
+    // Shifted and split votes are signed with validator 2's key, on its node, and nobody else's.
+    expect(wrapper.length).toBeGreaterThan(10);
+    for (const w of wrapper) {
+      expect(w.node).toBe('svc-2');
+      expect(w.obs.kind === 'consensus.vote' && w.obs.vote.validator).toBe(v2);
+    }
+    // Each is the validator's own vote moved by one round (roundShift) or for another block (splitVote).
+    const own = records.flatMap((x) =>
+      x.obs.kind === 'consensus.vote' && x.obs.origin === 'consensus' && x.node === 'svc-2' ? [x.obs.vote] : [],
+    );
+    const shifted = wrapper.filter((w) => w.t < 30_000);
+    const split = wrapper.filter((w) => w.t >= 30_000 && w.t < 55_000);
+    expect(shifted.length).toBeGreaterThan(0);
+    expect(split.length).toBeGreaterThan(0);
+    for (const w of shifted) {
+      const v = w.obs.kind === 'consensus.vote' ? w.obs.vote : null;
+      expect(
+        own.some(
+          (o) =>
+            o.height === v!.height &&
+            o.type === v!.type &&
+            o.blockHash === v!.blockHash &&
+            Math.abs(o.round - v!.round) === 1,
+        ),
+      ).toBe(true);
+    }
+    for (const w of split) {
+      const v = w.obs.kind === 'consensus.vote' ? w.obs.vote : null;
+      expect(
+        own.some(
+          (o) => o.height === v!.height && o.type === v!.type && o.round === v!.round && o.blockHash !== v!.blockHash,
+        ),
+      ).toBe(true);
+    }
+    // Blocks kept coming while the faults were on.
+    const commits = records.filter((x) => x.obs.kind === 'service.commit' && x.node === 'svc-1' && x.t > 5_000);
+    expect(commits.length).toBeGreaterThan(20);
+  }, 60_000);
+
+  it('a Byzantine sender: each transaction a correct bridge never sends is refused', () => {
+    const s = smokeWith(
+      [{ kind: 'byzantineTxs', validator: 3, at: '10s', everyBlocks: 1 }],
+      '150s',
+      // A long buffer time: a no-ack is early whenever it comes.
+      { checkpointBufferTime: '20m' },
+    );
+    const { records, r } = run(s);
+    expect(r.verdict, r.message).toBe('pass');
+    const v3 = r.main.validators[2]!.signer;
+    const seen = new Map<string, { delivered: number; accepted: number }>();
+    const sideYes = new Set<string>();
+    for (const x of records) {
+      if (x.node !== 'svc-1' || x.obs.kind !== 'service.commit') continue;
+      for (const st of x.obs.sideTxs) if (st.code === 0) sideYes.add(st.txHash);
+      for (const t of x.obs.txs) {
+        if (t.signer !== v3 || t.msg === null) continue;
+        const key = t.msg.type === 'sidechain/MsgProposeSpan' ? `${t.msg.type} ${t.msg.startBlock}` : t.msg.type;
+        const e = seen.get(key) ?? { delivered: 0, accepted: 0 };
+        e.delivered++;
+        if (t.code === 0) e.accepted++;
+        seen.set(key, e);
+      }
+    }
+    // Early no-acks, out-of-sequence spans, discontinuous checkpoints and replayed top-ups fail in the block.
+    for (const [key, e] of seen) {
+      if (key.startsWith('sidechain/MsgProposeSpan') || key === 'checkpoint/MsgCheckpoint') continue;
+      expect(e.accepted, key).toBe(0);
+    }
+    expect(seen.get('checkpoint/MsgCheckpointNoACK')?.delivered).toBeGreaterThan(0);
+    expect(seen.get('topup/MsgTopup')?.delivered).toBeGreaterThan(0);
+    // No span proposal of validator 3 was voted through (a gap, or the head outside the window).
+    const spans = records.filter((x) => x.obs.kind === 'service.commit' && x.node === 'svc-1');
+    for (const x of spans)
+      if (x.obs.kind === 'service.commit')
+        for (const t of x.obs.txs)
+          if (t.signer === v3 && t.msg?.type === 'sidechain/MsgProposeSpan') expect(sideYes.has(t.hash)).toBe(false);
+    expect([...seen.keys()].filter((k) => k.startsWith('sidechain/MsgProposeSpan')).length).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('an outsider sealing blocks: every sidechain node refuses every one of them', () => {
+    const s = smokeWith([{ kind: 'outsiderBlocks', at: '5s', for: '60s', everyBlocks: 2 }], '80s');
+    const { records, r } = run(s);
+    expect(r.verdict, r.message).toBe('pass');
+    const rejected = records.filter(
+      (x) => x.obs.kind === 'sidechain.rejected' && /is not a part of the producer set/.test(x.obs.reason),
+    );
+    expect(new Set(rejected.map((x) => x.node))).toEqual(new Set(['sc-1', 'sc-2', 'sc-3', 'sc-4']));
+    expect(new Set(rejected.map((x) => (x.obs.kind === 'sidechain.rejected' ? x.obs.hash : ''))).size).toBeGreaterThan(
+      5,
+    );
+    const producers = new Set(r.main.validators.map((k) => k.signer));
+    for (const x of records)
+      if (x.obs.kind === 'sidechain.imported') expect(producers.has(x.obs.block.signer)).toBe(true);
+  }, 60_000);
+});

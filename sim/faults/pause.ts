@@ -1,0 +1,30 @@
+/** `pause`: a node stops handling anything (its timers wait) until the fault ends; nothing is lost. */
+import { type FaultDef, type FaultTiming, readNode, sidesOfNodes } from './fault';
+import { serviceSidechainOrParent } from './crash';
+import { NODE_ID } from '../scenario/schemaParts';
+
+export type PauseFault = FaultTiming & {
+  kind: 'pause';
+  node: string;
+};
+
+export const pause: FaultDef<PauseFault> = {
+  kind: 'pause',
+  summary: 'a node freezes (messages to it are lost, its timers wait) until the fault ends',
+  fields: ['node'],
+  schema: { properties: { node: NODE_ID }, required: ['node'] },
+  decode: (r, o, ctx) => ({ node: readNode(r, o, 'node', ctx) }),
+  encode: (f) => ({ node: f.node }),
+  sides: (f) => sidesOfNodes([f.node]),
+  fixedSide: null,
+  silencesProducers: (f) => f.node.startsWith('sc-'),
+  apply(f, site, { start }) {
+    const d = site.domain;
+    const s = d.slot(f.node);
+    s.paused = start;
+    // Until the end event (a height-triggered pause starts when it fires, not at a fixed time).
+    if (start) s.pausedUntilMs = f.forMs !== undefined ? d.engine.nowMs() + f.forMs : Number.MAX_SAFE_INTEGER;
+    return f.node;
+  },
+  swarm: { draw: (rng, { validator: v }) => ({ node: serviceSidechainOrParent(rng, v) }) },
+};
