@@ -61,8 +61,10 @@ export interface FaultArgs {
 }
 
 /** The kinds whose target is a node, and those whose target is a validator (from the fault registry). */
-const NODE_KINDS = new Set<string>(FAULT_KINDS.filter((k) => faultDef(k).fields.includes('node')));
-const VALIDATOR_KINDS = new Set<string>(FAULT_KINDS.filter((k) => faultDef(k).fields.includes('validator')));
+const NODE_KINDS: ReadonlySet<string> = new Set<string>(FAULT_KINDS.filter((k) => faultDef(k).fields.includes('node')));
+const VALIDATOR_KINDS: ReadonlySet<string> = new Set<string>(
+  FAULT_KINDS.filter((k) => faultDef(k).fields.includes('validator')),
+);
 
 const list = (s: string) =>
   s
