@@ -1,6 +1,6 @@
 /** What the spans always satisfy: ids 0..last with no gap, each span starting where the one before ended, each with producers. */
 import { type Invariant } from '../framework/module';
-import { allSpans, getLastSpan } from './keeper';
+import { allSpans, continuesSpan, getLastSpan } from './keeper';
 
 export const SPAN_INVARIANTS: readonly Invariant[] = [
   {
@@ -13,7 +13,7 @@ export const SPAN_INVARIANTS: readonly Invariant[] = [
         if (s.endBlock < s.startBlock) return `span ${s.id} ends (${s.endBlock}) before it starts (${s.startBlock})`;
         if (s.selectedProducers.length === 0) return `span ${s.id} has no producers`;
         const prev = spans[i - 1];
-        if (prev && s.startBlock !== prev.endBlock + 1n)
+        if (prev && !continuesSpan(prev, s.startBlock))
           return `span ${s.id} starts at ${s.startBlock}, span ${prev.id} ended at ${prev.endBlock}`;
       }
       const last = getLastSpan(store);

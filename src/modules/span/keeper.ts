@@ -2,6 +2,7 @@
  * Spans by id, the last span id, and the parent-chain block whose hash seeds the next selection.
  * The store keys keep the module's REST and genesis name (`sidechain`, Heimdall's `bor`).
  */
+import { isPlanted } from '../../core/plants';
 import { type Address } from '../../core/address';
 import { type Hex } from '../../core/bytes';
 import { assert } from '../../core/errors';
@@ -61,6 +62,15 @@ export function getSpan(store: KVReader, id: bigint): Span | undefined {
   return s;
 }
 
+/**
+ * Whether a span starting at `startBlock` continues `last`: it starts on the block after the last
+ * one's end. The one place the rule is stated (the handler and the keeper's assertion both ask
+ * here), so a planted slip in the rule bends both, as a misread rule would.
+ */
+export function continuesSpan(last: Span, startBlock: bigint): boolean {
+  return isPlanted('span-continuity') ? startBlock > last.endBlock : startBlock === last.endBlock + 1n;
+}
+
 /** Record a span: span 0 first, then each next one starting where the last one ended. */
 export function setSpan(store: KVStore, span: Span): void {
   assert(span.startBlock <= span.endBlock && span.selectedProducers.length > 0, 'a span has blocks and producers', {
@@ -71,7 +81,7 @@ export function setSpan(store: KVStore, span: Span): void {
   });
   const last = getLastSpan(store);
   assert(
-    last === undefined ? span.id === 0n : span.id === last.id + 1n && span.startBlock === last.endBlock + 1n,
+    last === undefined ? span.id === 0n : span.id === last.id + 1n && continuesSpan(last, span.startBlock),
     'spans are recorded in order, each continuing the last',
     { id: span.id, startBlock: span.startBlock, lastId: last?.id, lastEnd: last?.endBlock },
   );

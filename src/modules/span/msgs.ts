@@ -13,7 +13,7 @@ import { type MsgDef, OK, rejected, type Ctx, type HandlerResult } from '../fram
 import { addr, asObject, noExtraKeys, str, uint64 } from '../framework/decode';
 import { getChainParams } from '../chain/keeper';
 import { freezeSet } from './freezeSet';
-import { getLastSpan, getSpan, nextSpanSeedBlock } from './keeper';
+import { continuesSpan, getLastSpan, getSpan, nextSpanSeedBlock } from './keeper';
 import { getSpanParams } from './keeper';
 import { type KVReader } from '../../store/kvStore';
 import { isPlanted } from '../../core/plants';
@@ -33,8 +33,7 @@ function checkSpan(state: KVReader, m: MsgProposeSpan): HandlerResult {
     return rejected(SpanErrors.InvalidSidechainChainId);
   const last = getLastSpan(state);
   if (!last) return rejected(SpanErrors.SpanNotFound);
-  const continues = isPlanted('span-continuity') ? m.startBlock > last.endBlock : m.startBlock === last.endBlock + 1n;
-  if (!(last.id + 1n === m.spanId && continues && m.endBlock >= m.startBlock))
+  if (!(last.id + 1n === m.spanId && continuesSpan(last, m.startBlock) && m.endBlock >= m.startBlock))
     return rejected(SpanErrors.SpanNotContinuous);
   if (getSpanParams(state).spanDuration !== m.endBlock - m.startBlock + 1n)
     return rejected(SpanErrors.InvalidSpanDuration);

@@ -3,6 +3,7 @@
  * withdrawn so far (cumulative) and a slashed amount that stays 0 (slashing is not modelled,
  * README item 11); every validator ever known has a leaf in the account root.
  */
+import { isPlanted } from '../../core/plants';
 import { assert } from '../../core/errors';
 import { type KVReader, type KVStore } from '../../store/kvStore';
 import { idKey } from '../framework/storeKeys';
@@ -21,8 +22,16 @@ export function isTopupSeen(store: KVReader, txHash: string, logIndex: bigint): 
   return store.has(seqKey(txHash, logIndex));
 }
 
+/**
+ * Whether minting this top-up again would be a replay. The one place the rule is stated (the
+ * handler and the keeper's assertion both ask here), so a planted slip bends both.
+ */
+export function isTopupReplay(store: KVReader, txHash: string, logIndex: bigint): boolean {
+  return !isPlanted('topup-replay') && isTopupSeen(store, txHash, logIndex);
+}
+
 export function markTopup(store: KVStore, txHash: string, logIndex: bigint): void {
-  assert(!isTopupSeen(store, txHash, logIndex), 'a top-up is minted once', { txHash, logIndex });
+  assert(!isTopupReplay(store, txHash, logIndex), 'a top-up is minted once', { txHash, logIndex });
   store.set(seqKey(txHash, logIndex), true);
 }
 

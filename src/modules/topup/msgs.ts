@@ -17,9 +17,8 @@ import { sendEnabled, addCoins, sendCoins, subCoins } from '../bank/keeper';
 import { getValidator, getValidatorBySigner } from '../staking/keeper';
 import { FEE_DENOM, DEFAULT_AUTH_PARAMS } from '../auth/params';
 import { balanceOf } from '../auth/keeper';
-import { addFeeToDividendAccount, isTopupSeen, markTopup } from './keeper';
+import { addFeeToDividendAccount, isTopupReplay, markTopup } from './keeper';
 import { parseUint } from '../../core/amount';
-import { isPlanted } from '../../core/plants';
 
 const P = 'tx.msg.value';
 
@@ -41,7 +40,7 @@ interface TopupObservation {
 
 function checkTopup(ctx: Ctx, m: MsgTopup) {
   if (!sendEnabled(ctx.store)) return rejected(TopupErrors.SendDisabled);
-  if (!isPlanted('topup-replay') && isTopupSeen(ctx.store, m.txHash, m.logIndex)) return rejected(TopupErrors.OldTx);
+  if (isTopupReplay(ctx.store, m.txHash, m.logIndex)) return rejected(TopupErrors.OldTx);
   return OK;
 }
 
