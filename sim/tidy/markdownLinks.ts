@@ -16,7 +16,7 @@ export interface LinkFinding {
 }
 
 /** Folders that hold generated or installed files, never the repository's own documents. */
-const SKIP = new Set(['node_modules', '.git', 'dist', 'coverage', 'runs']);
+const SKIP: ReadonlySet<string> = new Set(['node_modules', '.git', 'dist', 'coverage', 'runs']);
 
 /**
  * The repository's markdown files: git's tracked ones and new ones it does not ignore, or (outside
