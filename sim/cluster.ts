@@ -37,7 +37,8 @@ import { type ClusterSetup, type ValidatorKeys, clusterSetup } from './domain/cl
 import { Domain, type DomainOptions } from './domain/domain';
 import { type MainReport } from './domain/mainReport';
 
-export type { NodeSlot, RunRecord } from './domain/domain';
+export type { NodeSlot } from './domain/nodeSlots';
+export type { RunRecord } from './domain/observation';
 export type { ValidatorKeys } from './domain/clusterSetup';
 
 /**
