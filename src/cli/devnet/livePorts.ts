@@ -53,7 +53,7 @@ export class NodeService implements ServicePort {
   query(pathWithQuery: string): QueryAnswer {
     this.net.noteServed();
     const node = this.node();
-    return node.app.query(pathWithQuery, node.observers());
+    return node.app.query(pathWithQuery, node.views);
   }
 
   broadcast(tx: Uint8Array, mode: BroadcastMode): Promise<BroadcastResult> {
