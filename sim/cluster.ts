@@ -2,7 +2,7 @@
  * The main domain of a run: the service nodes (app + consensus + bridge), the parent chain, the
  * client's workload and the faults on those nodes, on one engine. The sidechain nodes live in the
  * sidechain domain (sim/domain/sidechainDomain.ts), inline or in a worker; the two meet only through
- * cross-domain messages at window barriers (sim/domain/domain.ts). Nodes see the world only through
+ * cross-domain messages at window barriers (sim/domain/windowProtocol.ts). Nodes see the world only through
  * the ports the domain gives them (clock, network, timers, rng, recorder).
  *
  * What the sidechain domain knows (heads, reorgs, backup blocks) reaches the main thread as plain
@@ -37,7 +37,8 @@ import { type ClusterSetup, type ValidatorKeys, clusterSetup } from './domain/cl
 import { Domain, type DomainOptions } from './domain/domain';
 import { type MainReport } from './domain/mainReport';
 
-export type { NodeSlot, RunRecord } from './domain/domain';
+export type { NodeSlot } from './domain/nodeSlots';
+export type { RunRecord } from './domain/observation';
 export type { ValidatorKeys } from './domain/clusterSetup';
 
 /**

@@ -10,7 +10,8 @@ import { type Scenario } from './scenario/scenario';
 import { runScenario, runScenarioAsync, prepareRun } from './run';
 import { summaryJson } from './report/summary';
 import { compareCrossMessages, WindowScheduler } from './domain/windowScheduler';
-import { type CrossMessage, type DomainStatus, type RunRecord, type WindowResult } from './domain/domain';
+import { type CrossMessage, type DomainStatus, type WindowResult } from './domain/windowProtocol';
+import { type RunRecord } from './domain/observation';
 
 const UNTIL_MS = 90_000;
 const SEEDS = Array.from({ length: 20 }, (_, i) => i + 1);

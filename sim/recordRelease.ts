@@ -3,7 +3,8 @@
  * the main domain first on ties) and passed on once both domains have run past their time: to the
  * oracles, to the caller's onRecord and to its trace sink.
  */
-import { type RunRecord, type WindowResult } from './domain/domain';
+import { type RunRecord } from './domain/observation';
+import { type WindowResult } from './domain/windowProtocol';
 import { TimeMerge, traceLineTimeMs } from './domain/timeMerge';
 import { type OracleSuite } from './oracles/suite';
 import { type TraceSink } from './trace/traceRecorder';

@@ -15,7 +15,7 @@ import { type Cluster } from './cluster';
 import { type FaultSpec, type Scenario } from './scenario/scenario';
 import { type TraceRecorder, type TraceSink } from './trace/traceRecorder';
 import { clusterSetup } from './domain/clusterSetup';
-import { type RunRecord } from './domain/domain';
+import { type RunRecord } from './domain/observation';
 import { SidechainDomain, type SidechainReportQuery } from './domain/sidechainDomain';
 import { type Violation } from './oracles/oracle';
 import { type Placement, type RunResult } from './runResult';

@@ -6,7 +6,9 @@
 import { type Hex, concatBytes, fromHex, toHex } from '../src/core/bytes';
 import { keccak256Bytes } from '../src/core/hash';
 import { type RunVerdict } from './engine/engine';
-import { type IndexedFaultFired, type RunRecord, type WindowEnd } from './domain/domain';
+import { type IndexedFaultFired } from './domain/faultBook';
+import { type RunRecord } from './domain/observation';
+import { type WindowEnd } from './domain/windowProtocol';
 import { type MainReport } from './domain/mainReport';
 import { type ReorgRecord, type SidechainReport } from './domain/sidechainDomain';
 import { type Violation } from './oracles/oracle';

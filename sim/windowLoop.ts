@@ -5,7 +5,8 @@
  * from the domains' reports (runResult.ts).
  */
 import { Cluster } from './cluster';
-import { type DomainOptions, type DomainStatus, type WindowEnd, type WindowResult } from './domain/domain';
+import { type DomainOptions } from './domain/domain';
+import { type DomainStatus, type WindowEnd, type WindowResult } from './domain/windowProtocol';
 import { type SidechainReport, type SidechainReportQuery } from './domain/sidechainDomain';
 import { type WindowPlan, WindowScheduler } from './domain/windowScheduler';
 import { OracleSuite } from './oracles/suite';

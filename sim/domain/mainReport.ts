@@ -6,7 +6,8 @@
 import { type Address } from '../../src/core/address';
 import { type Hex } from '../../src/core/bytes';
 import { type NetworkStats } from '../env/network';
-import { type IndexedFaultFired, type RunRecord } from './domain';
+import { type IndexedFaultFired } from './faultBook';
+import { type RunRecord } from './observation';
 
 /** A service node at the end of the run, with the blocks on its disk. */
 export interface ServiceNodeReport {

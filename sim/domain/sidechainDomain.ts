@@ -17,7 +17,8 @@ import { type NetworkStats } from '../env/network';
 import { type Scenario } from '../scenario/scenario';
 import { type FaultSite } from '../faults/fault';
 import { type ClusterSetup, clusterSetup } from './clusterSetup';
-import { Domain, type DomainOptions, type IndexedFaultFired } from './domain';
+import { Domain, type DomainOptions } from './domain';
+import { type IndexedFaultFired } from './faultBook';
 
 /** How a producer fault bends a producer's sidechain node (sim/faults/producerFault.ts). */
 export type ProducerFlag = 'offline' | 'slow' | 'equivocate' | 'earlySeal';

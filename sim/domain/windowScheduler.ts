@@ -32,7 +32,13 @@
  */
 import { assert } from '../../src/core/errors';
 import { CROSS_SEND_TRIGGERS, type CrossSendTriggers } from './crossTriggers';
-import { type CrossMessage, type DomainStatus, type WindowEnd, type WindowRequest, type WindowResult } from './domain';
+import {
+  type CrossMessage,
+  type DomainStatus,
+  type WindowEnd,
+  type WindowRequest,
+  type WindowResult,
+} from './windowProtocol';
 
 export interface WindowPlan {
   main: WindowRequest;

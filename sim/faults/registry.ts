@@ -158,7 +158,7 @@ export function encodeFault(f: FaultSpec): Record<string, unknown> {
  * Which side a fault acts on: the sidechain's (sc-* nodes, the producer faults) or the service
  * chain's (service nodes, the parent chain, the service-only kinds); a link or one-way partition
  * acts where its senders are. The runner places faults by the same rule (faultDomains in
- * sim/domain/domain.ts: the service side is the main domain).
+ * sim/domain/faultBook.ts: the service side is the main domain).
  */
 export function faultSides(f: FaultSpec): ReadonlySet<TriggerChain> {
   return faultDef(f).sides(f);

@@ -4,7 +4,7 @@
  * plain main-domain report (`result.main`).
  */
 import { type Address } from '../../src/core/address';
-import { type RunRecord } from '../domain/domain';
+import { type RunRecord } from '../domain/observation';
 import { type RunResult } from '../run';
 
 export interface MainFacts {

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadScenario } from './load';
 import { decodeScenario, encodeScenario, type Scenario } from './scenario';
-import { type RunRecord } from '../domain/domain';
+import { type RunRecord } from '../domain/observation';
 import { runScenarioAsync, type RunResult } from '../run';
 import { OracleSuite } from '../oracles/suite';
 import { faultSilencesProducers } from '../faults/registry';

@@ -14,7 +14,7 @@
  * Why: a run at a hundred validators delivers millions of messages, each a near copy of the
  * previous one (the same vote reaches every peer). Interning the strings per chunk hashes each
  * distinct description once per chunk instead of once per delivery, and a delivery costs five
- * numbers; with the describers caching the description per message object (sim/domain/domain.ts),
+ * numbers; with the describers caching the description per message object (sim/domain/nodeSlots.ts),
  * no string is built per delivery either. The JSONL sink still gets every line in full.
  */
 import { createHash } from 'node:crypto';

@@ -11,7 +11,7 @@
  */
 import { type Hex } from '../../src/core/bytes';
 import { type HeaderSummary } from '../../src/bridge/sidechainView';
-import { type CrossMessage } from '../domain/domain';
+import { type CrossMessage } from '../domain/windowProtocol';
 
 /** An encoded `sc.headers` answer: each header is either new (sent in full) or the index of one sent before. */
 interface EncodedHeaders {

@@ -14,13 +14,8 @@ import { MessageChannel, Worker } from 'node:worker_threads';
 import { transfer, wrap, type Remote } from 'comlink';
 import { type Scenario } from '../scenario/scenario';
 import { type SidechainReport, type SidechainReportQuery } from '../domain/sidechainDomain';
-import {
-  type DomainOptions,
-  type DomainStatus,
-  type WindowEnd,
-  type WindowRequest,
-  type WindowResult,
-} from '../domain/domain';
+import { type DomainOptions } from '../domain/domain';
+import { type DomainStatus, type WindowEnd, type WindowRequest, type WindowResult } from '../domain/windowProtocol';
 import { nodeEndpoint } from './nodeEndpoint';
 import { BarrierClient, newBarrierFlags } from './barrierChannel';
 import { HeaderDecoder } from './headerCodec';

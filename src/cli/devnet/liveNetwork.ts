@@ -38,7 +38,7 @@ import {
 import { type DevnetControl, type StepRequest } from '../../rpc/jsonrpc/adminMethods';
 import { tendermintHash } from '../../rpc/rest/txResponse';
 import { prepareRun, type PreparedRun } from '../../../sim/run';
-import { type RunRecord } from '../../../sim/domain/domain';
+import { type RunRecord } from '../../../sim/domain/observation';
 import { observationJson } from '../../../sim/trace/observationJson';
 import { type ClientReply } from '../../node/ports';
 import { type FaultSpec } from '../../../sim/scenario/scenario';

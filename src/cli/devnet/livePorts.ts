@@ -53,7 +53,7 @@ export class NodeService implements ServicePort {
   query(pathWithQuery: string): QueryAnswer {
     this.net.noteServed();
     const node = this.node();
-    return node.app.query(pathWithQuery, node.observers());
+    return node.app.query(pathWithQuery, node.views);
   }
 
   broadcast(tx: Uint8Array, mode: BroadcastMode): Promise<BroadcastResult> {
@@ -98,8 +98,7 @@ export class NodeStatus implements NodeStatusPort {
     const peers: PeerInfo[] = [];
     const me = `svc-${this.index}`;
     this.net.run.main.serviceNodes.forEach((n, i) => {
-      if (n.id !== me && this.net.run.main.slots.get(n.id)?.alive)
-        peers.push({ id: n.id, moniker: `validator-${i + 1}` });
+      if (n.id !== me && this.net.run.main.slot(n.id).alive) peers.push({ id: n.id, moniker: `validator-${i + 1}` });
     });
     return { listening: true, peers };
   }
@@ -131,7 +130,7 @@ export class NodeSidechain implements SidechainPort {
     let highest = head;
     let peers = 0;
     for (const n of run.sidechain.sidechainNodes) {
-      if (n === me || !run.sidechain.slots.get(n.id)?.alive) continue;
+      if (n === me || !run.sidechain.slot(n.id).alive) continue;
       peers++;
       const h = n.chain.head().block.header.number;
       if (h > highest) highest = h;

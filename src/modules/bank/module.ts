@@ -6,12 +6,12 @@ import { BANK_INVARIANTS } from './invariants';
 import { getBankParams } from './keeper';
 import { MsgMultiSendDef, MsgSendDef } from './msgs';
 import { type BankParams, bankParamsJson, DEFAULT_BANK_PARAMS } from './params';
+import { BANK_QUERIES } from './queries';
 
 export const bankModule: Module<BankGenesis, BankParams> = {
   name: 'bank',
   msgs: [MsgSendDef, MsgMultiSendDef],
-  // Balances are read through the auth module's account query.
-  queries: [],
+  queries: BANK_QUERIES,
   genesis: BANK_GENESIS,
   errors: BankErrors,
   params: { defaults: DEFAULT_BANK_PARAMS, read: getBankParams, json: bankParamsJson },

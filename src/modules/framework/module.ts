@@ -1,9 +1,11 @@
 /**
  * The shape every module has. A module folder holds its keeper (store access only), its messages,
  * its queries with their JSON shapes, its genesis section, its error codes, its params and the
- * invariants it states, and exports one `Module` that names them. The app builds the genesis, the
- * query router, the message registry and the invariant check by iterating the modules
- * (src/app/modules.ts), so adding a module is one folder and one line there.
+ * invariants it states, and exports one `Module` that names them. Every folder has the same files
+ * (module, keeper, msgs, queries, genesis, params, errors, invariants; src/app/modules.test.ts
+ * checks): a part a module lacks is an empty one in its file, with a comment saying why. The app
+ * builds the genesis, the query router, the message registry and the invariant check by iterating
+ * the modules (src/app/modules.ts), so adding a module is one folder and one line there.
  */
 import { type ResultError } from '../../core/errors';
 import { type KVReader, type KVStore } from '../../store/kvStore';

@@ -7,6 +7,7 @@ import { StakingErrors } from './errors';
 import { STAKING_GENESIS, type StakingGenesis } from './genesis';
 import { STAKING_INVARIANTS } from './invariants';
 import { MsgSignerUpdateDef, MsgStakeUpdateDef, MsgValidatorExitDef, MsgValidatorJoinDef } from './msgs';
+import { STAKING_PARAMS } from './params';
 import { STAKING_QUERIES } from './queries';
 
 export const stakingModule: Module<StakingGenesis, null> = {
@@ -15,6 +16,6 @@ export const stakingModule: Module<StakingGenesis, null> = {
   queries: STAKING_QUERIES,
   genesis: STAKING_GENESIS,
   errors: StakingErrors,
-  params: null,
+  params: STAKING_PARAMS,
   invariants: STAKING_INVARIANTS,
 };

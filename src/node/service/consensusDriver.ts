@@ -258,7 +258,7 @@ export class ConsensusDriver {
   /** Vote on the side txs of the block just committed (carried by the next non-nil precommit). */
   voteOnSideTxs(ctx: Ctx, txs: readonly Hex[], sidechainHead: bigint | null): void {
     const app = this.node.app;
-    const voting = castSideVotes(app.sideTxVotes(this.node.observers()), txs, {
+    const voting = castSideVotes(app.sideTxVotes(this.node.views), txs, {
       sidechainChainId: getChainParams(app.store).sidechainChainId,
       signDigest: (d) => this.node.sign(d),
     });

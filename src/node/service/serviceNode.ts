@@ -12,10 +12,7 @@ import { type Address } from '../../core/address';
 import { assert } from '../../core/errors';
 import { type SignatureScheme } from '../../core/signatureScheme';
 import { BLOCK_MAX_BYTES, BLOCK_MAX_GAS, ServiceApp } from '../../app/serviceApp';
-import { type Observers } from '../../modules/framework/observers';
 import { type CommittedBlock, type ServiceBlock, blockHash } from '../../consensus/types';
-import { ParentView } from '../../bridge/parentView';
-import { SidechainView } from '../../bridge/sidechainView';
 import { type NodeContext, type SimNode } from '../ports';
 import { type NodeMessage } from '../messages';
 import { type ChainTip, GENESIS_PARENT_HASH, proposeBlock } from './blockRules';
@@ -31,12 +28,10 @@ import { sidechainAnswer, syncAnswer } from './peerAnswers';
 import { commitObservation, genesisObservation } from './reporting';
 import { sideVotesOf } from './sideVoter';
 import { BridgeWork } from './bridgeWork';
+import { ChainViews } from './chainViews';
 import { TxIntake } from './txIntake';
 
 type Ctx = NodeContext<NodeMessage, ServiceTimer>;
-
-/** After a gap in its sidechain view, the node asks its sidechain node again from this far back. */
-export const SIDECHAIN_REFETCH_BLOCKS = 256n;
 
 export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
   readonly id: string;
@@ -46,9 +41,7 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
   private driver!: ConsensusDriver;
   private intake!: TxIntake;
   private bridge!: BridgeWork;
-  private parentView = new ParentView();
-  private sidechainView = new SidechainView();
-  private sidechainFrom: bigint | null = null;
+  private chainViews = new ChainViews();
   private alive = true;
 
   constructor(
@@ -74,9 +67,9 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
     return this.alive;
   }
 
-  /** What the bridge sees of the parent chain and the sidechain (read by Byzantine faults). */
-  get views(): { readonly parent: ParentView; readonly sidechain: SidechainView } {
-    return { parent: this.parentView, sidechain: this.sidechainView };
+  /** What this node sees of the parent chain and the sidechain (the bridge, REST queries and Byzantine faults read it). */
+  get views(): ChainViews {
+    return this.chainViews;
   }
 
   /** Fresh volatile state from genesis (constructor and restart). */
@@ -84,10 +77,8 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
     this.app = new ServiceApp(this.genesis, this.scheme, this.cfg.app);
     this.driver = new ConsensusDriver(this, this.genesis);
     this.intake = new TxIntake(this);
-    this.parentView = new ParentView();
-    this.sidechainView = new SidechainView();
-    this.bridge = new BridgeWork(this, { parent: this.parentView, sidechain: this.sidechainView }, this.intake);
-    this.sidechainFrom = null;
+    this.chainViews = new ChainViews();
+    this.bridge = new BridgeWork(this, this.chainViews, this.intake);
   }
 
   start(ctx: Ctx): void {
@@ -168,7 +159,7 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
     if (!live) return;
     ctx.observe(commitObservation(cb, applied, applied.commit.appHash, applied.writes));
     this.hooks.onCommit?.(this, cb, applied.end, applied.results);
-    this.driver.voteOnSideTxs(ctx, b.txs, this.sidechainView.headNumber());
+    this.driver.voteOnSideTxs(ctx, b.txs, this.chainViews.sidechain.headNumber());
     this.bridge.afterCommit(ctx, applied.end, sideTxVotes);
   }
 
@@ -198,17 +189,11 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
         this.driver.onSync(ctx, msg.blocks);
         return;
       case 'p.syncRes':
-        this.parentView.update(msg.result);
+        this.chainViews.parent.update(msg.result);
         return;
-      case 'sc.headers': {
-        const ok = this.sidechainView.update(msg.anchor, msg.headers, msg.head);
-        const back =
-          msg.anchor && msg.anchor.number > SIDECHAIN_REFETCH_BLOCKS
-            ? msg.anchor.number - SIDECHAIN_REFETCH_BLOCKS
-            : 0n;
-        this.sidechainFrom = ok ? null : back;
+      case 'sc.headers':
+        this.chainViews.onHeaders(msg);
         return;
-      }
       case 'svc.getSpan':
       case 'svc.getStateSyncs':
       case 'svc.getCheckpoint':
@@ -234,18 +219,11 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
         this.driver.gossip(ctx, tag.height);
         return;
       case 'pollParent':
-        ctx.send(this.identity.parentNode, {
-          kind: 'p.sync',
-          fromBlock: this.parentView.nextFrom(),
-          fromHeaderBlock: this.parentView.lastHeaderBlock() + 1n,
-        });
+        ctx.send(this.identity.parentNode, this.chainViews.parentPoll());
         ctx.setTimer(this.cfg.parentPollMs, { kind: 'pollParent' });
         return;
       case 'pollSidechain':
-        ctx.send(this.identity.sidechainNode, {
-          kind: 'sc.getHeaders',
-          from: this.sidechainFrom ?? this.sidechainView.nextFrom(),
-        });
+        ctx.send(this.identity.sidechainNode, this.chainViews.sidechainPoll());
         ctx.setTimer(this.cfg.sidechainPollMs, { kind: 'pollSidechain' });
         return;
       case 'bridge':
@@ -253,10 +231,5 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
         ctx.setTimer(this.cfg.bridgeTickMs, { kind: 'bridge' });
         return;
     }
-  }
-
-  /** What this node sees of the parent chain and the sidechain (for REST queries that need it). */
-  observers(): Observers {
-    return { parent: this.parentView, sidechain: this.sidechainView };
   }
 }

@@ -1,0 +1,171 @@
+/**
+ * The nodes of a domain and their lifecycle. Each node gets a slot: the ports it sees the world
+ * through (clock with its skew, network, timers, its own rng stream, the recorder), whether it is
+ * alive or paused, and its incarnation. A crash or a restart bumps the incarnation, so the timers
+ * a node set before are stale and dropped when they come due; a paused node's messages are lost and
+ * its timers wait for the pause to end.
+ */
+import { boundedMemo } from '../../src/core/memo';
+import { assert } from '../../src/core/errors';
+import { type NodeContext, type SimNode } from '../../src/node/ports';
+import { type NodeMessage, describeMessage } from '../../src/node/messages';
+import { type ServiceTimer } from '../../src/node/service/config';
+import { type SidechainTimer } from '../../src/node/sidechain/sidechainNode';
+import { type ParentTimer } from '../../src/node/parentChainNode';
+import { type Engine } from '../engine/engine';
+import { type Rng } from '../env/rng';
+import { type Network, NET_DELIVER } from '../env/network';
+import { type DomainName, domainOf } from './clusterSetup';
+import { type RunObservation } from './observation';
+import { type CrossBoundary } from './windowProtocol';
+
+export type AnyTimer = ServiceTimer | SidechainTimer | ParentTimer;
+
+export interface NodeSlot {
+  node: SimNode<NodeMessage, AnyTimer>;
+  alive: boolean;
+  paused: boolean;
+  pausedUntilMs: number;
+  incarnation: number;
+  skewMs: number;
+  rng: Rng;
+  ctx: NodeContext<NodeMessage, AnyTimer>;
+}
+
+interface TimerPayload {
+  tag: AnyTimer;
+  /** The incarnation that set it: a timer of an earlier one is stale. */
+  inc: number;
+}
+
+/**
+ * A delivery's trace description. The network asks for it once per send or broadcast and hands
+ * it to every copy (see Network); the engine asks for deliveries scheduled otherwise (messages
+ * from the other domain, from outside).
+ */
+export function describeDelivery(msg: NodeMessage, from: string): string {
+  return `{"f":${JSON.stringify(from)},"m":${describeMessage(msg)}}`;
+}
+
+const timerDescriptions = boundedMemo<string, string>('domain.timerDescriptions', 64);
+
+function describeTimer(kind: string): string {
+  return timerDescriptions.getOrCompute(kind, () => `{"t":${JSON.stringify(kind)}}`);
+}
+
+/** What the slots need from their domain. */
+export interface NodeSlotsEnv {
+  domain: DomainName;
+  engine: Engine;
+  network: Network;
+  /** The domain's stream; each node forks its own (`node:<id>`). */
+  rng: Rng;
+  /** Virtual time 0 on the nodes' clocks. */
+  epochMs: number;
+  /** Where a timer that may send a request across is noted (the lookahead). */
+  boundary: CrossBoundary;
+  /** A node's record (observation). */
+  observe(node: string, obs: RunObservation): void;
+}
+
+export class NodeSlots {
+  private readonly slots = new Map<string, NodeSlot>();
+
+  constructor(private readonly env: NodeSlotsEnv) {
+    const { engine } = env;
+    engine.on<NodeMessage>(
+      NET_DELIVER,
+      (ev) => {
+        const slot = this.slots.get(ev.target);
+        if (!slot?.alive || slot.paused) return;
+        env.network.noteDelivered();
+        slot.node.onMessage(ev.source, ev.payload, slot.ctx);
+      },
+      describeDelivery,
+    );
+    engine.on<TimerPayload>(
+      'node.timer',
+      (ev, e) => {
+        const slot = this.slots.get(ev.target);
+        if (!slot?.alive || ev.payload.inc !== slot.incarnation) return;
+        if (slot.paused) {
+          this.scheduleTimer(Math.max(slot.pausedUntilMs, e.nowMs()), ev.target, ev.payload);
+          return;
+        }
+        slot.node.onTimer(ev.payload.tag, slot.ctx);
+      },
+      (p) => describeTimer(p.tag.kind),
+    );
+  }
+
+  /** Give a node of this domain its slot and ports. */
+  add(node: SimNode<NodeMessage, AnyTimer>): void {
+    const { engine, network } = this.env;
+    const id = node.id;
+    assert(domainOf(id) === this.env.domain, 'a node lives in its own domain', { id, domain: this.env.domain });
+    const slot: NodeSlot = {
+      node,
+      alive: true,
+      paused: false,
+      pausedUntilMs: 0,
+      incarnation: 0,
+      skewMs: 0,
+      rng: this.env.rng.fork(`node:${id}`),
+      ctx: undefined as unknown as NodeContext<NodeMessage, AnyTimer>,
+    };
+    slot.ctx = {
+      nowMs: () => engine.nowMs() + this.env.epochMs + slot.skewMs,
+      send: (to, msg) => network.send(id, to, msg),
+      broadcast: (to, msg, except) => network.broadcast(id, to, msg, except),
+      setTimer: (afterMs, tag) =>
+        this.scheduleTimer(engine.nowMs() + Math.max(0, Math.floor(afterMs)), id, { tag, inc: slot.incarnation }),
+      random: () => slot.rng.float(),
+      observe: (o) => this.env.observe(id, o),
+    };
+    this.slots.set(id, slot);
+  }
+
+  has(id: string): boolean {
+    return this.slots.has(id);
+  }
+
+  /** A node of this domain (faults pause it, skew its clock). */
+  get(id: string): NodeSlot {
+    const s = this.slots.get(id);
+    assert(s !== undefined, 'a fault names a node of this domain', { id, domain: this.env.domain });
+    return s;
+  }
+
+  /** Start every node, in the order they were added. */
+  startAll(): void {
+    for (const slot of this.slots.values()) slot.node.start(slot.ctx);
+  }
+
+  /** Crash a node, or restart a crashed one. */
+  crashOrRestart(id: string, crash: boolean): void {
+    const s = this.get(id);
+    if (crash) {
+      s.node.crash();
+      s.alive = false;
+      s.incarnation++;
+    } else if (!s.alive) {
+      s.alive = true;
+      s.incarnation++;
+      s.node.restart(s.ctx);
+    }
+  }
+
+  /** Re-plan a live node at once (its pending timers go stale). */
+  restartNow(id: string): void {
+    const s = this.get(id);
+    if (s.alive) {
+      s.incarnation++;
+      s.node.restart(s.ctx);
+    }
+  }
+
+  private scheduleTimer(timeMs: number, target: string, payload: TimerPayload): void {
+    this.env.engine.at(timeMs, 'node.timer', target, payload);
+    if (this.env.boundary.isRequestTimer(payload.tag.kind)) this.env.boundary.noteRequestTrigger(timeMs);
+  }
+}
