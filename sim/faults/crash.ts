@@ -1,6 +1,5 @@
 /** `crash`: a node stops (a service node loses everything but its disk; a sidechain node keeps its chain) and restarts at the end. */
-import { type FaultDef, type FaultTiming, readNode, sidesOfNodes } from './fault';
-import { NODE_ID } from '../scenario/schemaParts';
+import { type FaultDef, type FaultTiming, oneNodeFault } from './fault';
 
 export type CrashFault = FaultTiming & {
   kind: 'crash';
@@ -11,13 +10,7 @@ export type CrashFault = FaultTiming & {
 export const crash: FaultDef<CrashFault> = {
   kind: 'crash',
   summary: 'a node stops and restarts when the fault ends',
-  fields: ['node'],
-  schema: { properties: { node: NODE_ID }, required: ['node'] },
-  decode: (r, o, ctx) => ({ node: readNode(r, o, 'node', ctx) }),
-  encode: (f) => ({ node: f.node }),
-  sides: (f) => sidesOfNodes([f.node]),
-  fixedSide: null,
-  silencesProducers: (f) => f.node.startsWith('sc-'),
+  ...oneNodeFault<CrashFault>(),
   apply(f, site, { start }) {
     site.domain.crashOrRestart(f.node, start);
     return f.node;

@@ -11,7 +11,7 @@
 import { InputError, assert } from '../../src/core/errors';
 import { type Rng } from '../env/rng';
 import { type Obj, type Reader, describeValue } from '../scenario/reader';
-import { type Schema } from '../scenario/schemaParts';
+import { NODE_ID, type Schema } from '../scenario/schemaParts';
 import { type Cluster } from '../cluster';
 import { type SidechainDomain } from '../domain/sidechainDomain';
 
@@ -110,6 +110,23 @@ export interface FaultDef<F extends { kind: string } = { kind: string }> {
 }
 
 // --- helpers the kinds share -----------------------------------------------------------------
+
+/** What every kind that names one node and nothing else has in common (crash, pause). */
+export function oneNodeFault<F extends FaultTiming & { kind: string; node: string }>(): Pick<
+  FaultDef<F>,
+  'fields' | 'schema' | 'decode' | 'encode' | 'sides' | 'fixedSide' | 'silencesProducers'
+> {
+  return {
+    fields: ['node'],
+    schema: { properties: { node: NODE_ID }, required: ['node'] },
+    decode: (r, o, ctx) => ({ node: readNode(r, o, 'node', ctx) }) as FaultFields<F>,
+    encode: (f) => ({ node: f.node }),
+    sides: (f) => sidesOfNodes([f.node]),
+    fixedSide: null,
+    // A silent sidechain node may be every producer there is.
+    silencesProducers: (f) => f.node.startsWith('sc-'),
+  };
+}
 
 /** A node id the scenario has. */
 export function readNode(r: Reader, o: Obj, k: string, ctx: DecodeContext): string {

@@ -1,7 +1,6 @@
 /** `pause`: a node stops handling anything (its timers wait) until the fault ends; nothing is lost. */
-import { type FaultDef, type FaultTiming, readNode, sidesOfNodes } from './fault';
+import { type FaultDef, type FaultTiming, oneNodeFault } from './fault';
 import { serviceSidechainOrParent } from './crash';
-import { NODE_ID } from '../scenario/schemaParts';
 
 export type PauseFault = FaultTiming & {
   kind: 'pause';
@@ -11,13 +10,7 @@ export type PauseFault = FaultTiming & {
 export const pause: FaultDef<PauseFault> = {
   kind: 'pause',
   summary: 'a node freezes (messages to it are lost, its timers wait) until the fault ends',
-  fields: ['node'],
-  schema: { properties: { node: NODE_ID }, required: ['node'] },
-  decode: (r, o, ctx) => ({ node: readNode(r, o, 'node', ctx) }),
-  encode: (f) => ({ node: f.node }),
-  sides: (f) => sidesOfNodes([f.node]),
-  fixedSide: null,
-  silencesProducers: (f) => f.node.startsWith('sc-'),
+  ...oneNodeFault<PauseFault>(),
   apply(f, site, { start }) {
     const d = site.domain;
     const s = d.slot(f.node);
