@@ -55,7 +55,8 @@ export interface ClusterSetup {
 }
 
 export function clusterSetup(scenario: Scenario, seed: number): ClusterSetup {
-  const rng = Rng.forSeed(`${scenario.name}/${seed}`);
+  // Every random stream of the run derives from this (the scenario's name unless it names other streams).
+  const rng = Rng.forSeed(`${scenario.streams ?? scenario.name}/${seed}`);
   const scheme = schemeFor(scenario.crypto);
   const p = scenario.params;
 

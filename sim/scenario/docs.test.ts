@@ -66,7 +66,7 @@ function requiredMentions(s: Json): Array<{ heading: string; fields: string[] }>
       heading: '## `expect`',
       fields: [...Object.keys(expectProps), ...keys(expectProps.min), ...keys(expectProps.max)],
     },
-    { heading: '## `plant` and `seed`', fields: ['plant', 'seed'] },
+    { heading: '## `plant`, `seed` and `streams`', fields: ['plant', 'seed', 'streams'] },
   ];
 }
 

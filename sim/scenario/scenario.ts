@@ -109,6 +109,12 @@ export interface Scenario {
   plant?: PlantName;
   /** The seed a regression fails with (the suite runs it; default 1). */
   seed?: number;
+  /**
+   * The name the run's random streams are drawn under, with the seed (default: `name`). A copy of
+   * a run under another name (a fuzz failure, a shrunk regression) keeps the original's here, so
+   * it replays the same run.
+   */
+  streams?: string;
 }
 
 const TOP_KEYS = [
@@ -127,6 +133,7 @@ const TOP_KEYS = [
   'expect',
   'plant',
   'seed',
+  'streams',
 ];
 
 /**
@@ -317,6 +324,7 @@ function decodeChecked(value: unknown): Scenario {
     expect,
     ...(o.plant !== undefined ? { plant: parsePlant(o.plant, 'plant') } : {}),
     ...(o.seed !== undefined ? { seed: r.int(o, 'seed', undefined, 0) } : {}),
+    ...(o.streams !== undefined ? { streams: r.str(o, 'streams') } : {}),
   };
 }
 
@@ -382,6 +390,7 @@ export function encodeScenario(s: Scenario): Record<string, unknown> {
     },
     ...(s.plant ? { plant: s.plant } : {}),
     ...(s.seed !== undefined ? { seed: s.seed } : {}),
+    ...(s.streams !== undefined ? { streams: s.streams } : {}),
   };
 }
 

@@ -164,6 +164,11 @@ export function scenarioSchema(): Schema {
           'x-message': `unknown planted bug {got}; known: ${PLANT_NAMES.join(', ')}`,
         },
         seed: int(0, undefined, 'the seed a regression fails with'),
+        streams: {
+          type: 'string',
+          minLength: 1,
+          description: "the name the random streams are drawn under, with the seed (default: the scenario's name)",
+        },
       },
       ['name'],
     ),

@@ -137,6 +137,8 @@ export async function fuzzCommand(o: FuzzCliOptions): Promise<number> {
           const file = encodeScenario({
             ...s,
             name: `fuzz-seed-${r.seed}`,
+            // The campaign ran it under the profile's name: the same streams replay the same run.
+            streams: s.streams ?? s.name,
             crypto,
             expect: { verdict: r.verdict as 'pass', ...(r.oracle ? { oracle: r.oracle } : {}), min: {}, max: {} },
             ...(plant ? { plant } : {}),

@@ -114,11 +114,10 @@ export function resolveTarget(t: RunTarget): ResolvedTarget {
       throw new InputError('--fuzz-seed', `expected a positive integer, got ${t.fuzzSeed}`);
     const profile = swarmProfileOf(t.profile);
     const named = profile === 'swarm' ? `fuzz-seed-${t.fuzzSeed}` : `fuzz-${profile}-seed-${t.fuzzSeed}`;
+    const drawn = swarmScenario(t.fuzzSeed, fuzzDurationMs(t.duration, '--duration'), profile);
+    // Under its own name, on the streams the campaign ran it on (the profile's name).
     target = {
-      scenario: {
-        ...swarmScenario(t.fuzzSeed, fuzzDurationMs(t.duration, '--duration'), profile),
-        name: named,
-      },
+      scenario: { ...drawn, name: named, streams: drawn.streams ?? drawn.name },
       seed: t.fuzzSeed,
       label: `fuzz seed ${t.fuzzSeed}${profile === 'swarm' ? '' : ` (${profile} profile)`}`,
     };
@@ -174,6 +173,8 @@ export async function shrinkCommand(t: RunTarget & { out?: string; name?: string
     const regression: Scenario = {
       ...small,
       name,
+      // Renamed, it keeps the streams it failed on.
+      streams: small.streams ?? small.name,
       description: `Shrunk from ${label}: fails ${oracle} (${last.violation?.message ?? ''}).`,
       expect: { verdict: last.verdict, oracle, min: {}, max: {} },
       seed,
