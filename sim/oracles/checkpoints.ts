@@ -13,7 +13,10 @@
  *  - a proposal's account root is the oracle's own root over the dividend accounts of every
  *    validator ever known (README items 11-12).
  * CheckpointRootOracle: each acked root equals the oracle's own Merkle root over the final
- * canonical chain's blocks of its range (hash rules 1-2, from the imported blocks' headers).
+ * canonical chain's blocks of its range (hash rules 1-2, from the imported blocks' headers). A
+ * sidechain node learns an ack from its fetch loop (sidechain.md §3.2: checkpoints every 100 s), so
+ * a checkpoint acked less than that before the end is not judged: until fetched, the node may still
+ * be on the fork it chose before the ack (a reorg below a checkpoint voted but not yet acked).
  */
 import { type StateWrite } from '../../src/node/observations';
 import { Oracle, type RunRecord } from './oracle';
@@ -39,6 +42,9 @@ interface Books {
 }
 
 const seconds = (ms: number): bigint => BigInt(Math.floor(ms / 1000));
+
+/** Bor's checkpoint fetch period (sidechain.md §3.2 "Fetch loops"): an ack is enforced within this long. */
+export const CHECKPOINT_FETCH_MS = 100_000;
 
 export class CheckpointOracle extends Oracle {
   readonly name = 'checkpoint-timeouts';
@@ -225,7 +231,10 @@ export class CheckpointOracle extends Oracle {
 export class CheckpointRootOracle extends Oracle {
   readonly name = 'checkpoint-roots';
   readonly class = 'safety' as const;
-  private readonly acked = new Map<bigint, { startBlock: bigint; endBlock: bigint; rootHash: string; node: string }>();
+  private readonly acked = new Map<
+    bigint,
+    { startBlock: bigint; endBlock: bigint; rootHash: string; node: string; ackedAtMs: number }
+  >();
 
   constructor(private readonly model: SidechainModel) {
     super();
@@ -241,6 +250,7 @@ export class CheckpointRootOracle extends Oracle {
           endBlock: w.endBlock,
           rootHash: w.rootHash,
           node: r.node,
+          ackedAtMs: r.t,
         });
   }
 
@@ -249,6 +259,7 @@ export class CheckpointRootOracle extends Oracle {
     const chain = this.model.chainTo(head);
     for (const [number, c] of [...this.acked].sort((x, y) => (x[0] < y[0] ? -1 : 1))) {
       if (BigInt(chain.length) <= c.endBlock) continue;
+      if (atMs - c.ackedAtMs < CHECKPOINT_FETCH_MS) continue;
       const leaves = chain.slice(Number(c.startBlock), Number(c.endBlock) + 1).map((b) => blockLeaf(b.fact));
       const root = merkleRoot(leaves).toLowerCase();
       if (root !== c.rootHash.toLowerCase()) {

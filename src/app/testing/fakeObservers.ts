@@ -14,6 +14,8 @@ export class FakeObservers implements Observers {
   readonly events = new Map<string, { event: ParentEvent; confirmations: bigint }>();
   readonly headerBlocks = new Map<bigint, HeaderBlockRecord>();
   sidechainHead: bigint | null = 0n;
+  /** Roots of ranges on which the scripted sidechain is on another fork, by `start/end`. */
+  readonly sidechainForks = new Map<string, Hex>();
   parentHead = 1_000n;
 
   readonly parent = {
@@ -29,7 +31,7 @@ export class FakeObservers implements Observers {
     headNumber: (): bigint | null => this.sidechainHead,
     rootHash: (start: bigint, end: bigint, confirmations: bigint): Hex | null => {
       if (this.sidechainHead === null || end + confirmations > this.sidechainHead || start > end) return null;
-      return sidechainRoot(start, end);
+      return this.sidechainForks.get(`${start}/${end}`) ?? sidechainRoot(start, end);
     },
   };
 

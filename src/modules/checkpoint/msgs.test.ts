@@ -517,6 +517,25 @@ describe('MsgCheckpointAck', () => {
     }
   });
 
+  it("the next checkpoint on a sidechain that left the last acked one's range: validators skip, 5502; back on it, accepted", () => {
+    const chain = newChain();
+    const { msg } = bufferFirst(chain);
+    chain.observers.headerBlocks.set(1n, record(msg, 1n));
+    settle(chain, [ackTx(chain, 1n)]);
+    // The validators' sidechain reorged below checkpoint 1 before the ack and has not switched back:
+    // its root of 256..400 is a root of that fork.
+    chain.observers.sidechainForks.set('0/255', sidechainRoot(0n, 254n));
+    const r = settle(chain, [cpTx(chain, cpMsg(chain, 256n, 400n))]);
+    expect(r.txs[0]!.code).toBe(0);
+    expect(r.side[0]).toMatchObject(SIDE_FAILED);
+    expect(r.side[0]!.tally.result).toBe('skip');
+    expect(restQuery(chain.app, '/checkpoints/buffer').status).toBe(500);
+    chain.observers.sidechainForks.clear();
+    const r2 = settle(chain, [cpTx(chain, cpMsg(chain, 256n, 400n))]);
+    expect(r2.side[0]!.code).toBe(0);
+    expect(chain.queryResult('/checkpoints/buffer').endBlock).toBe(400);
+  });
+
   it('continuity of the next checkpoint: 1509 when it starts inside the last one, 1510 when not adjacent; the new proposer goes on from end + 1', () => {
     const chain = newChain();
     const { msg } = bufferFirst(chain);

@@ -122,6 +122,16 @@ export const MsgCheckpointDef: MsgDef<MsgCheckpoint> = {
       );
       if (root === null) return { result: 'skip', reason: 'sidechain blocks not yet confirmed' };
       if (root !== m.rootHash) return { result: 'no', reason: `root hash differs: sidechain has ${root}` };
+      // An acked checkpoint is final: attest the next range only on a sidechain that still holds the
+      // last acked one. The sidechain node whitelists an ack only once it has fetched it; until then
+      // it may be on a fork that left the acked range, and a root read there would be a root of that
+      // fork, which no chain that keeps the acked checkpoint can have.
+      const last = getLastCheckpoint(state);
+      if (last) {
+        const { startBlock, endBlock, rootHash } = last.checkpoint;
+        if (observers.sidechain.rootHash(startBlock, endBlock, 0n) !== rootHash)
+          return { result: 'skip', reason: `sidechain is not on the chain of checkpoint ${last.number}` };
+      }
       return { result: 'yes', observation: null };
     },
     post(ctx, m) {
