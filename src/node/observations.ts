@@ -179,7 +179,7 @@ export type Observation =
       proposer: Address;
       timeMs: number;
       /** The precommits the block was committed with. */
-      commit: VoteFact[];
+      commit: ReadonlyArray<Readonly<VoteFact>>;
       txs: TxFact[];
       sideTxs: SideTxFact[];
       writes: StateWrite[];
@@ -199,7 +199,7 @@ export type Observation =
   /** A proposal the node's consensus took in (its own included). */
   | { kind: 'consensus.proposal'; height: bigint; round: number; blockHash: Hex; polRound: number; proposer: Address }
   /** A vote signed with the node's key: by its consensus, or by a (Byzantine) wrapper around it. */
-  | { kind: 'consensus.vote'; vote: VoteFact; origin: 'consensus' | 'wrapper' }
+  | { kind: 'consensus.vote'; vote: Readonly<VoteFact>; origin: 'consensus' | 'wrapper' }
   | { kind: 'consensus.evidence'; validator: Address; height: bigint; round: number; voteType: 'prevote' | 'precommit' }
   | { kind: 'bridge.parentCall'; method: string; key: string }
   | { kind: 'bridge.tx'; msgType: string; key: string }

@@ -4,6 +4,7 @@
  * node only says when.
  */
 import { type Hex } from '../../core/bytes';
+import { weakMemo } from '../../core/memo';
 import { type StoreWrites } from '../../store/kvStore';
 import { type ServiceApp } from '../../app/serviceApp';
 import { type AppliedBlock } from '../../app/sharedExecution';
@@ -15,8 +16,18 @@ import { type Observation, type VoteFact } from '../observations';
 import { stateWritesOf, txFactOf } from '../stateFacts';
 import { type SpanVote } from './sideVoter';
 
-export function voteFact(v: Vote): VoteFact {
-  return { type: v.type, height: v.height, round: v.round, blockHash: v.blockHash, validator: v.validator };
+/**
+ * A vote's fact, one frozen object per vote object: every node's commit lists the same precommits
+ * (votes are shared by the nodes of a process), and a fact per node per vote made a run at a
+ * hundred validators hold a hundred copies of each (most of its memory after an hour). Frozen,
+ * the trace writes its text once (sim/trace/observationJson.ts).
+ */
+const voteFacts = weakMemo<Vote, Readonly<VoteFact>>('reporting.voteFacts');
+
+export function voteFact(v: Vote): Readonly<VoteFact> {
+  return voteFacts.getOrCompute(v, () =>
+    Object.freeze({ type: v.type, height: v.height, round: v.round, blockHash: v.blockHash, validator: v.validator }),
+  );
 }
 
 /** A vote signed with the node's key: by its consensus, or by a (Byzantine) wrapper around it. */
