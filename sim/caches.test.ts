@@ -33,6 +33,8 @@ const EXPECTED = [
   'sidechain.systemStateRoots',
   'sidechain.txHashes',
   'sidechain.txRoots',
+  'sidechainFacts.blocks',
+  'sidechainFacts.heads',
   'sidechainNode.headerSummaries',
   'signatureScheme.fastVerified',
   'signatureScheme.signingKeys',

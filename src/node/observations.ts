@@ -11,6 +11,7 @@
  */
 import { type Address } from '../core/address';
 import { type Hex } from '../core/bytes';
+import { type DeepReadonly } from '../core/readonly';
 
 export interface Coin {
   denom: string;
@@ -214,17 +215,17 @@ export type Observation =
         receiptHash: Hex;
         producers: ProducerFact[];
       };
-      head: HeadFact;
+      head: Readonly<HeadFact>;
     }
   | { kind: 'sidechain.produced'; number: bigint; hash: Hex; signer: Address; difficulty: bigint }
-  | { kind: 'sidechain.imported'; block: SidechainBlockFact; head: HeadFact }
+  | { kind: 'sidechain.imported'; block: DeepReadonly<SidechainBlockFact>; head: Readonly<HeadFact> }
   | { kind: 'sidechain.rejected'; number: bigint; hash: Hex; reason: string }
   | { kind: 'sidechain.equivocated'; number: bigint; a: Hex; b: Hex }
   | { kind: 'sidechain.reorg'; depth: number; oldHead: Hex; newHead: Hex; ancestor: bigint }
   /** The finality floor moved to this canonical block (a checkpoint verified on the node's chain). */
   | { kind: 'sidechain.finalized'; number: bigint; hash: Hex }
   /** The node switched to a checkpointed fork: `fork` (numbered `end`) is final now. */
-  | { kind: 'sidechain.checkpointFork'; start: bigint; end: bigint; fork: Hex; head: HeadFact }
+  | { kind: 'sidechain.checkpointFork'; start: bigint; end: bigint; fork: Hex; head: Readonly<HeadFact> }
   /** A checkpoint its chain disagrees with and no stored fork matches: maybe a rewind. */
   | {
       kind: 'sidechain.checkpointMismatch';
@@ -233,7 +234,13 @@ export type Observation =
       headBefore: bigint;
       rewoundTo: bigint | null;
       removed: number;
-      head: HeadFact;
+      head: Readonly<HeadFact>;
     }
   /** The operator's debug.setHead: every block above `number` forgotten (or the error). */
-  | { kind: 'sidechain.setHead'; number: bigint; removed: number | null; error: string | null; head: HeadFact };
+  | {
+      kind: 'sidechain.setHead';
+      number: bigint;
+      removed: number | null;
+      error: string | null;
+      head: Readonly<HeadFact>;
+    };
