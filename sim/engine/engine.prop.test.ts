@@ -192,3 +192,84 @@ describe('trace hash determinism', () => {
     expect(again.digest()).toBe(r.traceHash);
   });
 });
+
+describe('broadcast copies due at one millisecond share an event', () => {
+  /**
+   * A run of broadcasts (each a handler's, to up to 8 receivers with delays from a small range, so
+   * that copies meet at one millisecond) and ordinary events, optionally stopping at some
+   * deliveries and bounded by maxEvents: with `grouped` the copies are scheduled inside
+   * beginBroadcast/endBroadcast. Returns every delivery (time, seq, kind, target, source) and the trace hash.
+   */
+  const play = (
+    plan: Array<{ delays: number[]; timer: number; stopAt: boolean }>,
+    grouped: boolean,
+    maxEvents: number,
+  ): { seen: string[]; hash: string; events: number } => {
+    const engine = new Engine(new TraceRecorder());
+    const seen: string[] = [];
+    let next = 0;
+    const step = (from: string) => {
+      const item = plan[next++];
+      if (item === undefined) return;
+      const msg = { n: next };
+      if (grouped) engine.beginBroadcast();
+      item.delays.forEach((d, i) => engine.deliverAfter(d, 'm', `r${i}`, msg, from));
+      if (grouped) engine.endBroadcast();
+      engine.after(item.timer, 'e', 'timer', item.stopAt);
+    };
+    engine.on<{ n: number }>('m', (ev, e) => {
+      seen.push(`${ev.timeMs}/${ev.seq}/m/${ev.target}/${ev.source}/${ev.payload.n}`);
+      if (ev.payload.n % 3 === 0 && ev.target === 'r1') step(ev.target);
+      if (plan[ev.payload.n - 1]?.stopAt && ev.target === 'r0') e.stop('asked');
+    });
+    engine.on<boolean>('e', (ev) => {
+      seen.push(`${ev.timeMs}/${ev.seq}/e/${ev.target}`);
+      step('timer');
+    });
+    step('start');
+    let events = 0;
+    for (let guard = 0; guard < 1000; guard++) {
+      const v = engine.run({ maxEvents });
+      events += v.events;
+      if (v.reason === 'drained') break;
+    }
+    return { seen, hash: engine.trace!.digest(), events };
+  };
+
+  it('delivers exactly what one event per copy delivers, in the same order, with the same trace', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            delays: fc.array(fc.integer({ min: 0, max: 3 }), { maxLength: 8 }),
+            timer: fc.integer({ min: 0, max: 4 }),
+            stopAt: fc.boolean(),
+          }),
+          { minLength: 1, maxLength: 30 },
+        ),
+        fc.integer({ min: 1, max: 7 }),
+        (plan, maxEvents) => {
+          const a = play(plan, false, maxEvents);
+          const b = play(plan, true, maxEvents);
+          expect(b.seen).toEqual(a.seen);
+          expect(b.events).toBe(a.events);
+          expect(b.hash).toBe(a.hash);
+        },
+      ),
+    );
+  });
+
+  it('groups copies (fewer queued events than deliveries)', () => {
+    const engine = new Engine(null);
+    const got: string[] = [];
+    engine.on<null>('m', (ev) => void got.push(`${ev.timeMs}:${ev.target}:${ev.seq}`));
+    engine.beginBroadcast();
+    for (const [i, d] of [5, 7, 5, 5, 7].entries()) engine.deliverAfter(d, 'm', `r${i}`, null, 's');
+    engine.endBroadcast();
+    expect(engine.pending).toBe(5);
+    engine.step();
+    expect(engine.pending).toBe(4);
+    engine.run();
+    expect(got).toEqual(['5:r0:0', '5:r2:2', '5:r3:3', '7:r1:1', '7:r4:4']);
+  });
+});
