@@ -25,9 +25,18 @@ import { type SpanVote } from './sideVoter';
 const voteFacts = weakMemo<Vote, Readonly<VoteFact>>('reporting.voteFacts');
 
 export function voteFact(v: Vote): Readonly<VoteFact> {
-  return voteFacts.getOrCompute(v, () =>
-    Object.freeze({ type: v.type, height: v.height, round: v.round, blockHash: v.blockHash, validator: v.validator }),
-  );
+  let f = voteFacts.get(v);
+  if (f === undefined) {
+    f = Object.freeze({
+      type: v.type,
+      height: v.height,
+      round: v.round,
+      blockHash: v.blockHash,
+      validator: v.validator,
+    });
+    voteFacts.set(v, f);
+  }
+  return f;
 }
 
 /** A vote signed with the node's key: by its consensus, or by a (Byzantine) wrapper around it. */

@@ -16,7 +16,12 @@ const headFacts = weakMemo<SidechainBlock, Readonly<HeadFact>>('sidechainFacts.h
 
 export function headFact(chain: SidechainChain): Readonly<HeadFact> {
   const h = chain.head().block;
-  return headFacts.getOrCompute(h, () => Object.freeze({ hash: h.hash, number: h.header.number }));
+  let f = headFacts.get(h);
+  if (f === undefined) {
+    f = Object.freeze({ hash: h.hash, number: h.header.number });
+    headFacts.set(h, f);
+  }
+  return f;
 }
 
 export function startedObservation(chain: SidechainChain): Observation {
@@ -47,7 +52,12 @@ export function reorgObservation(r: Reorg): Observation {
 
 /** What a block's header says and its body carries (no rule applied: the oracles judge it). */
 export function blockFact(block: SidechainBlock): DeepReadonly<SidechainBlockFact> {
-  return blockFacts.getOrCompute(block, () => deepFreeze(computeBlockFact(block)));
+  let f = blockFacts.get(block);
+  if (f === undefined) {
+    f = deepFreeze(computeBlockFact(block));
+    blockFacts.set(block, f);
+  }
+  return f;
 }
 
 function computeBlockFact(block: SidechainBlock): SidechainBlockFact {
