@@ -34,27 +34,7 @@ interface QueuedSimEvent extends SimEvent {
   /** A delivery's target and description for the trace, when its sender gave them (else the kind's describer runs). */
   traceTarget: TraceText | null;
   traceData: TraceText | null;
-  /** Further copies of a broadcast due at the same millisecond (see `beginBroadcast`), or null. */
-  copies: Copies | null;
 }
-
-/**
- * The copies of one broadcast message that are due at one millisecond, delivered one after the
- * other from one queued event. Their seqs were drawn one by one as the copies were scheduled, with
- * no other event scheduled in between, so no other event of that millisecond falls between them in
- * (timeMs, seq) order: delivering them together is exactly the order of one event per copy.
- */
-interface Copies {
-  seqs: number[];
-  targets: string[];
-  traceTargets: Array<TraceText | null>;
-  /** Copies held; the next one to deliver. */
-  n: number;
-  next: number;
-}
-
-/** Copies of a broadcast due within this many ms of now can share an event (latencies are far below). */
-const BATCH_DELAYS_MS = 4096;
 
 export type EventHandler = (event: SimEvent<unknown>, engine: Engine) => void;
 
@@ -96,18 +76,6 @@ export class Engine {
    * nodes' traffic from churning the old generation.
    */
   private readonly pool: QueuedSimEvent[] = [];
-  private readonly copiesPool: Copies[] = [];
-  /**
-   * While a broadcast schedules its copies: the event of each delay (ms) that holds this
-   * broadcast's copies due then, and the delays used (to clear them at the end). Null otherwise.
-   */
-  private batch: Array<QueuedSimEvent | undefined> | null = null;
-  private readonly batchSlots: Array<QueuedSimEvent | undefined> = new Array(BATCH_DELAYS_MS).fill(undefined);
-  private readonly batchUsed: number[] = [];
-  /** A queued event with copies left to deliver: it comes before anything in the queue. */
-  private current: QueuedSimEvent | null = null;
-  /** Copies held by queued events beyond their first (each one a delivery to come). */
-  private extraCopies = 0;
   private readonly kinds = new Map<string, KindEntry>();
   /** The entry of the last kind delivered (runs of one kind are the rule: message after message). */
   private last: KindEntry | null = null;
@@ -126,7 +94,7 @@ export class Engine {
   }
 
   get pending(): number {
-    return this.queue.size + this.extraCopies;
+    return this.queue.size;
   }
 
   /** Register the handler of one event kind (and optionally how its payload shows in the trace). */
@@ -163,7 +131,6 @@ export class Engine {
       pooled: false,
       traceTarget: null,
       traceData: null,
-      copies: null,
     };
     this.queue.push(ev);
     return ev as SimEvent<P>;
@@ -191,20 +158,6 @@ export class Engine {
         timeMs,
         now: this.clock.nowMs(),
       });
-    const batch = this.batch;
-    if (batch !== null && delayMs < BATCH_DELAYS_MS) {
-      const same = batch[delayMs];
-      if (
-        same !== undefined &&
-        same.kind === kind &&
-        same.payload === payload &&
-        same.source === source &&
-        same.traceData === traceData
-      ) {
-        this.addCopy(same, this.nextSeq++, target, traceTarget);
-        return;
-      }
-    }
     let ev = this.pool.pop();
     if (ev === undefined)
       ev = {
@@ -218,7 +171,6 @@ export class Engine {
         pooled: true,
         traceTarget,
         traceData,
-        copies: null,
       };
     else {
       ev.timeMs = timeMs;
@@ -231,44 +183,6 @@ export class Engine {
       ev.traceData = traceData;
     }
     this.queue.push(ev);
-    if (batch !== null && delayMs < BATCH_DELAYS_MS && batch[delayMs] === undefined) {
-      batch[delayMs] = ev;
-      this.batchUsed.push(delayMs);
-    }
-  }
-
-  /**
-   * A broadcast's copies are about to be scheduled (`deliverAfter`, one per receiver, nothing else
-   * in between): those due at the same millisecond share one queued event, delivered copy by copy
-   * in their seq order (see Copies). Until `endBroadcast`.
-   */
-  beginBroadcast(): void {
-    this.batch = this.batchSlots;
-  }
-
-  endBroadcast(): void {
-    const slots = this.batchSlots;
-    for (const d of this.batchUsed) slots[d] = undefined;
-    this.batchUsed.length = 0;
-    this.batch = null;
-  }
-
-  private addCopy(ev: QueuedSimEvent, seq: number, target: string, traceTarget: TraceText | null): void {
-    let c = ev.copies;
-    if (c === null) {
-      c = this.copiesPool.pop() ?? { seqs: [], targets: [], traceTargets: [], n: 0, next: 0 };
-      c.seqs[0] = ev.seq;
-      c.targets[0] = ev.target;
-      c.traceTargets[0] = ev.traceTarget;
-      c.n = 1;
-      c.next = 0;
-      ev.copies = c;
-    }
-    const k = c.n++;
-    this.extraCopies++;
-    c.seqs[k] = seq;
-    c.targets[k] = target;
-    c.traceTargets[k] = traceTarget;
   }
 
   /** Schedule an event `delayMs` (integer >= 0) after now. */
@@ -288,10 +202,6 @@ export class Engine {
 
   /** Deliver the next event; false when the queue is empty. For step-by-step debugging. */
   step(): boolean {
-    if (this.current !== null) {
-      this.deliver(this.current);
-      return true;
-    }
     for (;;) {
       const ev = this.queue.pop();
       if (ev === undefined) return false;
@@ -302,16 +212,6 @@ export class Engine {
   }
 
   private deliver(ev: QueuedSimEvent): void {
-    const c = ev.copies;
-    if (c !== null) {
-      // The next copy of a same-millisecond group (the first one too: its fields were moved to c).
-      const k = c.next++;
-      if (k > 0) this.extraCopies--;
-      ev.seq = c.seqs[k]!;
-      ev.target = c.targets[k]!;
-      ev.traceTarget = c.traceTargets[k]!;
-      this.current = c.next < c.n ? ev : null;
-    }
     this.clock.advanceTo(ev.timeMs);
     this.delivered++;
     let k = this.last;
@@ -334,18 +234,9 @@ export class Engine {
         );
     }
     k.handler(ev, this);
-    if (ev.pooled && this.current !== ev) {
-      if (c !== null) {
-        c.targets.fill('', 0, c.n);
-        c.traceTargets.fill(null, 0, c.n);
-        c.n = 0;
-        c.next = 0;
-        this.copiesPool.push(c);
-        ev.copies = null;
-      }
+    if (ev.pooled) {
       ev.payload = null;
       ev.traceData = null;
-      ev.traceTarget = null;
       this.pool.push(ev);
     }
   }
@@ -355,8 +246,7 @@ export class Engine {
     const startEvents = this.delivered;
     this.stopRequest = null;
     for (;;) {
-      const current = this.current;
-      const next = current ?? this.queue.peek();
+      const next = this.queue.peek();
       if (next === undefined) return this.verdict('drained', startEvents, 'no more events');
       if (next.cancelled) {
         this.queue.popPeeked(next);
@@ -380,7 +270,7 @@ export class Engine {
           `runaway: ${maxEvents} events delivered by ${this.clock.nowMs()} ms of virtual time (max-events bound); ${this.queue.size} still queued`,
         );
       }
-      if (current === null) this.queue.popPeeked(next);
+      this.queue.popPeeked(next);
       this.deliver(next);
       if (this.stopRequest !== null) return this.verdict('stopped', startEvents, this.stopRequest);
     }

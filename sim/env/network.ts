@@ -258,18 +258,12 @@ export class Network {
     }
     const links = sender.peerLinks;
     const data = this.traceTextOf(msg, from);
-    // The copies due at one millisecond share one engine event (delivered in the same order).
-    this.engine.beginBroadcast();
-    try {
-      for (let i = 0; i < to.length; i++) {
-        const t = to[i]!;
-        if (t === except) continue;
-        const l = links[i]!;
-        if (l.version !== this.version) this.refresh(l, from, t);
-        this.sendOn(sender, l, from, t, msg, data);
-      }
-    } finally {
-      this.engine.endBroadcast();
+    for (let i = 0; i < to.length; i++) {
+      const t = to[i]!;
+      if (t === except) continue;
+      const l = links[i]!;
+      if (l.version !== this.version) this.refresh(l, from, t);
+      this.sendOn(sender, l, from, t, msg, data);
     }
   }
 
