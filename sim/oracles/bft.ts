@@ -10,6 +10,7 @@
  *    block B' in a later round only for a proposal of B' whose POL round is at least r, with more
  *    than 2/3 of the power prevoting B' in that POL round. A node that restarts forgets its lock.
  */
+import { type DeepReadonly } from '../../src/core/readonly';
 import { type Address } from '../../src/core/address';
 import { type Hex } from '../../src/core/bytes';
 import { type StateWrite } from '../../src/node/observations';
@@ -24,7 +25,7 @@ class PowerTracker {
 
   observe(r: RunRecord): void {
     const o = r.obs;
-    const writes: readonly StateWrite[] =
+    const writes: DeepReadonly<StateWrite[]> =
       o.kind === 'service.genesis' ? o.state : o.kind === 'service.commit' ? o.writes : [];
     for (const w of writes) {
       if (w.what !== 'validatorSet') continue;

@@ -15,6 +15,7 @@
  * CheckpointRootOracle: each acked root equals the oracle's own Merkle root over the final
  * canonical chain's blocks of its range (hash rules 1-2, from the imported blocks' headers).
  */
+import { type DeepReadonly } from '../../src/core/readonly';
 import { type StateWrite } from '../../src/node/observations';
 import { Oracle, type RunRecord } from './oracle';
 import { PrioritySet } from './model/proposerPriority';
@@ -190,7 +191,7 @@ export class CheckpointOracle extends Oracle {
     );
   }
 
-  private applyStored(b: Books, w: StateWrite): void {
+  private applyStored(b: Books, w: DeepReadonly<StateWrite>): void {
     if (w.what === 'validatorSet') b.storedProposer = w.proposer === null ? null : w.proposer.toLowerCase();
     else if (w.what === 'validator') b.validatorIds.add(w.id);
     else if (w.what === 'dividend') b.dividends.set(w.id, { fee: w.feeAmount, slashed: w.slashedAmount });

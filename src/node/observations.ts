@@ -181,9 +181,9 @@ export type Observation =
       timeMs: number;
       /** The precommits the block was committed with. */
       commit: ReadonlyArray<Readonly<VoteFact>>;
-      txs: TxFact[];
-      sideTxs: SideTxFact[];
-      writes: StateWrite[];
+      txs: DeepReadonly<TxFact[]>;
+      sideTxs: DeepReadonly<SideTxFact[]>;
+      writes: DeepReadonly<StateWrite[]>;
     }
   | { kind: 'service.synced'; height: bigint }
   /** A side-tx vote on a span proposal, with the sidechain head the node saw and the current span as stored. */
