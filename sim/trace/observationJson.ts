@@ -64,27 +64,33 @@ function writeObject(value: object): string {
     return JSON.stringify(value, bigintsAsStrings);
   }
   const frozen = Object.isFrozen(value);
+  let out: string;
   if (frozen) {
     const hit = frozenFactJson.get(value);
     if (hit !== undefined) return hit;
   }
   const outer = deep;
   deep = true;
-  let out: string;
+  // Parts joined once: the text comes out flat (built with +=, a cached text would keep a rope of
+  // every small piece alive for the whole run, and hashing it would flatten it every time).
   if (Array.isArray(value)) {
-    out = '[';
-    for (let i = 0; i < value.length; i++) out += `${i === 0 ? '' : ','}${write(value[i]) ?? 'null'}`;
-    out += ']';
+    const parts: string[] = ['['];
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) parts.push(',');
+      parts.push(write(value[i]) ?? 'null');
+    }
+    parts.push(']');
+    out = parts.join('');
   } else {
-    out = '{';
-    let first = true;
+    const parts: string[] = ['{'];
     for (const key of Object.keys(value)) {
       const text = write((value as Record<string, unknown>)[key]);
       if (text === undefined) continue;
-      out += `${first ? '' : ','}${JSON.stringify(key)}:${text}`;
-      first = false;
+      if (parts.length > 1) parts.push(',');
+      parts.push(JSON.stringify(key), ':', text);
     }
-    out += '}';
+    parts.push('}');
+    out = parts.join('');
   }
   const immutable = frozen && deep;
   if (immutable) frozenFactJson.set(value, out);
