@@ -12,6 +12,7 @@
  *  - SupplyOracle: balances plus dividend accounts change only by what top-ups mint.
  *  - TopupIdempotencyOracle: a (tx_hash, log_index) is minted at most once on each node.
  */
+import { type DeepReadonly } from '../../src/core/readonly';
 import { type Address } from '../../src/core/address';
 import { fromHex, toHex } from '../../src/core/bytes';
 import { keccak256Raw } from '../../src/core/hash';
@@ -51,7 +52,7 @@ class Ledger {
     return this.sequences.get(a) ?? 0n;
   }
 
-  apply(w: StateWrite): void {
+  apply(w: DeepReadonly<StateWrite>): void {
     if (w.what === 'account') {
       const a = w.address.toLowerCase();
       this.balances.set(a, new Map(w.coins.filter((c) => c.amount !== 0n).map((c) => [c.denom, c.amount])));
@@ -240,7 +241,7 @@ export class AccountsOracle extends Oracle {
   /** A successful message's own effect on the ledger; returns what is impossible about it, or null. */
   private doMessage(
     b: NodeBooks,
-    msg: TxMsgFact | null,
+    msg: DeepReadonly<TxMsgFact> | null,
     signer: string,
     move: (from: string, to: string, coins: readonly Coin[], why: string) => void,
     touched: Set<string>,
@@ -284,7 +285,9 @@ export class AccountsOracle extends Oracle {
   }
 }
 
-function txSummary(txs: ReadonlyArray<{ hash: string; signer: string | null; code: number; msg: TxMsgFact | null }>) {
+function txSummary(
+  txs: ReadonlyArray<{ hash: string; signer: string | null; code: number; msg: DeepReadonly<TxMsgFact> | null }>,
+) {
   return txs.map((t) => ({ hash: t.hash, signer: t.signer, code: t.code, msg: t.msg === null ? null : t.msg.type }));
 }
 
@@ -301,7 +304,7 @@ export class SupplyOracle extends Oracle {
 
   private static applyWrite(
     s: { accounts: Map<string, bigint>; dividends: Map<bigint, bigint>; supply: bigint },
-    w: StateWrite,
+    w: DeepReadonly<StateWrite>,
   ): void {
     if (w.what === 'account') {
       let total = 0n;

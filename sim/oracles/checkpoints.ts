@@ -18,6 +18,7 @@
  * a checkpoint acked less than that before the end is not judged: until fetched, the node may still
  * be on the fork it chose before the ack (a reorg below a checkpoint voted but not yet acked).
  */
+import { type DeepReadonly } from '../../src/core/readonly';
 import { type StateWrite } from '../../src/node/observations';
 import { Oracle, type RunRecord } from './oracle';
 import { PrioritySet } from './model/proposerPriority';
@@ -196,7 +197,7 @@ export class CheckpointOracle extends Oracle {
     );
   }
 
-  private applyStored(b: Books, w: StateWrite): void {
+  private applyStored(b: Books, w: DeepReadonly<StateWrite>): void {
     if (w.what === 'validatorSet') b.storedProposer = w.proposer === null ? null : w.proposer.toLowerCase();
     else if (w.what === 'validator') b.validatorIds.add(w.id);
     else if (w.what === 'dividend') b.dividends.set(w.id, { fee: w.feeAmount, slashed: w.slashedAmount });

@@ -11,6 +11,7 @@
  */
 import { type Address } from '../core/address';
 import { type Hex } from '../core/bytes';
+import { type DeepReadonly } from '../core/readonly';
 
 export interface Coin {
   denom: string;
@@ -179,10 +180,10 @@ export type Observation =
       proposer: Address;
       timeMs: number;
       /** The precommits the block was committed with. */
-      commit: VoteFact[];
-      txs: TxFact[];
-      sideTxs: SideTxFact[];
-      writes: StateWrite[];
+      commit: ReadonlyArray<Readonly<VoteFact>>;
+      txs: DeepReadonly<TxFact[]>;
+      sideTxs: DeepReadonly<SideTxFact[]>;
+      writes: DeepReadonly<StateWrite[]>;
     }
   | { kind: 'service.synced'; height: bigint }
   /** A side-tx vote on a span proposal, with the sidechain head the node saw and the current span as stored. */
@@ -199,7 +200,7 @@ export type Observation =
   /** A proposal the node's consensus took in (its own included). */
   | { kind: 'consensus.proposal'; height: bigint; round: number; blockHash: Hex; polRound: number; proposer: Address }
   /** A vote signed with the node's key: by its consensus, or by a (Byzantine) wrapper around it. */
-  | { kind: 'consensus.vote'; vote: VoteFact; origin: 'consensus' | 'wrapper' }
+  | { kind: 'consensus.vote'; vote: Readonly<VoteFact>; origin: 'consensus' | 'wrapper' }
   | { kind: 'consensus.evidence'; validator: Address; height: bigint; round: number; voteType: 'prevote' | 'precommit' }
   | { kind: 'bridge.parentCall'; method: string; key: string }
   | { kind: 'bridge.tx'; msgType: string; key: string }
@@ -214,17 +215,17 @@ export type Observation =
         receiptHash: Hex;
         producers: ProducerFact[];
       };
-      head: HeadFact;
+      head: Readonly<HeadFact>;
     }
   | { kind: 'sidechain.produced'; number: bigint; hash: Hex; signer: Address; difficulty: bigint }
-  | { kind: 'sidechain.imported'; block: SidechainBlockFact; head: HeadFact }
+  | { kind: 'sidechain.imported'; block: DeepReadonly<SidechainBlockFact>; head: Readonly<HeadFact> }
   | { kind: 'sidechain.rejected'; number: bigint; hash: Hex; reason: string }
   | { kind: 'sidechain.equivocated'; number: bigint; a: Hex; b: Hex }
   | { kind: 'sidechain.reorg'; depth: number; oldHead: Hex; newHead: Hex; ancestor: bigint }
   /** The finality floor moved to this canonical block (a checkpoint verified on the node's chain). */
   | { kind: 'sidechain.finalized'; number: bigint; hash: Hex }
   /** The node switched to a checkpointed fork: `fork` (numbered `end`) is final now. */
-  | { kind: 'sidechain.checkpointFork'; start: bigint; end: bigint; fork: Hex; head: HeadFact }
+  | { kind: 'sidechain.checkpointFork'; start: bigint; end: bigint; fork: Hex; head: Readonly<HeadFact> }
   /** A checkpoint its chain disagrees with and no stored fork matches: maybe a rewind. */
   | {
       kind: 'sidechain.checkpointMismatch';
@@ -233,7 +234,13 @@ export type Observation =
       headBefore: bigint;
       rewoundTo: bigint | null;
       removed: number;
-      head: HeadFact;
+      head: Readonly<HeadFact>;
     }
   /** The operator's debug.setHead: every block above `number` forgotten (or the error). */
-  | { kind: 'sidechain.setHead'; number: bigint; removed: number | null; error: string | null; head: HeadFact };
+  | {
+      kind: 'sidechain.setHead';
+      number: bigint;
+      removed: number | null;
+      error: string | null;
+      head: Readonly<HeadFact>;
+    };

@@ -3,6 +3,7 @@
  * delivered transactions by hash (a side transaction's result names only its hash), and the events
  * the parent chain emitted by (tx hash, log index).
  */
+import { type DeepReadonly } from '../../../src/core/readonly';
 import { type ParentEventFact, type TxMsgFact } from '../../../src/node/observations';
 import { type RunRecord } from '../oracle';
 
@@ -17,7 +18,7 @@ const SIDE_TYPES: ReadonlySet<string> = new Set([
 
 /** Messages of side transactions delivered successfully, by tx hash (a side-tx result names only the hash). */
 export class DeliveredMsgs {
-  private readonly byHash = new Map<string, TxMsgFact>();
+  private readonly byHash = new Map<string, DeepReadonly<TxMsgFact>>();
 
   observe(r: RunRecord): void {
     if (r.obs.kind !== 'service.commit') return;
@@ -25,7 +26,7 @@ export class DeliveredMsgs {
       if (t.code === 0 && t.msg !== null && SIDE_TYPES.has(t.msg.type)) this.byHash.set(t.hash, t.msg);
   }
 
-  get(txHash: string): TxMsgFact | undefined {
+  get(txHash: string): DeepReadonly<TxMsgFact> | undefined {
     return this.byHash.get(txHash);
   }
 }

@@ -20,6 +20,7 @@
 import { type Address } from '../../../src/core/address';
 import { type Hex } from '../../../src/core/bytes';
 import { type SidechainBlockFact } from '../../../src/node/observations';
+import { type DeepReadonly } from '../../../src/core/readonly';
 import { type RunRecord } from '../oracle';
 import { PrioritySet } from './proposerPriority';
 import { type DelayParams, producerDelayS } from './producerDelay';
@@ -53,7 +54,7 @@ export interface Expected {
 }
 
 export interface ModelBlock {
-  fact: SidechainBlockFact;
+  fact: DeepReadonly<SidechainBlockFact>;
   td: bigint;
   /** The producer snapshot after this block (its children are checked against it). */
   set: PrioritySet;
@@ -132,7 +133,7 @@ export class SidechainModel {
   }
 
   /** Add a block whose parent is known (returns it, new or known), or null for an unknown parent. */
-  insert(fact: SidechainBlockFact, node: string, atMs: number): ModelBlock | null {
+  insert(fact: DeepReadonly<SidechainBlockFact>, node: string, atMs: number): ModelBlock | null {
     const known = this.blocks.get(fact.hash);
     if (known) return known;
     const parent = this.blocks.get(fact.parentHash);

@@ -334,12 +334,14 @@ export class ConsensusDriver {
   }
 
   private verifyVote(v: Vote): boolean {
+    // Every node checks every vote: a hit must not allocate (no closure for getOrCompute).
+    const hit = verifiedVotes.get(v);
+    if (hit !== undefined) return hit;
     // The digest covers everything but the signature (cached on the signed vote by identity).
-    return verifiedVotes.getOrCompute(
-      v,
-      () =>
-        this.node.scheme.recover(voteDigest(v, this.node.app.chainId), fromHex(v.signature))?.address === v.validator,
-    );
+    const ok =
+      this.node.scheme.recover(voteDigest(v, this.node.app.chainId), fromHex(v.signature))?.address === v.validator;
+    verifiedVotes.set(v, ok);
+    return ok;
   }
 
   private verifyProposal(p: Proposal): boolean {

@@ -4,6 +4,8 @@
  * node only says when.
  */
 import { type Hex } from '../../core/bytes';
+import { type WeakMemo, weakMemo } from '../../core/memo';
+import { type DeepReadonly } from '../../core/readonly';
 import { type StoreWrites } from '../../store/kvStore';
 import { type ServiceApp } from '../../app/serviceApp';
 import { type AppliedBlock } from '../../app/sharedExecution';
@@ -11,12 +13,31 @@ import { getAuthParams } from '../../modules/auth/keeper';
 import { getCheckpointParams } from '../../modules/checkpoint/keeper';
 import { getLastSpan, getSpanParams } from '../../modules/span/keeper';
 import { type CommittedBlock, type Proposal, type Vote } from '../../consensus/types';
-import { type Observation, type VoteFact } from '../observations';
+import { type Observation, type SideTxFact, type StateWrite, type TxFact, type VoteFact } from '../observations';
 import { stateWritesOf, txFactOf } from '../stateFacts';
 import { type SpanVote } from './sideVoter';
 
-export function voteFact(v: Vote): VoteFact {
-  return { type: v.type, height: v.height, round: v.round, blockHash: v.blockHash, validator: v.validator };
+/**
+ * A vote's fact, one frozen object per vote object: every node's commit lists the same precommits
+ * (votes are shared by the nodes of a process), and a fact per node per vote made a run at a
+ * hundred validators hold a hundred copies of each (most of its memory after an hour). Frozen,
+ * the trace writes its text once (sim/trace/observationJson.ts).
+ */
+const voteFacts = weakMemo<Vote, Readonly<VoteFact>>('reporting.voteFacts');
+
+export function voteFact(v: Vote): Readonly<VoteFact> {
+  let f = voteFacts.get(v);
+  if (f === undefined) {
+    f = Object.freeze({
+      type: v.type,
+      height: v.height,
+      round: v.round,
+      blockHash: v.blockHash,
+      validator: v.validator,
+    });
+    voteFacts.set(v, f);
+  }
+  return f;
 }
 
 /** A vote signed with the node's key: by its consensus, or by a (Byzantine) wrapper around it. */
@@ -76,15 +97,44 @@ export function commitObservation(
     proposer: b.proposer,
     timeMs: b.timeMs,
     commit: cb.commit.map(voteFact),
-    txs: b.txs.map((t, i) => txFactOf(i, t, applied.results[i]!)),
-    sideTxs: applied.end.sideTxResults.map((r) => ({
-      txHash: r.txHash,
-      msgType: r.msgType,
-      tally: r.tally.result,
-      code: r.code,
-    })),
-    writes: stateWritesOf(writes),
+    txs: sharedFacts(txFactLists, applied.results, () => b.txs.map((t, i) => txFactOf(i, t, applied.results[i]!))),
+    sideTxs: sharedFacts(sideTxFactLists, applied.end, () =>
+      applied.end.sideTxResults.map((r) => ({
+        txHash: r.txHash,
+        msgType: r.msgType,
+        tally: r.tally.result,
+        code: r.code,
+      })),
+    ),
+    writes: sharedFacts(writeFactLists, writes, () => stateWritesOf(writes)),
   };
+}
+
+/**
+ * The facts of a block's results, end-block response and writes, one frozen list per object: the
+ * nodes that adopt a block's shared execution record (src/app/sharedExecution.ts) hold the same
+ * results, response and writes, and without this each kept its own copy of every fact in the
+ * run's records (a node that ran the block itself has objects of its own, and facts of its own).
+ */
+const txFactLists = weakMemo<object, DeepReadonly<TxFact[]>>('reporting.txFacts');
+const sideTxFactLists = weakMemo<object, DeepReadonly<SideTxFact[]>>('reporting.sideTxFacts');
+const writeFactLists = weakMemo<object, DeepReadonly<StateWrite[]>>('reporting.writeFacts');
+
+function sharedFacts<T>(memo: WeakMemo<object, DeepReadonly<T>>, key: object, compute: () => T): DeepReadonly<T> {
+  let f = memo.get(key);
+  if (f === undefined) {
+    f = deepFreeze(compute());
+    memo.set(key, f);
+  }
+  return f;
+}
+
+function deepFreeze<T>(value: T): DeepReadonly<T> {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value as DeepReadonly<T>;
 }
 
 /** A vote on a span proposal, with the sidechain head the node saw and the current span as stored. */

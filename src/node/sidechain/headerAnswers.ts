@@ -16,10 +16,14 @@ import { type NodeMessage } from '../messages';
 const summaries = weakMemo<SidechainBlock, HeaderSummary>('sidechainNode.headerSummaries');
 
 function summaryOf(block: SidechainBlock): HeaderSummary {
-  return summaries.getOrCompute(block, () => {
+  // Each answer looks up some thirty summaries: a hit allocates nothing (no closure for getOrCompute).
+  let s = summaries.get(block);
+  if (s === undefined) {
     const h = block.header;
-    return { number: h.number, hash: block.hash, time: h.time, txHash: h.txHash, receiptHash: h.receiptHash };
-  });
+    s = { number: h.number, hash: block.hash, time: h.time, txHash: h.txHash, receiptHash: h.receiptHash };
+    summaries.set(block, s);
+  }
+  return s;
 }
 
 export function headersAnswer(chain: SidechainChain, from: bigint, maxHeaders: number): NodeMessage {
