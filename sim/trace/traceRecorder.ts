@@ -88,17 +88,8 @@ export class TraceRecorder {
 
   /** `record` without the entry object (the engine calls this for every event). */
   recordEvent(timeMs: number, seq: number, kind: string, target: string, data: string | undefined): void {
-    this.count++;
-    if (this.used + 5 > CHUNK_WORDS || this.textChars >= CHUNK_TEXT_CHARS) this.fold();
+    let i = this.beginRecord(timeMs, seq, kind);
     const w = this.words;
-    let i = this.used;
-    w[i++] = timeMs;
-    w[i++] = seq;
-    if (kind !== this.lastKind) {
-      this.lastKindId = this.intern(kind);
-      this.lastKind = kind;
-    }
-    w[i++] = this.lastKindId;
     w[i++] = this.intern(target);
     w[i++] = data === undefined ? -1 : this.intern(data);
     this.used = i;
@@ -113,6 +104,19 @@ export class TraceRecorder {
 
   /** `recordEvent` with target and data as TraceTexts (a message delivery). */
   recordDelivery(timeMs: number, seq: number, kind: string, target: TraceText, data: TraceText): void {
+    let i = this.beginRecord(timeMs, seq, kind);
+    const w = this.words;
+    w[i++] = target.generation === this.generation ? target.id : this.internText(target);
+    w[i++] = data.generation === this.generation ? data.id : this.internText(data);
+    this.used = i;
+    if (this.sinks.length) {
+      const line = `{"t":${timeMs},"seq":${seq},"kind":${JSON.stringify(kind)},"target":${JSON.stringify(target.text)},"data":${data.text}}`;
+      for (const sink of this.sinks) sink(line);
+    }
+  }
+
+  /** Count a record, fold a full chunk, write its time, seq and kind; returns where its target goes. */
+  private beginRecord(timeMs: number, seq: number, kind: string): number {
     this.count++;
     if (this.used + 5 > CHUNK_WORDS || this.textChars >= CHUNK_TEXT_CHARS) this.fold();
     const w = this.words;
@@ -124,13 +128,7 @@ export class TraceRecorder {
       this.lastKind = kind;
     }
     w[i++] = this.lastKindId;
-    w[i++] = target.generation === this.generation ? target.id : this.internText(target);
-    w[i++] = data.generation === this.generation ? data.id : this.internText(data);
-    this.used = i;
-    if (this.sinks.length) {
-      const line = `{"t":${timeMs},"seq":${seq},"kind":${JSON.stringify(kind)},"target":${JSON.stringify(target.text)},"data":${data.text}}`;
-      for (const sink of this.sinks) sink(line);
-    }
+    return i;
   }
 
   private internText(t: TraceText): number {
