@@ -111,15 +111,19 @@ export class Engine {
     });
   }
 
+  /** A schedule at a fractional or past time: a broken invariant of the caller. */
+  private failSchedule(kind: string, timeMs: number): never {
+    assert(false, 'events are scheduled at integer times, never in the past', {
+      kind,
+      timeMs,
+      now: this.clock.nowMs(),
+    });
+  }
+
   /** Schedule an event at an absolute virtual time (>= now); `source` names a message's sender. */
   at<P>(timeMs: number, kind: string, target: string, payload: P, source = ''): SimEvent<P> {
     // Checked before building the assert's context: this runs for every event.
-    if (!(Number.isSafeInteger(timeMs) && timeMs >= this.clock.nowMs()))
-      assert(false, 'events are scheduled at integer times, never in the past', {
-        kind,
-        timeMs,
-        now: this.clock.nowMs(),
-      });
+    if (!(Number.isSafeInteger(timeMs) && timeMs >= this.clock.nowMs())) this.failSchedule(kind, timeMs);
     const ev: QueuedSimEvent = {
       timeMs,
       seq: this.nextSeq++,
@@ -152,12 +156,7 @@ export class Engine {
     traceData: TraceText | null = null,
   ): void {
     const timeMs = this.clock.nowMs() + delayMs;
-    if (!(Number.isSafeInteger(timeMs) && delayMs >= 0))
-      assert(false, 'events are scheduled at integer times, never in the past', {
-        kind,
-        timeMs,
-        now: this.clock.nowMs(),
-      });
+    if (!(Number.isSafeInteger(timeMs) && delayMs >= 0)) this.failSchedule(kind, timeMs);
     let ev = this.pool.pop();
     if (ev === undefined)
       ev = {
