@@ -8,6 +8,7 @@
  * happened) or liveness (something that should have happened did not).
  */
 import { type RunRecord } from '../domain/observation';
+import { type RuleId } from './ruleId';
 
 export type { RunRecord } from '../domain/observation';
 
@@ -27,6 +28,20 @@ export abstract class Oracle {
   abstract readonly name: string;
   abstract readonly class: OracleClass;
   private first: Violation | null = null;
+  private readonly rulesSeen = new Set<RuleId>();
+
+  /**
+   * The rules (ids of the rule inventory) this oracle judged at least once in this run: a rule is
+   * exercised when its guard saw an event the rule speaks about, whether it held or not.
+   */
+  get exercised(): ReadonlySet<RuleId> {
+    return this.rulesSeen;
+  }
+
+  /** Note that this oracle has just judged `rule` on a relevant event. */
+  protected saw(rule: RuleId): void {
+    this.rulesSeen.add(rule);
+  }
 
   get violation(): Violation | null {
     return this.first;
