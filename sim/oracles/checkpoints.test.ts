@@ -36,7 +36,7 @@ function proposerAfter(rotations: number): Address {
 
 const setWrite = (proposer: Address): StateWrite => ({
   what: 'validatorSet',
-  validators: VALIDATORS.map((v) => ({ address: v.signer, power: v.power })),
+  validators: VALIDATORS.map((v) => ({ address: v.signer, power: v.power, priority: 0n })),
   proposer,
 });
 const T0 = Number(GENESIS_TIME) * 1000;

@@ -21,6 +21,7 @@ const span = (id: bigint, start: bigint, end: bigint): StateWrite => ({
   endBlock: end,
   producers: PRODUCERS,
   sidechainChainId: '15001',
+  validators: [],
 });
 
 function run(obs: Observation[]): SpanOracle {

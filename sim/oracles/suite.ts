@@ -17,6 +17,9 @@ import { ConvergenceOracle, ForkChoiceOracle } from './forkChoice';
 import { LivenessOracle } from './liveness';
 import { BftLockOracle, BftQuorumOracle } from './bft';
 import { SidechainModel } from './model/sidechainModel';
+import { ServiceModel } from './model/service/serviceModel';
+import { type KeyLookup } from './model/service/signature';
+import { ServiceStateOracle, SideTxResultsOracle, TxResultsOracle } from './serviceModelOracles';
 
 export interface FinalFacts {
   endMs: number;
@@ -29,6 +32,8 @@ export interface FinalFacts {
 export class OracleSuite {
   readonly oracles: Oracle[];
   readonly model: SidechainModel;
+  /** The reference model of the service state machine the service-model oracles compare with. */
+  readonly service: ServiceModel;
   private readonly convergence = new ConvergenceOracle();
   private readonly backup: BackupStepInOracle;
   private readonly liveness: LivenessOracle;
@@ -44,7 +49,10 @@ export class OracleSuite {
      * faults touching sidechain nodes): each fault kind says so itself (sim/faults).
      */
     private readonly silencesProducers: (f: FaultSpec) => boolean = () => false,
+    /** The keys the run made, by address: what the model checks `fast` signatures with. */
+    keys: KeyLookup = () => undefined,
   ) {
+    this.service = new ServiceModel(scenario.crypto, keys);
     const p = scenario.params;
     const delays = {
       periodS: p.periodS,
@@ -80,6 +88,9 @@ export class OracleSuite {
     );
     this.oracles = [
       new ServiceSafetyOracle(),
+      new TxResultsOracle(this.service),
+      new SideTxResultsOracle(this.service),
+      new ServiceStateOracle(this.service),
       new BftQuorumOracle(),
       new BftLockOracle(),
       new AccountsOracle(),
@@ -127,6 +138,7 @@ export class OracleSuite {
       if (--this.openFaults === 0) this.healedAtMs = r.t;
     }
     this.model.observe(r);
+    this.service.observe(r);
     for (const oracle of this.oracles) oracle.observe(r);
   }
 

@@ -44,6 +44,19 @@ export class PrioritySet {
     return s;
   }
 
+  /** A set as stored: its members with their priorities, and the stored proposer. */
+  static restore(
+    members: ReadonlyArray<{ address: string; power: bigint; priority: bigint }>,
+    proposer: string | null,
+  ): PrioritySet {
+    const s = new PrioritySet();
+    s.members = members
+      .map((m) => ({ address: m.address.toLowerCase(), power: m.power, priority: m.priority }))
+      .sort((x, y) => byAddress(x.address, y.address));
+    s.picked = proposer === null ? null : proposer.toLowerCase();
+    return s;
+  }
+
   copy(): PrioritySet {
     const s = new PrioritySet();
     s.members = this.members.map((m) => ({ ...m }));
