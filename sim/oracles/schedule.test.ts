@@ -36,7 +36,15 @@ function harness(span0 = PRODUCERS) {
   };
   feed(
     serviceGenesis([
-      { what: 'span', id: 0n, startBlock: 0n, endBlock: 15n, producers: span0, sidechainChainId: '15001', validators: [] },
+      {
+        what: 'span',
+        id: 0n,
+        startBlock: 0n,
+        endBlock: 15n,
+        producers: span0,
+        sidechainChainId: '15001',
+        validators: [],
+      },
     ]),
   );
   feed(sidechainStarted());

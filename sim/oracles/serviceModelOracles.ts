@@ -63,7 +63,11 @@ export class TxResultsOracle extends Oracle {
     if (!e) return;
     const predicted = e.outcome.txs;
     if (c.txs.length !== predicted.length) {
-      this.fail(r.t, r.node, `block ${c.height} reports ${c.txs.length} transaction results for ${predicted.length} transactions`);
+      this.fail(
+        r.t,
+        r.node,
+        `block ${c.height} reports ${c.txs.length} transaction results for ${predicted.length} transactions`,
+      );
       return;
     }
     for (const [i, t] of c.txs.entries()) {

@@ -267,10 +267,9 @@ export function post(s: ModelState, m: ModelMsg, agreed: unknown, b: BlockContex
           by('topup.mint.from-event', H.invalidMsg('no TopUpFee event')),
           'a top-up agreed on an event that is not TopUpFee',
         );
-      const v = s.validator(m.id);
-      const d =
-        differs(agreed, { user: ev.user, fee: ev.fee, blockNumber: ev.blockNumber }) ??
-        (v && v.signer !== ev.user ? `a top-up for validator ${m.id} whose signer is not the event's user` : null);
+      // (Whether the event's user was the validator's signer is judged at vote time, not here: a
+      // signer update posted earlier in this block may have moved the signer since.)
+      const d = differs(agreed, { user: ev.user, fee: ev.fee, blockNumber: ev.blockNumber });
       if (!p.sendEnabled) return fail(by('topup.send-enabled', H.topupSendDisabled('sending is disabled')), d);
       if (s.seen('topup', m.txHash, m.logIndex))
         return fail(by('topup.mint.once-per-event', H.topupOldTx('top-up already minted')), d);

@@ -6,7 +6,7 @@
  * tables. A transaction runs on a branch of its block's state, a block on a branch of the
  * committed state.
  */
-import { PrioritySet } from '../proposerPriority';
+import { type PrioritySet } from '../proposerPriority';
 import { Layered } from './layered';
 import { type Addr, type ModelCoin, type ModelMsg } from './txDecode';
 
