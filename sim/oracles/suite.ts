@@ -88,9 +88,6 @@ export class OracleSuite {
     );
     this.oracles = [
       new ServiceSafetyOracle(),
-      new TxResultsOracle(this.service),
-      new SideTxResultsOracle(this.service),
-      new ServiceStateOracle(this.service),
       new BftQuorumOracle(),
       new BftLockOracle(),
       new AccountsOracle(),
@@ -106,6 +103,12 @@ export class OracleSuite {
       this.convergence,
       this.backup,
       this.liveness,
+      // The reference model's oracles come last: when one record breaks a rule that a specific
+      // oracle guards, the specific oracle is named first, then the transaction's result, then the
+      // state it left (a symptom of the others).
+      new TxResultsOracle(this.service),
+      new SideTxResultsOracle(this.service),
+      new ServiceStateOracle(this.service),
     ];
   }
 
@@ -209,21 +212,23 @@ export class OracleSuite {
       );
   }
 
+  /** Every violation, earliest first; on one instant, in suite order (the specific before the generic). */
   violations(): Violation[] {
     return this.oracles
-      .map((o) => o.violation)
-      .filter((v): v is Violation => v !== null)
-      .sort((a, b) => a.atMs - b.atMs || (a.oracle < b.oracle ? -1 : 1));
+      .map((o, i) => ({ v: o.violation, i }))
+      .filter((x): x is { v: Violation; i: number } => x.v !== null)
+      .sort((a, b) => a.v.atMs - b.v.atMs || a.i - b.i)
+      .map((x) => x.v);
   }
 
   verdict(): { verdict: Verdict; first: Violation | null } {
-    const first = earliest(this.violations());
+    const first = this.violations()[0] ?? null;
     return { verdict: first ? first.class : 'pass', first };
   }
 }
 
 function earliest(vs: Violation[]): Violation | null {
   let best: Violation | null = null;
-  for (const v of vs) if (!best || v.atMs < best.atMs || (v.atMs === best.atMs && v.oracle < best.oracle)) best = v;
+  for (const v of vs) if (!best || v.atMs < best.atMs) best = v;
   return best;
 }
