@@ -44,6 +44,8 @@ function harness(span0 = PRODUCERS) {
         producers: span0,
         sidechainChainId: '15001',
         validators: [],
+        proposer: null,
+        members: [],
       },
     ]),
   );
@@ -110,6 +112,8 @@ describe('producer-schedule oracle', () => {
     ],
     sidechainChainId: '15001',
     validators: [],
+    proposer: null,
+    members: [],
   };
   const committed = (
     chain: SidechainBlockFact[],

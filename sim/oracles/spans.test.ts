@@ -22,6 +22,8 @@ const span = (id: bigint, start: bigint, end: bigint): StateWrite => ({
   producers: PRODUCERS,
   sidechainChainId: '15001',
   validators: [],
+  proposer: null,
+  members: [],
 });
 
 function run(obs: Observation[]): SpanOracle {

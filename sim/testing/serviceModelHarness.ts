@@ -497,6 +497,12 @@ export function run(
 ): Harness {
   const h = new Harness();
   for (const adjust of rounds) checkpointRound(h, adjust);
+  // A top-up, and the same event relayed again once it is minted.
+  const topup = (flag: boolean): TxSpec => ({ kind: 'topup', sender: 1, target: 0, amount: 2, flag, brk: 'none' });
+  h.block([makeTx(h, topup(true), new Map())], 5);
+  h.block([], 5);
+  h.block([], 5);
+  h.block([makeTx(h, topup(false), new Map())], 5);
   for (const b of blocks) {
     const offsets = new Map<string, bigint>();
     h.block(

@@ -165,8 +165,11 @@ export type StateWrite =
       endBlock: bigint;
       producers: ProducerFact[];
       sidechainChainId: string;
-      /** The validator set frozen with the span: members and powers. */
-      validators: Array<{ address: Address; power: bigint }>;
+      /** The validator set frozen with the span: members, powers and priorities, and its proposer. */
+      validators: Array<{ address: Address; power: bigint; priority: bigint }>;
+      proposer: Address | null;
+      /** The records of the set's members and the producers as they stood when the span was frozen. */
+      members: Array<{ id: bigint; startEpoch: bigint; endEpoch: bigint; pubKey: Hex; signer: Address }>;
     }
   /** A state-sync record (clerk), as stored. */
   | {

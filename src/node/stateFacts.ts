@@ -141,6 +141,15 @@ export function stateWriteOf(key: string, value: StoreValue | undefined): StateW
       validators: (s.validatorSet as ValidatorSetJSON).validators.map((v) => ({
         address: v.address as Address,
         power: BigInt(v.power),
+        priority: BigInt(v.proposerPriority),
+      })),
+      proposer: ((s.validatorSet as ValidatorSetJSON).proposer?.address as Address | undefined) ?? null,
+      members: s.members.map((m) => ({
+        id: m.id,
+        startEpoch: m.startEpoch,
+        endEpoch: m.endEpoch,
+        pubKey: m.pubKey,
+        signer: m.signer,
       })),
     };
   }

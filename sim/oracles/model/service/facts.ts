@@ -107,7 +107,19 @@ export function modelFact(s: ModelState, key: string): Fact | null {
         endBlock: sp.endBlock,
         producers: sp.producers.map((p) => ({ id: p.id, signer: p.signer as `0x${string}`, power: p.power })),
         sidechainChainId: sp.sidechainChainId,
-        validators: sp.validators.map((m) => ({ address: m.address as `0x${string}`, power: m.power })),
+        validators: sp.validators.map((m) => ({
+          address: m.address as `0x${string}`,
+          power: m.power,
+          priority: m.priority,
+        })),
+        proposer: sp.proposer as `0x${string}` | null,
+        members: sp.members.map((m) => ({
+          id: m.id,
+          startEpoch: m.startEpoch,
+          endEpoch: m.endEpoch,
+          pubKey: m.pubKey as `0x${string}`,
+          signer: m.signer as `0x${string}`,
+        })),
       };
     }
     case 'spanSeedBlock':

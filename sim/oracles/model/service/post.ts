@@ -11,7 +11,7 @@ import { checkpointContinues, seconds, signerOfKey, spanChecks, type BlockContex
 import { FEE_DENOM } from './ante';
 import { ACCEPTED, by, H, type Outcome, SDK } from './outcome';
 import { eligible, selectProducers } from './selection';
-import { type ModelState, idKey } from './state';
+import { type ModelState, type ModelValidator, type SpanMember, idKey } from './state';
 import { type ModelMsg } from './txDecode';
 
 /** The reference's event sequence (`last_updated`): block number × 100000 + log index. */
@@ -295,13 +295,30 @@ export function post(s: ModelState, m: ModelMsg, agreed: unknown, b: BlockContex
       const seedBytes = new Uint8Array(32);
       for (let i = 0; i < 32; i++) seedBytes[i] = Number.parseInt(seed.slice(2 + 2 * i, 4 + 2 * i), 16);
       const producers = selectProducers(eligible(s.allValidators(), s.get('ackCount')), seedBytes, p.producerCount);
+      const set = s.get('validatorSet');
+      // The records of the set's members, then of producers outside it, each once, as they stand now.
+      const members: SpanMember[] = [];
+      const add = (v: ModelValidator | undefined) => {
+        if (v && !members.some((x) => x.id === v.id))
+          members.push({
+            id: v.id,
+            startEpoch: v.startEpoch,
+            endEpoch: v.endEpoch,
+            pubKey: v.pubKey,
+            signer: v.signer,
+          });
+      };
+      for (const x of set.validators) add(s.validatorBySigner(x.address));
+      for (const p of producers) add(s.validator(p.id));
       s.spans.set(idKey(m.spanId), {
         id: m.spanId,
         startBlock: m.startBlock,
         endBlock: m.endBlock,
         producers,
         sidechainChainId: m.sidechainChainId,
-        validators: s.get('validatorSet').validators.map((x) => ({ address: x.address, power: x.power })),
+        validators: set.validators.map((x) => ({ address: x.address, power: x.power, priority: x.priority })),
+        proposer: set.proposer,
+        members,
       });
       s.put('lastSpanId', m.spanId);
       s.put('seedBlock', seedBlock);

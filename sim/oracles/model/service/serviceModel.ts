@@ -257,7 +257,19 @@ export class ServiceModel {
             endBlock: w.endBlock,
             producers: w.producers.map((x) => ({ id: x.id, signer: x.signer.toLowerCase(), power: x.power })),
             sidechainChainId: w.sidechainChainId,
-            validators: w.validators.map((x) => ({ address: x.address.toLowerCase(), power: x.power })),
+            validators: w.validators.map((x) => ({
+              address: x.address.toLowerCase(),
+              power: x.power,
+              priority: x.priority,
+            })),
+            proposer: w.proposer === null ? null : w.proposer.toLowerCase(),
+            members: w.members.map((x) => ({
+              id: x.id,
+              startEpoch: x.startEpoch,
+              endEpoch: x.endEpoch,
+              pubKey: x.pubKey.toLowerCase(),
+              signer: x.signer.toLowerCase(),
+            })),
           });
           if (lastSpanId === null || w.id > lastSpanId) lastSpanId = w.id;
           break;

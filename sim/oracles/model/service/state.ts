@@ -46,13 +46,25 @@ export interface ModelProducer {
   power: bigint;
 }
 
+export interface SpanMember {
+  id: bigint;
+  startEpoch: bigint;
+  endEpoch: bigint;
+  pubKey: string;
+  signer: Addr;
+}
+
 export interface ModelSpan {
   id: bigint;
   startBlock: bigint;
   endBlock: bigint;
   producers: ModelProducer[];
   sidechainChainId: string;
-  validators: Array<{ address: Addr; power: bigint }>;
+  /** The validator set as it stood when the span was frozen: members, powers, priorities, proposer. */
+  validators: Array<{ address: Addr; power: bigint; priority: bigint }>;
+  proposer: Addr | null;
+  /** The records of the set's members, then of producers outside it, as they stood then. */
+  members: SpanMember[];
 }
 
 export interface ModelRecord {
