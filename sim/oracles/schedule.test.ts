@@ -45,6 +45,8 @@ function harness(span0 = PRODUCERS) {
         sidechainChainId: '15001',
         validators: [],
         proposer: null,
+        proposerPower: null,
+        proposerPriority: null,
         members: [],
       },
     ]),
@@ -113,6 +115,8 @@ describe('producer-schedule oracle', () => {
     sidechainChainId: '15001',
     validators: [],
     proposer: null,
+    proposerPower: null,
+    proposerPriority: null,
     members: [],
   };
   const committed = (

@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { type RunRecord } from './oracle';
 import { ServiceModel } from './model/service/serviceModel';
-import { ServiceStateOracle, SideTxResultsOracle, TxResultsOracle } from './serviceModelOracles';
+import { QueryAnswersOracle, ServiceStateOracle, SideTxResultsOracle, TxResultsOracle } from './serviceModelOracles';
 import { checkpointRound, Harness, makeTx, type TxSpec } from '../testing/serviceModelHarness';
 
 const spec = (kind: TxSpec['kind'], over: Partial<TxSpec> = {}): TxSpec => ({
@@ -43,13 +43,19 @@ function scriptedRun(): Harness {
   block([], 5);
   block([spec('noAck')], 400);
   block([], 5);
+  for (let round = 0; round < 8; round++) h.probe(round);
   return h;
 }
 
 /** Feed the log (up to the changed record, where the oracles must fire) to a fresh model and its oracles. */
 function replay(log: readonly RunRecord[], change?: { index: number; record: RunRecord }) {
   const model = new ServiceModel('real');
-  const oracles = [new TxResultsOracle(model), new SideTxResultsOracle(model), new ServiceStateOracle(model)];
+  const oracles = [
+    new TxResultsOracle(model),
+    new SideTxResultsOracle(model),
+    new ServiceStateOracle(model),
+    new QueryAnswersOracle(model),
+  ];
   for (const [i, r0] of log.entries()) {
     if (change && i > change.index) break;
     const r = change && change.index === i ? change.record : r0;
@@ -226,5 +232,37 @@ describe('the service-model oracles', () => {
     );
     const vs = replay(log, { index: at.index, record: { ...at.r, obs: { ...c, sideVotes } } });
     expect(vs.map((v) => v.message).join('\n')).toMatch(/does not hold|tallied|refuses|applies/);
+  });
+
+  it('query-answers: a change in any field of any answer, or a refusal turned into an answer, is named', () => {
+    const queries = log.map((r, index) => ({ r, index })).filter((x) => x.r.obs.kind === 'service.query');
+    const model = new ServiceModel('real');
+    for (const r of log) model.observe(r);
+    expect(queries.length).toBeGreaterThan(100);
+    let checked = 0;
+    const tried = new Set<string>();
+    for (const { r } of queries) {
+      const q = r.obs as Extract<RunRecord['obs'], { kind: 'service.query' }>;
+      const route = q.path.replace(/\/\d+/g, '/N').replace(/0x[0-9a-f]+/g, 'A');
+      for (const { path, changed } of leafChanges(q.answer)) {
+        const field = `${route} ${path.filter((p) => !/^\d+$/.test(p)).join('.')}`;
+        if (tried.has(field)) continue;
+        tried.add(field);
+        const answer =
+          path[0] === 'ok'
+            ? q.answer.ok
+              ? { ok: false, kind: 'notFound', message: 'x' }
+              : { ok: true, result: {} }
+            : changed;
+        // Queries change nothing in the model: one model fed the whole run judges every changed answer.
+        const oracle = new QueryAnswersOracle(model);
+        oracle.observe({ ...r, obs: { ...q, answer: answer as typeof q.answer } });
+        const v = oracle.violation;
+        expect(v, `${field}`).toBeDefined();
+        expect(v!.message).toContain(q.path);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(80);
   });
 });

@@ -208,3 +208,49 @@ export class ServiceStateOracle extends Oracle {
     return null;
   }
 }
+
+/** The rule a REST route's answer shows, by the path's first segments. */
+function routeRule(path: string): string {
+  const p = path.split('?')[0]!;
+  if (p.startsWith('/sidechain/span') || p === '/sidechain/latest-span') return 'rest.sidechain.span';
+  if (p.startsWith('/sidechain/')) return 'rest.sidechain.params';
+  if (p.startsWith('/auth/accounts/')) return 'rest.auth.account';
+  if (p.startsWith('/auth/')) return 'rest.auth.params';
+  if (p.startsWith('/staking/')) return 'rest.staking.validators';
+  if (p === '/overview') return 'rest.checkpoints.overview';
+  if (p.startsWith('/checkpoints/')) return 'rest.checkpoints.reads';
+  if (p.startsWith('/topup/')) return 'rest.topup.dividends';
+  if (p.startsWith('/clerk/')) return 'rest.clerk.records';
+  return 'rest.chain.params';
+}
+
+export class QueryAnswersOracle extends Oracle {
+  readonly name = 'query-answers';
+  readonly class = 'safety' as const;
+
+  constructor(private readonly model: ServiceModel) {
+    super();
+  }
+
+  override observe(r: RunRecord): void {
+    if (r.obs.kind !== 'service.query') return;
+    const q = r.obs;
+    const want = this.model.answerAt(q.height, q.path);
+    if (want === null) return;
+    this.saw(routeRule(q.path));
+    if (!want.ok) this.saw('rest.errors.named');
+    const got = q.answer;
+    const problem =
+      got.ok !== want.ok
+        ? got.ok
+          ? `the node answered, the model refuses (${want.ok ? '' : `${want.kind}: ${want.message}`})`
+          : `the node refused (${got.kind}: ${got.message}), the model answers`
+        : got.ok && want.ok
+          ? firstDifference(want.result, got.result)
+          : !got.ok && !want.ok && (got.kind !== want.kind || got.message !== want.message)
+            ? `the node refused with ${got.kind} "${got.message}", the model with ${want.kind} "${want.message}"`
+            : null;
+    if (problem)
+      this.fail(r.t, r.node, `GET ${q.path} at height ${q.height}: ${problem}`, { path: q.path, height: q.height });
+  }
+}

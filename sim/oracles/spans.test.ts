@@ -23,6 +23,8 @@ const span = (id: bigint, start: bigint, end: bigint): StateWrite => ({
   sidechainChainId: '15001',
   validators: [],
   proposer: null,
+  proposerPower: null,
+  proposerPriority: null,
   members: [],
 });
 

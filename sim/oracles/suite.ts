@@ -19,7 +19,7 @@ import { BftLockOracle, BftQuorumOracle } from './bft';
 import { SidechainModel } from './model/sidechainModel';
 import { ServiceModel } from './model/service/serviceModel';
 import { type KeyLookup } from './model/service/signature';
-import { ServiceStateOracle, SideTxResultsOracle, TxResultsOracle } from './serviceModelOracles';
+import { QueryAnswersOracle, ServiceStateOracle, SideTxResultsOracle, TxResultsOracle } from './serviceModelOracles';
 
 export interface FinalFacts {
   endMs: number;
@@ -109,6 +109,7 @@ export class OracleSuite {
       new TxResultsOracle(this.service),
       new SideTxResultsOracle(this.service),
       new ServiceStateOracle(this.service),
+      new QueryAnswersOracle(this.service),
     ];
   }
 

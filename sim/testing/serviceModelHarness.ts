@@ -33,8 +33,15 @@ import { fakeTxHash, sidechainRoot } from '../../src/app/testing/fakeObservers';
 import { genesisObservation } from '../../src/node/service/reporting';
 import { stateWritesOf, txFactOf } from '../../src/node/stateFacts';
 import { type Observation, type ParentEventFact } from '../../src/node/observations';
+import { probe } from '../domain/queryProbe';
+import { type ServiceNode } from '../../src/node/service/serviceNode';
 import { ServiceModel } from '../oracles/model/service/serviceModel';
-import { ServiceStateOracle, SideTxResultsOracle, TxResultsOracle } from '../oracles/serviceModelOracles';
+import {
+  QueryAnswersOracle,
+  ServiceStateOracle,
+  SideTxResultsOracle,
+  TxResultsOracle,
+} from '../oracles/serviceModelOracles';
 import { type RunRecord } from '../oracles/oracle';
 
 export const KINDS = [
@@ -99,6 +106,7 @@ export class Harness {
     new TxResultsOracle(this.model),
     new SideTxResultsOracle(this.model),
     new ServiceStateOracle(this.model),
+    new QueryAnswersOracle(this.model),
   ];
   private t = 0;
   private parentBlock = 1n;
@@ -223,6 +231,13 @@ export class Harness {
       })),
       writes: stateWritesOf(b.writes),
     });
+  }
+
+  /** A client's round of REST reads at the chain's height (sim/domain/queryProbe.ts), fed as a node reports it. */
+  probe(round: number): void {
+    const addresses = [...this.chain.validators, ...this.users, ...this.newKeys].map((k) => k.address);
+    for (const obs of probe({ app: this.chain.app } as ServiceNode, round, addresses, this.chain.validators.length))
+      this.feed(obs);
   }
 
   proposer(): Address {

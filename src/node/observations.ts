@@ -105,8 +105,10 @@ export interface ServiceParamsFact {
   txSigLimit: bigint;
   txSizeCostPerByte: bigint;
   sigVerifyCostSecp256k1: bigint;
+  sigVerifyCostEd25519: bigint;
   maxTxGas: bigint;
   checkpointBufferTimeMs: bigint;
+  avgCheckpointLength: bigint;
   maxCheckpointLength: bigint;
   childBlockInterval: bigint;
   sprint: bigint;
@@ -152,6 +154,9 @@ export type StateWrite =
       what: 'validatorSet';
       validators: Array<{ address: Address; power: bigint; priority: bigint }>;
       proposer: Address | null;
+      /** The stored proposer as it stood when it was picked (its power and priority then). */
+      proposerPower: bigint | null;
+      proposerPriority: bigint | null;
     }
   | { what: 'checkpointBuffer'; checkpoint: CheckpointFact | null }
   | ({ what: 'checkpoint'; number: bigint } & CheckpointFact)
@@ -168,6 +173,8 @@ export type StateWrite =
       /** The validator set frozen with the span: members, powers and priorities, and its proposer. */
       validators: Array<{ address: Address; power: bigint; priority: bigint }>;
       proposer: Address | null;
+      proposerPower: bigint | null;
+      proposerPriority: bigint | null;
       /** The records of the set's members and the producers as they stood when the span was frozen. */
       members: Array<{ id: bigint; startEpoch: bigint; endEpoch: bigint; pubKey: Hex; signer: Address }>;
     }
@@ -292,6 +299,13 @@ export type Observation =
       writes: DeepReadonly<StateWrite[]>;
     }
   | { kind: 'service.synced'; height: bigint }
+  /** A client's GET of the service's REST API (the path with its query string) and the node's answer. */
+  | {
+      kind: 'service.query';
+      height: bigint;
+      path: string;
+      answer: { ok: true; result: unknown } | { ok: false; kind: string; message: string };
+    }
   /** A side-tx vote on a span proposal, with the sidechain head the node saw and the current span as stored. */
   | {
       kind: 'side.vote';

@@ -46,6 +46,17 @@ export const STORE_LAYOUT = {
   clerkSeq: 'clerk/seq/',
 } as const;
 
+/** The stored proposer snapshot of a set, as facts. */
+function proposerOf(p: ValidatorSetJSON['proposer']): {
+  proposer: Address | null;
+  proposerPower: bigint | null;
+  proposerPriority: bigint | null;
+} {
+  return p === null
+    ? { proposer: null, proposerPower: null, proposerPriority: null }
+    : { proposer: p.address as Address, proposerPower: BigInt(p.power), proposerPriority: BigInt(p.proposerPriority) };
+}
+
 /** A replay key `<prefix><tx hash>/<log index>` as a fact. */
 function replayKeyOf(module: 'staking' | 'topup' | 'clerk', rest: string): StateWrite {
   const slash = rest.lastIndexOf('/');
@@ -98,6 +109,8 @@ export function stateWriteOf(key: string, value: StoreValue | undefined): StateW
         priority: BigInt(v.proposerPriority),
       })),
       proposer: s.proposer === null ? null : (s.proposer.address as Address),
+      proposerPower: s.proposer === null ? null : BigInt(s.proposer.power),
+      proposerPriority: s.proposer === null ? null : BigInt(s.proposer.proposerPriority),
     };
   }
   if (key.startsWith(L.validator)) {
@@ -143,7 +156,7 @@ export function stateWriteOf(key: string, value: StoreValue | undefined): StateW
         power: BigInt(v.power),
         priority: BigInt(v.proposerPriority),
       })),
-      proposer: ((s.validatorSet as ValidatorSetJSON).proposer?.address as Address | undefined) ?? null,
+      ...proposerOf((s.validatorSet as ValidatorSetJSON).proposer),
       members: s.members.map((m) => ({
         id: m.id,
         startEpoch: m.startEpoch,

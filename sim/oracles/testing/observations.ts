@@ -126,8 +126,10 @@ export function serviceGenesis(
       txSigLimit: 7n,
       txSizeCostPerByte: 10n,
       sigVerifyCostSecp256k1: 1000n,
+      sigVerifyCostEd25519: 590n,
       maxTxGas: 1_000_000n,
       checkpointBufferTimeMs: 100_000n,
+      avgCheckpointLength: 256n,
       maxCheckpointLength: 1024n,
       childBlockInterval: 10_000n,
       sprint: 4n,
@@ -156,6 +158,8 @@ export function serviceGenesis(
         what: 'validatorSet',
         validators: validators.map((v) => ({ address: v.signer, power: v.power, priority: 0n })),
         proposer,
+        proposerPower: proposer === null ? null : 10n,
+        proposerPriority: proposer === null ? null : 0n,
       },
       ...validators.map(
         (v): StateWrite => ({

@@ -82,7 +82,7 @@ export function modelFact(s: ModelState, key: string): Fact | null {
           power: m.power,
           priority: m.priority,
         })),
-        proposer: set.proposer as `0x${string}` | null,
+        ...proposerFacts(set.proposerSnapshot),
       };
     }
     case 'checkpointBuffer': {
@@ -112,7 +112,7 @@ export function modelFact(s: ModelState, key: string): Fact | null {
           power: m.power,
           priority: m.priority,
         })),
-        proposer: sp.proposer as `0x${string}` | null,
+        ...proposerFacts(sp.proposer),
         members: sp.members.map((m) => ({
           id: m.id,
           startEpoch: m.startEpoch,
@@ -151,6 +151,14 @@ export function modelFact(s: ModelState, key: string): Fact | null {
     default:
       return null;
   }
+}
+
+function proposerFacts(p: { address: string; power: bigint; priority: bigint } | null) {
+  return {
+    proposer: (p?.address ?? null) as `0x${string}` | null,
+    proposerPower: p?.power ?? null,
+    proposerPriority: p?.priority ?? null,
+  };
 }
 
 function checkpointFields(c: {

@@ -317,7 +317,7 @@ export function post(s: ModelState, m: ModelMsg, agreed: unknown, b: BlockContex
         producers,
         sidechainChainId: m.sidechainChainId,
         validators: set.validators.map((x) => ({ address: x.address, power: x.power, priority: x.priority })),
-        proposer: set.proposer,
+        proposer: set.proposerSnapshot,
         members,
       });
       s.put('lastSpanId', m.spanId);

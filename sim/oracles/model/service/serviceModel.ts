@@ -18,6 +18,7 @@ import { type AnteContext } from './ante';
 import { type BlockOutcome, runBlock } from './block';
 import { type Fact, firstDifference, keyOfWrite, modelFact, writtenKeys } from './facts';
 import { type HeaderBlock, type ParentEvent, type ParentTruth } from './post';
+import { type Answer, expectedAnswer } from './queries';
 import { type CryptoMode, type KeyLookup } from './signature';
 import { type ModelParams, ModelState, idKey, replayKey } from './state';
 
@@ -118,6 +119,17 @@ class ParentChainFacts implements ParentTruth {
   }
 }
 
+/** A stored proposer snapshot from its facts. */
+function stored(w: {
+  proposer: string | null;
+  proposerPower: bigint | null;
+  proposerPriority: bigint | null;
+}): { address: string; power: bigint; priority: bigint } | null {
+  return w.proposer === null
+    ? null
+    : { address: w.proposer.toLowerCase(), power: w.proposerPower ?? 0n, priority: w.proposerPriority ?? 0n };
+}
+
 export class ServiceModel {
   private state: ModelState | null = null;
   private params: ModelParams | null = null;
@@ -167,6 +179,15 @@ export class ServiceModel {
     return null;
   }
 
+  /**
+   * What a GET of `path` must answer at `height` (null: the model does not judge that route, or
+   * holds no state for that height: it keeps only its latest).
+   */
+  answerAt(height: bigint, path: string): Answer | null {
+    if (this.state === null || this.lost !== null || height !== this.height) return null;
+    return expectedAnswer(this.state, this.params!, path);
+  }
+
   genesis(): ReadonlyMap<string, Fact> {
     return this.genesisFacts;
   }
@@ -214,7 +235,7 @@ export class ServiceModel {
           });
           break;
         case 'validatorSet':
-          set = PrioritySet.restore(w.validators, w.proposer);
+          set = PrioritySet.restore(w.validators, stored(w));
           break;
         case 'dividend':
           s.dividends.set(idKey(w.id), w.feeAmount);
@@ -262,7 +283,7 @@ export class ServiceModel {
               power: x.power,
               priority: x.priority,
             })),
-            proposer: w.proposer === null ? null : w.proposer.toLowerCase(),
+            proposer: stored(w),
             members: w.members.map((x) => ({
               id: x.id,
               startEpoch: x.startEpoch,

@@ -62,7 +62,8 @@ export interface ModelSpan {
   sidechainChainId: string;
   /** The validator set as it stood when the span was frozen: members, powers, priorities, proposer. */
   validators: Array<{ address: Addr; power: bigint; priority: bigint }>;
-  proposer: Addr | null;
+  /** The set's stored proposer, as it stood when it was picked. */
+  proposer: { address: Addr; power: bigint; priority: bigint } | null;
   /** The records of the set's members, then of producers outside it, as they stood then. */
   members: SpanMember[];
 }
@@ -92,8 +93,10 @@ export interface ModelParams {
   txSigLimit: bigint;
   txSizeCostPerByte: bigint;
   sigVerifyCostSecp256k1: bigint;
+  sigVerifyCostEd25519: bigint;
   maxTxGas: bigint;
   checkpointBufferTimeMs: bigint;
+  avgCheckpointLength: bigint;
   maxCheckpointLength: bigint;
   childBlockInterval: bigint;
   sprint: bigint;
