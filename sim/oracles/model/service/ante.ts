@@ -8,7 +8,7 @@
  * chain id and the account's number and sequence; then the sequence rises by one and the account
  * keeps the signer's public key. Everything runs on the transaction's branch of the state.
  */
-import { ACCEPTED, by, H, type Outcome, SDK } from './outcome';
+import { by, H, type Outcome, SDK } from './outcome';
 import { type CryptoMode, type KeyLookup, recoverSigner, signDigest } from './signature';
 import { type ModelParams, type ModelState } from './state';
 import { type ModelMsg, type ModelTx, signerOf } from './txDecode';
@@ -115,5 +115,3 @@ export function ante(
   s.accounts.set(signer, { ...after, sequence: after.sequence + 1n, pubKey: after.pubKey ?? who.publicKey });
   return { ok: true, gas: checkpoint ? CHECKPOINT_TX_GAS : used };
 }
-
-export { ACCEPTED };

@@ -148,171 +148,247 @@ function validatorInfo(s: ModelState, v: ModelValidator): Record<string, unknown
   return validatorJson(v, v.power, m?.priority ?? 0n, 'info');
 }
 
+type Route = {
+  path: RegExp;
+  answer(s: ModelState, p: ModelParams, args: readonly string[], q: URLSearchParams): Answer;
+};
+
+const exact = (path: string) => new RegExp(`^${path.replace(/[/-]/g, (c) => `\\${c}`)}$`);
+
+/** The routes the model judges, in the order a server matches them (the first match answers). */
+const ROUTES: readonly Route[] = [
+  {
+    path: exact('/sidechain/params'),
+    answer: (_s, p) =>
+      found({
+        sprint_duration: Number(p.sprint),
+        span_duration: Number(p.spanDuration),
+        producer_count: Number(p.producerCount),
+      }),
+  },
+  {
+    path: exact('/sidechain/latest-span'),
+    answer(s) {
+      const sp = s.lastSpan();
+      return sp ? found(spanJson(sp)) : failed('querier', 'could not get span; span not found');
+    },
+  },
+  {
+    path: exact('/sidechain/next-span-seed-block'),
+    answer: (s) => found({ block: Number(s.get('seedBlock') + 1n) }),
+  },
+  {
+    path: exact('/sidechain/span/list'),
+    answer(s, _p, _a, q) {
+      const pa = pageArgs(q);
+      if ('ok' in pa) return pa;
+      const limit = pa.limit > 150n ? 150n : pa.limit;
+      return found(page(s.spans.values(), pa.page, limit)?.map(spanJson) ?? null);
+    },
+  },
+  {
+    path: /^\/sidechain\/span\/([^/]+)$/,
+    answer(s, _p, [arg]) {
+      const id = uint(arg!);
+      if (id === null) return notUint(arg!);
+      const sp = s.span(id);
+      return sp ? found(spanJson(sp)) : failed('querier', 'could not get span; span not found for id');
+    },
+  },
+  {
+    path: /^\/auth\/accounts\/([^/]+)\/sequence$/,
+    answer(s, _p, [arg]) {
+      const a = address(arg!);
+      if (!a) return failed('badArgument', 'Invalid address');
+      const acc = s.account(a);
+      return found({
+        address: a,
+        account_number: (acc?.accountNumber ?? 0n).toString(),
+        sequence: (acc?.sequence ?? 0n).toString(),
+      });
+    },
+  },
+  {
+    path: /^\/auth\/accounts\/([^/]+)$/,
+    answer(s, _p, [arg]) {
+      const a = address(arg!);
+      if (!a) return failed('badArgument', 'Invalid address');
+      const acc = s.account(a);
+      const coins = [...(acc?.coins ?? new Map<string, bigint>()).entries()]
+        .sort((x, y) => (x[0] < y[0] ? -1 : 1))
+        .map(([denom, amount]) => ({ denom, amount: { i: amount.toString() } }));
+      const pub = acc?.pubKey ? Buffer.from(acc.pubKey.slice(2), 'hex').toString('base64') : null;
+      return found({
+        type: 'auth/Account',
+        value: {
+          address: a,
+          coins,
+          public_key: pub === null ? null : { type: 'tendermint/PubKeySecp256k1', value: pub },
+          account_number: (acc?.accountNumber ?? 0n).toString(),
+          sequence: (acc?.sequence ?? 0n).toString(),
+        },
+      });
+    },
+  },
+  {
+    path: exact('/auth/params'),
+    answer: (_s, p) =>
+      found({
+        max_memo_characters: Number(p.maxMemoCharacters),
+        tx_sig_limit: Number(p.txSigLimit),
+        tx_size_cost_per_byte: Number(p.txSizeCostPerByte),
+        sig_verify_cost_ed25519: Number(p.sigVerifyCostEd25519),
+        sig_verify_cost_secp256k1: Number(p.sigVerifyCostSecp256k1),
+        max_tx_gas: Number(p.maxTxGas),
+        tx_fees: p.txFees.toString(),
+      }),
+  },
+  { path: exact('/staking/validator-set'), answer: (s) => found(setJson(s)) },
+  {
+    path: /^\/staking\/validator\/([^/]+)$/,
+    answer(s, _p, [arg]) {
+      const id = uint(arg!);
+      if (id === null) return notUint(arg!);
+      const v = s.validator(id);
+      return v ? found(validatorInfo(s, v)) : failed('notFound', 'No validator found');
+    },
+  },
+  {
+    path: /^\/staking\/signer\/([^/]+)$/,
+    answer(s, _p, [arg]) {
+      const a = address(arg!);
+      if (!a) return failed('badArgument', 'Invalid address');
+      const v = s.validatorBySigner(a);
+      return v ? found(validatorInfo(s, v)) : failed('notFound', 'No validator found');
+    },
+  },
+  {
+    path: exact('/staking/current-proposer'),
+    answer(s) {
+      const pm = s.get('validatorSet').proposerSnapshot;
+      const v = pm ? s.validatorBySigner(pm.address) : undefined;
+      return v && pm ? found(validatorJson(v, pm.power, pm.priority, 'info')) : failed('notFound', 'No proposer found');
+    },
+  },
+  {
+    path: /^\/staking\/proposer\/([^/]+)$/,
+    answer(s, _p, [arg]) {
+      const times = uint(arg!);
+      if (times === null) return notUint(arg!);
+      const set = s.set();
+      const n = Math.min(Number(times), set.size);
+      const out: unknown[] = [];
+      for (let i = 0; i < n; i++) {
+        const pm = set.proposerSnapshot!;
+        const v = s.validatorBySigner(pm.address);
+        if (v) out.push(validatorJson(v, pm.power, pm.priority, 'info'));
+        set.increment(1);
+      }
+      return found(out);
+    },
+  },
+  { path: exact('/staking/totalpower'), answer: (s) => found({ result: Number(s.get('validatorSet').total) }) },
+  {
+    path: /^\/checkpoints\/(params|parama)$/,
+    answer: (_s, p) =>
+      found({
+        checkpoint_buffer_time: Number(p.checkpointBufferTimeMs * 1_000_000n),
+        avg_checkpoint_length: Number(p.avgCheckpointLength),
+        max_checkpoint_length: Number(p.maxCheckpointLength),
+        child_chain_block_interval: Number(p.childBlockInterval),
+      }),
+  },
+  { path: exact('/checkpoints/count'), answer: (s) => found({ result: Number(s.get('ackCount')) }) },
+  {
+    path: exact('/checkpoints/buffer'),
+    answer(s) {
+      const b = s.get('buffer');
+      return b
+        ? found(checkpointJson(b))
+        : failed('querier', 'could not fetch checkpoint buffer; No checkpoint found in buffer');
+    },
+  },
+  {
+    path: exact('/checkpoints/latest'),
+    answer(s) {
+      const last = s.lastCheckpoint();
+      return last
+        ? found(checkpointJson(last.checkpoint, last.number))
+        : failed('querier', `could not fetch checkpoint by index ${s.get('ackCount')}; Invalid checkpoint Index`);
+    },
+  },
+  { path: exact('/checkpoints/last-no-ack'), answer: (s) => found({ result: Number(s.get('lastNoAckS')) }) },
+  {
+    path: exact('/checkpoints/list'),
+    answer(s, _p, _a, q) {
+      const pa = pageArgs(q);
+      if ('ok' in pa) return pa;
+      const limit = pa.limit > 10_000n ? 10_000n : pa.limit;
+      const all = s.checkpoints.entries().map(([k, c]) => ({ n: BigInt(k), c }));
+      return found(page(all, pa.page, limit)?.map((x) => checkpointJson(x.c, x.n)) ?? null);
+    },
+  },
+  {
+    path: exact('/overview'),
+    answer(s) {
+      const b = s.get('buffer');
+      return found({
+        ack_count: Number(s.get('ackCount')),
+        checkpoint_buffer: b ? checkpointJson(b) : null,
+        validator_count: s.get('validatorSet').size,
+        validator_set: setJson(s),
+        last_noack_time: rfc3339(Number(s.get('lastNoAckS')) * 1000),
+      });
+    },
+  },
+  {
+    path: /^\/checkpoints\/(?!prepare$)([^/]+)$/,
+    answer(s, _p, [arg]) {
+      const n = uint(arg!);
+      if (n === null) return notUint(arg!);
+      const c = s.checkpoint(n);
+      return c
+        ? found(checkpointJson(c, n))
+        : failed('querier', `could not fetch checkpoint by index ${n}; Invalid checkpoint Index`);
+    },
+  },
+  { path: exact('/topup/dividend-account-root'), answer: (s) => found({ accountRootHash: accountRoot(s) }) },
+  {
+    path: /^\/topup\/dividend-account\/([^/]+)$/,
+    answer(s, _p, [arg]) {
+      const id = uint(arg!);
+      if (id === null) return notUint(arg!);
+      if (!s.validator(id)) return failed('notFound', 'No validator found');
+      return found({ ID: Number(id), feeAmount: (s.dividends.get(idKey(id)) ?? 0n).toString(), slashedAmount: '0' });
+    },
+  },
+  {
+    path: /^\/clerk\/event-record\/(?!list$)([^/]+)$/,
+    answer(s, _p, [arg]) {
+      const id = uint(arg!);
+      if (id === null) return notUint(arg!);
+      const r = s.records.get(idKey(id));
+      return r ? found(recordJson(r)) : failed('notFound', 'No record found');
+    },
+  },
+  {
+    path: exact('/chain/params'),
+    answer: (_s, p) =>
+      found({
+        parent_chain_tx_confirmations: Number(p.parentConfirmations),
+        sidechain_tx_confirmations: Number(p.sidechainConfirmations),
+        sidechain_chain_id: p.sidechainChainId,
+      }),
+  },
+];
+
 /** The answer to `pathWithQuery` (a GET path of the spec, with its query string), or null when not judged. */
 export function expectedAnswer(s: ModelState, p: ModelParams, pathWithQuery: string): Answer | null {
   const [path, query = ''] = pathWithQuery.split('?') as [string, string?];
-  const q = new URLSearchParams(query);
-  let m: RegExpExecArray | null;
-  if (path === '/sidechain/params')
-    return found({
-      sprint_duration: Number(p.sprint),
-      span_duration: Number(p.spanDuration),
-      producer_count: Number(p.producerCount),
-    });
-  if (path === '/sidechain/latest-span') {
-    const sp = s.lastSpan();
-    return sp ? found(spanJson(sp)) : failed('querier', 'could not get span; span not found');
+  for (const r of ROUTES) {
+    const m = r.path.exec(path);
+    if (m) return r.answer(s, p, m.slice(1), new URLSearchParams(query));
   }
-  if (path === '/sidechain/next-span-seed-block') return found({ block: Number(s.get('seedBlock') + 1n) });
-  if (path === '/sidechain/span/list') {
-    const pa = pageArgs(q);
-    if ('ok' in pa) return pa;
-    const limit = pa.limit > 150n ? 150n : pa.limit;
-    return found(page(s.spans.values(), pa.page, limit)?.map(spanJson) ?? null);
-  }
-  if ((m = /^\/sidechain\/span\/([^/]+)$/.exec(path))) {
-    const id = uint(m[1]!);
-    if (id === null) return notUint(m[1]!);
-    const sp = s.span(id);
-    return sp ? found(spanJson(sp)) : failed('querier', 'could not get span; span not found for id');
-  }
-  if ((m = /^\/auth\/accounts\/([^/]+)\/sequence$/.exec(path))) {
-    const a = address(m[1]!);
-    if (!a) return failed('badArgument', 'Invalid address');
-    const acc = s.account(a);
-    return found({
-      address: a,
-      account_number: (acc?.accountNumber ?? 0n).toString(),
-      sequence: (acc?.sequence ?? 0n).toString(),
-    });
-  }
-  if ((m = /^\/auth\/accounts\/([^/]+)$/.exec(path))) {
-    const a = address(m[1]!);
-    if (!a) return failed('badArgument', 'Invalid address');
-    const acc = s.account(a);
-    const coins = [...(acc?.coins ?? new Map<string, bigint>()).entries()]
-      .sort((x, y) => (x[0] < y[0] ? -1 : 1))
-      .map(([denom, amount]) => ({ denom, amount: { i: amount.toString() } }));
-    const pub = acc?.pubKey ? Buffer.from(acc.pubKey.slice(2), 'hex').toString('base64') : null;
-    return found({
-      type: 'auth/Account',
-      value: {
-        address: a,
-        coins,
-        public_key: pub === null ? null : { type: 'tendermint/PubKeySecp256k1', value: pub },
-        account_number: (acc?.accountNumber ?? 0n).toString(),
-        sequence: (acc?.sequence ?? 0n).toString(),
-      },
-    });
-  }
-  if (path === '/auth/params')
-    return found({
-      max_memo_characters: Number(p.maxMemoCharacters),
-      tx_sig_limit: Number(p.txSigLimit),
-      tx_size_cost_per_byte: Number(p.txSizeCostPerByte),
-      sig_verify_cost_ed25519: Number(p.sigVerifyCostEd25519),
-      sig_verify_cost_secp256k1: Number(p.sigVerifyCostSecp256k1),
-      max_tx_gas: Number(p.maxTxGas),
-      tx_fees: p.txFees.toString(),
-    });
-  if (path === '/staking/validator-set') return found(setJson(s));
-  if ((m = /^\/staking\/validator\/([^/]+)$/.exec(path))) {
-    const id = uint(m[1]!);
-    if (id === null) return notUint(m[1]!);
-    const v = s.validator(id);
-    return v ? found(validatorInfo(s, v)) : failed('notFound', 'No validator found');
-  }
-  if ((m = /^\/staking\/signer\/([^/]+)$/.exec(path))) {
-    const a = address(m[1]!);
-    if (!a) return failed('badArgument', 'Invalid address');
-    const v = s.validatorBySigner(a);
-    return v ? found(validatorInfo(s, v)) : failed('notFound', 'No validator found');
-  }
-  if (path === '/staking/current-proposer') {
-    const pm = s.get('validatorSet').proposerSnapshot;
-    const v = pm ? s.validatorBySigner(pm.address) : undefined;
-    return v && pm ? found(validatorJson(v, pm.power, pm.priority, 'info')) : failed('notFound', 'No proposer found');
-  }
-  if ((m = /^\/staking\/proposer\/([^/]+)$/.exec(path))) {
-    const times = uint(m[1]!);
-    if (times === null) return notUint(m[1]!);
-    const set = s.set();
-    const n = Math.min(Number(times), set.size);
-    const out: unknown[] = [];
-    for (let i = 0; i < n; i++) {
-      const pm = set.proposerSnapshot!;
-      const v = s.validatorBySigner(pm.address);
-      if (v) out.push(validatorJson(v, pm.power, pm.priority, 'info'));
-      set.increment(1);
-    }
-    return found(out);
-  }
-  if (path === '/staking/totalpower') return found({ result: Number(s.get('validatorSet').total) });
-  if (path === '/checkpoints/params' || path === '/checkpoints/parama')
-    return found({
-      checkpoint_buffer_time: Number(p.checkpointBufferTimeMs * 1_000_000n),
-      avg_checkpoint_length: Number(p.avgCheckpointLength),
-      max_checkpoint_length: Number(p.maxCheckpointLength),
-      child_chain_block_interval: Number(p.childBlockInterval),
-    });
-  if (path === '/checkpoints/count') return found({ result: Number(s.get('ackCount')) });
-  if (path === '/checkpoints/buffer') {
-    const b = s.get('buffer');
-    return b
-      ? found(checkpointJson(b))
-      : failed('querier', 'could not fetch checkpoint buffer; No checkpoint found in buffer');
-  }
-  if (path === '/checkpoints/latest') {
-    const last = s.lastCheckpoint();
-    return last
-      ? found(checkpointJson(last.checkpoint, last.number))
-      : failed('querier', `could not fetch checkpoint by index ${s.get('ackCount')}; Invalid checkpoint Index`);
-  }
-  if (path === '/checkpoints/last-no-ack') return found({ result: Number(s.get('lastNoAckS')) });
-  if (path === '/checkpoints/list') {
-    const pa = pageArgs(q);
-    if ('ok' in pa) return pa;
-    const limit = pa.limit > 10_000n ? 10_000n : pa.limit;
-    const all = s.checkpoints.entries().map(([k, c]) => ({ n: BigInt(k), c }));
-    return found(page(all, pa.page, limit)?.map((x) => checkpointJson(x.c, x.n)) ?? null);
-  }
-  if (path === '/overview') {
-    const b = s.get('buffer');
-    return found({
-      ack_count: Number(s.get('ackCount')),
-      checkpoint_buffer: b ? checkpointJson(b) : null,
-      validator_count: s.get('validatorSet').size,
-      validator_set: setJson(s),
-      last_noack_time: rfc3339(Number(s.get('lastNoAckS')) * 1000),
-    });
-  }
-  if ((m = /^\/checkpoints\/([^/]+)$/.exec(path)) && m[1] !== 'prepare') {
-    const n = uint(m[1]!);
-    if (n === null) return notUint(m[1]!);
-    const c = s.checkpoint(n);
-    return c
-      ? found(checkpointJson(c, n))
-      : failed('querier', `could not fetch checkpoint by index ${n}; Invalid checkpoint Index`);
-  }
-  if (path === '/topup/dividend-account-root') return found({ accountRootHash: accountRoot(s) });
-  if ((m = /^\/topup\/dividend-account\/([^/]+)$/.exec(path))) {
-    const id = uint(m[1]!);
-    if (id === null) return notUint(m[1]!);
-    if (!s.validator(id)) return failed('notFound', 'No validator found');
-    return found({ ID: Number(id), feeAmount: (s.dividends.get(idKey(id)) ?? 0n).toString(), slashedAmount: '0' });
-  }
-  if ((m = /^\/clerk\/event-record\/([^/]+)$/.exec(path)) && m[1] !== 'list') {
-    const id = uint(m[1]!);
-    if (id === null) return notUint(m[1]!);
-    const r = s.records.get(idKey(id));
-    return r ? found(recordJson(r)) : failed('notFound', 'No record found');
-  }
-  if (path === '/chain/params')
-    return found({
-      parent_chain_tx_confirmations: Number(p.parentConfirmations),
-      sidechain_tx_confirmations: Number(p.sidechainConfirmations),
-      sidechain_chain_id: p.sidechainChainId,
-    });
   return null;
 }
 
