@@ -9,6 +9,7 @@
  * data at the end of the run (SidechainReport), never by reading its objects; what this domain
  * knows reaches the run's result the same way (`report()`, MainReport).
  */
+import { PROBE_EVERY_MS, probe } from './domain/queryProbe';
 import { SharedExecution } from '../src/app/sharedExecution';
 import { type Address } from '../src/core/address';
 import { type Hex, toHex } from '../src/core/bytes';
@@ -204,6 +205,11 @@ export class Cluster extends Domain {
       this.addNode(node);
     }
 
+    this.engine.on<{ round: number }>(
+      'probe',
+      (ev) => this.probe(ev.payload.round),
+      (p) => `{"r":${p.round}}`,
+    );
     this.engine.on<{ what: string; index: number }>(
       'workload',
       (ev) => this.workload(ev.payload.what, ev.payload.index),
@@ -211,7 +217,19 @@ export class Cluster extends Domain {
     );
   }
 
+  /** A client reading the REST API of one live service node in turn (sim/domain/queryProbe.ts). */
+  private probe(round: number): void {
+    const alive = this.serviceNodes.filter((n) => this.slot(n.id).alive);
+    const node = alive[round % Math.max(1, alive.length)];
+    if (node) {
+      const addresses = [...this.keys.map((k) => k.signer), ...this.users.map((u) => u.address)];
+      for (const obs of probe(node, round, addresses, this.keys.length)) this.record(node.id, obs);
+    }
+    this.engine.after(PROBE_EVERY_MS, 'probe', '', { round: round + 1 });
+  }
+
   protected scheduleWorkload(): void {
+    this.engine.at(PROBE_EVERY_MS, 'probe', '', { round: 0 });
     const w = this.scenario.workload;
     if (w.transfers) this.engine.at(w.transfers.everyMs, 'workload', '', { what: 'transfer', index: 0 });
     for (const [i, t] of w.topups.entries()) this.engine.at(t.atMs, 'workload', '', { what: 'topup', index: i });

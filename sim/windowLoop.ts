@@ -11,6 +11,7 @@ import { type SidechainReport, type SidechainReportQuery } from './domain/sidech
 import { type WindowPlan, WindowScheduler } from './domain/windowScheduler';
 import { OracleSuite } from './oracles/suite';
 import { faultSilencesProducers } from './faults/registry';
+import { fastKeyOf } from '../src/core/signatureScheme';
 import { RecordRelease } from './recordRelease';
 import { type RunOptions } from './run';
 import { assembleResult, type RunResult } from './runResult';
@@ -57,6 +58,7 @@ export class WindowLoop {
       { ...scenario, faults: this.faults },
       (i) => this.cluster.setup.keys[i - 1]?.signer,
       faultSilencesProducers,
+      fastKeyOf,
     );
     this.release = new RecordRelease(this.oracles, opts.onRecord, opts.traceSink);
   }

@@ -36,8 +36,10 @@ function proposerAfter(rotations: number): Address {
 
 const setWrite = (proposer: Address): StateWrite => ({
   what: 'validatorSet',
-  validators: VALIDATORS.map((v) => ({ address: v.signer, power: v.power })),
+  validators: VALIDATORS.map((v) => ({ address: v.signer, power: v.power, priority: 0n })),
   proposer,
+  proposerPower: 10n,
+  proposerPriority: 0n,
 });
 const T0 = Number(GENESIS_TIME) * 1000;
 const BUFFER = 100_000; // serviceGenesis's checkpointBufferTimeMs

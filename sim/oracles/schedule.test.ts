@@ -36,7 +36,19 @@ function harness(span0 = PRODUCERS) {
   };
   feed(
     serviceGenesis([
-      { what: 'span', id: 0n, startBlock: 0n, endBlock: 15n, producers: span0, sidechainChainId: '15001' },
+      {
+        what: 'span',
+        id: 0n,
+        startBlock: 0n,
+        endBlock: 15n,
+        producers: span0,
+        sidechainChainId: '15001',
+        validators: [],
+        proposer: null,
+        proposerPower: null,
+        proposerPriority: null,
+        members: [],
+      },
     ]),
   );
   feed(sidechainStarted());
@@ -101,6 +113,11 @@ describe('producer-schedule oracle', () => {
       { id: 2n, signer: address(2), power: 1n },
     ],
     sidechainChainId: '15001',
+    validators: [],
+    proposer: null,
+    proposerPower: null,
+    proposerPriority: null,
+    members: [],
   };
   const committed = (
     chain: SidechainBlockFact[],

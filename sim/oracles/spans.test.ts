@@ -21,6 +21,11 @@ const span = (id: bigint, start: bigint, end: bigint): StateWrite => ({
   endBlock: end,
   producers: PRODUCERS,
   sidechainChainId: '15001',
+  validators: [],
+  proposer: null,
+  proposerPower: null,
+  proposerPriority: null,
+  members: [],
 });
 
 function run(obs: Observation[]): SpanOracle {

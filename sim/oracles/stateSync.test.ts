@@ -68,6 +68,7 @@ describe('state-sync latency oracle', () => {
         event: 'StateSynced',
         txHash: hash(`s${id}`),
         logIndex: 0n,
+        data: '0x',
         id: BigInt(id),
         contract: hash('c').slice(0, 42) as `0x${string}`,
       },

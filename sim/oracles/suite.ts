@@ -17,6 +17,9 @@ import { ConvergenceOracle, ForkChoiceOracle } from './forkChoice';
 import { LivenessOracle } from './liveness';
 import { BftLockOracle, BftQuorumOracle } from './bft';
 import { SidechainModel } from './model/sidechainModel';
+import { ServiceModel } from './model/service/serviceModel';
+import { type KeyLookup } from './model/service/signature';
+import { QueryAnswersOracle, ServiceStateOracle, SideTxResultsOracle, TxResultsOracle } from './serviceModelOracles';
 
 export interface FinalFacts {
   endMs: number;
@@ -29,6 +32,8 @@ export interface FinalFacts {
 export class OracleSuite {
   readonly oracles: Oracle[];
   readonly model: SidechainModel;
+  /** The reference model of the service state machine the service-model oracles compare with. */
+  readonly service: ServiceModel;
   private readonly convergence = new ConvergenceOracle();
   private readonly backup: BackupStepInOracle;
   private readonly liveness: LivenessOracle;
@@ -44,7 +49,10 @@ export class OracleSuite {
      * faults touching sidechain nodes): each fault kind says so itself (sim/faults).
      */
     private readonly silencesProducers: (f: FaultSpec) => boolean = () => false,
+    /** The keys the run made, by address: what the model checks `fast` signatures with. */
+    keys: KeyLookup = () => undefined,
   ) {
+    this.service = new ServiceModel(scenario.crypto, keys);
     const p = scenario.params;
     const delays = {
       periodS: p.periodS,
@@ -95,6 +103,13 @@ export class OracleSuite {
       this.convergence,
       this.backup,
       this.liveness,
+      // The reference model's oracles come last: when one record breaks a rule that a specific
+      // oracle guards, the specific oracle is named first, then the transaction's result, then the
+      // state it left (a symptom of the others).
+      new TxResultsOracle(this.service),
+      new SideTxResultsOracle(this.service),
+      new ServiceStateOracle(this.service),
+      new QueryAnswersOracle(this.service),
     ];
   }
 
@@ -127,6 +142,7 @@ export class OracleSuite {
       if (--this.openFaults === 0) this.healedAtMs = r.t;
     }
     this.model.observe(r);
+    this.service.observe(r);
     for (const oracle of this.oracles) oracle.observe(r);
   }
 
@@ -197,21 +213,23 @@ export class OracleSuite {
       );
   }
 
+  /** Every violation, earliest first; on one instant, in suite order (the specific before the generic). */
   violations(): Violation[] {
     return this.oracles
-      .map((o) => o.violation)
-      .filter((v): v is Violation => v !== null)
-      .sort((a, b) => a.atMs - b.atMs || (a.oracle < b.oracle ? -1 : 1));
+      .map((o, i) => ({ v: o.violation, i }))
+      .filter((x): x is { v: Violation; i: number } => x.v !== null)
+      .sort((a, b) => a.v.atMs - b.v.atMs || a.i - b.i)
+      .map((x) => x.v);
   }
 
   verdict(): { verdict: Verdict; first: Violation | null } {
-    const first = earliest(this.violations());
+    const first = this.violations()[0] ?? null;
     return { verdict: first ? first.class : 'pass', first };
   }
 }
 
 function earliest(vs: Violation[]): Violation | null {
   let best: Violation | null = null;
-  for (const v of vs) if (!best || v.atMs < best.atMs || (v.atMs === best.atMs && v.oracle < best.oracle)) best = v;
+  for (const v of vs) if (!best || v.atMs < best.atMs) best = v;
   return best;
 }

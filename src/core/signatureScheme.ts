@@ -44,6 +44,11 @@ export function registerFastKey(privateKey: Bytes | string): Address {
   return address;
 }
 
+/** A registered key by its address (what a checker of fast signatures needs besides the scheme). */
+export function fastKeyOf(address: string): { privateKey: Bytes; publicKey: Bytes } | undefined {
+  return fastKeys.get(address.toLowerCase() as Address);
+}
+
 export const fastScheme: SignatureScheme = {
   mode: 'fast',
   sign(digest, privateKey) {

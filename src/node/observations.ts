@@ -67,6 +67,8 @@ export type TxMsgFact =
 export interface TxFact {
   index: number;
   hash: Hex;
+  /** The transaction as it stood in the block (hex of its bytes, or whatever the block held). */
+  raw: Hex;
   /** The message's signer; null when the bytes did not decode. */
   signer: Address | null;
   msg: TxMsgFact | null;
@@ -85,15 +87,77 @@ export interface SideTxFact {
 }
 
 /**
+ * A side-tx vote carried by a precommit of a block's last commit: the raw votes the block's begin
+ * tallies (one per validator and side tx; duplicates and non-members are left for the tally).
+ */
+export interface SideVoteFact {
+  validator: Address;
+  txHash: Hex;
+  result: 'yes' | 'no' | 'skip';
+  /** What a yes vote observed (plain data, as the vote carried it); null for no and skip. */
+  observation: unknown;
+}
+
+/** The service's parameters at genesis, as stored (what the oracles' models need). */
+export interface ServiceParamsFact {
+  txFees: bigint;
+  maxMemoCharacters: bigint;
+  txSigLimit: bigint;
+  txSizeCostPerByte: bigint;
+  sigVerifyCostSecp256k1: bigint;
+  sigVerifyCostEd25519: bigint;
+  maxTxGas: bigint;
+  checkpointBufferTimeMs: bigint;
+  avgCheckpointLength: bigint;
+  maxCheckpointLength: bigint;
+  childBlockInterval: bigint;
+  sprint: bigint;
+  spanDuration: bigint;
+  producerCount: bigint;
+  parentConfirmations: bigint;
+  sidechainConfirmations: bigint;
+  sidechainChainId: string;
+  sendEnabled: boolean;
+}
+
+/**
  * A value the block wrote to the service's store, read back as stored (`what` names the record).
  * A block reports exactly the records it wrote, so a write no rule explains is seen too.
  */
 export type StateWrite =
-  | { what: 'account'; address: Address; coins: Coin[]; sequence: bigint; accountNumber: bigint }
+  | {
+      what: 'account';
+      address: Address;
+      coins: Coin[];
+      sequence: bigint;
+      accountNumber: bigint;
+      /** The public key recorded by the account's first successful transaction. */
+      pubKey: Hex | null;
+    }
+  /** The number the next new account gets. */
+  | { what: 'nextAccountNumber'; next: bigint }
   | { what: 'dividend'; id: bigint; feeAmount: bigint; slashedAmount: bigint }
-  | { what: 'validator'; id: bigint; signer: Address; power: bigint; startEpoch: bigint; endEpoch: bigint }
-  /** The stored (checkpoint) validator set: members and powers, and the stored proposer. */
-  | { what: 'validatorSet'; validators: Array<{ address: Address; power: bigint }>; proposer: Address | null }
+  | {
+      what: 'validator';
+      id: bigint;
+      signer: Address;
+      power: bigint;
+      startEpoch: bigint;
+      endEpoch: bigint;
+      pubKey: Hex;
+      /** The parent-chain event sequence of its last change; null for a genesis validator never changed. */
+      lastUpdated: bigint | null;
+      jailed: boolean;
+    }
+  /** The stored (checkpoint) validator set: members, powers and proposer priorities, and the stored proposer. */
+  | {
+      what: 'validatorSet';
+      validators: Array<{ address: Address; power: bigint; priority: bigint }>;
+      proposer: Address | null;
+      /** The stored proposer as it stood when it was picked (its power and priority then). */
+      proposerPower: bigint | null;
+      proposerPriority: bigint | null;
+    }
   | { what: 'checkpointBuffer'; checkpoint: CheckpointFact | null }
   | ({ what: 'checkpoint'; number: bigint } & CheckpointFact)
   | { what: 'ackCount'; count: bigint }
@@ -106,7 +170,27 @@ export type StateWrite =
       endBlock: bigint;
       producers: ProducerFact[];
       sidechainChainId: string;
+      /** The validator set frozen with the span: members, powers and priorities, and its proposer. */
+      validators: Array<{ address: Address; power: bigint; priority: bigint }>;
+      proposer: Address | null;
+      proposerPower: bigint | null;
+      proposerPriority: bigint | null;
+      /** The records of the set's members and the producers as they stood when the span was frozen. */
+      members: Array<{ id: bigint; startEpoch: bigint; endEpoch: bigint; pubKey: Hex; signer: Address }>;
     }
+  /** A state-sync record (clerk), as stored. */
+  | {
+      what: 'record';
+      id: bigint;
+      contract: Address;
+      data: Hex;
+      txHash: Hex;
+      logIndex: bigint;
+      sidechainChainId: string;
+      recordTimeMs: number;
+    }
+  /** A parent-chain event (tx hash, log index) a module marked as processed (its replay key). */
+  | { what: 'replayKey'; module: 'staking' | 'topup' | 'clerk'; txHash: Hex; logIndex: bigint }
   /** The parent-chain block counter whose hash seeds the next span's producer selection. */
   | { what: 'spanSeedBlock'; block: bigint };
 
@@ -123,7 +207,40 @@ export interface CheckpointFact {
 /** An event a parent-chain block emitted (decoded from its log). */
 export type ParentEventFact =
   | { event: 'TopUpFee'; txHash: Hex; logIndex: bigint; user: Address; fee: bigint }
-  | { event: 'StateSynced'; txHash: Hex; logIndex: bigint; id: bigint; contract: Address }
+  | { event: 'StateSynced'; txHash: Hex; logIndex: bigint; id: bigint; contract: Address; data: Hex }
+  | {
+      event: 'Staked';
+      txHash: Hex;
+      logIndex: bigint;
+      signer: Address;
+      validatorId: bigint;
+      activationEpoch: bigint;
+      amount: bigint;
+      /** 64 bytes: the uncompressed key without its 0x04 prefix. */
+      signerPubkey: Hex;
+    }
+  | { event: 'StakeUpdate'; txHash: Hex; logIndex: bigint; validatorId: bigint; newAmount: bigint }
+  | { event: 'UnstakeInit'; txHash: Hex; logIndex: bigint; validatorId: bigint; deactivationEpoch: bigint }
+  | {
+      event: 'SignerChange';
+      txHash: Hex;
+      logIndex: bigint;
+      validatorId: bigint;
+      oldSigner: Address;
+      newSigner: Address;
+      signerPubkey: Hex;
+    }
+  /** The root chain stored a checkpoint as header block `headerBlockId` (number × child block interval). */
+  | {
+      event: 'NewHeaderBlock';
+      txHash: Hex;
+      logIndex: bigint;
+      proposer: Address;
+      headerBlockId: bigint;
+      start: bigint;
+      end: bigint;
+      root: Hex;
+    }
   | { event: 'other'; txHash: Hex; logIndex: bigint; name: string };
 
 /** The header fields of a sidechain block and the system-call inputs its body carries. */
@@ -160,13 +277,7 @@ export type Observation =
       kind: 'service.genesis';
       chainId: string;
       timeMs: number;
-      params: {
-        txFees: bigint;
-        checkpointBufferTimeMs: bigint;
-        sprint: bigint;
-        spanDuration: bigint;
-        producerCount: bigint;
-      };
+      params: ServiceParamsFact;
       /** Every record of the genesis state, as stored. */
       state: StateWrite[];
     }
@@ -181,11 +292,20 @@ export type Observation =
       timeMs: number;
       /** The precommits the block was committed with. */
       commit: ReadonlyArray<Readonly<VoteFact>>;
+      /** The side-tx votes of the block's last commit (what its begin block tallied). */
+      sideVotes: DeepReadonly<SideVoteFact[]>;
       txs: DeepReadonly<TxFact[]>;
       sideTxs: DeepReadonly<SideTxFact[]>;
       writes: DeepReadonly<StateWrite[]>;
     }
   | { kind: 'service.synced'; height: bigint }
+  /** A client's GET of the service's REST API (the path with its query string) and the node's answer. */
+  | {
+      kind: 'service.query';
+      height: bigint;
+      path: string;
+      answer: { ok: true; result: unknown } | { ok: false; kind: string; message: string };
+    }
   /** A side-tx vote on a span proposal, with the sidechain head the node saw and the current span as stored. */
   | {
       kind: 'side.vote';

@@ -87,8 +87,41 @@ function eventsOf(b: ParentBlock): ParentEventFact[] {
       if (d === null) out.push({ event: 'other', ...at, name: 'undecodable' });
       else if (d.name === 'TopUpFee') out.push({ event: 'TopUpFee', ...at, user: d.user, fee: d.fee });
       else if (d.name === 'StateSynced')
-        out.push({ event: 'StateSynced', ...at, id: d.id, contract: d.contractAddress });
-      else out.push({ event: 'other', ...at, name: d.name });
+        out.push({ event: 'StateSynced', ...at, id: d.id, contract: d.contractAddress, data: d.data });
+      else if (d.name === 'Staked')
+        out.push({
+          event: 'Staked',
+          ...at,
+          signer: d.signer,
+          validatorId: d.validatorId,
+          activationEpoch: d.activationEpoch,
+          amount: d.amount,
+          signerPubkey: d.signerPubkey,
+        });
+      else if (d.name === 'StakeUpdate')
+        out.push({ event: 'StakeUpdate', ...at, validatorId: d.validatorId, newAmount: d.newAmount });
+      else if (d.name === 'UnstakeInit')
+        out.push({ event: 'UnstakeInit', ...at, validatorId: d.validatorId, deactivationEpoch: d.deactivationEpoch });
+      else if (d.name === 'SignerChange')
+        out.push({
+          event: 'SignerChange',
+          ...at,
+          validatorId: d.validatorId,
+          oldSigner: d.oldSigner,
+          newSigner: d.newSigner,
+          signerPubkey: d.signerPubkey,
+        });
+      else if (d.name === 'NewHeaderBlock')
+        out.push({
+          event: 'NewHeaderBlock',
+          ...at,
+          proposer: d.proposer,
+          headerBlockId: d.headerBlockId,
+          start: d.start,
+          end: d.end,
+          root: d.root,
+        });
+      else out.push({ event: 'other', ...at, name: (d as { name: string }).name });
     }
   }
   return out;

@@ -11,7 +11,9 @@ import { addFeeToDividendAccount } from '../modules/topup/keeper';
 import { addCheckpoint, flushBuffer, setBuffer, setLastNoAck } from '../modules/checkpoint/keeper';
 import { setAckCount } from '../modules/checkpoint/keeper';
 import { freezeSet } from '../modules/span/freezeSet';
-import { incrementAccum } from '../modules/staking/keeper';
+import { incrementAccum, markSeq } from '../modules/staking/keeper';
+import { markClerkSeq, setRecord } from '../modules/clerk/keeper';
+import { markTopup } from '../modules/topup/keeper';
 import { blockHash, type ServiceBlock } from '../consensus/types';
 import { stateWritesOf, txFactOf } from './stateFacts';
 import { type StateWrite } from './observations';
@@ -23,7 +25,7 @@ describe('state facts', () => {
   it('the genesis state: accounts, validators, the validator set, the ack count and span 0', () => {
     const chain = new TestChain({ validators: 4 });
     const facts = stateWritesOf(chain.app.store.entries());
-    expect(kinds(facts)).toEqual(['account', 'ackCount', 'span', 'validator', 'validatorSet']);
+    expect(kinds(facts)).toEqual(['account', 'ackCount', 'nextAccountNumber', 'span', 'validator', 'validatorSet']);
     const set = facts.find((w) => w.what === 'validatorSet');
     expect(set).toMatchObject({ what: 'validatorSet', proposer: expect.stringMatching(/^0x[0-9a-f]{40}$/) });
     expect(facts.filter((w) => w.what === 'validator')).toHaveLength(4);
@@ -48,6 +50,19 @@ describe('state facts', () => {
     addFeeToDividendAccount(b, 2n, 5n);
     incrementAccum(b, 1);
     freezeSet(b, 1n, 256n, 1855n, '15001', ROOT);
+    const record = {
+      id: 7n,
+      contract: chain.validators[1]!.address,
+      data: '0x1234' as Hex,
+      txHash: ROOT,
+      logIndex: 3n,
+      sidechainChainId: '15001',
+      recordTimeMs: 5000,
+    };
+    setRecord(b, record);
+    markClerkSeq(b, ROOT, 3n);
+    markTopup(b, ROOT, 4n);
+    markSeq(b, ROOT, 5n);
     const facts = stateWritesOf(b.changes());
     expect(kinds(facts)).toEqual([
       'ackCount',
@@ -55,10 +70,21 @@ describe('state facts', () => {
       'checkpointBuffer',
       'dividend',
       'lastNoAck',
+      'record',
+      'replayKey',
       'span',
       'spanSeedBlock',
       'validatorSet',
     ]);
+    expect(facts).toContainEqual({ what: 'record', ...record });
+    for (const [module, logIndex] of [
+      ['clerk', 3n],
+      ['topup', 4n],
+      ['staking', 5n],
+    ] as const)
+      expect(facts).toContainEqual({ what: 'replayKey', module, txHash: ROOT, logIndex });
+    const span = facts.find((w) => w.what === 'span');
+    expect(span).toMatchObject({ id: 1n, members: expect.arrayContaining([expect.objectContaining({ id: 1n })]) });
     const { timestamp: _t, ...fields } = cp;
     expect(facts).toContainEqual({ what: 'checkpoint', number: 1n, ...fields, timestampS: 17n });
     expect(facts).toContainEqual({ what: 'dividend', id: 2n, feeAmount: 5n, slashedAmount: 0n });

@@ -15,6 +15,7 @@ import { type DividendAccount } from '../modules/topup/keeper';
 import { type Validator } from '../modules/staking/keeper';
 import { type Checkpoint } from '../modules/checkpoint/keeper';
 import { type Span } from '../modules/span/keeper';
+import { type EventRecord } from '../modules/clerk/keeper';
 import { type ValidatorSetJSON } from '../core/validatorSet';
 import { type StdTx } from '../modules/auth/stdTx';
 import { type MsgSend, type MsgMultiSend } from '../modules/bank/msgs';
@@ -38,7 +39,29 @@ export const STORE_LAYOUT = {
   lastNoAck: 'checkpoint/last_no_ack',
   span: 'sidechain/span/',
   spanSeedBlock: 'sidechain/last_eth_block',
+  nextAccountNumber: 'auth/next_account_number',
+  record: 'clerk/record/',
+  stakingSeq: 'staking/seq/',
+  topupSeq: 'topup/seq/',
+  clerkSeq: 'clerk/seq/',
 } as const;
+
+/** The stored proposer snapshot of a set, as facts. */
+function proposerOf(p: ValidatorSetJSON['proposer']): {
+  proposer: Address | null;
+  proposerPower: bigint | null;
+  proposerPriority: bigint | null;
+} {
+  return p === null
+    ? { proposer: null, proposerPower: null, proposerPriority: null }
+    : { proposer: p.address as Address, proposerPower: BigInt(p.power), proposerPriority: BigInt(p.proposerPriority) };
+}
+
+/** A replay key `<prefix><tx hash>/<log index>` as a fact. */
+function replayKeyOf(module: 'staking' | 'topup' | 'clerk', rest: string): StateWrite {
+  const slash = rest.lastIndexOf('/');
+  return { what: 'replayKey', module, txHash: rest.slice(0, slash) as Hex, logIndex: BigInt(rest.slice(slash + 1)) };
+}
 
 function coinsOf(coins: Record<string, bigint>): Coin[] {
   return Object.entries(coins).map(([denom, amount]) => ({ denom, amount }));
@@ -67,6 +90,7 @@ export function stateWriteOf(key: string, value: StoreValue | undefined): StateW
       coins: coinsOf(a.coins),
       sequence: a.sequence,
       accountNumber: a.accountNumber,
+      pubKey: a.pubKey,
     };
   }
   if (key.startsWith(L.dividend)) {
@@ -79,8 +103,14 @@ export function stateWriteOf(key: string, value: StoreValue | undefined): StateW
     const s = value as ValidatorSetJSON;
     return {
       what: 'validatorSet',
-      validators: s.validators.map((v) => ({ address: v.address as Address, power: BigInt(v.power) })),
+      validators: s.validators.map((v) => ({
+        address: v.address as Address,
+        power: BigInt(v.power),
+        priority: BigInt(v.proposerPriority),
+      })),
       proposer: s.proposer === null ? null : (s.proposer.address as Address),
+      proposerPower: s.proposer === null ? null : BigInt(s.proposer.power),
+      proposerPriority: s.proposer === null ? null : BigInt(s.proposer.proposerPriority),
     };
   }
   if (key.startsWith(L.validator)) {
@@ -93,6 +123,9 @@ export function stateWriteOf(key: string, value: StoreValue | undefined): StateW
       power: v.power,
       startEpoch: v.startEpoch,
       endEpoch: v.endEpoch,
+      pubKey: v.pubKey,
+      lastUpdated: v.lastUpdated,
+      jailed: v.jailed,
     };
   }
   if (key === L.checkpointBuffer) {
@@ -118,9 +151,42 @@ export function stateWriteOf(key: string, value: StoreValue | undefined): StateW
       endBlock: s.endBlock,
       producers: s.selectedProducers.map((p) => ({ id: p.id, signer: p.signer, power: p.power })),
       sidechainChainId: s.sidechainChainId,
+      validators: (s.validatorSet as ValidatorSetJSON).validators.map((v) => ({
+        address: v.address as Address,
+        power: BigInt(v.power),
+        priority: BigInt(v.proposerPriority),
+      })),
+      ...proposerOf((s.validatorSet as ValidatorSetJSON).proposer),
+      members: s.members.map((m) => ({
+        id: m.id,
+        startEpoch: m.startEpoch,
+        endEpoch: m.endEpoch,
+        pubKey: m.pubKey,
+        signer: m.signer,
+      })),
     };
   }
   if (key === L.spanSeedBlock) return value === undefined ? null : { what: 'spanSeedBlock', block: value as bigint };
+  if (key === L.nextAccountNumber)
+    return value === undefined ? null : { what: 'nextAccountNumber', next: value as bigint };
+  if (key.startsWith(L.record)) {
+    if (value === undefined) return null;
+    const r = value as EventRecord;
+    return {
+      what: 'record',
+      id: r.id,
+      contract: r.contract,
+      data: r.data,
+      txHash: r.txHash,
+      logIndex: r.logIndex,
+      sidechainChainId: r.sidechainChainId,
+      recordTimeMs: r.recordTimeMs,
+    };
+  }
+  if (value === undefined) return null;
+  if (key.startsWith(L.stakingSeq)) return replayKeyOf('staking', key.slice(L.stakingSeq.length));
+  if (key.startsWith(L.topupSeq)) return replayKeyOf('topup', key.slice(L.topupSeq.length));
+  if (key.startsWith(L.clerkSeq)) return replayKeyOf('clerk', key.slice(L.clerkSeq.length));
   return null;
 }
 
@@ -204,6 +270,7 @@ export function txFactOf(index: number, tx: Hex, r: DeepReadonly<TxResult>): TxF
   return {
     index,
     hash: r.hash,
+    raw: tx,
     signer: d.tx ? d.tx.def.signer(d.tx.msg) : null,
     msg: d.tx ? msgFactOf(d.tx) : null,
     code: r.code,

@@ -35,6 +35,8 @@ export class PrioritySet {
   private members: Member[] = [];
   /** The proposer the last increment picked (kept through membership changes, as stored). */
   private picked: string | null = null;
+  /** Its power and priority when it was picked: the stored proposer is a copy of that moment. */
+  private pickedAs: { power: bigint; priority: bigint } | null = null;
 
   /** `NewValidatorSet`: everyone enters through the change-set path, then one increment. */
   static create(validators: ReadonlyArray<{ address: string; power: bigint }>): PrioritySet {
@@ -44,10 +46,33 @@ export class PrioritySet {
     return s;
   }
 
+  /** A set as stored: its members with their priorities, and the stored proposer. */
+  static restore(
+    members: ReadonlyArray<{ address: string; power: bigint; priority: bigint }>,
+    proposer: { address: string; power: bigint; priority: bigint } | null,
+  ): PrioritySet {
+    const s = new PrioritySet();
+    s.members = members
+      .map((m) => ({ address: m.address.toLowerCase(), power: m.power, priority: m.priority }))
+      .sort((x, y) => byAddress(x.address, y.address));
+    s.picked = proposer === null ? null : proposer.address.toLowerCase();
+    s.pickedAs = proposer === null ? null : { power: proposer.power, priority: proposer.priority };
+    return s;
+  }
+
+  /** The stored proposer as a copy of the moment it was picked (or the highest priority now). */
+  get proposerSnapshot(): { address: string; power: bigint; priority: bigint } | null {
+    if (this.picked !== null && this.pickedAs !== null) return { address: this.picked, ...this.pickedAs };
+    const p = this.proposer;
+    const m = p === null ? undefined : this.members.find((x) => x.address === p);
+    return m ? { address: m.address, power: m.power, priority: m.priority } : null;
+  }
+
   copy(): PrioritySet {
     const s = new PrioritySet();
     s.members = this.members.map((m) => ({ ...m }));
     s.picked = this.picked;
+    s.pickedAs = this.pickedAs;
     return s;
   }
 
@@ -127,6 +152,7 @@ export class PrioritySet {
     let last: Member | null = null;
     for (let i = 0; i < times; i++) last = this.round();
     this.picked = last!.address;
+    this.pickedAs = { power: last!.power, priority: last!.priority };
   }
 
   private rescale(diffMax: bigint): void {

@@ -120,7 +120,26 @@ export function serviceGenesis(
     kind: 'service.genesis',
     chainId: 'test-1',
     timeMs: Number(GENESIS_TIME) * 1000,
-    params: { txFees: TX_FEE, checkpointBufferTimeMs: 100_000n, sprint: 4n, spanDuration: 16n, producerCount: 3n },
+    params: {
+      txFees: TX_FEE,
+      maxMemoCharacters: 256n,
+      txSigLimit: 7n,
+      txSizeCostPerByte: 10n,
+      sigVerifyCostSecp256k1: 1000n,
+      sigVerifyCostEd25519: 590n,
+      maxTxGas: 1_000_000n,
+      checkpointBufferTimeMs: 100_000n,
+      avgCheckpointLength: 256n,
+      maxCheckpointLength: 1024n,
+      childBlockInterval: 10_000n,
+      sprint: 4n,
+      spanDuration: 16n,
+      producerCount: 3n,
+      parentConfirmations: 3n,
+      sidechainConfirmations: 4n,
+      sidechainChainId: 'test-side',
+      sendEnabled: true,
+    },
     state: [
       ...validators.map(
         (v): StateWrite => ({
@@ -130,12 +149,17 @@ export function serviceGenesis(
           power: v.power,
           startEpoch: 0n,
           endEpoch: 0n,
+          pubKey: `0x04${v.signer.slice(2).repeat(4)}${'00'.repeat(4)}` as Hex,
+          lastUpdated: null,
+          jailed: false,
         }),
       ),
       {
         what: 'validatorSet',
-        validators: validators.map((v) => ({ address: v.signer, power: v.power })),
+        validators: validators.map((v) => ({ address: v.signer, power: v.power, priority: 0n })),
         proposer,
+        proposerPower: proposer === null ? null : 10n,
+        proposerPriority: proposer === null ? null : 0n,
       },
       ...validators.map(
         (v): StateWrite => ({
@@ -144,6 +168,7 @@ export function serviceGenesis(
           coins: [{ denom: 'matic', amount: 100n * TX_FEE }],
           sequence: 0n,
           accountNumber: v.id,
+          pubKey: null,
         }),
       ),
       ...extra,
@@ -158,11 +183,21 @@ export function account(a: Address, matic: bigint, sequence: bigint): StateWrite
     coins: matic === 0n ? [] : [{ denom: 'matic', amount: matic }],
     sequence,
     accountNumber: 0n,
+    pubKey: null,
   };
 }
 
 export function tx(index: number, signer: Address, msg: TxMsgFact, code = 0, label = `tx${index}-${code}`): TxFact {
-  return { index, hash: hash(label), signer, msg, code, codespace: code === 0 ? '' : 'sdk', gasUsed: 1000n };
+  return {
+    index,
+    hash: hash(label),
+    raw: hash(`raw ${label}`),
+    signer,
+    msg,
+    code,
+    codespace: code === 0 ? '' : 'sdk',
+    gasUsed: 1000n,
+  };
 }
 
 export const precommits = (height: bigint, round: number, blockHash: Hex, who: Address[]): VoteFact[] =>
@@ -186,6 +221,7 @@ export function commit(
       blockHash,
       VALIDATORS.map((v) => v.signer),
     ),
+    sideVotes: [],
     txs: [],
     sideTxs: [],
     writes: [],

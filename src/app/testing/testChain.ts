@@ -15,7 +15,8 @@ import { getAccount } from '../../modules/auth/keeper';
 import { getValidatorSet } from '../../modules/staking/keeper';
 import { ServiceApp, type CommitResponse, type EndBlockResponse, type TxResult } from '../serviceApp';
 import { type SideTxVotes } from '../sideTx';
-import { type SharedExecution } from '../sharedExecution';
+import { type AppliedBlock, type SharedExecution } from '../sharedExecution';
+import { type StoreWrites } from '../../store/kvStore';
 import { FakeObservers } from './fakeObservers';
 
 export interface TestKey {
@@ -153,6 +154,51 @@ export class TestChain {
     for (const r of end.sideTxResults) this.votes.delete(r.txHash);
     this.collectVotes();
     return { height: commit.height, txs: results, end, commit };
+  }
+
+  /** The side-tx votes the next block will carry (the validators' votes on the last block's side txs). */
+  nextBlockVotes(): SideTxVotes[] {
+    return [...this.votes.entries()].map(([txHash, votes]) => ({ txHash, votes }));
+  }
+
+  /**
+   * Like `block`, through the app's whole-block path (what a node runs): also returns the records
+   * the block wrote and the votes it carried.
+   */
+  applyBlock(
+    txs: Uint8Array[] = [],
+    opts: { proposer?: Address; timeMs?: number } = {},
+  ): Omit<BlockResult, 'txs' | 'end'> & {
+    txs: AppliedBlock['results'];
+    end: AppliedBlock['end'];
+    writes: StoreWrites;
+    votes: SideTxVotes[];
+    timeMs: number;
+    proposer: Address;
+  } {
+    this.timeMs = opts.timeMs ?? this.timeMs + this.blockTimeMs;
+    const votes = this.nextBlockVotes();
+    const proposer = opts.proposer ?? this.validators[0]!.address;
+    const hexes = txs.map((t) => toHex(t));
+    const block = { hexes };
+    const applied = this.app.applyBlock(
+      { timeMs: this.timeMs, proposer, sideTxVotes: votes },
+      hexes,
+      block,
+      toHex(keccak256Bytes(new TextEncoder().encode(`${this.app.height + 1n}`))),
+    );
+    for (const r of applied.end.sideTxResults) this.votes.delete(r.txHash);
+    this.collectVotes();
+    return {
+      height: applied.commit.height,
+      txs: applied.results,
+      end: applied.end,
+      commit: applied.commit,
+      writes: applied.writes,
+      votes,
+      timeMs: this.timeMs,
+      proposer,
+    };
   }
 
   /** Deliver txs, then run the two blocks that bring their side-tx results; returns all results. */

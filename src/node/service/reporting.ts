@@ -10,10 +10,19 @@ import { type StoreWrites } from '../../store/kvStore';
 import { type ServiceApp } from '../../app/serviceApp';
 import { type AppliedBlock } from '../../app/sharedExecution';
 import { getAuthParams } from '../../modules/auth/keeper';
+import { sendEnabled } from '../../modules/bank/keeper';
+import { getChainParams } from '../../modules/chain/keeper';
 import { getCheckpointParams } from '../../modules/checkpoint/keeper';
 import { getLastSpan, getSpanParams } from '../../modules/span/keeper';
 import { type CommittedBlock, type Proposal, type Vote } from '../../consensus/types';
-import { type Observation, type SideTxFact, type StateWrite, type TxFact, type VoteFact } from '../observations';
+import {
+  type Observation,
+  type SideTxFact,
+  type SideVoteFact,
+  type StateWrite,
+  type TxFact,
+  type VoteFact,
+} from '../observations';
 import { stateWritesOf, txFactOf } from '../stateFacts';
 import { type SpanVote } from './sideVoter';
 
@@ -66,16 +75,32 @@ export function evidenceObservation(votes: readonly Vote[]): Observation {
 export function genesisObservation(app: ServiceApp): Observation {
   const store = app.store;
   const span = getSpanParams(store);
+  const auth = getAuthParams(store);
+  const checkpoint = getCheckpointParams(store);
+  const chain = getChainParams(store);
   return {
     kind: 'service.genesis',
     chainId: app.chainId,
     timeMs: app.genesis.genesisTimeMs,
     params: {
-      txFees: getAuthParams(store).txFees,
-      checkpointBufferTimeMs: getCheckpointParams(store).checkpointBufferTimeMs,
+      txFees: auth.txFees,
+      maxMemoCharacters: auth.maxMemoCharacters,
+      txSigLimit: auth.txSigLimit,
+      txSizeCostPerByte: auth.txSizeCostPerByte,
+      sigVerifyCostSecp256k1: auth.sigVerifyCostSecp256k1,
+      sigVerifyCostEd25519: auth.sigVerifyCostEd25519,
+      maxTxGas: auth.maxTxGas,
+      checkpointBufferTimeMs: checkpoint.checkpointBufferTimeMs,
+      avgCheckpointLength: checkpoint.avgCheckpointLength,
+      maxCheckpointLength: checkpoint.maxCheckpointLength,
+      childBlockInterval: checkpoint.childBlockInterval,
       sprint: span.sprintDuration,
       spanDuration: span.spanDuration,
       producerCount: span.producerCount,
+      parentConfirmations: chain.parentChainTxConfirmations,
+      sidechainConfirmations: chain.sidechainTxConfirmations,
+      sidechainChainId: chain.sidechainChainId,
+      sendEnabled: sendEnabled(store),
     },
     state: stateWritesOf(store.entries()),
   };
@@ -97,6 +122,7 @@ export function commitObservation(
     proposer: b.proposer,
     timeMs: b.timeMs,
     commit: cb.commit.map(voteFact),
+    sideVotes: sharedFacts(sideVoteFactLists, b, () => sideVoteFactsOf(b.lastCommit)),
     txs: sharedFacts(txFactLists, applied.results, () => b.txs.map((t, i) => txFactOf(i, t, applied.results[i]!))),
     sideTxs: sharedFacts(sideTxFactLists, applied.end, () =>
       applied.end.sideTxResults.map((r) => ({
@@ -119,6 +145,21 @@ export function commitObservation(
 const txFactLists = weakMemo<object, DeepReadonly<TxFact[]>>('reporting.txFacts');
 const sideTxFactLists = weakMemo<object, DeepReadonly<SideTxFact[]>>('reporting.sideTxFacts');
 const writeFactLists = weakMemo<object, DeepReadonly<StateWrite[]>>('reporting.writeFacts');
+const sideVoteFactLists = weakMemo<object, DeepReadonly<SideVoteFact[]>>('reporting.sideVoteFacts');
+
+/** Every side-tx vote the precommits of a last commit carry, in commit order, as voted. */
+function sideVoteFactsOf(lastCommit: readonly Vote[]): SideVoteFact[] {
+  const out: SideVoteFact[] = [];
+  for (const v of lastCommit)
+    for (const e of v.sideTxVotes ?? [])
+      out.push({
+        validator: v.validator,
+        txHash: e.txHash,
+        result: e.vote.result,
+        observation: e.vote.result === 'yes' ? (e.vote.observation ?? null) : null,
+      });
+  return out;
+}
 
 function sharedFacts<T>(memo: WeakMemo<object, DeepReadonly<T>>, key: object, compute: () => T): DeepReadonly<T> {
   let f = memo.get(key);

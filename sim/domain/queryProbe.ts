@@ -1,0 +1,78 @@
+/**
+ * A client that reads the service's REST API, as a wallet or an explorer would: every half
+ * minute of virtual time it asks one live service node (in turn) every GET of the spec's table
+ * (and the reference's reads beside them), with arguments taken from what it saw (the latest span
+ * and checkpoint count it was told, the validators' and users' addresses it knows), and a few
+ * arguments that must be refused. Each answer is recorded as a raw fact (`service.query`); the
+ * query-answers oracle holds it against the reference model's state at the node's height.
+ *
+ * It draws nothing at random: which node and which arguments follow from the round number.
+ */
+import { type Observation } from '../../src/node/observations';
+import { type ServiceNode } from '../../src/node/service/serviceNode';
+
+export const PROBE_EVERY_MS = 30_000;
+
+type Answer = Extract<Observation, { kind: 'service.query' }>['answer'];
+
+function numberIn(answer: Answer, key: string): number | null {
+  if (!answer.ok || typeof answer.result !== 'object' || answer.result === null) return null;
+  const v = (answer.result as Record<string, unknown>)[key];
+  return typeof v === 'number' ? v : null;
+}
+
+/** One round of reads on `node`: the records to report. */
+export function probe(
+  node: ServiceNode,
+  round: number,
+  addresses: readonly string[],
+  validators: number,
+): Observation[] {
+  const out: Observation[] = [];
+  const ask = (path: string): Answer => {
+    const { outcome } = node.app.query(path);
+    const answer: Answer = outcome.ok
+      ? { ok: true, result: outcome.result }
+      : { ok: false, kind: outcome.kind, message: outcome.message };
+    out.push({ kind: 'service.query', height: node.app.height, path, answer });
+    return answer;
+  };
+  const address = addresses[round % addresses.length]!;
+  const id = (round % Math.max(1, validators)) + 1;
+  const latest = numberIn(ask('/sidechain/latest-span'), 'span_id');
+  if (latest !== null) {
+    ask(`/sidechain/span/${latest}`);
+    ask(`/sidechain/span/${latest + 1}`);
+  }
+  ask('/sidechain/span/list?page=1&limit=3');
+  ask('/sidechain/params');
+  ask('/sidechain/next-span-seed-block');
+  ask(`/auth/accounts/${address}`);
+  ask(`/auth/accounts/${address}/sequence`);
+  ask('/auth/params');
+  ask('/staking/validator-set');
+  ask(`/staking/validator/${id}`);
+  ask(`/staking/signer/${address}`);
+  ask('/staking/current-proposer');
+  ask('/staking/proposer/3');
+  ask('/staking/totalpower');
+  const count = numberIn(ask('/checkpoints/count'), 'result');
+  if (count !== null) {
+    ask(`/checkpoints/${count}`);
+    ask(`/checkpoints/${count + 1}`);
+  }
+  ask('/checkpoints/buffer');
+  ask('/checkpoints/latest');
+  ask('/checkpoints/last-no-ack');
+  ask('/checkpoints/list?page=1&limit=5');
+  ask('/checkpoints/parama');
+  ask('/overview');
+  ask('/topup/dividend-account-root');
+  ask(`/topup/dividend-account/${id}`);
+  ask(`/clerk/event-record/${(round % 8) + 1}`);
+  ask('/chain/params');
+  // Arguments a careful server refuses, by name.
+  ask(round % 2 === 0 ? '/staking/validator/x1' : '/sidechain/span/-1');
+  ask(round % 2 === 0 ? '/auth/accounts/0x1234' : '/checkpoints/list?page=1');
+  return out;
+}
