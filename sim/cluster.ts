@@ -229,6 +229,8 @@ export class Cluster extends Domain {
   }
 
   protected scheduleWorkload(): void {
+    // Before any node starts: the document they all start from (the service model reads it).
+    this.record('client', { kind: 'service.genesisDocument', document: this.genesis });
     this.engine.at(PROBE_EVERY_MS, 'probe', '', { round: 0 });
     const w = this.scenario.workload;
     if (w.transfers) this.engine.at(w.transfers.everyMs, 'workload', '', { what: 'transfer', index: 0 });

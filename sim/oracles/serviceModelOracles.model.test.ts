@@ -265,4 +265,34 @@ describe('the service-model oracles', () => {
     }
     expect(checked).toBeGreaterThan(80);
   });
+
+  it('service-state: a genesis report that is not what the document makes is named', () => {
+    const at = log.findIndex((r) => r.obs.kind === 'service.genesis');
+    const r = log[at]!;
+    const g = r.obs as Extract<RunRecord['obs'], { kind: 'service.genesis' }>;
+    let checked = 0;
+    const tried = new Set<string>();
+    for (const [wi, w] of g.state.entries()) {
+      for (const { path, changed } of leafChanges(w)) {
+        const kindField = `${w.what}.${path.filter((p) => !/^\d+$/.test(p)).join('.')}`;
+        if (path[0] === 'what' || tried.has(kindField)) continue;
+        tried.add(kindField);
+        const state = [...g.state];
+        state[wi] = changed as (typeof state)[number];
+        const v = replay(log, { index: at, record: { ...r, obs: { ...g, state } } }).find(
+          (x) => x.oracle === 'service-state',
+        );
+        expect(v, kindField).toBeDefined();
+        expect(v!.message).toMatch(/^genesis record|lacks/);
+        checked++;
+      }
+    }
+    // A record left out of the report.
+    const state = g.state.filter((w) => w.what !== 'validatorSet');
+    const v = replay(log, { index: at, record: { ...r, obs: { ...g, state } } }).find(
+      (x) => x.oracle === 'service-state',
+    );
+    expect(v?.message).toContain('lacks validatorSet');
+    expect(checked).toBeGreaterThan(20);
+  });
 });

@@ -154,6 +154,8 @@ export class SideTxResultsOracle extends Oracle {
   }
 }
 
+const OPTIONAL_AT_GENESIS: ReadonlySet<string> = new Set(['checkpointBuffer', 'lastNoAck', 'spanSeedBlock']);
+
 export class ServiceStateOracle extends Oracle {
   readonly name = 'service-state';
   readonly class = 'safety' as const;
@@ -167,15 +169,25 @@ export class ServiceStateOracle extends Oracle {
   override observe(r: RunRecord): void {
     const o = r.obs;
     if (o.kind === 'service.genesis') {
-      const first = this.model.genesis();
+      this.saw('app.genesis.state-from-document');
+      const want = this.model.genesis();
+      const reported = new Set<string>();
       for (const w of o.state) {
-        const want = first.get(keyOfWrite(w));
-        const d = want === undefined ? 'a record the first node did not have' : firstDifference(want, w);
+        const key = keyOfWrite(w);
+        reported.add(key);
+        const fact = want.get(key);
+        const d = fact === undefined ? 'a record the model does not hold' : firstDifference(fact, w);
         if (d) {
-          this.fail(r.t, r.node, `genesis record ${keyOfWrite(w)} differs from the other nodes': ${d}`);
+          this.fail(r.t, r.node, `genesis record ${key}: ${d}`);
           return;
         }
       }
+      // Records a genesis always holds (a buffer, a no-ack time or a seed block only once written).
+      for (const key of want.keys())
+        if (!reported.has(key) && !OPTIONAL_AT_GENESIS.has(key)) {
+          this.fail(r.t, r.node, `the genesis state lacks ${key}`);
+          return;
+        }
       return;
     }
     if (o.kind !== 'service.commit') return;

@@ -116,6 +116,7 @@ export class Harness {
   readonly made: Array<{ kind: string; txHash: Hex; logIndex: bigint; id: bigint; key?: TestKey }> = [];
 
   constructor() {
+    this.feed({ kind: 'service.genesisDocument', document: this.chain.genesisDocument }, 'client');
     this.feed(genesisObservation(this.chain.app));
     // The scripted parent chain's block hashes (the span seed reads them).
     for (let n = 1n; n <= 200n; n++) this.parentFacts(n, []);

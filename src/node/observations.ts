@@ -281,6 +281,8 @@ export type Observation =
       /** Every record of the genesis state, as stored. */
       state: StateWrite[];
     }
+  /** The genesis document every service node of the run starts from (the run's input), once. */
+  | { kind: 'service.genesisDocument'; document: unknown }
   /** The node (re)started at this committed height: its consensus state starts afresh. */
   | { kind: 'service.started'; height: bigint }
   | {

@@ -84,6 +84,8 @@ export class TestChain {
   readonly voteOverride = new Map<Address, (txHash: Hex, honest: SideVote) => SideVote>();
   timeMs = 0;
   blockTimeMs = 5_000;
+  /** The genesis document the app started from, as written. */
+  readonly genesisDocument: Record<string, unknown>;
   private votes = new Map<Hex, SideTxVotes['votes']>();
 
   constructor(opts: TestChainOptions = {}) {
@@ -116,6 +118,7 @@ export class TestChain {
         ...opts.appState,
       },
     };
+    this.genesisDocument = genesis;
     this.app = new ServiceApp(genesis, undefined, {
       ...(opts.checkInvariants !== undefined ? { checkInvariants: opts.checkInvariants } : {}),
       ...(opts.sharedExecution ? { sharedExecution: opts.sharedExecution } : {}),

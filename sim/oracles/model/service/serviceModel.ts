@@ -20,6 +20,7 @@ import { type Fact, firstDifference, keyOfWrite, modelFact, writtenKeys } from '
 import { type HeaderBlock, type ParentEvent, type ParentTruth } from './post';
 import { type Answer, expectedAnswer } from './queries';
 import { type CryptoMode, type KeyLookup } from './signature';
+import { genesisOf } from './genesis';
 import { type ModelParams, ModelState, idKey, replayKey } from './state';
 
 export interface HeightExpectation {
@@ -157,6 +158,8 @@ export class ServiceModel {
   observe(r: RunRecord): void {
     const o = r.obs;
     if (o.kind === 'parent.block') this.parent.observe(o.number, o.hash, o.events);
+    else if (o.kind === 'service.genesisDocument' && this.state === null) this.initFromDocument(o.document);
+    // Without the document (a hand-made record stream), the first node's report is the start.
     else if (o.kind === 'service.genesis' && this.state === null) this.init(o.chainId, o.params, o.state);
     else if (o.kind === 'service.commit' && this.state !== null && this.lost === null && o.height === this.height + 1n)
       this.advance(o);
@@ -331,6 +334,39 @@ export class ServiceModel {
       'nextAccountNumber',
     ])
       if (!this.history.has(key)) this.history.set(key, [[0n, modelFact(s, key)]]);
+  }
+
+  /** The model's own genesis, from the document: what every node's genesis report is held to. */
+  private initFromDocument(document: unknown): void {
+    const g = genesisOf(document);
+    this.params = g.params;
+    this.state = g.state;
+    this.recordGenesis();
+  }
+
+  /** Every record of the genesis state, as the model's facts (history at height 0). */
+  private recordGenesis(): void {
+    const s = this.state!;
+    const keys = [
+      ...s.accounts.entries().map(([a]) => `account:${a}`),
+      ...s.validators.entries().map(([k]) => `validator:${BigInt(k)}`),
+      ...s.spans.entries().map(([k]) => `span:${BigInt(k)}`),
+      ...s.checkpoints.entries().map(([k]) => `checkpoint:${BigInt(k)}`),
+      ...s.dividends.entries().map(([k]) => `dividend:${BigInt(k)}`),
+      ...s.records.entries().map(([k]) => `record:${BigInt(k)}`),
+      ...s.replay.entries().map(([k]) => `replayKey:${k}`),
+      'validatorSet',
+      'checkpointBuffer',
+      'ackCount',
+      'lastNoAck',
+      'spanSeedBlock',
+      'nextAccountNumber',
+    ];
+    for (const key of keys) {
+      const fact = modelFact(s, key);
+      this.history.set(key, [[0n, fact]]);
+      if (fact !== null) this.genesisFacts.set(key, fact);
+    }
   }
 
   private anteContext(): AnteContext {
