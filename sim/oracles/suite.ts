@@ -17,6 +17,7 @@ import { ConvergenceOracle, ForkChoiceOracle } from './forkChoice';
 import { LivenessOracle } from './liveness';
 import { BftLockOracle, BftQuorumOracle } from './bft';
 import { SidechainModel } from './model/sidechainModel';
+import { type RuleId } from './ruleId';
 
 export interface FinalFacts {
   endMs: number;
@@ -202,6 +203,13 @@ export class OracleSuite {
       .map((o) => o.violation)
       .filter((v): v is Violation => v !== null)
       .sort((a, b) => a.atMs - b.atMs || (a.oracle < b.oracle ? -1 : 1));
+  }
+
+  /** The rules some oracle judged on at least one event of this run (the union of their `exercised`), sorted. */
+  exercised(): RuleId[] {
+    const all = new Set<RuleId>();
+    for (const o of this.oracles) for (const id of o.exercised) all.add(id);
+    return [...all].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   }
 
   verdict(): { verdict: Verdict; first: Violation | null } {

@@ -6,7 +6,10 @@ export const APP_RULES = [
     id: 'app.side-tx.tally',
     rule: "A side transaction's votes are tallied two blocks after delivery by the current set's voting power: yes needs more than 2/3 of the power for one and the same observation, no more than 2/3 voting no, else skip; unvoted power counts as skip.",
     source: 'reference: heimdall.md §9; spec: What the service does 3 ("when a majority of validators agree")',
-    guard: { oracle: 'side-tx-results', compares: "each side tx's tally against the model's tally of the raw votes in the block's commit" },
+    guard: {
+      oracle: 'side-tx-results',
+      compares: "each side tx's tally against the model's tally of the raw votes in the block's commit",
+    },
   },
   {
     id: 'app.side-tx.forged-minority',
@@ -29,8 +32,12 @@ export const APP_RULES = [
   {
     id: 'app.block.checkpoint-alone',
     rule: 'A block that holds a MsgCheckpoint holds no other transaction: the checkpoint counts 10,000,000 gas, and whichever comes second is refused without trace.',
-    source: 'spec: States and transitions (MsgCheckpoint), Limits (checkpoint transaction gas, checkpoint transactions per block); reference: README item 15',
-    guard: { oracle: 'tx-results', compares: "each delivered tx's result code against the model's checkpoint-per-block rule" },
+    source:
+      'spec: States and transitions (MsgCheckpoint), Limits (checkpoint transaction gas, checkpoint transactions per block); reference: README item 15',
+    guard: {
+      oracle: 'tx-results',
+      compares: "each delivered tx's result code against the model's checkpoint-per-block rule",
+    },
   },
   {
     id: 'app.block.max-bytes',
@@ -46,12 +53,18 @@ export const APP_RULES = [
     id: 'app.end-block.fees-to-proposer',
     rule: "At the end of each block the fees it collected go to the block's proposer.",
     source: 'reference: heimdall.md §6.2 (EndBlocker moves the fee collector balance)',
-    guard: { oracle: 'accounts-and-fees', compares: "the proposer's balance after the block against the ledger, which credits it the block's fees" },
+    guard: {
+      oracle: 'accounts-and-fees',
+      compares: "the proposer's balance after the block against the ledger, which credits it the block's fees",
+    },
   },
   {
     id: 'app.state.same-on-every-node',
     rule: 'Every node that commits a height commits the same block and reaches the same app hash.',
     source: 'spec: What the service does 2 (a blockchain application on a BFT engine)',
-    guard: { oracle: 'service-safety', compares: "each node's block hash and app hash per height against the first node's" },
+    guard: {
+      oracle: 'service-safety',
+      compares: "each node's block hash and app hash per height against the first node's",
+    },
   },
 ] as const satisfies readonly Rule[];

@@ -24,39 +24,55 @@ export const AUTH_RULES = [
   },
   {
     id: 'auth.ante.fee-balance',
-    rule: "A transaction whose signer holds less than the fixed fee is refused with sdk code 5; a balance of exactly the fee is enough.",
-    source: 'spec: Authentication 1, Errors (insufficient fee balance); reference: README item 24, heimdall.md §6.2 step 7',
+    rule: 'A transaction whose signer holds less than the fixed fee is refused with sdk code 5; a balance of exactly the fee is enough.',
+    source:
+      'spec: Authentication 1, Errors (insufficient fee balance); reference: README item 24, heimdall.md §6.2 step 7',
     guard: { oracle: 'tx-results', compares: "each delivered tx's result code against the model's balances" },
   },
   {
     id: 'auth.ante.fixed-fee',
     rule: 'Every successful transaction costs its signer exactly the fixed fee DefaultTxFees (10^15 of the fee denomination), whatever its size or kind.',
     source: 'spec: Authentication 1 and 5, Limits (DefaultTxFees)',
-    guard: { oracle: 'accounts-and-fees', compares: "each touched account's balance after the block against the oracle's ledger" },
+    guard: {
+      oracle: 'accounts-and-fees',
+      compares: "each touched account's balance after the block against the oracle's ledger",
+    },
   },
   {
     id: 'auth.ante.sequence-increments',
     rule: "Each successful transaction raises its signer's sequence by exactly one.",
     source: 'spec: Authentication 3, States and transitions (any successful transaction)',
-    guard: { oracle: 'accounts-and-fees', compares: "each touched account's sequence after the block against the oracle's ledger" },
+    guard: {
+      oracle: 'accounts-and-fees',
+      compares: "each touched account's sequence after the block against the oracle's ledger",
+    },
   },
   {
     id: 'auth.ante.rejected-untouched',
     rule: 'A transaction refused by the ante handler changes nothing: no fee is taken and the sequence stays.',
     source: 'spec: Errors (rejected by the ante handler); reference: heimdall.md §6.2',
-    guard: { oracle: 'accounts-and-fees', compares: "every account a block wrote against the ledger, in which a rejected tx does nothing" },
+    guard: {
+      oracle: 'accounts-and-fees',
+      compares: 'every account a block wrote against the ledger, in which a rejected tx does nothing',
+    },
   },
   {
     id: 'auth.tx.handler-failure-rolls-back',
-    rule: "When a message handler refuses a transaction that passed the ante handler, the fee and the sequence bump are rolled back with the rest: a refused transaction leaves the state as it was.",
+    rule: 'When a message handler refuses a transaction that passed the ante handler, the fee and the sequence bump are rolled back with the rest: a refused transaction leaves the state as it was.',
     source: 'spec: Authentication 1 ("the fee is deducted for a successful transaction")',
-    guard: { oracle: 'accounts-and-fees', compares: "every account a block wrote against the ledger, in which a failed tx does nothing" },
+    guard: {
+      oracle: 'accounts-and-fees',
+      compares: 'every account a block wrote against the ledger, in which a failed tx does nothing',
+    },
   },
   {
     id: 'auth.ante.signature-binds-chain-id',
     rule: "The signature covers the service chain's id: a transaction signed for another chain id fails the signature check (sdk code 4).",
     source: 'spec: Authentication 2; reference: README item 24, heimdall.md §6.1',
-    guard: { oracle: 'tx-results', compares: "each delivered tx's result code, the model verifying the signature over its own sign document" },
+    guard: {
+      oracle: 'tx-results',
+      compares: "each delivered tx's result code, the model verifying the signature over its own sign document",
+    },
   },
   {
     id: 'auth.ante.signature-binds-sequence',
@@ -68,7 +84,10 @@ export const AUTH_RULES = [
     id: 'auth.ante.signature-recovers-signer',
     rule: "The key recovered from the signature must be the message's signer; a signature by any other key fails with sdk code 4.",
     source: 'spec: Authentication 2; reference: heimdall.md §6.1 (verification)',
-    guard: { oracle: 'tx-results', compares: "each delivered tx's result code, the model recovering the signer itself" },
+    guard: {
+      oracle: 'tx-results',
+      compares: "each delivered tx's result code, the model recovering the signer itself",
+    },
   },
   {
     id: 'auth.ante.signature-format',
@@ -100,7 +119,10 @@ export const AUTH_RULES = [
     id: 'auth.gas.tx-limit',
     rule: 'A transaction whose gas (size × TxSizeCostPerByte plus the signature cost) exceeds DefaultMaxTxGas (1,000,000) is refused with sdk code 12 and leaves no trace.',
     source: 'spec: Authentication 6, Errors (gas above the limit), Limits; reference: heimdall.md §6.2',
-    guard: { oracle: 'tx-results', compares: "each delivered tx's result code against the model's gas count of its bytes" },
+    guard: {
+      oracle: 'tx-results',
+      compares: "each delivered tx's result code against the model's gas count of its bytes",
+    },
   },
   {
     id: 'auth.gas.formula',
@@ -109,7 +131,7 @@ export const AUTH_RULES = [
     guard: {
       unit: ANTE,
       test: 'gas used = size × 10 + 1000 and gas wanted = max tx gas',
-      why: "the exact gas figures are not a state effect the oracles model; only whether a tx fits (auth.gas.tx-limit)",
+      why: 'the exact gas figures are not a state effect the oracles model; only whether a tx fits (auth.gas.tx-limit)',
     },
   },
   {

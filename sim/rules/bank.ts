@@ -8,7 +8,10 @@ export const BANK_RULES = [
     id: 'bank.send.moves-exact',
     rule: 'A successful MsgSend moves exactly its amount, per denomination, from the sender to the recipient (sending to oneself changes nothing but the fee).',
     source: 'spec: What the service does 1, Transaction messages (MsgSend)',
-    guard: { oracle: 'accounts-and-fees', compares: "sender's and recipient's balances after the block against the oracle's ledger" },
+    guard: {
+      oracle: 'accounts-and-fees',
+      compares: "sender's and recipient's balances after the block against the oracle's ledger",
+    },
   },
   {
     id: 'bank.send.insufficient',
@@ -20,7 +23,10 @@ export const BANK_RULES = [
     id: 'bank.send.amount-valid',
     rule: 'An empty amount list is refused with sdk code 11; zero, negative or malformed amounts and bad denominations are refused at decode (sdk code 2).',
     source: 'reference: heimdall.md §6.3 (codes 2 and 11)',
-    guard: { oracle: 'tx-results', compares: "each MsgSend's result code against the model's validation of its amount" },
+    guard: {
+      oracle: 'tx-results',
+      compares: "each MsgSend's result code against the model's validation of its amount",
+    },
   },
   {
     id: 'bank.send.disabled',
@@ -54,13 +60,19 @@ export const BANK_RULES = [
     id: 'bank.multisend.moves-exact',
     rule: 'A successful MsgMultiSend takes each input from its address and credits each output to its address, exactly.',
     source: 'spec: Transaction messages (MsgMultiSend); reference: README section I',
-    guard: { oracle: 'accounts-and-fees', compares: "every input and output address's balance against the oracle's ledger" },
+    guard: {
+      oracle: 'accounts-and-fees',
+      compares: "every input and output address's balance against the oracle's ledger",
+    },
   },
   {
     id: 'bank.supply.conserved',
     rule: 'Balances plus dividend accounts change in total only by what top-ups mint: sends, fees and withdrawals move coins, never make or burn them.',
     source: 'spec: What the service does 11, States and transitions (MsgTopup mints)',
-    guard: { oracle: 'supply-conservation', compares: 'the sum of all balances and dividend accounts against the genesis supply plus top-up mints' },
+    guard: {
+      oracle: 'supply-conservation',
+      compares: 'the sum of all balances and dividend accounts against the genesis supply plus top-up mints',
+    },
   },
   {
     id: 'chain.params.confirmations',

@@ -8,7 +8,10 @@ export const CLERK_RULES = [
     id: 'clerk.record.stored',
     rule: "A state-sync record voted through is stored under its id with the event's contract and data and record_time = the block time of its post block.",
     source: 'spec: What the service does 9; reference: heimdall.md §7',
-    guard: { oracle: 'service-state', compares: "the state-sync records the node writes against the model's records from the parent events" },
+    guard: {
+      oracle: 'service-state',
+      compares: "the state-sync records the node writes against the model's records from the parent events",
+    },
   },
   {
     id: 'clerk.record.id-exists',
@@ -32,7 +35,10 @@ export const CLERK_RULES = [
     id: 'clerk.record.must-match',
     rule: "Validators vote no on a record whose id, contract, data or event kind differs from the parent chain's StateSynced event at (tx_hash, log_index).",
     source: 'reference: heimdall.md §7 (side)',
-    guard: { oracle: 'side-tx-results', compares: "each record's tally and post result against the model's reading of the event" },
+    guard: {
+      oracle: 'side-tx-results',
+      compares: "each record's tally and post result against the model's reading of the event",
+    },
   },
   {
     id: 'clerk.record.large-data',
@@ -48,7 +54,11 @@ export const CLERK_RULES = [
     id: 'clerk.record.max-size',
     rule: 'A record with more than 100000 bytes of data is refused by its stateless checks with 5403.',
     source: 'reference: heimdall.md §7 (ValidateBasic)',
-    guard: { unit: CLERK, test: '5403 for data above 100000 bytes (ValidateBasic in the ante handler)', why: 'no workload sends such data' },
+    guard: {
+      unit: CLERK,
+      test: '5403 for data above 100000 bytes (ValidateBasic in the ante handler)',
+      why: 'no workload sends such data',
+    },
   },
   {
     id: 'clerk.record.time-format',

@@ -21,7 +21,7 @@ export const ENDPOINT_RULES = [
   // --- REST
   {
     id: 'rest.query.state-agrees',
-    rule: "Every REST query answers from the committed state: spans, validators, accounts, checkpoints, buffer, counts and the overview say what the state holds.",
+    rule: 'Every REST query answers from the committed state: spans, validators, accounts, checkpoints, buffer, counts and the overview say what the state holds.',
     source: 'spec: Endpoints (REST endpoints)',
     guard: { oracle: 'query-answers', compares: "each REST query answer against the model's state at that height" },
   },
@@ -29,25 +29,41 @@ export const ENDPOINT_RULES = [
     id: 'rest.query.envelope',
     rule: 'Every GET of the REST table answers 200 with {"height": "<string>", "result": …}.',
     source: 'spec: Endpoints (Query format); reference: README section I, heimdall.md §6.4',
-    guard: { unit: RQ, test: "every GET path of the spec's REST table and every extra route answers 200 with the envelope", why: SHAPE },
+    guard: {
+      unit: RQ,
+      test: "every GET path of the spec's REST table and every extra route answers 200 with the envelope",
+      why: SHAPE,
+    },
   },
   {
     id: 'rest.error.shape',
     rule: 'Errors answer {"error": "<message>"}, the message being the ABCI log for query errors; an unknown path is 404.',
     source: 'reference: README section I, heimdall.md §6.4',
-    guard: { unit: RQ, test: 'unknown paths (including the POST-only /checkpoint/* routes) are 404 {"error": …}', why: SHAPE },
+    guard: {
+      unit: RQ,
+      test: 'unknown paths (including the POST-only /checkpoint/* routes) are 404 {"error": …}',
+      why: SHAPE,
+    },
   },
   {
     id: 'rest.span.shape',
-    rule: "/sidechain/span/{id} and /sidechain/latest-span answer the Span resource, validators in the span form (last_updated an empty string).",
+    rule: '/sidechain/span/{id} and /sidechain/latest-span answer the Span resource, validators in the span form (last_updated an empty string).',
     source: 'spec: Resources (Span, Validator), REST endpoints; reference: README items 1 and 19',
-    guard: { unit: RQ, test: '/sidechain/span/{id} and /sidechain/latest-span: the Span shape with span-form validators', why: SHAPE },
+    guard: {
+      unit: RQ,
+      test: '/sidechain/span/{id} and /sidechain/latest-span: the Span shape with span-form validators',
+      why: SHAPE,
+    },
   },
   {
     id: 'rest.span.errors',
     rule: 'A malformed span id is 400, a missing span 500 with the double-encoded ABCI log, a list without page and limit 400.',
     source: 'reference: heimdall.md §2.4',
-    guard: { unit: RQ, test: 'errors: bad span id 400, missing span 500 with the double-encoded ABCI log, list without page/limit 400', why: SHAPE },
+    guard: {
+      unit: RQ,
+      test: 'errors: bad span id 400, missing span 500 with the double-encoded ABCI log, list without page/limit 400',
+      why: SHAPE,
+    },
   },
   {
     id: 'rest.sidechain.params',
@@ -87,19 +103,31 @@ export const ENDPOINT_RULES = [
     id: 'rest.staking.validator-set',
     rule: "/staking/validator-set answers {validators, proposer}, each validator with the spec's eight fields in order and last_updated an integer.",
     source: 'spec: Resources (ValidatorSet, Validator); reference: README items 18-19',
-    guard: { unit: RQ, test: '/staking/validator-set: {validators, proposer} in the info form (last_updated an integer)', why: SHAPE },
+    guard: {
+      unit: RQ,
+      test: '/staking/validator-set: {validators, proposer} in the info form (last_updated an integer)',
+      why: SHAPE,
+    },
   },
   {
     id: 'rest.staking.validator',
     rule: '/staking/validator/{id} answers one Validator, the same as in the set.',
     source: 'spec: REST endpoints (/staking/validator/{validator_id})',
-    guard: { unit: RQ, test: '/staking/validator/{id} and /staking/signer/{address}: one Validator, the same as in the set', why: SHAPE },
+    guard: {
+      unit: RQ,
+      test: '/staking/validator/{id} and /staking/signer/{address}: one Validator, the same as in the set',
+      why: SHAPE,
+    },
   },
   {
     id: 'rest.checkpoint.numbered',
     rule: '/checkpoints/{number}, /checkpoints/latest and /checkpoints/list answer checkpoints with the spec fields and their id.',
     source: 'spec: Resources (Checkpoint block header), REST endpoints; reference: README item 9',
-    guard: { unit: RQ, test: '/checkpoints/{number}, /checkpoints/latest, /checkpoints/list: camelCase checkpoints with id', why: SHAPE },
+    guard: {
+      unit: RQ,
+      test: '/checkpoints/{number}, /checkpoints/latest, /checkpoints/list: camelCase checkpoints with id',
+      why: SHAPE,
+    },
   },
   {
     id: 'rest.checkpoint.buffer',
@@ -111,61 +139,101 @@ export const ENDPOINT_RULES = [
     id: 'rest.checkpoint.count',
     rule: '/checkpoints/count and /checkpoints/last-no-ack answer {result: N} inside the envelope.',
     source: 'spec: REST endpoints; reference: heimdall.md §3.8',
-    guard: { unit: RQ, test: '/checkpoints/count and /checkpoints/last-no-ack: {result: N} (double "result")', why: SHAPE },
+    guard: {
+      unit: RQ,
+      test: '/checkpoints/count and /checkpoints/last-no-ack: {result: N} (double "result")',
+      why: SHAPE,
+    },
   },
   {
     id: 'rest.checkpoint.parama',
     rule: 'The checkpoint parameters are served at /checkpoints/parama, spelled so, with /checkpoints/params as an alias.',
     source: 'spec: REST endpoints ("the path is spelled exactly so"); reference: README item 14',
-    guard: { unit: RQ, test: '/checkpoints/parama (the spec spelling) and /checkpoints/params: the reference params JSON in Go nanoseconds', why: SHAPE },
+    guard: {
+      unit: RQ,
+      test: '/checkpoints/parama (the spec spelling) and /checkpoints/params: the reference params JSON in Go nanoseconds',
+      why: SHAPE,
+    },
   },
   {
     id: 'rest.checkpoint.prepare',
     rule: '/checkpoints/prepare?start=&end= answers {proposer, rootHash, startBlock, endBlock}.',
     source: 'spec: REST endpoints; reference: heimdall.md §3.8',
-    guard: { unit: RQ, test: '/checkpoints/prepare?start=&end= (with observers): {proposer, rootHash, startBlock, endBlock}', why: SHAPE },
+    guard: {
+      unit: RQ,
+      test: '/checkpoints/prepare?start=&end= (with observers): {proposer, rootHash, startBlock, endBlock}',
+      why: SHAPE,
+    },
   },
   {
     id: 'rest.overview.fields',
     rule: '/overview answers the ack count, the buffer, the validator count, the validator set and the last no-ack time.',
     source: 'spec: REST endpoints (/overview); reference: heimdall.md §3.8',
-    guard: { unit: RQ, test: '/overview: ack_count, checkpoint_buffer, validator_count, validator_set, last_noack_time (RFC3339)', why: SHAPE },
+    guard: {
+      unit: RQ,
+      test: '/overview: ack_count, checkpoint_buffer, validator_count, validator_set, last_noack_time (RFC3339)',
+      why: SHAPE,
+    },
   },
   {
     id: 'rest.checkpoint.fresh-chain',
     rule: 'Before any checkpoint: latest is 400, the buffer 500, count and last-no-ack 0, the list null.',
     source: 'reference: heimdall.md §3.8',
-    guard: { unit: RQ, test: 'on a fresh chain: latest 400, buffer 500, count and last-no-ack 0, list null, overview empty', why: SHAPE },
+    guard: {
+      unit: RQ,
+      test: 'on a fresh chain: latest 400, buffer 500, count and last-no-ack 0, list null, overview empty',
+      why: SHAPE,
+    },
   },
   {
     id: 'rest.checkpoint.prepare-messages',
     rule: 'POST /checkpoint/new, /checkpoint/ack and /checkpoint/no-ack return the prepared unsigned message with the spec field names; they broadcast nothing.',
     source: 'spec: REST endpoints (POST /checkpoint/*); reference: README items 8 and 10, heimdall.md §3.8',
-    guard: { unit: RS, test: '/checkpoint/new: MsgCheckpoint with the spec names, integers as strings; root_Hash or root_hash', why: SHAPE },
+    guard: {
+      unit: RS,
+      test: '/checkpoint/new: MsgCheckpoint with the spec names, integers as strings; root_Hash or root_hash',
+      why: SHAPE,
+    },
   },
   {
     id: 'rest.topup.prepare-messages',
     rule: 'POST /topup/fee and /topup/withdraw return the prepared message (from_address from base_req.from; an empty amount means 0).',
     source: 'spec: REST endpoints (topup fee endpoint not shown); reference: README section I, heimdall.md §5',
-    guard: { unit: RS, test: '/topup/fee: from_address is base_req.from; /topup/withdraw: amount, empty meaning 0', why: SHAPE },
+    guard: {
+      unit: RS,
+      test: '/topup/fee: from_address is base_req.from; /topup/withdraw: amount, empty meaning 0',
+      why: SHAPE,
+    },
   },
   {
     id: 'rest.txs.broadcast',
     rule: 'A signed transaction is submitted with POST /txs {tx, mode}; mode block answers after the commit with the height and result.',
     source: 'reference: README section I, heimdall.md §6.5',
-    guard: { unit: RS, test: 'block: answers after the commit with the height, gas and the tx events; coins moved, sequence +1', why: SHAPE },
+    guard: {
+      unit: RS,
+      test: 'block: answers after the commit with the height, gas and the tx events; coins moved, sequence +1',
+      why: SHAPE,
+    },
   },
   {
     id: 'rest.post.base-req',
     rule: 'A POST without chain-id (unless simulate) or a usable from is 401; fees with gas prices is 400.',
     source: 'reference: heimdall.md §3.8 (BaseReq)',
-    guard: { unit: RS, test: 'BaseReq: 401 without chain-id (unless simulate) or a usable from; 400 for fees with gas prices or a mistyped member', why: SHAPE },
+    guard: {
+      unit: RS,
+      test: 'BaseReq: 401 without chain-id (unless simulate) or a usable from; 400 for fees with gas prices or a mistyped member',
+      why: SHAPE,
+    },
   },
   {
     id: 'rest.topup.dividend-account',
     rule: '/topup/dividend-account/{id} answers {ID, feeAmount, slashedAmount}; /topup/dividend-account-root the account root.',
     source: 'spec: Resources (DividendAccount); reference: README item 11',
-    guard: { unit: RQ, test: '/topup/dividend-account/{id}: {ID, feeAmount, slashedAmount}; /topup/dividend-account-root: {accountRootHash}', why: SHAPE },
+    guard: {
+      unit: RQ,
+      test: '/topup/dividend-account/{id}: {ID, feeAmount, slashedAmount}; /topup/dividend-account-root: {accountRootHash}',
+      why: SHAPE,
+    },
   },
   {
     id: 'rest.clerk.record',
@@ -178,7 +246,11 @@ export const ENDPOINT_RULES = [
     id: 'status.status.height',
     rule: '/status gives result.sync_info.latest_block_height (and catching_up) in Tendermint shapes.',
     source: 'spec: Node status endpoints (/status)',
-    guard: { unit: ST, test: '/status: Tendermint shapes, numbers as strings, hashes and address as upper-case bare hex', why: SHAPE },
+    guard: {
+      unit: ST,
+      test: '/status: Tendermint shapes, numbers as strings, hashes and address as upper-case bare hex',
+      why: SHAPE,
+    },
   },
   {
     id: 'status.status.catching-up',
@@ -215,7 +287,11 @@ export const ENDPOINT_RULES = [
     id: 'jsonrpc.errors.codes',
     rule: 'Errors use geth codes and wording: -32700 parse error, -32600 invalid request, -32601 "the method … does not exist/is not available", -32602 invalid params, -32000 handler errors.',
     source: 'reference: sidechain.md §4.4, §5 item 9',
-    guard: { unit: JS, test: '-32601 with the wording ethers recognises; subscriptions are not available over HTTP', why: FORMAT },
+    guard: {
+      unit: JS,
+      test: '-32601 with the wording ethers recognises; subscriptions are not available over HTTP',
+      why: FORMAT,
+    },
   },
   {
     id: 'jsonrpc.http.post-json-only',
@@ -239,19 +315,31 @@ export const ENDPOINT_RULES = [
     id: 'jsonrpc.methods.get-signers',
     rule: 'sidechain_getSigners [block] answers the address-sorted producers of the snapshot at that block.',
     source: 'spec: Sidechain JSON-RPC (sidechain_getSigners); reference: README item 1, sidechain.md §4.1',
-    guard: { unit: JM, test: 'sidechain_getSigners: address-sorted producers of the snapshot at that block, default latest', why: FORMAT },
+    guard: {
+      unit: JM,
+      test: 'sidechain_getSigners: address-sorted producers of the snapshot at that block, default latest',
+      why: FORMAT,
+    },
   },
   {
     id: 'jsonrpc.methods.root-hash',
-    rule: 'sidechain_getRootHash(start, end) takes JSON numbers and answers the checkpoint root as hex without 0x, with Bor\'s errors and limits.',
+    rule: "sidechain_getRootHash(start, end) takes JSON numbers and answers the checkpoint root as hex without 0x, with Bor's errors and limits.",
     source: 'reference: README items 13 and 31, sidechain.md §4.2',
-    guard: { unit: JM, test: 'sidechain_getRootHash: Bor errors with -32000, including the uint64 wrap quirk', why: FORMAT },
+    guard: {
+      unit: JM,
+      test: 'sidechain_getRootHash: Bor errors with -32000, including the uint64 wrap quirk',
+      why: FORMAT,
+    },
   },
   {
     id: 'jsonrpc.state-sync.pseudo-tx',
-    rule: "A block with state syncs lists the state-sync pseudo-transaction last, by its derived hash, and its receipt carries one StateCommitted log per record.",
+    rule: 'A block with state syncs lists the state-sync pseudo-transaction last, by its derived hash, and its receipt carries one StateCommitted log per record.',
     source: 'reference: README item 30, sidechain.md §2.8',
-    guard: { unit: JT, test: 'the state-sync receipt: derived hash, last index, zero addresses and gas, one StateCommitted log per record', why: FORMAT },
+    guard: {
+      unit: JT,
+      test: 'the state-sync receipt: derived hash, last index, zero addresses and gas, one StateCommitted log per record',
+      why: FORMAT,
+    },
   },
   {
     id: 'jsonrpc.block-tags.finalized',
@@ -263,7 +351,11 @@ export const ENDPOINT_RULES = [
     id: 'jsonrpc.clients.ethers',
     rule: 'An ethers v6 JsonRpcProvider detects the network and reads block numbers and blocks by number, tag and hash, batched.',
     source: 'reference: sidechain.md §5',
-    guard: { unit: JS, test: 'detects the network, reads the block number and blocks by number, tag and hash, batched', why: FORMAT },
+    guard: {
+      unit: JS,
+      test: 'detects the network, reads the block number and blocks by number, tag and hash, batched',
+      why: FORMAT,
+    },
   },
   // --- operator console
   {
@@ -288,7 +380,10 @@ export const ENDPOINT_RULES = [
     id: 'console.set-head.rewinds',
     rule: 'debug.setHead(<hex number>) rewinds the node to that block: the head becomes it and every block above is forgotten.',
     source: 'spec: Operator console (debug.setHead)',
-    guard: { oracle: 'fork-choice', compares: "each node's head after a setHead against the rewound-to block of its own view" },
+    guard: {
+      oracle: 'fork-choice',
+      compares: "each node's head after a setHead against the rewound-to block of its own view",
+    },
   },
   // --- client and daemon commands
   {
@@ -331,7 +426,11 @@ export const ENDPOINT_RULES = [
     id: 'cli.tx.send',
     rule: 'tx bank send <address> <amount><denom> sends MsgSend, signed for the service chain id.',
     source: 'spec: Transaction and query commands',
-    guard: { unit: CL, test: 'moves coins, raises the sender sequence by one, and the account query shows it', why: FORMAT },
+    guard: {
+      unit: CL,
+      test: 'moves coins, raises the sender sequence by one, and the account query shows it',
+      why: FORMAT,
+    },
   },
   {
     id: 'cli.tx.chain-id',
@@ -343,36 +442,60 @@ export const ENDPOINT_RULES = [
     id: 'cli.tx.topup',
     rule: 'tx topup fee sends MsgTopup (credited once; a replay answers 1401 "Older invalid tx found"); tx topup withdraw sends MsgWithdrawFee.',
     source: 'spec: Transaction and query commands, Errors',
-    guard: { unit: CL, test: 'tx topup fee credits once; the replay answers 1401 "Older invalid tx found" in codespace topup', why: FORMAT },
+    guard: {
+      unit: CL,
+      test: 'tx topup fee credits once; the replay answers 1401 "Older invalid tx found" in codespace topup',
+      why: FORMAT,
+    },
   },
   {
     id: 'cli.tx.propose-span',
     rule: 'tx sidechain propose-span --start-block sends MsgProposeSpan.',
     source: 'spec: Transaction and query commands',
-    guard: { unit: CL, test: 'tx sidechain propose-span derives span id, end block and sidechain chain id', why: FORMAT },
+    guard: {
+      unit: CL,
+      test: 'tx sidechain propose-span derives span id, end block and sidechain chain id',
+      why: FORMAT,
+    },
   },
   {
     id: 'cli.tx.validator-join',
     rule: 'tx staking validator-join --signer-pubkey --tx-hash --log-index sends MsgValidatorJoin for the Staked event at that transaction and index.',
     source: 'spec: Transaction and query commands',
-    guard: { unit: CL, test: 'tx staking validator-join: --id defaults to the first id the service does not know', why: FORMAT },
+    guard: {
+      unit: CL,
+      test: 'tx staking validator-join: --id defaults to the first id the service does not know',
+      why: FORMAT,
+    },
   },
   {
     id: 'cli.tx.checkpoint',
     rule: 'tx checkpoint send-checkpoint, send-ack (--header = the checkpoint number) and send-noack send their messages.',
     source: 'spec: Transaction and query commands; reference: README item 10',
-    guard: { unit: CL, test: 'tx checkpoint send-checkpoint (hashes and proposer key from the node), send-ack, send-noack', why: FORMAT },
+    guard: {
+      unit: CL,
+      test: 'tx checkpoint send-checkpoint (hashes and proposer key from the node), send-ack, send-noack',
+      why: FORMAT,
+    },
   },
   {
     id: 'cli.daemon.show-account',
-    rule: 'The daemon\'s show-account prints the node\'s address and pub_key.',
+    rule: "The daemon's show-account prints the node's address and pub_key.",
     source: 'spec: Transaction and query commands (<daemon> show-account)',
-    guard: { unit: 'src/cli/devnet/nodeInit.test.ts', test: 'show-account prints the address and pub_key of the node key', why: FORMAT },
+    guard: {
+      unit: 'src/cli/devnet/nodeInit.test.ts',
+      test: 'show-account prints the address and pub_key of the node key',
+      why: FORMAT,
+    },
   },
   {
     id: 'cli.daemon.unsafe-reset-all',
     rule: "The daemon's unsafe-reset-all resets the service chain's data and keeps the configuration and keys.",
     source: 'spec: Operator files and services (reset service-chain database)',
-    guard: { unit: 'src/cli/devnet/nodeInit.test.ts', test: 'unsafe-reset-all removes the chain data and keeps config and keys', why: 'an operator command on files; no simulated run calls it' },
+    guard: {
+      unit: 'src/cli/devnet/nodeInit.test.ts',
+      test: 'unsafe-reset-all removes the chain data and keeps config and keys',
+      why: 'an operator command on files; no simulated run calls it',
+    },
   },
 ] as const satisfies readonly Rule[];

@@ -53,7 +53,10 @@ export const RULE_MODULES: ReadonlyArray<{ module: string; title: string }> = [
   { module: 'clerk', title: 'clerk: state-sync records' },
   { module: 'app', title: 'app: blocks, side-transaction voting, fees to the proposer' },
   { module: 'consensus', title: 'consensus: the BFT engine' },
-  { module: 'sidechain', title: 'sidechain: seal, difficulty, delays, sprints, span and state-sync commits, fork choice, finality' },
+  {
+    module: 'sidechain',
+    title: 'sidechain: seal, difficulty, delays, sprints, span and state-sync commits, fork choice, finality',
+  },
   { module: 'bridge', title: 'bridge: relaying parent-chain events, proposing checkpoints and spans' },
   { module: 'parent', title: 'parent: the parent-chain contracts and events' },
   { module: 'rest', title: 'rest: the service REST API' },

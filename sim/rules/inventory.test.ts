@@ -93,9 +93,10 @@ describe('the rule inventory', () => {
       ([oracle, ids]) =>
         `oracle '${oracle}' is not in the OracleSuite (sim/oracles/suite.ts) but guards ${ids.length} rule(s): ${ids.join(', ')}`,
     );
-    expect(report, 'rules guarded by oracles the suite does not have (yet): write and wire the oracle, or fix the name').toEqual(
-      [],
-    );
+    expect(
+      report,
+      'rules guarded by oracles the suite does not have (yet): write and wire the oracle, or fix the name',
+    ).toEqual([]);
   });
 
   it("every oracle-guarded rule is judged in its oracle's source (this.saw), and oracles name only rules of the table", () => {
@@ -114,7 +115,7 @@ describe('the inventory check fires on a planted broken entry', () => {
     name: 'planted-oracle',
     source: "class Planted extends Oracle {\n  observe() { this.saw('x.a.judged'); }\n}\n",
   };
-  const testFile = "it('a real title', () => {});\ntest(\"another one\", () => {});\n";
+  const testFile = 'it(\'a real title\', () => {});\ntest("another one", () => {});\n';
   const plant = (rules: Rule[], over: Partial<InventoryInputs> = {}) =>
     checkInventory({
       rules,
@@ -138,7 +139,9 @@ describe('the inventory check fires on a planted broken entry', () => {
   it('a rule without a guard, or with an empty one', () => {
     expect(kinds(plant([rule('x.a.none', undefined)]))).toEqual(['no-guard']);
     expect(kinds(plant([rule('x.a.empty', { oracle: 'planted-oracle', compares: '' })]))).toEqual(['no-guard']);
-    expect(kinds(plant([rule('x.a.why', { unit: 'x.test.ts', test: 'a real title', why: ' ' })]))).toEqual(['no-guard']);
+    expect(kinds(plant([rule('x.a.why', { unit: 'x.test.ts', test: 'a real title', why: ' ' })]))).toEqual([
+      'no-guard',
+    ]);
   });
 
   it('a malformed, unknown-module or duplicate id', () => {

@@ -46,7 +46,8 @@ export interface InventoryInputs {
 const ID_RE = /^[a-z0-9]+(?:-[a-z0-9]+)*(?:\.[a-z0-9]+(?:-[a-z0-9]+)*){2,}$/;
 const SAW_RE = /\bthis\.saw\(\s*(?:'([^'\\]*)'|"([^"\\]*)"|([^)]*))\s*\)/g;
 /** `it('title'`, `test("title"`, `it.each(...)('title'`: the title of each test, as written. */
-const TEST_RE = /\b(?:it|test)(?:\.(?:each|only|concurrent|sequential)\s*(?:\([^()]*\))?)?\s*\(\s*(['"`])((?:\\.|(?!\1)[^\\])*)\1/g;
+const TEST_RE =
+  /\b(?:it|test)(?:\.(?:each|only|concurrent|sequential)\s*(?:\([^()]*\))?)?\s*\(\s*(['"`])((?:\\.|(?!\1)[^\\])*)\1/g;
 
 /** The ids an oracle source names with `this.saw('<id>')`, and the calls whose argument is not a string literal. */
 export function sawCalls(source: string): { ids: Set<string>; opaque: string[] } {
@@ -100,7 +101,11 @@ export function checkInventory(x: InventoryInputs): Problem[] {
     if (blank(r.rule) || blank(r.source)) add('no-guard', r.id, `rule '${r.id}' has no text or no source`);
     const g = r.guard as Partial<Record<'oracle' | 'compares' | 'unit' | 'test' | 'why', unknown>> | undefined;
     if (!g || (!('oracle' in g) && !('unit' in g))) {
-      add('no-guard', r.id, `rule '${r.id}' has no guard: give it an oracle (with what it compares) or a unit test (with why)`);
+      add(
+        'no-guard',
+        r.id,
+        `rule '${r.id}' has no guard: give it an oracle (with what it compares) or a unit test (with why)`,
+      );
       continue;
     }
     if ('oracle' in g) {
@@ -119,7 +124,11 @@ export function checkInventory(x: InventoryInputs): Problem[] {
         continue;
       }
       if (o.source === null) {
-        add('not-judged', r.id, `rule '${r.id}': the source of oracle '${name}' was not found, so it cannot be shown to judge the rule`);
+        add(
+          'not-judged',
+          r.id,
+          `rule '${r.id}': the source of oracle '${name}' was not found, so it cannot be shown to judge the rule`,
+        );
         continue;
       }
       if (!judged.get(name)!.has(r.id))
@@ -148,10 +157,15 @@ export function checkInventory(x: InventoryInputs): Problem[] {
 
   for (const [file, text] of x.oracleFiles) {
     const { ids: named, opaque } = sawCalls(text);
-    for (const id of [...named].sort())
-      if (!ids.has(id)) add('unknown-rule-named', file, `${file} calls this.saw('${id}'), which is not a rule of the inventory`);
+    for (const id of [...named].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)))
+      if (!ids.has(id))
+        add('unknown-rule-named', file, `${file} calls this.saw('${id}'), which is not a rule of the inventory`);
     for (const call of opaque)
-      add('opaque-saw', file, `${file}: ${call.trim()} does not name its rule as a string literal (the inventory check reads the ids from the source)`);
+      add(
+        'opaque-saw',
+        file,
+        `${file}: ${call.trim()} does not name its rule as a string literal (the inventory check reads the ids from the source)`,
+      );
   }
   return out;
 }

@@ -66,7 +66,8 @@ export function rulesMarkdown(rules: readonly Rule[] = RULES): string {
     if (m.rules.length === 0) continue;
     lines.push(`## ${m.module}`, '', m.title.slice(m.title.indexOf(':') + 2), '', '| id | rule | source | guard |');
     lines.push('| --- | --- | --- | --- |');
-    for (const r of m.rules) lines.push(`| \`${r.id}\` | ${cell(r.rule)} | ${cell(r.source)} | ${cell(guardText(r))} |`);
+    for (const r of m.rules)
+      lines.push(`| \`${r.id}\` | ${cell(r.rule)} | ${cell(r.source)} | ${cell(guardText(r))} |`);
     lines.push('');
   }
   return lines.join('\n');

@@ -19,37 +19,61 @@ export const PARENT_RULES = [
     id: 'parent.stake.staked-event',
     rule: 'A stake emits Staked with the signer, a sequential validator id, activationEpoch = the current epoch, the amount and the signer public key.',
     source: 'spec: Events (Staked)',
-    guard: { unit: STAKE, test: 'emits Staked with the signer, sequential id, activationEpoch = currentEpoch, total stake and the 64-byte key', why: 'an event of the simulated environment, pinned at its contract' },
+    guard: {
+      unit: STAKE,
+      test: 'emits Staked with the signer, sequential id, activationEpoch = currentEpoch, total stake and the 64-byte key',
+      why: 'an event of the simulated environment, pinned at its contract',
+    },
   },
   {
     id: 'parent.stake.min-one-token',
     rule: 'A stake below one token fails; exactly one token is enough.',
     source: 'reference: heimdall.md §4.2 (power from amount)',
-    guard: { unit: STAKE, test: 'below one token fails; exactly one token is enough', why: 'a contract rule of the simulated environment' },
+    guard: {
+      unit: STAKE,
+      test: 'below one token fails; exactly one token is enough',
+      why: 'a contract rule of the simulated environment',
+    },
   },
   {
     id: 'parent.stake.update-event',
     rule: 'Added stake emits StakeUpdate(validatorId, newAmount).',
     source: 'spec: Events (StakeUpdate)',
-    guard: { unit: STAKE, test: 'the owner adds stake: StakeUpdate(validatorId, newAmount)', why: 'an event of the simulated environment, pinned at its contract' },
+    guard: {
+      unit: STAKE,
+      test: 'the owner adds stake: StakeUpdate(validatorId, newAmount)',
+      why: 'an event of the simulated environment, pinned at its contract',
+    },
   },
   {
     id: 'parent.unstake.event',
     rule: 'Starting an exit emits UnstakeInit(user, validatorId, deactivationEpoch = current epoch + 1, amount).',
     source: 'spec: Events (UnstakeInit)',
-    guard: { unit: STAKE, test: 'emits UnstakeInit(user = owner, id, deactivationEpoch = currentEpoch + 1, amount)', why: 'an event of the simulated environment, pinned at its contract' },
+    guard: {
+      unit: STAKE,
+      test: 'emits UnstakeInit(user = owner, id, deactivationEpoch = currentEpoch + 1, amount)',
+      why: 'an event of the simulated environment, pinned at its contract',
+    },
   },
   {
     id: 'parent.signer.change-event',
     rule: 'A signer change emits SignerChange(validatorId, oldSigner, newSigner, signerPubkey); changing to the same signer fails.',
     source: 'spec: Events (SignerChange), Authentication 7-8',
-    guard: { unit: STAKE, test: 'emits SignerChange(id, old, new, 64-byte key); the old signer is free again', why: 'an event of the simulated environment, pinned at its contract' },
+    guard: {
+      unit: STAKE,
+      test: 'emits SignerChange(id, old, new, 64-byte key); the old signer is free again',
+      why: 'an event of the simulated environment, pinned at its contract',
+    },
   },
   {
     id: 'parent.topup.event',
     rule: 'A fee top-up emits TopUpFee(user, fee), for anyone paying for anyone.',
     source: 'spec: Events (TopUpEvent); reference: README section I (TopUpFee(user, fee))',
-    guard: { unit: STAKE, test: 'emits TopUpFee(user, fee) for anyone paying for anyone', why: 'an event of the simulated environment, pinned at its contract' },
+    guard: {
+      unit: STAKE,
+      test: 'emits TopUpFee(user, fee) for anyone paying for anyone',
+      why: 'an event of the simulated environment, pinned at its contract',
+    },
   },
   {
     id: 'parent.state-sender.ids',
@@ -71,13 +95,21 @@ export const PARENT_RULES = [
     id: 'parent.root-chain.contiguous',
     rule: 'Checkpoints on the root chain start at block 0 and each next one starts one block after the previous end.',
     source: 'reference: heimdall.md §3.2',
-    guard: { unit: ROOT, test: 'each next one starts at the previous end + 1: gaps and overlaps fail', why: 'a contract rule of the simulated environment' },
+    guard: {
+      unit: ROOT,
+      test: 'each next one starts at the previous end + 1: gaps and overlaps fail',
+      why: 'a contract rule of the simulated environment',
+    },
   },
   {
     id: 'parent.root-chain.header-block',
     rule: 'Checkpoint n is stored as header block n × 10000 and emits NewHeaderBlock; the epoch advances with it.',
     source: 'reference: heimdall.md §3.1 (ChildBlockInterval), §3.3',
-    guard: { unit: ROOT, test: 'stores header block n under id n × 10000, emits NewHeaderBlock and advances the epoch', why: 'a contract rule of the simulated environment' },
+    guard: {
+      unit: ROOT,
+      test: 'stores header block n under id n × 10000, emits NewHeaderBlock and advances the epoch',
+      why: 'a contract rule of the simulated environment',
+    },
   },
   {
     id: 'parent.root-chain.sign-digest',

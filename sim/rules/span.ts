@@ -8,11 +8,14 @@ export const SPAN_RULES = [
     id: 'span.proposal.window',
     rule: 'A validator votes yes on a span proposal only when the sidechain head n it sees lies in the current span, start <= n < end (the end block itself is outside).',
     source: 'spec: What the service does 7, States and transitions (MsgProposeSpan); reference: README item 2',
-    guard: { oracle: 'span-window-and-continuity', compares: "each yes vote's reported head against the current span's range" },
+    guard: {
+      oracle: 'span-window-and-continuity',
+      compares: "each yes vote's reported head against the current span's range",
+    },
   },
   {
     id: 'span.proposal.chain-id',
-    rule: "A span proposal naming another sidechain chain id is refused at deliver with 3506, before any other span check.",
+    rule: 'A span proposal naming another sidechain chain id is refused at deliver with 3506, before any other span check.',
     source: 'reference: README item 2, heimdall.md §2.3 step 1',
     guard: { oracle: 'tx-results', compares: "each span proposal's result code against the model's chain id" },
   },
@@ -32,49 +35,74 @@ export const SPAN_RULES = [
     id: 'span.store.continuous',
     rule: 'The spans the service stores continue one another: each id is the previous + 1 and starts one block after the previous span ends.',
     source: 'spec: States and transitions (MsgProposeSpan); reference: heimdall.md §2.3',
-    guard: { oracle: 'span-window-and-continuity', compares: "each stored span's id and start against the node's previous stored span" },
+    guard: {
+      oracle: 'span-window-and-continuity',
+      compares: "each stored span's id and start against the node's previous stored span",
+    },
   },
   {
     id: 'span.store.duration',
     rule: 'Every stored span after span 0 is SpanDuration blocks long.',
     source: 'spec: Module parameters (SpanDuration); reference: heimdall.md §2.3 step 4',
-    guard: { oracle: 'span-window-and-continuity', compares: "each stored span's length against the genesis span duration" },
+    guard: {
+      oracle: 'span-window-and-continuity',
+      compares: "each stored span's length against the genesis span duration",
+    },
   },
   {
     id: 'span.post.replay',
     rule: 'A span id already recorded is not recorded again: the later post handler fails with 1401 and changes nothing.',
     source: 'reference: heimdall.md §2.3 (post handler step 2), §8.3',
-    guard: { oracle: 'side-tx-results', compares: "each span proposal's post result against the model's recorded spans" },
+    guard: {
+      oracle: 'side-tx-results',
+      compares: "each span proposal's post result against the model's recorded spans",
+    },
   },
   {
     id: 'span.selection.eligible',
     rule: 'The validators eligible to produce in the next span are the current validators that have not announced an exit (end epoch 0), in signer-address order; a leaving validator is excluded although still in the set.',
     source: 'reference: heimdall.md §1.5',
-    guard: { oracle: 'service-state', compares: "each stored span's producers against the model's own selection over its eligible validators" },
+    guard: {
+      oracle: 'service-state',
+      compares: "each stored span's producers against the model's own selection over its eligible validators",
+    },
   },
   {
     id: 'span.selection.all-if-few',
     rule: 'When at most ProducerCount validators are eligible, all of them produce, each with its real voting power.',
     source: 'spec: What the service does 8.1; reference: README item 3',
-    guard: { oracle: 'service-state', compares: "each stored span's producers and powers against the model's selection" },
+    guard: {
+      oracle: 'service-state',
+      compares: "each stored span's producers and powers against the model's selection",
+    },
   },
   {
     id: 'span.selection.slots-and-shuffle',
     rule: "Otherwise each eligible validator gets one slot per unit of power (SlotCost 1), the slot list is shuffled with the swap-or-not shuffle (SHA-256, 90 rounds) seeded with the first 32 bytes of the seed block's hash, and the first ProducerCount slots are taken.",
     source: 'spec: What the service does 8.2-8.5; reference: README items 3-4, heimdall.md §1.4, §10.4',
-    guard: { oracle: 'service-state', compares: "each stored span's producers against the model's own slots and shuffle (checked against the §10.4 vectors)" },
+    guard: {
+      oracle: 'service-state',
+      compares:
+        "each stored span's producers against the model's own slots and shuffle (checked against the §10.4 vectors)",
+    },
   },
   {
     id: 'span.selection.span-power',
     rule: "A selected producer's power in the span is the number of slots it won, and the producers are listed in signer-address order.",
     source: 'reference: README item 3 (keeper post-processing), heimdall.md §1.2',
-    guard: { oracle: 'service-state', compares: "each stored span's producer list and powers against the model's selection" },
+    guard: {
+      oracle: 'service-state',
+      compares: "each stored span's producer list and powers against the model's selection",
+    },
   },
   {
     id: 'span.selection.seed-block',
-    rule: "The seed of span selection is the hash of parent-chain block lastEthBlock + 1, a counter that grows by one with every span recorded.",
+    rule: 'The seed of span selection is the hash of parent-chain block lastEthBlock + 1, a counter that grows by one with every span recorded.',
     source: 'spec: What the service does 8.3; reference: README item 5, heimdall.md §1.6 (pre-Jorvik)',
-    guard: { oracle: 'service-state', compares: 'the stored seed-block counter and the seed each span used against the model' },
+    guard: {
+      oracle: 'service-state',
+      compares: 'the stored seed-block counter and the seed each span used against the model',
+    },
   },
   {
     id: 'span.selection.seed-visible',
@@ -102,7 +130,11 @@ export const SPAN_RULES = [
     id: 'span.msgs.decode',
     rule: "MsgProposeSpan carries the spec's five fields (span_id, proposer, start_block, end_block, sidechain_chain_id) and no seed; decode errors are sdk code 2 and name the field.",
     source: 'spec: Transaction messages (MsgProposeSpan); reference: README item 6',
-    guard: { unit: SPAN, test: 'decode errors name the field (sdk code 2)', why: 'the error text naming a field is not a state effect' },
+    guard: {
+      unit: SPAN,
+      test: 'decode errors name the field (sdk code 2)',
+      why: 'the error text naming a field is not a state effect',
+    },
   },
   {
     id: 'span.params.defaults',

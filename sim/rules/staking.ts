@@ -8,25 +8,38 @@ export const STAKING_RULES = [
     id: 'staking.join.from-staked-event',
     rule: "A join stores the validator the parent chain's Staked event at (tx_hash, log_index) describes: its id, signer, public key and start epoch = the event's activationEpoch; the message itself carries none of these but the id and key.",
     source: 'spec: States and transitions (MsgValidatorJoin), Events (Staked); reference: README item 16',
-    guard: { oracle: 'service-state', compares: 'the validators the node stores after each block against the model built from the parent events' },
+    guard: {
+      oracle: 'service-state',
+      compares: 'the validators the node stores after each block against the model built from the parent events',
+    },
   },
   {
     id: 'staking.join.power-from-amount',
     rule: "A validator's voting power is its stake in whole tokens: floor(amount / 10^18).",
     source: 'reference: README item 4, heimdall.md §4.2',
-    guard: { oracle: 'service-state', compares: "each stored validator's power against the model's floor(amount / 10^18)" },
+    guard: {
+      oracle: 'service-state',
+      compares: "each stored validator's power against the model's floor(amount / 10^18)",
+    },
   },
   {
     id: 'staking.join.min-one-token',
     rule: 'A join or stake update whose amount is below one token fails at the post handler with 1400 and changes nothing.',
     source: 'reference: heimdall.md §4.2, §4.5 (deliver and post handlers)',
-    guard: { oracle: 'side-tx-results', compares: "each staking side tx's post result against the model's event amount" },
+    guard: {
+      oracle: 'side-tx-results',
+      compares: "each staking side tx's post result against the model's event amount",
+    },
   },
   {
     id: 'staking.join.activation-epoch',
     rule: 'A joined validator enters the validator set at the end block where ackCount + 1 >= its activationEpoch (at once when that epoch has passed), not earlier.',
-    source: 'spec: States and transitions (MsgValidatorJoin), Events (ActivationEpoch); reference: README item 17, heimdall.md §4.3',
-    guard: { oracle: 'service-state', compares: "the stored validator set's members after each block against the model's epochs" },
+    source:
+      'spec: States and transitions (MsgValidatorJoin), Events (ActivationEpoch); reference: README item 17, heimdall.md §4.3',
+    guard: {
+      oracle: 'service-state',
+      compares: "the stored validator set's members after each block against the model's epochs",
+    },
   },
   {
     id: 'staking.join.already-joined',
@@ -44,19 +57,28 @@ export const STAKING_RULES = [
     id: 'staking.events.replay-post',
     rule: 'Of two staking messages for the same event delivered before the first is post-handled, the second fails at the post handler with 1401 and changes nothing.',
     source: 'reference: heimdall.md §4.5 (post handlers), §8.3',
-    guard: { oracle: 'side-tx-results', compares: "each staking side tx's post result against the model's processed events" },
+    guard: {
+      oracle: 'side-tx-results',
+      compares: "each staking side tx's post result against the model's processed events",
+    },
   },
   {
     id: 'staking.events.must-match',
     rule: 'Validators vote no on a staking message whose parent-chain event at (tx_hash, log_index) is of another kind or names another validator, public key or signer.',
     source: 'reference: heimdall.md §4.5 (side handlers)',
-    guard: { oracle: 'side-tx-results', compares: "each staking side tx's tally and post result against the model's reading of the event" },
+    guard: {
+      oracle: 'side-tx-results',
+      compares: "each staking side tx's tally and post result against the model's reading of the event",
+    },
   },
   {
     id: 'staking.stake-update.power',
     rule: "A stake update sets the validator's power to floor(newAmount / 10^18) and its last_updated; the set's power follows at the end block of the post block.",
     source: 'spec: States and transitions (MsgStakeUpdate); reference: heimdall.md §4.5',
-    guard: { oracle: 'service-state', compares: "each stored validator's power and the set's powers against the model" },
+    guard: {
+      oracle: 'service-state',
+      compares: "each stored validator's power and the set's powers against the model",
+    },
   },
   {
     id: 'staking.events.unknown-validator',
@@ -74,7 +96,10 @@ export const STAKING_RULES = [
     id: 'staking.exit.leaves-at-epoch',
     rule: 'An exiting validator stays in the validator set until the end block where ackCount + 1 >= its end epoch, and leaves there.',
     source: 'reference: README item 17, heimdall.md §4.3',
-    guard: { oracle: 'service-state', compares: "the stored validator set's members after each block against the model's epochs" },
+    guard: {
+      oracle: 'service-state',
+      compares: "the stored validator set's members after each block against the model's epochs",
+    },
   },
   {
     id: 'staking.exit.already-exiting',
@@ -86,13 +111,19 @@ export const STAKING_RULES = [
     id: 'staking.signer-update.changes-signer',
     rule: "A signer update gives the validator the SignerChange event's new signer and public key; the set member is replaced, keeping the validator's id, power and proposer priority.",
     source: 'spec: States and transitions (MsgSignerUpdate), Authentication 8; reference: heimdall.md §4.5',
-    guard: { oracle: 'service-state', compares: "each stored validator's signer and the set's members against the model" },
+    guard: {
+      oracle: 'service-state',
+      compares: "each stored validator's signer and the set's members against the model",
+    },
   },
   {
     id: 'staking.signer-update.moves-balance',
     rule: "A signer update moves the old signer's whole balance of the fee denomination to the new signer.",
     source: 'reference: heimdall.md §4.5 (SignerUpdate post handler)',
-    guard: { oracle: 'accounts-and-fees', compares: "the old and new signer's balances after the post block against the oracle's ledger" },
+    guard: {
+      oracle: 'accounts-and-fees',
+      compares: "the old and new signer's balances after the post block against the oracle's ledger",
+    },
   },
   {
     id: 'staking.signer-update.unchanged',
@@ -110,29 +141,43 @@ export const STAKING_RULES = [
     id: 'staking.set.current-validators',
     rule: 'After every end block the stored validator set holds exactly the current validators (start epoch <= ackCount + 1, end epoch 0 or above it, power > 0) with their powers.',
     source: 'reference: heimdall.md §4.3 (EndBlocker, IsCurrentValidator)',
-    guard: { oracle: 'service-state', compares: "the stored validator set after each block against the model's current validators" },
+    guard: {
+      oracle: 'service-state',
+      compares: "the stored validator set after each block against the model's current validators",
+    },
   },
   {
     id: 'staking.set.newcomer-priority',
     rule: 'A validator added to the set starts at proposer priority −(T + T/8) for the new total T; members that stay keep theirs; the set is then rescaled and centred (floor average).',
     source: 'reference: heimdall.md §4.4 (UpdateWithChangeSet)',
-    guard: { oracle: 'checkpoint-timeouts', compares: "the stored proposer after every block against its own proposer-priority model fed the set's changes" },
+    guard: {
+      oracle: 'checkpoint-timeouts',
+      compares: "the stored proposer after every block against its own proposer-priority model fed the set's changes",
+    },
   },
   {
     id: 'staking.set.no-rotation-on-change',
     rule: 'A change of members or powers does not rotate the stored proposer: only acks and no-acks do.',
     source: 'reference: README item 32 (post-fork), heimdall.md §4.3, §11 item 6',
-    guard: { oracle: 'checkpoint-timeouts', compares: "the stored proposer after a block that changed the set against the model's unrotated proposer" },
+    guard: {
+      oracle: 'checkpoint-timeouts',
+      compares: "the stored proposer after a block that changed the set against the model's unrotated proposer",
+    },
   },
   {
     id: 'staking.priority.algorithm',
     rule: "The proposer is chosen with Tendermint's proposer-priority algorithm: rescale to a window of 2T, centre by the floored average, add powers, the highest priority proposes (ties to the smaller address) and pays T.",
-    source: 'spec: States and transitions ("the consensus engine\'s leader selection algorithm"); reference: heimdall.md §4.4, §10.5',
-    guard: { oracle: 'checkpoint-timeouts', compares: "the stored proposer against its own implementation of the algorithm (checked against the §10.5 vector)" },
+    source:
+      'spec: States and transitions ("the consensus engine\'s leader selection algorithm"); reference: heimdall.md §4.4, §10.5',
+    guard: {
+      oracle: 'checkpoint-timeouts',
+      compares:
+        'the stored proposer against its own implementation of the algorithm (checked against the §10.5 vector)',
+    },
   },
   {
     id: 'staking.genesis.proposer',
-    rule: "At genesis the validator set is built fresh (incoming priorities ignored, one rotation) and then rotated once more before the first block.",
+    rule: 'At genesis the validator set is built fresh (incoming priorities ignored, one rotation) and then rotated once more before the first block.',
     source: 'reference: heimdall.md §4.3 (Genesis)',
     guard: { oracle: 'checkpoint-timeouts', compares: 'the stored proposer at genesis against its own model' },
   },

@@ -8,19 +8,28 @@ export const TOPUP_RULES = [
     id: 'topup.mint.event-fee',
     rule: "A top-up voted through mints the parent chain's TopUpFee amount to the event's user (the validator's signer), then moves the fixed 10^15 from that user to the relayer (from_address).",
     source: 'spec: States and transitions (MsgTopup); reference: README item 20, heimdall.md §5',
-    guard: { oracle: 'accounts-and-fees', compares: "the user's and the relayer's balances after the post block against the ledger fed the parent event" },
+    guard: {
+      oracle: 'accounts-and-fees',
+      compares: "the user's and the relayer's balances after the post block against the ledger fed the parent event",
+    },
   },
   {
     id: 'topup.mint.once',
     rule: 'A (tx_hash, log_index) is minted at most once, however often it is relayed.',
     source: 'spec: States and transitions (MsgTopup), Limits (top-up idempotency); reference: README item 21',
-    guard: { oracle: 'topup-idempotency', compares: 'the (tx_hash, log_index) of every successful top-up post on each node' },
+    guard: {
+      oracle: 'topup-idempotency',
+      compares: 'the (tx_hash, log_index) of every successful top-up post on each node',
+    },
   },
   {
     id: 'topup.replay.deliver',
     rule: "A top-up for a processed (tx_hash, log_index) is refused at deliver with code 1401 in codespace topup, message 'Older invalid tx found'; the balance is unchanged.",
     source: 'spec: Errors (MsgTopup handled again); reference: README item 21',
-    guard: { oracle: 'tx-results', compares: "each MsgTopup's result code and codespace against the model's processed top-ups" },
+    guard: {
+      oracle: 'tx-results',
+      compares: "each MsgTopup's result code and codespace against the model's processed top-ups",
+    },
   },
   {
     id: 'topup.replay.post',
@@ -32,7 +41,10 @@ export const TOPUP_RULES = [
     id: 'topup.event.user-is-signer',
     rule: "Validators vote no (nothing is minted) when the TopUpFee event's user is not the signer of the message's validator id, or the event is not a TopUpFee.",
     source: 'reference: README item 20 (decided)',
-    guard: { oracle: 'side-tx-results', compares: "each top-up's tally and post result against the model's reading of the event" },
+    guard: {
+      oracle: 'side-tx-results',
+      compares: "each top-up's tally and post result against the model's reading of the event",
+    },
   },
   {
     id: 'topup.deliver.send-disabled',
@@ -48,13 +60,19 @@ export const TOPUP_RULES = [
     id: 'topup.withdraw.whole-balance',
     rule: "A withdrawal of amount 0 (or an empty amount) takes the validator signer's whole balance after the fee and adds it to its dividend account.",
     source: 'spec: States and transitions (MsgWithdrawFee); reference: README item 11, heimdall.md §5',
-    guard: { oracle: 'accounts-and-fees', compares: "the signer's balance and its dividend account after the block against the ledger" },
+    guard: {
+      oracle: 'accounts-and-fees',
+      compares: "the signer's balance and its dividend account after the block against the ledger",
+    },
   },
   {
     id: 'topup.withdraw.exact',
     rule: "A withdrawal of a given amount moves exactly that amount from the signer's balance to its validator's dividend account; fee amounts only accumulate.",
     source: 'spec: States and transitions (MsgWithdrawFee); reference: README item 11',
-    guard: { oracle: 'accounts-and-fees', compares: "the signer's balance and its dividend account after the block against the ledger" },
+    guard: {
+      oracle: 'accounts-and-fees',
+      compares: "the signer's balance and its dividend account after the block against the ledger",
+    },
   },
   {
     id: 'topup.withdraw.nothing',
@@ -76,9 +94,12 @@ export const TOPUP_RULES = [
   },
   {
     id: 'topup.withdraw.next-checkpoint',
-    rule: "After a withdrawal the next checkpoint must carry the new account root, so it carries the withdrawal to the parent chain.",
+    rule: 'After a withdrawal the next checkpoint must carry the new account root, so it carries the withdrawal to the parent chain.',
     source: 'spec: States and transitions (MsgWithdrawFee); reference: README item 11',
-    guard: { oracle: 'checkpoint-timeouts', compares: "each accepted checkpoint's account root against its own root over the dividend accounts" },
+    guard: {
+      oracle: 'checkpoint-timeouts',
+      compares: "each accepted checkpoint's account root against its own root over the dividend accounts",
+    },
   },
   {
     id: 'topup.msgs.decode',
