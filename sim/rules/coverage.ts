@@ -39,3 +39,46 @@ export function rulesByModule(ids: readonly string[]): Array<{ module: string; t
       .filter((r): r is Rule => r !== undefined),
   })).filter((m) => m.rules.length > 0);
 }
+
+/** What a campaign (`lockstep fuzz`, `lockstep test`, a merge of shards) says about the rules. */
+export interface CampaignRules {
+  /** Each rule some run exercised, with the number of runs that did (keys sorted). */
+  exercised: Record<string, number>;
+  /** Oracle-guarded rules no run of the campaign exercised, sorted. */
+  neverExercised: RuleId[];
+  unitGuarded: number;
+}
+
+/** From per-rule run counts (a missing part, e.g. a summary of an older build, counts nothing). */
+function fromCounts(counts: ReadonlyMap<string, number>): CampaignRules {
+  const c = ruleCoverage(counts.keys());
+  const exercised: Record<string, number> = {};
+  for (const id of c.exercised) exercised[id] = counts.get(id)!;
+  return { exercised, neverExercised: c.notExercised, unitGuarded: c.unitGuarded };
+}
+
+/** The union over a campaign's runs, each given by the rules it exercised. */
+export function campaignRules(runs: Iterable<readonly string[]>): CampaignRules {
+  const counts = new Map<string, number>();
+  for (const run of runs) for (const id of new Set(run)) counts.set(id, (counts.get(id) ?? 0) + 1);
+  return fromCounts(counts);
+}
+
+/** The union of several campaigns' rules (shards of one campaign). */
+export function mergeCampaignRules(parts: ReadonlyArray<CampaignRules | undefined>): CampaignRules {
+  const counts = new Map<string, number>();
+  for (const p of parts)
+    for (const [id, n] of Object.entries(p?.exercised ?? {})) counts.set(id, (counts.get(id) ?? 0) + n);
+  return fromCounts(counts);
+}
+
+/** Terminal lines: how many rules the campaign exercised, and the ones it never did. */
+export function campaignRulesLines(c: CampaignRules, runs: string): string[] {
+  const n = Object.keys(c.exercised).length;
+  const lines = [
+    `rules       ${n} of ${n + c.neverExercised.length} oracle-guarded rules exercised by at least one ${runs} (${c.unitGuarded} more by unit tests only)`,
+  ];
+  if (c.neverExercised.length)
+    lines.push(`never exercised (${c.neverExercised.length}): ${c.neverExercised.join(', ')}`);
+  return lines;
+}
