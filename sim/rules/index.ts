@@ -19,7 +19,7 @@ import { SPAN_RULES } from './span';
 import { STAKING_RULES } from './staking';
 import { TOPUP_RULES } from './topup';
 
-export type { Guard, Rule } from './rule';
+export type { Rule } from './rule';
 export { isOracleGuard } from './rule';
 
 export const RULES = [
@@ -74,6 +74,3 @@ const BY_ID: ReadonlyMap<string, Rule> = new Map(RULES.map((r) => [r.id, r]));
 export function ruleById(id: string): Rule | undefined {
   return BY_ID.get(id);
 }
-
-/** Every rule id, sorted (reports list rules in this order). */
-export const ALL_RULE_IDS: readonly RuleId[] = RULES.map((r) => r.id).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
