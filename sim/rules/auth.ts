@@ -111,7 +111,7 @@ export const AUTH_RULES = [
   },
   {
     id: 'auth.ante.check-order',
-    rule: 'The ante checks run in the reference order (signature present, memo, account, fee, gas, signature): a transaction that breaks several gets the code of the first.',
+    rule: "The ante checks run in the reference order (a signature present and the message's stateless checks, then memo, account, fee, gas, signature): a transaction that breaks several gets the code of the first.",
     source: 'reference: heimdall.md §6.2',
     guard: { oracle: 'tx-results', compares: "each refused tx's code against the first check the model finds broken" },
   },

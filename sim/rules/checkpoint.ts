@@ -106,7 +106,7 @@ export const CHECKPOINT_RULES = [
   },
   {
     id: 'checkpoint.ack.needs-buffer',
-    rule: 'An ack without a buffered checkpoint, or for a record whose start differs from the buffer, is refused with 1502.',
+    rule: 'An ack while no checkpoint waits in the buffer is refused at deliver with 1502 and leaves no trace.',
     source: 'reference: README item 10, heimdall.md §3.3 (deliver handler)',
     guard: { oracle: 'tx-results', compares: "each MsgCheckpointAck's result code against the model's buffer" },
   },
