@@ -90,6 +90,17 @@ export const AUTH_RULES = [
     },
   },
   {
+    id: 'auth.sign-doc.fields',
+    rule: 'A signature covers keccak256 of the sign document: the sorted JSON of account_number, chain_id, memo, the message as {type, value} and sequence, integers as decimal strings.',
+    source:
+      'spec: Transaction envelope (StdTx) and signing document (StdSignDoc), Authentication 2; reference: heimdall.md §6.1',
+    guard: {
+      unit: 'src/modules/auth/stdTx.test.ts',
+      test: 'is keccak256 of the sorted JSON {account_number, chain_id, memo, msg: {type, value}, sequence}, integers as strings',
+      why: 'the byte layout of what is signed; that a signature for another chain id or sequence fails is guarded by tx-results',
+    },
+  },
+  {
     id: 'auth.ante.signature-format',
     rule: 'A signature is 65 bytes r ‖ s ‖ v with v 0 or 1 over keccak256 of the sign bytes; v = 27 or 28, or any other length, fails with sdk code 4.',
     source: 'reference: heimdall.md §6.1 (signature)',

@@ -489,6 +489,16 @@ export const ENDPOINT_RULES = [
     },
   },
   {
+    id: 'cli.daemon.operator-files',
+    rule: "A node's home holds the spec's operator files: the service genesis and its two config files under config/, the seeds list, the sidechain genesis under sidechain/.",
+    source: 'spec: Operator files and services',
+    guard: {
+      unit: 'src/cli/devnet/nodeInit.test.ts',
+      test: 'node init lays out the operator files: genesis, the two config files, the seeds list, the sidechain genesis',
+      why: 'files on disk, written before any run',
+    },
+  },
+  {
     id: 'cli.daemon.unsafe-reset-all',
     rule: "The daemon's unsafe-reset-all resets the service chain's data and keeps the configuration and keys.",
     source: 'spec: Operator files and services (reset service-chain database)',

@@ -64,6 +64,17 @@ describe('node init', () => {
 });
 
 describe('daemon commands', () => {
+  it('node init lays out the operator files: genesis, the two config files, the seeds list, the sidechain genesis', async () => {
+    const o = base('files');
+    await nodeInit(o);
+    const p = paths(o.home);
+    expect(p.genesis).toBe(join(o.home, 'config', 'genesis.json'));
+    expect(p.sidechainGenesis).toBe(join(o.home, 'sidechain', 'genesis.json'));
+    for (const f of [p.genesis, p.daemonConfig, p.nodeConfig, p.seeds, p.sidechainGenesis])
+      expect(readFileSync(f, 'utf8').length, f).toBeGreaterThan(0);
+    expect(JSON.parse(readFileSync(p.genesis, 'utf8')).chain_id).toBe(loadHome(o.home).chainId);
+  });
+
   it('show-account prints the address and pub_key of the node key', async () => {
     const o = base('account');
     await nodeInit(o);
