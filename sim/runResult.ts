@@ -12,6 +12,7 @@ import { type WindowEnd } from './domain/windowProtocol';
 import { type MainReport } from './domain/mainReport';
 import { type ReorgRecord, type SidechainReport } from './domain/sidechainDomain';
 import { type Violation } from './oracles/oracle';
+import { type RuleId } from './oracles/ruleId';
 import { type Counts, type Scenario, type Verdict } from './scenario/scenario';
 
 export type Placement = 'inline' | 'worker';
@@ -60,6 +61,8 @@ export interface RunResult {
   /** The first oracle violation (it decides a failing verdict), and all of them. */
   violation: Violation | null;
   violations: Violation[];
+  /** The rules of the inventory (docs/RULES.md) some oracle judged on at least one event, sorted. */
+  rulesExercised: RuleId[];
 }
 
 /** What the window loop knows at the end of a run. */
@@ -80,6 +83,8 @@ export interface OracleOutcome {
   verdict: Verdict;
   first: Violation | null;
   all: Violation[];
+  /** The rules the oracles judged (sorted). */
+  exercised: RuleId[];
 }
 
 export function assembleResult(
@@ -152,6 +157,7 @@ export function assembleResult(
     interrupted: loop.interrupted,
     violation: verdict === 'safety' || verdict === 'liveness' ? oracles.first : null,
     violations: oracles.all,
+    rulesExercised: oracles.exercised,
   };
 }
 

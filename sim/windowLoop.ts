@@ -186,7 +186,12 @@ export class WindowLoop {
         },
         sidechainRecords: this.release.sidechainRecords,
       },
-      { verdict: oracleVerdict.verdict, first: oracleVerdict.first, all: this.oracles.violations() },
+      {
+        verdict: oracleVerdict.verdict,
+        first: oracleVerdict.first,
+        all: this.oracles.violations(),
+        exercised: this.oracles.exercised(),
+      },
     );
   }
 }

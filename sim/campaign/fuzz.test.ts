@@ -30,6 +30,12 @@ describe('fuzz campaign', () => {
     // Results are stored by seed: re-summarising a shuffled list gives the same summary.
     expect(summarise([...results].reverse(), opts)).toEqual(summary);
     for (const kind of Object.keys(summary.faults)) expect(summary.faults[kind]!.fired).toBeGreaterThan(0);
+    // Every seed reports the rules it exercised; the campaign their union, and the rules none did.
+    expect(results.every((r) => r.rules.length > 0)).toBe(true);
+    const exercised = Object.keys(summary.rules.exercised);
+    expect(exercised.length).toBeGreaterThan(20);
+    expect(summary.rules.exercised['sidechain.fork-choice.total-difficulty']).toBe(100);
+    expect(summary.rules.neverExercised.filter((id) => exercised.includes(id))).toEqual([]);
   }, 120_000);
 
   it('finds a planted bug, groups it by oracle, and shrinks a failure to at most 3 faults', async () => {

@@ -8,6 +8,7 @@ import { runOnPool } from './pool';
 import { type FuzzJob, type FuzzSeedResult } from './fuzzTask';
 import { type SwarmProfile } from './swarm';
 import { type PlantName } from '../../src/core/plants';
+import { type CampaignRules, campaignRules, mergeCampaignRules } from '../rules/coverage';
 
 export interface CampaignOptions {
   /** Seeds 1..seeds (within the shard); or run until the wall budget ends. */
@@ -48,6 +49,8 @@ export interface CampaignSummary {
   }>;
   groups: Array<{ oracle: string; message: string; seeds: number[] }>;
   faults: Record<string, FaultLedgerEntry>;
+  /** The rules of docs/RULES.md the campaign's seeds exercised (with how many seeds did) and the ones none did. */
+  rules: CampaignRules;
   warnings: string[];
   interrupted: boolean;
 }
@@ -141,6 +144,7 @@ export function mergeSummaries(parts: CampaignSummary[]): CampaignSummary {
     failures: parts.flatMap((p) => p.failures).sort((a, b) => a.seed - b.seed),
     groups: [...groups.values()].sort((a, b) => b.seeds.length - a.seeds.length || (a.oracle < b.oracle ? -1 : 1)),
     faults,
+    rules: mergeCampaignRules(parts.map((p) => p.rules)),
     warnings,
     interrupted: parts.some((p) => p.interrupted),
   };
@@ -199,6 +203,7 @@ export function summarise(
     failures,
     groups: [...groups.values()].sort((a, b) => b.seeds.length - a.seeds.length),
     faults,
+    rules: campaignRules(results.map((r) => r.rules ?? [])),
     warnings,
     interrupted,
   };

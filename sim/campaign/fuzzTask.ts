@@ -28,6 +28,8 @@ export interface FuzzSeedResult {
   faults: Array<{ kind: string; fired: boolean; changed: boolean | null }>;
   counts: Record<string, number>;
   traceHash: string;
+  /** The rules of the inventory the run exercised (sorted). */
+  rules: string[];
 }
 
 export function outcomeOf(r: ReturnType<typeof runScenario>): string {
@@ -65,6 +67,7 @@ export function runJob(job: FuzzJob): FuzzSeedResult {
     faults,
     counts: { ...r.counts },
     traceHash: r.traceHash,
+    rules: r.rulesExercised,
   };
 }
 

@@ -30,6 +30,8 @@ export interface ScenarioTestResult {
   traceHash: string | null;
   simulatedMs: number;
   wallMs: number;
+  /** The rules of the inventory the run exercised (sorted; empty when it did not run). */
+  rules: string[];
   /** The file did not load (bad input) or the run threw (crash). */
   error: { kind: 'badInput' | 'crash'; message: string } | null;
 }
@@ -49,6 +51,7 @@ export function runScenarioJob(job: ScenarioJob): ScenarioTestResult {
     traceHash: null,
     simulatedMs: 0,
     wallMs: 0,
+    rules: [],
     error: null,
   };
   let scenario: ReturnType<typeof loadScenario>['scenario'];
@@ -72,6 +75,7 @@ export function runScenarioJob(job: ScenarioJob): ScenarioTestResult {
         : null,
       checks: checkExpectations(scenario, r),
       traceHash: r.traceHash,
+      rules: r.rulesExercised,
       simulatedMs: r.simulatedMs,
       wallMs: performance.now() - start,
     };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type CampaignParams, campaignMarkdown, mergeShards, SHARD_KIND, type ShardFile } from './shardFile';
+import { campaignRules } from '../rules/coverage';
 
 const params: CampaignParams = {
   profile: 'swarm',
@@ -37,6 +38,11 @@ function shard(index: number, over: Partial<ShardFile> = {}): ShardFile {
         : [],
     groups: index === 1 ? [{ oracle: 'fork-choice', message: 'heads differ', seeds: [5] }] : [],
     faults: { pause: { scheduled: 2, fired: 2, measured: 1, changed: 1 } },
+    rules: campaignRules(
+      index === 1
+        ? [['auth.ante.fixed-fee', 'span.proposal.window'], ['auth.ante.fixed-fee'], ['auth.ante.fixed-fee'], []]
+        : [['auth.ante.fixed-fee'], ['auth.ante.fixed-fee'], [], []],
+    ),
     warnings: [],
     interrupted: false,
     ...over,
@@ -65,7 +71,13 @@ describe('merging fuzz shards', () => {
     });
     expect(m.shards.map((s) => s.index)).toEqual([1, 2]);
     expect(m.faults.pause).toEqual({ scheduled: 4, fired: 4, measured: 2, changed: 2 });
+    // The rules: the union over the shards, with the seeds that exercised each.
+    expect(m.rules.exercised).toEqual({ 'auth.ante.fixed-fee': 5, 'span.proposal.window': 1 });
+    expect(m.rules.neverExercised).not.toContain('span.proposal.window');
+    expect(m.rules.neverExercised).toContain('bank.supply.conserved');
     const md = campaignMarkdown(m);
+    expect(md).toContain(`| rules | 2 of ${2 + m.rules.neverExercised.length} oracle-guarded rules exercised`);
+    expect(md).toMatch(/### Rules never exercised\n\n.*`bank\.supply\.conserved`/);
     expect(md).toMatch(/^## Fuzz campaign: 8 seeds, \*\*1 failing\*\*/);
     expect(md).toContain('| 1 | fork-choice | heads differ | 5 |');
     expect(md).toContain('Repro: `npx lockstep replay --fuzz-seed 5`');

@@ -155,6 +155,7 @@ export function mergeShards(parts: Array<{ dir: string; summary: unknown }>): Me
 export function campaignMarkdown(s: ShardFile | MergedFile): string {
   const failing = s.failures.length;
   const p = s.params;
+  const exercised = Object.keys(s.rules.exercised).length;
   const lines: string[] = [
     `## Fuzz campaign: ${s.seeds} seeds, ${failing ? `**${failing} failing**` : 'none failing'}${s.interrupted ? ' (interrupted: partial results)' : ''}`,
     '',
@@ -171,6 +172,7 @@ export function campaignMarkdown(s: ShardFile | MergedFile): string {
       : `| shard | ${s.shard.index}/${s.shard.count}, seeds ${s.seedRange.first ?? '-'}..${s.seedRange.last ?? '-'} step ${s.seedRange.step} |`,
     `| code | lockstep ${s.version}${s.commit ? ` at \`${s.commit.slice(0, 12)}\`` : ''} |`,
     `| wall time | ${formatDurationMs(Math.round(s.wallMs / 1000) * 1000)}${s.kind === MERGED_KIND ? ' (longest shard)' : ''} |`,
+    `| rules | ${exercised} of ${exercised + s.rules.neverExercised.length} oracle-guarded rules exercised by at least one seed (docs/RULES.md); ${s.rules.neverExercised.length} never |`,
     '',
   ];
   if (s.groups.length) {
@@ -194,6 +196,8 @@ export function campaignMarkdown(s: ShardFile | MergedFile): string {
   );
   for (const [kind, e] of Object.entries(s.faults).sort(([a], [b]) => (a < b ? -1 : 1)))
     lines.push(`| ${kind} | ${e.scheduled} | ${e.fired} | ${e.measured ? `${e.changed} / ${e.measured}` : '-'} |`);
+  if (s.rules.neverExercised.length)
+    lines.push('', '### Rules never exercised', '', s.rules.neverExercised.map((id) => `\`${id}\``).join(', '));
   if (s.warnings.length || (s.kind === MERGED_KIND && s.missingShards.length)) {
     lines.push('', '### Warnings', '');
     if (s.kind === MERGED_KIND && s.missingShards.length)

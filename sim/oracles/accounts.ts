@@ -23,6 +23,8 @@ import { DeliveredMsgs, ParentEvents } from './model/serviceFacts';
 const FEE_DENOM = 'matic';
 /** Reference DefaultFeeWantedPerTx: what a top-up pays its relayer (heimdall.md §5). */
 const FEE_WANTED_PER_TX = 10n ** 15n;
+/** The ante handler's own refusals (codespace sdk; heimdall.md §6.2-§6.3); other codes are a handler's. */
+const ANTE_CODES: ReadonlySet<number> = new Set([2, 3, 4, 5, 9, 12, 13, 14, 15, 17]);
 
 /** The address of a 65-byte uncompressed public key: the last 20 bytes of keccak(x ‖ y). */
 function addressOfPubKey(pub: string): Address {
@@ -126,6 +128,7 @@ export class AccountsOracle extends Oracle {
       if (s.code !== 0) continue;
       const msg = this.msgs.get(s.txHash);
       if (msg?.type === 'topup/MsgTopup') {
+        this.saw('topup.mint.event-fee');
         const ev = this.events.get(msg.txHash, msg.logIndex);
         if (ev?.event !== 'TopUpFee') {
           problems.push(`top-up ${msg.txHash}/${msg.logIndex} minted, but the parent chain emitted no TopUpFee there`);
@@ -141,6 +144,7 @@ export class AccountsOracle extends Oracle {
           'top-up relayer fee',
         );
       } else if (msg?.type === 'staking/MsgSignerUpdate') {
+        this.saw('staking.signer-update.moves-balance');
         const old = b.signers.get(msg.id);
         const next = addressOfPubKey(msg.pubKey).toLowerCase();
         if (old !== undefined) {
@@ -155,7 +159,12 @@ export class AccountsOracle extends Oracle {
     // Deliver: each successful tx pays the fee, bumps the sequence once and does its message.
     let fees = 0n;
     for (const t of o.txs) {
+      // A refused tx changes nothing: the accounts it would have touched are compared unchanged.
+      if (t.code !== 0 && t.codespace === 'sdk' && ANTE_CODES.has(t.code)) this.saw('auth.ante.rejected-untouched');
+      else if (t.code !== 0) this.saw('auth.tx.handler-failure-rolls-back');
       if (t.code !== 0 || t.signer === null) continue;
+      this.saw('auth.ante.fixed-fee');
+      this.saw('auth.ante.sequence-increments');
       const signer = t.signer.toLowerCase();
       touched.add(signer);
       const have = m.balance(signer);
@@ -168,6 +177,7 @@ export class AccountsOracle extends Oracle {
     }
     // End block: the fees go to the block's proposer.
     if (fees > 0n) {
+      this.saw('app.end-block.fees-to-proposer');
       const p = o.proposer.toLowerCase();
       m.setBalance(p, FEE_DENOM, m.balance(p) + fees);
       touched.add(p);
@@ -250,9 +260,11 @@ export class AccountsOracle extends Oracle {
     const m = b.model;
     switch (msg?.type) {
       case 'cosmos-sdk/MsgSend':
+        this.saw('bank.send.moves-exact');
         move(msg.fromAddress.toLowerCase(), msg.toAddress.toLowerCase(), msg.amount, 'send');
         return null;
       case 'cosmos-sdk/MsgMultiSend':
+        this.saw('bank.multisend.moves-exact');
         for (const i of msg.inputs) {
           const a = i.address.toLowerCase();
           touched.add(a);
@@ -271,6 +283,8 @@ export class AccountsOracle extends Oracle {
         let id: bigint | undefined;
         for (const [k, s] of b.signers) if (s === signer) id = k;
         if (id === undefined) return `withdrawal by ${signer}, who is no validator`;
+        if (msg.amount === 0n) this.saw('topup.withdraw.whole-balance');
+        else this.saw('topup.withdraw.exact');
         const amount = msg.amount === 0n ? m.balance(signer) : msg.amount;
         if (amount === 0n) return 'a withdrawal of nothing succeeded';
         if (m.balance(signer) < amount) return `withdrawal of ${amount} exceeds the balance ${m.balance(signer)}`;
@@ -340,6 +354,7 @@ export class SupplyOracle extends Oracle {
       if (ev?.event === 'TopUpFee') s.expected += ev.fee;
     }
     for (const w of o.writes) SupplyOracle.applyWrite(s, w);
+    this.saw('bank.supply.conserved');
     if (s.supply !== s.expected)
       this.fail(r.t, r.node, `supply ${s.supply} != genesis supply plus top-ups ${s.expected} at height ${o.height}`, {
         height: o.height,
@@ -363,6 +378,7 @@ export class TopupIdempotencyOracle extends Oracle {
     for (const x of o.sideTxs) {
       const msg = x.code === 0 ? this.msgs.get(x.txHash) : undefined;
       if (msg?.type !== 'topup/MsgTopup') continue;
+      this.saw('topup.mint.once');
       const key = `${msg.txHash}/${msg.logIndex}`;
       const seen = this.minted.get(r.node) ?? new Set();
       if (seen.has(key))

@@ -156,6 +156,7 @@ export class BftQuorumOracle extends Oracle {
       if (v.type === 'prevote' && v.blockHash !== null) this.prevotes.add(v.height, v.round, v.blockHash, v.validator);
       if (o.origin === 'consensus' && v.type === 'precommit' && v.blockHash !== null) {
         const set = this.powers.of(r.node);
+        if (set) this.saw('consensus.precommit.after-polka');
         if (set && !this.prevotes.polka(v.height, v.round, v.blockHash, set))
           this.fail(
             r.t,
@@ -181,6 +182,7 @@ export class BftQuorumOracle extends Oracle {
     votes: ReadonlyArray<{ type: string; height: bigint; round: number; blockHash: Hex | null; validator: Address }>,
     set: Powers,
   ): void {
+    this.saw('consensus.commit.quorum');
     const seen = new Set<string>();
     const round = votes[0]?.round;
     for (const v of votes) {
@@ -258,6 +260,7 @@ export class BftLockOracle extends Oracle {
           if (!s.lock || v.round > s.lock.round) s.lock = { round: v.round, hash: v.blockHash };
           return;
         }
+        this.saw('consensus.prevote.lock');
         const lock = s.lock;
         if (!lock || lock.hash === v.blockHash || lock.round >= v.round) return;
         const set = this.powers.of(r.node);

@@ -76,6 +76,7 @@ export class CheckpointOracle extends Oracle {
       };
       for (const w of o.state) this.applyStored(b, w);
       this.books.set(r.node, b);
+      this.saw('staking.genesis.proposer');
       this.checkProposer(r, b, 'at genesis');
       return;
     }
@@ -91,6 +92,7 @@ export class CheckpointOracle extends Oracle {
       if (s.code !== 0) continue;
       if (s.msgType === 'checkpoint/MsgCheckpoint') b.bufferS = seconds(o.timeMs);
       if (s.msgType === 'checkpoint/MsgCheckpointACK') {
+        this.saw('checkpoint.ack.rotates-once');
         acks++;
         b.ackedS = b.bufferS;
         b.lastCheckpointS = b.bufferS ?? 0n;
@@ -101,6 +103,10 @@ export class CheckpointOracle extends Oracle {
     for (const t of o.txs) {
       if (t.code !== 0 || t.msg === null) continue;
       if (t.msg.type === 'checkpoint/MsgCheckpoint') {
+        this.saw('checkpoint.propose.account-root');
+        this.saw('checkpoint.hash.account-leaf');
+        this.saw('checkpoint.hash.account-root-leaves');
+        this.saw('topup.withdraw.next-checkpoint');
         const root = this.accountRoot(b);
         if (root !== t.msg.accountRootHash.toLowerCase()) {
           this.fail(
@@ -111,6 +117,7 @@ export class CheckpointOracle extends Oracle {
           );
           return;
         }
+        this.saw('checkpoint.propose.proposer');
         const proposer = b.set.proposer;
         if (t.msg.proposer.toLowerCase() !== proposer) {
           this.fail(
@@ -123,6 +130,8 @@ export class CheckpointOracle extends Oracle {
         }
       }
       if (t.msg.type === 'checkpoint/MsgCheckpointNoACK') {
+        this.saw('checkpoint.noack.after-buffer-time');
+        this.saw('checkpoint.noack.too-many');
         const now = BigInt(o.timeMs);
         const lastMs = b.lastCheckpointS * 1000n;
         const noAckMs = b.lastNoAckS * 1000n;
@@ -135,6 +144,7 @@ export class CheckpointOracle extends Oracle {
           );
           return;
         }
+        this.saw('checkpoint.noack.sender');
         const count = (now - lastMs) / b.bufferMs;
         const probe = b.set.copy();
         let allowed = false;
@@ -151,6 +161,7 @@ export class CheckpointOracle extends Oracle {
           return;
         }
         b.lastNoAckS = seconds(o.timeMs);
+        this.saw('checkpoint.noack.rotates');
         noAcks++;
         b.set.increment(1);
       }
@@ -162,9 +173,14 @@ export class CheckpointOracle extends Oracle {
         const next = new Map(w.validators.map((v) => [v.address.toLowerCase(), v.power]));
         for (const m of b.set.validators) if (!next.has(m.address)) changes.push({ address: m.address, power: 0n });
         for (const [a, p] of next) if (b.set.powerOf(a) !== p) changes.push({ address: a, power: p });
+        if (changes.length > 0) {
+          this.saw('staking.set.newcomer-priority');
+          this.saw('staking.set.no-rotation-on-change');
+        }
         b.set.update(changes);
       }
       if (w.what === 'checkpoint') {
+        this.saw('checkpoint.ack.numbered');
         const prev = b.last;
         const number = prev ? prev.number + 1n : 1n;
         const start = prev ? prev.endBlock + 1n : 0n;
@@ -177,6 +193,7 @@ export class CheckpointOracle extends Oracle {
           );
           return;
         }
+        if (b.ackedS !== null) this.saw('checkpoint.ack.buffer-timestamp');
         if (b.ackedS !== null && w.timestampS !== b.ackedS) {
           this.fail(
             r.t,
@@ -204,6 +221,7 @@ export class CheckpointOracle extends Oracle {
   }
 
   private checkProposer(r: RunRecord, b: Books, when: string): void {
+    this.saw('staking.priority.algorithm');
     if (b.storedProposer !== b.set.proposer)
       this.fail(
         r.t,
@@ -261,6 +279,10 @@ export class CheckpointRootOracle extends Oracle {
     for (const [number, c] of [...this.acked].sort((x, y) => (x[0] < y[0] ? -1 : 1))) {
       if (BigInt(chain.length) <= c.endBlock) continue;
       if (atMs - c.ackedAtMs < CHECKPOINT_FETCH_MS) continue;
+      this.saw('checkpoint.side.root-matches');
+      this.saw('checkpoint.side.keeps-acked');
+      this.saw('checkpoint.hash.block-leaf');
+      this.saw('checkpoint.hash.root-tree');
       const leaves = chain.slice(Number(c.startBlock), Number(c.endBlock) + 1).map((b) => blockLeaf(b.fact));
       const root = merkleRoot(leaves).toLowerCase();
       if (root !== c.rootHash.toLowerCase()) {

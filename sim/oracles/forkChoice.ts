@@ -69,6 +69,9 @@ export class ForkChoiceOracle extends Oracle {
           return;
         }
         v.known.add(b.fact.hash);
+        this.saw('sidechain.fork-choice.total-difficulty');
+        this.saw('sidechain.fork-choice.tie-breaks');
+        if (v.floor) this.saw('sidechain.finality.whitelist');
         if (this.floorAllows(v, b) && preferred(b, v.expected)) this.move(r, v, b);
         this.compare(r, v, o.head, `imported block ${b.fact.number}`);
         return;
@@ -84,6 +87,7 @@ export class ForkChoiceOracle extends Oracle {
         const fork = this.model.get(o.fork);
         if (!v || !fork) return;
         v.floor = fork;
+        this.saw('sidechain.finality.whitelist');
         let best = fork;
         for (const h of v.known) {
           const b = this.model.get(h)!;
@@ -113,7 +117,10 @@ export class ForkChoiceOracle extends Oracle {
       case 'sidechain.setHead': {
         const v = this.views.get(r.node);
         if (!v) return;
-        if (o.error === null) this.rewind(v, o.number);
+        if (o.error === null) {
+          this.saw('console.set-head.rewinds');
+          this.rewind(v, o.number);
+        }
         this.compare(r, v, o.head, `setHead(${o.number})`);
         return;
       }
@@ -186,6 +193,7 @@ export class ConvergenceOracle extends Oracle {
   /** heads: per live node, its head number and its canonical hash at `at` (a common height). */
   check(atMs: number, heads: Array<{ node: string; number: bigint; hashAt: string | null }>, lagBound = 4n): void {
     if (heads.length < 2) return;
+    this.saw('sidechain.convergence.after-heal');
     let top = 0n;
     for (const h of heads) if (h.number > top) top = h.number;
     for (const h of heads) {

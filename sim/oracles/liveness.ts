@@ -60,6 +60,9 @@ export class LivenessOracle extends Oracle {
     if (this.openFaults > 0 || this.permanent) return;
     const check = (kind: Kind, bound: number) => {
       if (endMs - this.healedAt < bound) return;
+      if (kind === 'service block') this.saw('consensus.liveness.after-heal');
+      else if (kind === 'sidechain block') this.saw('sidechain.liveness.after-heal');
+      else this.saw('bridge.checkpoint.acks-resume');
       const first = this.firstAfter.get(kind);
       if (first === undefined || first - this.healedAt > bound) {
         this.fail(

@@ -38,8 +38,20 @@ export abstract class Oracle {
     return this.rulesSeen;
   }
 
+  /**
+   * The rules an oracle whose rule ids come from a model (not from literal `saw` calls) may name,
+   * declared as `static readonly judges = [...]` on its class: the inventory check reads the list,
+   * and `saw` refuses an id outside it.
+   */
+  private readonly judges: ReadonlySet<string> | null = (() => {
+    const list = (this.constructor as { judges?: readonly RuleId[] }).judges;
+    return list === undefined ? null : new Set<string>(list);
+  })();
+
   /** Note that this oracle has just judged `rule` on a relevant event. */
   protected saw(rule: RuleId): void {
+    if (this.judges !== null && !this.judges.has(rule))
+      throw new Error(`oracle ${this.name} names rule ${rule}, which its judges list does not declare`);
     this.rulesSeen.add(rule);
   }
 

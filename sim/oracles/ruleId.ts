@@ -1,5 +1,6 @@
 /**
- * A rule of the rule inventory, named `<module>.<topic>.<rule>` in kebab case (for example
- * `checkpoint.noack.after-buffer-time`). Oracles name the rules they judge with `saw(id)`.
+ * A rule of the rule inventory (sim/rules, docs/RULES.md), named `<module>.<topic>.<rule>` in kebab
+ * case (for example `checkpoint.noack.after-buffer-time`). Oracles name the rules they judge with
+ * `saw(id)`; a type-only re-export, so an oracle imports no rule code.
  */
-export type RuleId = string;
+export type { RuleId } from '../rules';

@@ -53,6 +53,7 @@ export class ProducerScheduleOracle extends Oracle {
       const g = this.model.genesis;
       if (!span0 || !g || this.judged.has('genesis')) return;
       this.judged.add('genesis');
+      this.saw('sidechain.span.genesis-producers');
       const mine = g.spans[0]!.producers;
       if (!sameProducers(mine, span0.producers))
         this.fail(
@@ -72,11 +73,17 @@ export class ProducerScheduleOracle extends Oracle {
     const f = b.fact;
     const e = b.expected!;
     const at = { number: f.number, hash: f.hash, signer: f.signer };
+    this.saw('sidechain.seal.signer-in-snapshot');
     if (e.succession === null) {
       this.fail(r.t, r.node, `block ${f.number} is sealed by ${f.signer}, not a producer of its parent's snapshot`, at);
       return;
     }
     const difficulty = BigInt(e.producers - e.succession);
+    this.saw('sidechain.difficulty.n-minus-succession');
+    this.saw('sidechain.succession.from-proposer');
+    this.saw('sidechain.sprint.rotation');
+    // Until the first sprint end the in-turn producer is the genesis snapshot's.
+    if (f.number < BigInt(this.model.params.sprint)) this.saw('sidechain.snapshot.genesis');
     if (f.difficulty !== difficulty) {
       this.fail(
         r.t,
@@ -86,6 +93,7 @@ export class ProducerScheduleOracle extends Oracle {
       );
       return;
     }
+    this.saw('sidechain.delay.producer-delay');
     if (f.time < e.minTime) {
       const parent = this.model.get(f.parentHash)!;
       this.fail(
@@ -96,6 +104,7 @@ export class ProducerScheduleOracle extends Oracle {
       );
       return;
     }
+    this.saw('sidechain.sprint.announce');
     if (e.announce === null ? f.announced !== null : f.announced === null || !sameProducers(f.announced, e.announce)) {
       this.fail(
         r.t,
@@ -109,6 +118,8 @@ export class ProducerScheduleOracle extends Oracle {
     }
     const c = f.spanCommit;
     if (c) {
+      this.saw('sidechain.span.commit-at-sprint-start');
+      this.saw('sidechain.span.commit-matches');
       const parent = this.model.get(f.parentHash)!;
       const mine = b.spans[b.spans.length - 1]!;
       const svc = this.model.serviceSpans.get(c.id);
@@ -169,6 +180,7 @@ export class BackupStepInOracle extends Oracle {
     silent: Array<[bigint, bigint]>,
     alone: Array<{ signer: string; from: bigint; to: bigint }> = [],
   ): void {
+    if (blocks.length > 1) this.saw('sidechain.backup.step-in');
     for (let i = 1; i < blocks.length; i++) {
       const b = blocks[i]!;
       const p = blocks[i - 1]!;

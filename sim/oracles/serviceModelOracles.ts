@@ -11,39 +11,52 @@ import { type Fact, firstDifference, keyOfWrite } from './model/service/facts';
 import { type ServiceModel } from './model/service/serviceModel';
 import { type MsgType } from './model/service/txDecode';
 import { Oracle, type RunRecord } from './oracle';
+import { type RuleId } from './ruleId';
 
-/** The rule an accepted message's delivery exercises. */
-const ACCEPTED_RULE: Record<MsgType, string> = {
-  'cosmos-sdk/MsgSend': 'bank.send.moves-amount',
-  'cosmos-sdk/MsgMultiSend': 'bank.multisend.moves-amounts',
-  'staking/MsgValidatorJoin': 'staking.join.new-id-and-signer',
-  'staking/MsgStakeUpdate': 'staking.stake-update.known-validator',
-  'staking/MsgValidatorExit': 'staking.exit.once',
-  'staking/MsgSignerUpdate': 'staking.signer-update.new-signer',
-  'checkpoint/MsgCheckpoint': 'checkpoint.msg.current-proposer',
+/** The rule an accepted message's delivery shows held (its handler's pre-checks passed). */
+const ACCEPTED_RULE: Record<MsgType, RuleId> = {
+  'cosmos-sdk/MsgSend': 'bank.send.insufficient',
+  'cosmos-sdk/MsgMultiSend': 'bank.multisend.balanced',
+  'staking/MsgValidatorJoin': 'staking.join.already-joined',
+  'staking/MsgStakeUpdate': 'staking.events.unknown-validator',
+  'staking/MsgValidatorExit': 'staking.exit.already-exiting',
+  'staking/MsgSignerUpdate': 'staking.signer-update.unchanged',
+  'checkpoint/MsgCheckpoint': 'checkpoint.propose.continuity',
   'checkpoint/MsgCheckpointACK': 'checkpoint.ack.needs-buffer',
   'checkpoint/MsgCheckpointNoACK': 'checkpoint.noack.after-buffer-time',
-  'topup/MsgTopup': 'topup.mint.once-per-event',
-  'topup/MsgWithdrawFee': 'topup.withdraw.amount',
-  'sidechain/MsgProposeSpan': 'span.propose.continues-last',
-  'clerk/MsgEventRecord': 'clerk.record.once',
+  'topup/MsgTopup': 'topup.replay.deliver',
+  'topup/MsgWithdrawFee': 'topup.withdraw.too-much',
+  'sidechain/MsgProposeSpan': 'span.proposal.continuity',
+  'clerk/MsgEventRecord': 'clerk.record.id-exists',
 };
 
-/** The rule whose effect a changed record shows. */
-const RECORD_RULE: Record<StateWrite['what'], string> = {
-  account: 'auth.account.balances-and-sequence',
-  nextAccountNumber: 'auth.account.numbering',
-  dividend: 'topup.withdraw.dividend-account',
-  validator: 'staking.validator.record',
-  validatorSet: 'staking.set.current-by-epoch',
-  checkpointBuffer: 'checkpoint.buffer.holds-voted-checkpoint',
-  checkpoint: 'checkpoint.ack.stores-checkpoint',
-  ackCount: 'checkpoint.ack.count',
-  lastNoAck: 'checkpoint.noack.records-time',
-  span: 'span.select.producers',
-  spanSeedBlock: 'span.select.seed',
-  record: 'clerk.record.stored',
-  replayKey: 'app.parent-event.applied-once',
+/** The rule a side transaction's post handler shows held when it applied, by message. */
+const POSTED_RULE: Record<MsgType, RuleId> = {
+  'cosmos-sdk/MsgSend': 'app.side-tx.post-only-on-yes',
+  'cosmos-sdk/MsgMultiSend': 'app.side-tx.post-only-on-yes',
+  'staking/MsgValidatorJoin': 'staking.events.replay-post',
+  'staking/MsgStakeUpdate': 'staking.events.replay-post',
+  'staking/MsgValidatorExit': 'staking.events.replay-post',
+  'staking/MsgSignerUpdate': 'staking.signer-update.signer-taken',
+  'checkpoint/MsgCheckpoint': 'checkpoint.post.buffer-taken',
+  'checkpoint/MsgCheckpointACK': 'checkpoint.ack.double',
+  'checkpoint/MsgCheckpointNoACK': 'app.side-tx.post-only-on-yes',
+  'topup/MsgTopup': 'topup.replay.post',
+  'topup/MsgWithdrawFee': 'app.side-tx.post-only-on-yes',
+  'sidechain/MsgProposeSpan': 'span.post.replay',
+  'clerk/MsgEventRecord': 'clerk.record.replay',
+};
+
+/** The rule the validators broke when they agreed on what the parent chain does not hold, by message. */
+const MUST_MATCH: Partial<Record<MsgType, RuleId>> = {
+  'staking/MsgValidatorJoin': 'staking.events.must-match',
+  'staking/MsgStakeUpdate': 'staking.events.must-match',
+  'staking/MsgValidatorExit': 'staking.events.must-match',
+  'staking/MsgSignerUpdate': 'staking.events.must-match',
+  'topup/MsgTopup': 'topup.event.user-is-signer',
+  'clerk/MsgEventRecord': 'clerk.record.must-match',
+  'checkpoint/MsgCheckpointACK': 'checkpoint.ack.matches-record',
+  'sidechain/MsgProposeSpan': 'span.selection.seed-block',
 };
 
 type Commit = Extract<RunRecord['obs'], { kind: 'service.commit' }>;
@@ -51,6 +64,55 @@ type Commit = Extract<RunRecord['obs'], { kind: 'service.commit' }>;
 export class TxResultsOracle extends Oracle {
   readonly name = 'tx-results';
   readonly class = 'safety' as const;
+  /** The rules the model's predictions of delivery decide (sim/oracles/model/service/{ante,deliver,block}.ts). */
+  static readonly judges: readonly RuleId[] = [
+    'auth.ante.decode-errors',
+    'auth.ante.check-order',
+    'auth.ante.signature-required',
+    'auth.ante.memo-limit',
+    'auth.ante.unknown-account',
+    'auth.ante.fee-balance',
+    'auth.ante.signature-recovers-signer',
+    'auth.ante.signature-binds-chain-id',
+    'auth.ante.signature-binds-sequence',
+    'auth.gas.tx-limit',
+    'auth.gas.formula',
+    'app.block.max-bytes',
+    'app.block.max-gas',
+    'app.block.checkpoint-alone',
+    'bank.send.amount-valid',
+    'bank.send.disabled',
+    'bank.send.insufficient',
+    'bank.multisend.nonempty',
+    'bank.multisend.signer-is-input',
+    'bank.multisend.balanced',
+    'staking.join.already-joined',
+    'staking.events.replay-deliver',
+    'staking.events.unknown-validator',
+    'staking.exit.already-exiting',
+    'staking.signer-update.unchanged',
+    'checkpoint.propose.validate-basic',
+    'checkpoint.propose.buffer-busy',
+    'checkpoint.propose.continuity',
+    'checkpoint.propose.account-root',
+    'checkpoint.propose.proposer',
+    'checkpoint.ack.needs-buffer',
+    'checkpoint.noack.after-buffer-time',
+    'checkpoint.noack.sender',
+    'checkpoint.noack.too-many',
+    'topup.deliver.send-disabled',
+    'topup.replay.deliver',
+    'topup.withdraw.validator-only',
+    'topup.withdraw.nothing',
+    'topup.withdraw.too-much',
+    'span.proposal.chain-id',
+    'span.proposal.continuity',
+    'span.proposal.duration',
+    'clerk.record.max-size',
+    'clerk.record.id-exists',
+    'clerk.record.chain-id',
+    'clerk.record.replay',
+  ];
 
   constructor(private readonly model: ServiceModel) {
     super();
@@ -72,8 +134,26 @@ export class TxResultsOracle extends Oracle {
     }
     for (const [i, t] of c.txs.entries()) {
       const p = predicted[i]!;
-      this.saw(p.outcome.rule ?? (p.msgType ? ACCEPTED_RULE[p.msgType as MsgType] : 'auth.tx.well-formed'));
+      this.saw(p.outcome.rule ?? ACCEPTED_RULE[p.msgType as MsgType]);
+      if (p.msgType !== null) {
+        // The order of the checks and the signature are judged on every decoded transaction.
+        this.saw('auth.ante.check-order');
+        this.saw('auth.ante.signature-binds-chain-id');
+        this.saw('auth.ante.signature-binds-sequence');
+      }
       const sameCode = t.code === p.outcome.code && (t.code === 0 || t.codespace === p.outcome.codespace);
+      if (sameCode && p.gas !== null) {
+        this.saw('auth.gas.formula');
+        if (t.gasUsed !== p.gas) {
+          this.fail(
+            r.t,
+            r.node,
+            `transaction ${i} of block ${c.height} (${p.msgType}) used ${t.gasUsed} gas; the model counts ${p.gas}`,
+            { height: c.height, index: i, txHash: t.hash, nodeGas: t.gasUsed, modelGas: p.gas },
+          );
+          return;
+        }
+      }
       if (sameCode) continue;
       const got = t.code === 0 ? 'accepted it' : `refused it with ${t.codespace}/${t.code}`;
       const want = p.outcome.code === 0 ? 'accepts it' : `refuses it with ${p.outcome.codespace}/${p.outcome.code}`;
@@ -101,6 +181,35 @@ export class TxResultsOracle extends Oracle {
 export class SideTxResultsOracle extends Oracle {
   readonly name = 'side-tx-results';
   readonly class = 'safety' as const;
+  /** The rules the model's tally and post handlers decide (sim/oracles/model/service/{block,post}.ts). */
+  static readonly judges: readonly RuleId[] = [
+    'app.side-tx.tally',
+    'app.side-tx.post-only-on-yes',
+    'app.side-tx.forged-minority',
+    'staking.join.already-joined',
+    'staking.join.min-one-token',
+    'staking.events.replay-post',
+    'staking.events.unknown-validator',
+    'staking.events.must-match',
+    'staking.exit.already-exiting',
+    'staking.signer-update.unchanged',
+    'staking.signer-update.signer-taken',
+    'checkpoint.propose.continuity',
+    'checkpoint.post.buffer-taken',
+    'checkpoint.ack.double',
+    'checkpoint.ack.matches-record',
+    'topup.deliver.send-disabled',
+    'topup.replay.post',
+    'topup.event.user-is-signer',
+    'topup.mint.event-fee',
+    'span.proposal.chain-id',
+    'span.proposal.continuity',
+    'span.proposal.duration',
+    'span.post.replay',
+    'span.selection.seed-block',
+    'clerk.record.replay',
+    'clerk.record.must-match',
+  ];
 
   constructor(private readonly model: ServiceModel) {
     super();
@@ -123,8 +232,9 @@ export class SideTxResultsOracle extends Oracle {
     }
     for (const [i, s] of c.sideTxs.entries()) {
       const m = want[i]!;
-      this.saw('app.side-tx.two-thirds-yes');
-      if (m.tally === 'yes') this.saw(m.outcome.rule ?? ACCEPTED_RULE[m.msgType as MsgType]);
+      this.saw('app.side-tx.tally');
+      this.saw('app.side-tx.forged-minority');
+      this.saw(m.outcome.rule ?? POSTED_RULE[m.msgType as MsgType]);
       const problem =
         s.txHash.toLowerCase() !== m.txHash
           ? `side transaction ${i} is ${s.txHash}, the model's is ${m.txHash}`
@@ -137,7 +247,8 @@ export class SideTxResultsOracle extends Oracle {
               : m.disagreement !== null
                 ? `the validators agreed on what the parent chain does not hold: ${m.disagreement}`
                 : null;
-      if (m.disagreement !== null) this.saw('app.side-tx.observation-is-parent-truth');
+      const mustMatch = MUST_MATCH[m.msgType as MsgType];
+      if (mustMatch) this.saw(mustMatch);
       if (problem) {
         this.fail(r.t, r.node, `block ${c.height}, ${m.msgType} ${m.txHash}: ${problem}`, {
           height: c.height,
@@ -159,6 +270,31 @@ const OPTIONAL_AT_GENESIS: ReadonlySet<string> = new Set(['checkpointBuffer', 'l
 export class ServiceStateOracle extends Oracle {
   readonly name = 'service-state';
   readonly class = 'safety' as const;
+  /** The rules whose effects the model's state shows (the block's effects, sim/oracles/model/service). */
+  static readonly judges: readonly RuleId[] = [
+    'auth.account.pubkey-recorded',
+    'span.genesis.first-span',
+    'staking.set.current-validators',
+    'staking.join.activation-epoch',
+    'staking.exit.leaves-at-epoch',
+    'staking.join.from-staked-event',
+    'staking.join.power-from-amount',
+    'staking.stake-update.power',
+    'staking.exit.end-epoch',
+    'staking.signer-update.changes-signer',
+    'checkpoint.propose.expired-buffer-flush',
+    'checkpoint.post.buffered',
+    'checkpoint.ack.effects',
+    'checkpoint.ack.end-adjust',
+    'checkpoint.noack.keeps-buffer',
+    'span.selection.eligible',
+    'span.selection.all-if-few',
+    'span.selection.slots-and-shuffle',
+    'span.selection.span-power',
+    'span.selection.seed-block',
+    'span.record.frozen',
+    'clerk.record.stored',
+  ];
   /** Verdicts per reported write list (nodes that adopt one block record share one list). */
   private readonly judged = new WeakMap<object, string | null>();
 
@@ -169,7 +305,7 @@ export class ServiceStateOracle extends Oracle {
   override observe(r: RunRecord): void {
     const o = r.obs;
     if (o.kind === 'service.genesis') {
-      this.saw('app.genesis.state-from-document');
+      this.saw('span.genesis.first-span');
       const want = this.model.genesis();
       const reported = new Set<string>();
       for (const w of o.state) {
@@ -198,7 +334,8 @@ export class ServiceStateOracle extends Oracle {
       verdict = this.judge(o, e.changes);
       this.judged.set(o.writes, verdict);
     }
-    for (const w of o.writes) this.saw(RECORD_RULE[w.what]);
+    for (const rule of e.outcome.effects) this.saw(rule);
+    for (const w of o.writes) if (w.what === 'account' && w.pubKey !== null) this.saw('auth.account.pubkey-recorded');
     if (verdict) this.fail(r.t, r.node, `block ${o.height}: ${verdict}`, { height: o.height });
   }
 
@@ -221,24 +358,48 @@ export class ServiceStateOracle extends Oracle {
   }
 }
 
-/** The rule a REST route's answer shows, by the path's first segments. */
-function routeRule(path: string): string {
+/** The rule a REST route's answer shows. */
+function routeRule(path: string, refused: boolean): RuleId {
   const p = path.split('?')[0]!;
-  if (p.startsWith('/sidechain/span') || p === '/sidechain/latest-span') return 'rest.sidechain.span';
+  if (refused) return 'rest.query.state-agrees';
+  if (p.startsWith('/sidechain/span') || p === '/sidechain/latest-span') return 'rest.span.shape';
   if (p.startsWith('/sidechain/')) return 'rest.sidechain.params';
+  if (p.endsWith('/sequence')) return 'rest.auth.sequence';
   if (p.startsWith('/auth/accounts/')) return 'rest.auth.account';
   if (p.startsWith('/auth/')) return 'rest.auth.params';
-  if (p.startsWith('/staking/')) return 'rest.staking.validators';
-  if (p === '/overview') return 'rest.checkpoints.overview';
-  if (p.startsWith('/checkpoints/')) return 'rest.checkpoints.reads';
-  if (p.startsWith('/topup/')) return 'rest.topup.dividends';
-  if (p.startsWith('/clerk/')) return 'rest.clerk.records';
-  return 'rest.chain.params';
+  if (p === '/staking/validator-set') return 'rest.staking.validator-set';
+  if (p.startsWith('/staking/')) return 'rest.staking.validator';
+  if (p === '/overview') return 'rest.overview.fields';
+  if (p === '/checkpoints/buffer') return 'rest.checkpoint.buffer';
+  if (p === '/checkpoints/count' || p === '/checkpoints/last-no-ack') return 'rest.checkpoint.count';
+  if (p === '/checkpoints/parama' || p === '/checkpoints/params') return 'rest.checkpoint.parama';
+  if (p.startsWith('/checkpoints/')) return 'rest.checkpoint.numbered';
+  if (p.startsWith('/topup/')) return 'rest.topup.dividend-account';
+  if (p.startsWith('/clerk/')) return 'rest.clerk.record';
+  return 'rest.query.state-agrees';
 }
 
 export class QueryAnswersOracle extends Oracle {
   readonly name = 'query-answers';
   readonly class = 'safety' as const;
+  static readonly judges: readonly RuleId[] = [
+    'rest.query.state-agrees',
+    'rest.span.shape',
+    'rest.sidechain.params',
+    'rest.auth.account',
+    'rest.auth.fresh-account',
+    'rest.auth.sequence',
+    'rest.auth.params',
+    'rest.staking.validator-set',
+    'rest.staking.validator',
+    'rest.checkpoint.numbered',
+    'rest.checkpoint.buffer',
+    'rest.checkpoint.count',
+    'rest.checkpoint.parama',
+    'rest.overview.fields',
+    'rest.topup.dividend-account',
+    'rest.clerk.record',
+  ];
 
   constructor(private readonly model: ServiceModel) {
     super();
@@ -249,8 +410,10 @@ export class QueryAnswersOracle extends Oracle {
     const q = r.obs;
     const want = this.model.answerAt(q.height, q.path);
     if (want === null) return;
-    this.saw(routeRule(q.path));
-    if (!want.ok) this.saw('rest.errors.named');
+    this.saw('rest.query.state-agrees');
+    this.saw(routeRule(q.path, !want.ok));
+    if (q.path.startsWith('/auth/accounts/') && want.ok && !this.model.accountExists(q.height, q.path))
+      this.saw('rest.auth.fresh-account');
     const got = q.answer;
     const problem =
       got.ok !== want.ok

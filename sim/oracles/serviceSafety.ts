@@ -16,6 +16,8 @@ export class ServiceSafetyOracle extends Oracle {
       this.byHeight.set(h, mine);
       return;
     }
+    this.saw('consensus.safety.one-block-per-height');
+    this.saw('app.state.same-on-every-node');
     if (seen.blockHash !== mine.blockHash)
       this.fail(r.t, r.node, `two different blocks committed at height ${h}`, {
         height: h,

@@ -16,6 +16,7 @@ export class SpanOracle extends Oracle {
   override observe(r: RunRecord): void {
     const o = r.obs;
     if (o.kind === 'side.vote' && o.vote === 'yes') {
+      this.saw('span.proposal.window');
       const head = o.head;
       if (head === null || !(o.currentStart <= head && head < o.currentEnd)) {
         this.fail(
@@ -40,6 +41,8 @@ export class SpanOracle extends Oracle {
       const prev = this.last.get(r.node);
       this.last.set(r.node, { id: w.id, endBlock: w.endBlock });
       if (!prev) continue;
+      this.saw('span.store.continuous');
+      this.saw('span.store.duration');
       if (w.id !== prev.id + 1n || w.startBlock !== prev.endBlock + 1n) {
         this.fail(
           r.t,

@@ -29,6 +29,7 @@ export class StateSyncOracle extends Oracle {
     if (!b || !parent) return;
     const f = b.fact;
     if (f.stateSyncs.length === 0) return;
+    this.saw('sidechain.state-sync.sprint-start');
     const ids = f.stateSyncs.map((s) => s.id.toString());
     if (f.number % BigInt(this.model.params.sprint) !== 0n) {
       this.fail(r.t, r.node, `block ${f.number} commits state syncs ${ids.join(', ')} but is not a sprint start`, {
@@ -39,6 +40,8 @@ export class StateSyncOracle extends Oracle {
     }
     let next = parent.lastStateId + 1n;
     for (const s of f.stateSyncs) {
+      this.saw('sidechain.state-sync.sequential');
+      this.saw('sidechain.state-sync.confirmation-delay');
       if (s.id !== next) {
         this.fail(r.t, r.node, `state sync ${s.id} committed in block ${f.number} where ${next} was next`, {
           number: f.number,
@@ -105,6 +108,7 @@ export class StateSyncLatencyOracle extends Oracle {
       const emittedMs = this.emitted.get(id)!;
       const dueMs = emittedMs + this.boundMs;
       if (dueMs > endMs || Number(last.fact.time) * 1000 < dueMs || !calm(emittedMs, dueMs)) continue;
+      this.saw('sidechain.state-sync.latency');
       const at = landed.get(id);
       if (at === undefined || Number(at) * 1000 > dueMs) {
         this.fail(

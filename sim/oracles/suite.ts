@@ -20,6 +20,7 @@ import { SidechainModel } from './model/sidechainModel';
 import { ServiceModel } from './model/service/serviceModel';
 import { type KeyLookup } from './model/service/signature';
 import { QueryAnswersOracle, ServiceStateOracle, SideTxResultsOracle, TxResultsOracle } from './serviceModelOracles';
+import { type RuleId } from './ruleId';
 
 export interface FinalFacts {
   endMs: number;
@@ -220,6 +221,13 @@ export class OracleSuite {
       .filter((x): x is { v: Violation; i: number } => x.v !== null)
       .sort((a, b) => a.v.atMs - b.v.atMs || a.i - b.i)
       .map((x) => x.v);
+  }
+
+  /** The rules some oracle judged on at least one event of this run (the union of their `exercised`), sorted. */
+  exercised(): RuleId[] {
+    const all = new Set<RuleId>();
+    for (const o of this.oracles) for (const id of o.exercised) all.add(id);
+    return [...all].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   }
 
   verdict(): { verdict: Verdict; first: Violation | null } {

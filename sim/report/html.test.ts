@@ -18,6 +18,8 @@ import { esc, timeTicks, valueTicks } from './html/format';
 import { behindPeriods, faultNames } from './html/nodesSection';
 import { timelineData } from './html/timeline';
 import { syntheticRun } from './testing/syntheticRun';
+import { ruleById } from '../rules';
+import { ruleCoverage } from '../rules/coverage';
 
 const fast = (s: Scenario): Scenario => ({ ...s, crypto: 'fast' });
 
@@ -113,6 +115,25 @@ describe('report.html', () => {
       }
       expect(n.sideOmitted).toBe(0);
     }
+  });
+
+  it('lists the rules the run exercised and the oracle-guarded ones it did not, with their text, by module', () => {
+    const r = partitionResult();
+    expect(r.rulesExercised).toContain('sidechain.fork-choice.total-difficulty');
+    expect([...r.rulesExercised].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))).toEqual(r.rulesExercised);
+    const html = reportHtml(partition, r);
+    const section = html.slice(html.indexOf('<section id="rules">'));
+    const cov = ruleCoverage(r.rulesExercised);
+    expect(section).toContain(`<summary>exercised (${cov.exercised.length})</summary>`);
+    expect(section).toContain(`<summary>not exercised (${cov.notExercised.length})</summary>`);
+    const [exercised, notExercised] = section.split('<summary>not exercised');
+    expect(exercised).toContain('<td class="mono">sidechain.fork-choice.total-difficulty</td>');
+    expect(exercised).toContain(esc(ruleById('sidechain.fork-choice.total-difficulty')!.rule));
+    expect(exercised).toContain('<h3>sidechain: ');
+    // A rule no oracle of this run judged (no top-up happens in it) is on the other list.
+    expect(r.rulesExercised).not.toContain('topup.mint.once');
+    expect(notExercised).toContain('<td class="mono">topup.mint.once</td>');
+    expect(notExercised).not.toContain('sidechain.fork-choice.total-difficulty');
   });
 });
 

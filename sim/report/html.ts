@@ -18,6 +18,7 @@ import { aggregateNodes } from './aggregate/threshold';
 import { type Band, barChart, timeChart, type TimeSeries } from './html/charts';
 import { esc, int, seconds } from './html/format';
 import { forkTreesSection, treeAnchors } from './html/forkTreesSection';
+import { rulesSection } from './html/rulesSection';
 import { nodesSection } from './html/nodesSection';
 import { CSP, SCRIPT, STYLE } from './html/page';
 import { UNKNOWN_COLOR, producerLookup, validatorColor } from './html/palette';
@@ -72,7 +73,7 @@ export function reportHtml(scenario: Scenario, r: RunResult, outcome?: RunOutcom
   parts.push(
     '<nav><a href="#timeline">timeline</a><a href="#charts">charts</a><a href="#forks">fork trees</a><a href="#nodes">nodes</a><a href="#expectations">expectations</a>' +
       (r.violations.length ? '<a href="#violations">violations</a>' : '') +
-      '</nav>',
+      '<a href="#rules">rules</a></nav>',
   );
   parts.push('</header><main>');
 
@@ -209,6 +210,8 @@ export function reportHtml(scenario: Scenario, r: RunResult, outcome?: RunOutcom
     if (r.violations.length > MAX_VIOLATIONS) parts.push(`<p>… and ${r.violations.length - MAX_VIOLATIONS} more.</p>`);
     parts.push('</section>');
   }
+
+  parts.push(rulesSection(r.rulesExercised));
 
   parts.push('</main>');
   parts.push(

@@ -7,6 +7,7 @@
 import { type RunResult } from '../run';
 import { type Scenario } from '../scenario/scenario';
 import { type ExpectationCheck, expectedText, runOutcome, type RunOutcome } from './outcome';
+import { ruleCoverage } from '../rules/coverage';
 
 export { checkExpectations, type ExpectationCheck } from './outcome';
 
@@ -67,6 +68,8 @@ export function summaryObject(s: Scenario, r: RunResult, meta?: RunMeta) {
     checkpointLatencyMs: r.checkpointLatencyMs,
     faults: r.faultsFired,
     network: r.network,
+    // The rules of docs/RULES.md the oracles judged in this run, and the oracle-guarded ones they did not.
+    rules: ruleCoverage(r.rulesExercised),
   };
 }
 
@@ -103,6 +106,8 @@ export function summaryMarkdown(s: Scenario, r: RunResult, meta?: RunMeta): stri
     `| backupBlocks | ${r.backupBlocks} |`,
     `| maxReorgDepth | ${r.maxReorgDepth} |`,
     '',
+    rulesLine(r.rulesExercised),
+    '',
     '| expectation | expected | actual | result |',
     '| --- | --- | --- | --- |',
     ...o.checks.map(
@@ -118,4 +123,11 @@ export function summaryMarkdown(s: Scenario, r: RunResult, meta?: RunMeta): stri
     '',
   ];
   return lines.join('\n');
+}
+
+/** One line on the rules of docs/RULES.md the run exercised. */
+function rulesLine(exercised: readonly string[]): string {
+  const c = ruleCoverage(exercised);
+  const guarded = c.exercised.length + c.notExercised.length;
+  return `Rules exercised: ${c.exercised.length} of the ${guarded} rules an oracle guards (${c.unitGuarded} more are guarded by unit tests only; see docs/RULES.md).`;
 }

@@ -49,6 +49,7 @@ describe('lockstep fuzz in a CI log', () => {
     const firstOut = arrivals.find((a) => a.stream === 'out')!;
     expect(firstProgress.at).toBeLessThan(firstOut.at);
     expect(r.stdout).toMatch(/^seeds +\d+/m);
+    expect(r.stdout).toMatch(/^rules +[1-9]\d* of \d+ oracle-guarded rules exercised by at least one seed/m);
     const s = JSON.parse(readFileSync(join(shard, 'summary.json'), 'utf8'));
     expect(s).toMatchObject({
       kind: 'lockstep-fuzz-shard',

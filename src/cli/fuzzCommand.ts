@@ -27,6 +27,7 @@ import { watchInterrupts } from './interrupts';
 import { ReportFolder } from './reportFolder';
 import { gitCommit, lockstepVersion } from './provenance';
 import { fuzzDurationMs, swarmProfileOf } from './shrinkReplayCommands';
+import { campaignRulesLines } from '../../sim/rules/coverage';
 
 export interface FuzzCliOptions {
   seeds?: number;
@@ -219,6 +220,7 @@ export function formatCampaign(s: ShardFile | MergedFile, outDir: string): strin
     lines.push(
       `  ${kind.padEnd(26)} ${String(e.scheduled).padStart(5)} ${String(e.fired).padStart(5)} ${e.measured ? `${e.changed}/${e.measured}` : '-'}`,
     );
+  lines.push(...campaignRulesLines(s.rules, 'seed'));
   for (const w of s.warnings) lines.push(`warning     ${w}`);
   lines.push(`results     ${outDir}`);
   return `${lines.join('\n')}\n`;

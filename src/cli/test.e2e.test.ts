@@ -47,6 +47,8 @@ describe('lockstep test', () => {
       /^ok +regressions\/planted-sticky-head-fork-choice +\d+\.\d s {2}safety \(fork-choice\)$/m,
     );
     expect(r.stdout).toMatch(/^3 scenarios: 3 passed, 0 failed, 0 errors in \d+\.\d s$/m);
+    // The union of the rules the scenarios exercised, and the ones none did (docs/RULES.md).
+    expect(r.stdout).toMatch(/^rules +[1-9]\d* of \d+ oracle-guarded rules exercised by at least one scenario/m);
     const suites = parseJunit(junit);
     expect(suites['@_tests']).toBe('3');
     expect(suites['@_failures']).toBe('0');

@@ -18,6 +18,7 @@ import { describeCheck } from '../../sim/report/outcome';
 import { EXIT, exitCodeOf, worstExitCode } from './exitCodes';
 import { watchInterrupts } from './interrupts';
 import { displayPath } from './provenance';
+import { campaignRules, campaignRulesLines } from '../../sim/rules/coverage';
 
 export interface TestCliOptions {
   globs: string[];
@@ -206,6 +207,8 @@ export async function testCommand(o: TestCliOptions): Promise<number> {
       },
   );
   const n = (s: CaseStatus) => cases.filter((c) => c.status === s).length;
+  // The rules the scenarios exercised (the union over the ones that ran), and those none did.
+  const rules = campaignRules(cases.flatMap((c) => (c.result ? [c.result.rules] : [])));
   if (o.junit) {
     const file = resolve(o.junit);
     mkdirSync(dirname(file), { recursive: true });
@@ -232,6 +235,7 @@ export async function testCommand(o: TestCliOptions): Promise<number> {
           verdict: c.result?.verdict ?? null,
           traceHash: c.result?.traceHash ?? null,
         })),
+        rules,
         ...(o.junit ? { junit: resolve(o.junit) } : {}),
       })}\n`,
     );
@@ -241,6 +245,7 @@ export async function testCommand(o: TestCliOptions): Promise<number> {
       process.stdout.write('\nfailed:\n');
       for (const c of bad) process.stdout.write(`  ${caseLine(c, width)}\n`);
     }
+    process.stdout.write(`\n${campaignRulesLines(rules, 'scenario').join('\n')}\n`);
     process.stdout.write(
       `\n${cases.length} scenarios: ${n('passed')} passed, ${n('failed')} failed, ${n('error')} errors${n('skipped') ? `, ${n('skipped')} not run (interrupted)` : ''} in ${(wallMs / 1000).toFixed(1)} s\n`,
     );

@@ -83,6 +83,7 @@ svg .reorgdot { opacity: .85; stroke: #fff; stroke-width: 1; }
 svg g:hover > text, svg g:hover > path, svg g:hover > circle { filter: brightness(.85); }
 .tree { margin: 8px 0 4px; }
 .tree .members { font-size: 12px; color: var(--muted); margin: 2px 0 6px; }
+details.rules > summary { cursor: pointer; padding: 4px 2px; }
 details.node { border-bottom: 1px solid var(--line); font-size: 13px; }
 details.node > summary { cursor: pointer; padding: 2px 4px; }
 details.node.picked > summary { background: #ddf4ff; }

@@ -176,6 +176,7 @@ export function syntheticRun(nodes: number, opts: { quiet?: boolean } = {}): Syn
     interrupted: false,
     violation: null,
     violations: [],
+    rulesExercised: [],
   } as unknown as RunResult;
   return { scenario, result };
 }

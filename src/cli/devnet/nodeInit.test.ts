@@ -4,10 +4,11 @@
  * combinations it refuses, each error naming the flag.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type InitCliOptions, nodeInit, parseGenesisTime } from './nodeCommand';
+import { computeAddress } from 'ethers';
+import { type InitCliOptions, nodeInit, parseGenesisTime, showAccount, unsafeResetAll } from './nodeCommand';
 import { loadHome, paths } from './home';
 
 const root = mkdtempSync(join(tmpdir(), 'lockstep-init-'));
@@ -59,5 +60,46 @@ describe('node init', () => {
       /--from-report: no summary\.json/,
     );
     await expect(nodeInit({ ...base('dated') })).rejects.toThrow(/already holds a devnet/);
+  });
+});
+
+describe('daemon commands', () => {
+  it('node init lays out the operator files: genesis, the two config files, the seeds list, the sidechain genesis', async () => {
+    const o = base('files');
+    await nodeInit(o);
+    const p = paths(o.home);
+    expect(p.genesis).toBe(join(o.home, 'config', 'genesis.json'));
+    expect(p.sidechainGenesis).toBe(join(o.home, 'sidechain', 'genesis.json'));
+    for (const f of [p.genesis, p.daemonConfig, p.nodeConfig, p.seeds, p.sidechainGenesis])
+      expect(readFileSync(f, 'utf8').length, f).toBeGreaterThan(0);
+    expect(JSON.parse(readFileSync(p.genesis, 'utf8')).chain_id).toBe(loadHome(o.home).chainId);
+  });
+
+  it('show-account prints the address and pub_key of the node key', async () => {
+    const o = base('account');
+    await nodeInit(o);
+    const shown = JSON.parse(showAccount(o.home)) as Record<string, string>;
+    expect(Object.keys(shown)).toEqual(['address', 'pub_key']);
+    expect(shown.pub_key).toMatch(/^0x04[0-9a-f]{128}$/);
+    // The address is the key's own (keccak of the public key), in lower case.
+    expect(shown.address).toBe(computeAddress(shown.pub_key!).toLowerCase());
+  });
+
+  it('unsafe-reset-all removes the chain data and keeps config and keys', async () => {
+    const o = base('reset');
+    await nodeInit(o);
+    const p = paths(o.home);
+    const keys = readdirSync(p.keys).sort();
+    const genesis = readFileSync(p.genesis, 'utf8');
+    writeFileSync(p.journal, '{}\n');
+    writeFileSync(p.revertedJournal(1), '{}\n');
+    const out = unsafeResetAll(o.home);
+    expect(out).toContain(`removed ${p.journal}`);
+    expect(out).toMatch(/chain data reset; config and keys kept/);
+    expect(existsSync(p.journal)).toBe(false);
+    expect(existsSync(p.revertedJournal(1))).toBe(false);
+    expect(readdirSync(p.keys).sort()).toEqual(keys);
+    expect(readFileSync(p.genesis, 'utf8')).toBe(genesis);
+    expect(unsafeResetAll(o.home)).toBe('nothing to reset (no chain data); config and keys kept\n');
   });
 });

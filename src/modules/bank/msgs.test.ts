@@ -121,7 +121,7 @@ describe('MsgSend', () => {
     expectError(r[0], 'sdk', 10, 'insufficient account funds; 0stake < 1stake');
   });
 
-  it('send disabled in genesis: bank 5, no trace', () => {
+  it('send disabled in genesis: bank 101, no trace', () => {
     const opts = { appState: { bank: { send_enabled: false } } };
     const [a, b] = twins(opts);
     const v = a.validators[0]!;

@@ -33,14 +33,14 @@ export const isCheckpoint = (m: ModelMsg) => m.type === 'checkpoint/MsgCheckpoin
 export function validateBasic(m: ModelMsg): Outcome | null {
   switch (m.type) {
     case 'cosmos-sdk/MsgSend':
-      return m.amount.length === 0 ? by('bank.send.positive-amount', SDK.invalidCoins('a send of no coins')) : null;
+      return m.amount.length === 0 ? by('bank.send.amount-valid', SDK.invalidCoins('a send of no coins')) : null;
     case 'cosmos-sdk/MsgMultiSend': {
-      if (m.inputs.length === 0) return by('bank.multisend.balanced', H.bankInputsOutputs('no inputs'));
-      if (m.outputs.length === 0) return by('bank.multisend.balanced', H.bankInputsOutputs('no outputs'));
+      if (m.inputs.length === 0) return by('bank.multisend.nonempty', H.bankInputsOutputs('no inputs'));
+      if (m.outputs.length === 0) return by('bank.multisend.nonempty', H.bankInputsOutputs('no outputs'));
       const signer = m.inputs[0]!.address;
       // One signature per transaction: every input must be its signer.
       if (m.inputs.some((i) => i.address !== signer))
-        return by('bank.multisend.single-signer', SDK.unauthorized('inputs from more than one signer'));
+        return by('bank.multisend.signer-is-input', SDK.unauthorized('inputs from more than one signer'));
       const sum = (ios: typeof m.inputs) => {
         const t = new Map<string, bigint>();
         for (const io of ios) for (const c of io.coins) t.set(c.denom, (t.get(c.denom) ?? 0n) + c.amount);
@@ -53,14 +53,14 @@ export function validateBasic(m: ModelMsg): Outcome | null {
       return null;
     }
     case 'checkpoint/MsgCheckpoint':
-      if (m.rootHash === ZERO_HASH) return by('checkpoint.msg.basic-checks', H.invalidMsg('zero root hash'));
-      if (m.proposer === ZERO_ADDRESS) return by('checkpoint.msg.basic-checks', H.invalidMsg('zero proposer'));
+      if (m.rootHash === ZERO_HASH) return by('checkpoint.propose.validate-basic', H.invalidMsg('zero root hash'));
+      if (m.proposer === ZERO_ADDRESS) return by('checkpoint.propose.validate-basic', H.invalidMsg('zero proposer'));
       if (!(m.startBlock < m.endBlock))
-        return by('checkpoint.msg.basic-checks', H.invalidMsg('a checkpoint covers at least two blocks'));
+        return by('checkpoint.propose.validate-basic', H.invalidMsg('a checkpoint covers at least two blocks'));
       return null;
     case 'clerk/MsgEventRecord':
       return (m.data.length - 2) / 2 > 100_000
-        ? by('clerk.record.size-limit', H.dataTooBig('state-sync data over the legacy maximum'))
+        ? by('clerk.record.max-size', H.dataTooBig('state-sync data over the legacy maximum'))
         : null;
     default:
       return null;
@@ -76,8 +76,7 @@ export function ante(
   const p = x.params;
   const no = (why: Outcome) => ({ ok: false as const, why });
   if (tx.signature.length === 0) return no(by('auth.ante.signature-required', SDK.noSignatures('no signature')));
-  if (p.txSigLimit < 1n)
-    return no(by('auth.ante.signature-limit', SDK.tooManySignatures('one signature over the limit')));
+  if (p.txSigLimit < 1n) return no(by('auth.ante.check-order', SDK.tooManySignatures('one signature over the limit')));
   const basic = validateBasic(tx.msg);
   if (basic) return no(basic);
   const memoChars = [...tx.memo].length;
@@ -85,17 +84,17 @@ export function ante(
     return no(by('auth.ante.memo-limit', SDK.memoTooLarge(`memo of ${memoChars} characters`)));
   const signer = signerOf(tx.msg);
   const account = s.account(signer);
-  if (!account) return no(by('auth.ante.account-exists', SDK.unknownAddress(`no account ${signer}`)));
+  if (!account) return no(by('auth.ante.unknown-account', SDK.unknownAddress(`no account ${signer}`)));
   if (s.balance(signer, FEE_DENOM) < p.txFees)
     return no(by('auth.ante.fee-balance', SDK.insufficientFunds('balance below the fee')));
   s.send(signer, x.feeCollector, [{ denom: FEE_DENOM, amount: p.txFees }]);
   const checkpoint = isCheckpoint(tx.msg);
   const gasWanted = checkpoint ? CHECKPOINT_TX_GAS : p.maxTxGas;
   const sizeGas = BigInt(tx.sizeBytes) * p.txSizeCostPerByte;
-  if (sizeGas > gasWanted) return no(by('auth.ante.gas-limit', SDK.outOfGas(`size gas ${sizeGas} over ${gasWanted}`)));
+  if (sizeGas > gasWanted) return no(by('auth.gas.tx-limit', SDK.outOfGas(`size gas ${sizeGas} over ${gasWanted}`)));
   const used = sizeGas + p.sigVerifyCostSecp256k1;
   if (used > gasWanted)
-    return no(by('auth.ante.gas-limit', SDK.outOfGas(`size and signature gas ${used} over ${gasWanted}`)));
+    return no(by('auth.gas.tx-limit', SDK.outOfGas(`size and signature gas ${used} over ${gasWanted}`)));
   const digest = signDigest(tx, {
     chainId: p.chainId,
     accountNumber: account.accountNumber,
@@ -105,7 +104,7 @@ export function ante(
   if (who?.address !== signer)
     return no(
       by(
-        'auth.ante.signature-binds-chain-and-sequence',
+        'auth.ante.signature-recovers-signer',
         SDK.unauthorized(
           `signature is not ${signer}'s over chain ${p.chainId}, account ${account.accountNumber}, sequence ${account.sequence}`,
         ),

@@ -11,6 +11,7 @@ import { ACCEPTED, by, H, type Outcome, SDK } from './outcome';
 import { type ParentTruth, post, tally, type Vote } from './post';
 import { type ModelState } from './state';
 import { decodeModelTx, SIDE_MSGS } from './txDecode';
+import { type RuleId } from '../../ruleId';
 
 /** Spec "Limits": block max gas and max bytes. */
 export const BLOCK_MAX_GAS = 10_000_000n;
@@ -36,13 +37,16 @@ export interface SideOutcome {
 }
 
 export interface BlockOutcome {
-  txs: Array<{ outcome: Outcome; msgType: string | null }>;
+  /** Each transaction's outcome, and for an accepted one the gas the block counts for it. */
+  txs: Array<{ outcome: Outcome; msgType: string | null; gas: bigint | null }>;
   sideTxs: SideOutcome[];
+  /** The rules whose effects the block's state changes show. */
+  effects: ReadonlySet<RuleId>;
 }
 
 /** Run one block on `s` (a branch of the committed state the caller commits). */
 export function runBlock(s: ModelState, input: BlockInput, x: AnteContext, parent: ParentTruth): BlockOutcome {
-  const b: BlockContext = { height: input.height, timeMs: input.timeMs, params: x.params };
+  const b: BlockContext = { height: input.height, timeMs: input.timeMs, params: x.params, effects: new Set() };
   const sideTxs = begin(s, input, b, parent);
   let gas = 0n;
   let bytes = 0;
@@ -52,13 +56,17 @@ export function runBlock(s: ModelState, input: BlockInput, x: AnteContext, paren
   for (const raw of input.txs) {
     const d = decodeModelTx(raw);
     if (!d.ok) {
-      txs.push({ outcome: by('auth.tx.well-formed', SDK.txDecode(d.why)), msgType: null });
+      txs.push({ outcome: by('auth.ante.decode-errors', SDK.txDecode(d.why)), msgType: null, gas: null });
       continue;
     }
     const tx = d.tx;
     const type = tx.msg.type;
     if (bytes + tx.sizeBytes > BLOCK_MAX_BYTES) {
-      txs.push({ outcome: by('app.block.max-bytes', SDK.txDecode('over the block max bytes')), msgType: type });
+      txs.push({
+        outcome: by('app.block.max-bytes', SDK.txDecode('over the block max bytes')),
+        msgType: type,
+        gas: null,
+      });
       continue;
     }
     const checkpoint = isCheckpoint(tx.msg);
@@ -69,22 +77,23 @@ export function runBlock(s: ModelState, input: BlockInput, x: AnteContext, paren
           SDK.outOfGas('a block holding a checkpoint holds no other transaction'),
         ),
         msgType: type,
+        gas: null,
       });
       continue;
     }
     const t = s.branch();
     const a = ante(t, tx, x);
     if (!a.ok) {
-      txs.push({ outcome: a.why, msgType: type });
+      txs.push({ outcome: a.why, msgType: type, gas: null });
       continue;
     }
     const r = deliver(t, tx.msg, b);
     if (r.code !== 0) {
-      txs.push({ outcome: r, msgType: type });
+      txs.push({ outcome: r, msgType: type, gas: null });
       continue;
     }
     if (gas + a.gas > BLOCK_MAX_GAS) {
-      txs.push({ outcome: by('app.block.max-gas', SDK.outOfGas('over the block max gas')), msgType: type });
+      txs.push({ outcome: by('app.block.max-gas', SDK.outOfGas('over the block max gas')), msgType: type, gas: null });
       continue;
     }
     if (SIDE_MSGS.has(type))
@@ -98,10 +107,10 @@ export function runBlock(s: ModelState, input: BlockInput, x: AnteContext, paren
     bytes += tx.sizeBytes;
     accepted++;
     holdsCheckpoint ||= checkpoint;
-    txs.push({ outcome: ACCEPTED, msgType: type });
+    txs.push({ outcome: ACCEPTED, msgType: type, gas: a.gas });
   }
-  end(s, input.proposer, x);
-  return { txs, sideTxs };
+  end(s, input.proposer, x, b);
+  return { txs, sideTxs, effects: b.effects };
 }
 
 function begin(s: ModelState, input: BlockInput, b: BlockContext, parent: ParentTruth): SideOutcome[] {
@@ -119,7 +128,7 @@ function begin(s: ModelState, input: BlockInput, b: BlockContext, parent: Parent
         txHash: p.txHash,
         msgType: p.msg.type,
         tally: t.result,
-        outcome: by('app.side-tx.two-thirds-yes', H.sideTxFailed(`the validators voted ${t.result}`)),
+        outcome: by('app.side-tx.post-only-on-yes', H.sideTxFailed(`the validators voted ${t.result}`)),
         disagreement: null,
       });
       continue;
@@ -139,7 +148,7 @@ function begin(s: ModelState, input: BlockInput, b: BlockContext, parent: Parent
  * proposer is not rotated by this); a change that would empty the set is not made. Then the fees
  * collected in the block go to its proposer.
  */
-function end(s: ModelState, proposer: string, x: AnteContext): void {
+function end(s: ModelState, proposer: string, x: AnteContext, b: BlockContext): void {
   const epoch = s.get('ackCount') + 1n;
   const current = new Map<string, bigint>();
   for (const v of s.allValidators())
@@ -155,9 +164,12 @@ function end(s: ModelState, proposer: string, x: AnteContext): void {
   for (const [address, power] of current) if (set.indexOf(address) < 0) changes.push({ address, power });
   const removed = changes.filter((c) => c.power === 0n).length;
   const added = changes.filter((c) => c.power > 0n && set.indexOf(c.address) < 0).length;
+  b.effects.add('staking.set.current-validators');
   if (changes.length > 0 && set.size - removed + added > 0) {
     set.update(changes);
     s.put('validatorSet', set);
+    if (added > 0) b.effects.add('staking.join.activation-epoch');
+    if (removed > 0) b.effects.add('staking.exit.leaves-at-epoch');
   }
   const fees = s.balance(x.feeCollector, FEE_DENOM);
   if (fees > 0n) s.send(x.feeCollector, proposer, [{ denom: FEE_DENOM, amount: fees }]);

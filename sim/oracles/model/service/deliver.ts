@@ -10,11 +10,14 @@ import { ACCEPTED, by, H, type Outcome, SDK } from './outcome';
 import { addressOfPublicKey } from './signature';
 import { type ModelParams, type ModelState, idKey } from './state';
 import { type ModelMsg } from './txDecode';
+import { type RuleId } from '../../ruleId';
 
 export interface BlockContext {
   height: bigint;
   timeMs: number;
   params: ModelParams;
+  /** The rules whose effects the block's state changes show (what service-state then judges). */
+  effects: Set<RuleId>;
 }
 
 export const seconds = (timeMs: number) => BigInt(Math.floor(timeMs / 1000));
@@ -45,17 +48,14 @@ export function checkpointContinues(s: ModelState, start: bigint): Outcome | nul
   const last = s.lastCheckpoint();
   if (last) {
     if (last.checkpoint.endBlock > start)
-      return by(
-        'checkpoint.range.continues-last-ack',
-        H.oldCheckpoint(`checkpoint ${last.number} already covers ${start}`),
-      );
+      return by('checkpoint.propose.continuity', H.oldCheckpoint(`checkpoint ${last.number} already covers ${start}`));
     if (last.checkpoint.endBlock + 1n !== start)
       return by(
-        'checkpoint.range.continues-last-ack',
+        'checkpoint.propose.continuity',
         H.disContinuous(`does not start right after checkpoint ${last.number}`),
       );
   } else if (start !== 0n)
-    return by('checkpoint.range.continues-last-ack', H.badBlockDetails('the first checkpoint starts at block 0'));
+    return by('checkpoint.propose.continuity', H.badBlockDetails('the first checkpoint starts at block 0'));
   return null;
 }
 
@@ -65,16 +65,16 @@ export function spanChecks(
   m: Extract<ModelMsg, { type: 'sidechain/MsgProposeSpan' }>,
 ): Outcome | null {
   if (m.sidechainChainId !== p.sidechainChainId)
-    return by('span.propose.chain-id', H.badChainId(`sidechain chain id ${m.sidechainChainId}`));
+    return by('span.proposal.chain-id', H.badChainId(`sidechain chain id ${m.sidechainChainId}`));
   const last = s.lastSpan();
-  if (!last) return by('span.propose.continues-last', H.spanNotFound('no span yet'));
+  if (!last) return by('span.proposal.continuity', H.spanNotFound('no span yet'));
   if (!(last.id + 1n === m.spanId && m.startBlock === last.endBlock + 1n && m.endBlock >= m.startBlock))
     return by(
-      'span.propose.continues-last',
+      'span.proposal.continuity',
       H.spanNotContinuous(`span ${m.spanId} from ${m.startBlock} does not follow span ${last.id}`),
     );
   if (p.spanDuration !== m.endBlock - m.startBlock + 1n)
-    return by('span.propose.duration', H.badSpanDuration('wrong span duration'));
+    return by('span.proposal.duration', H.badSpanDuration('wrong span duration'));
   return null;
 }
 
@@ -82,44 +82,46 @@ export function deliver(s: ModelState, m: ModelMsg, b: BlockContext): Outcome {
   const p = b.params;
   switch (m.type) {
     case 'cosmos-sdk/MsgSend':
-      if (!p.sendEnabled) return by('bank.send.enabled', H.bankSendDisabled('sending is disabled'));
+      if (!p.sendEnabled) return by('bank.send.disabled', H.bankSendDisabled('sending is disabled'));
       return s.send(m.from, m.to, m.amount)
         ? ACCEPTED
-        : by('bank.send.moves-amount', SDK.insufficientCoins('the sender cannot pay the amount'));
+        : by('bank.send.insufficient', SDK.insufficientCoins('the sender cannot pay the amount'));
     case 'cosmos-sdk/MsgMultiSend': {
-      if (!p.sendEnabled) return by('bank.send.enabled', H.bankSendDisabled('sending is disabled'));
+      if (!p.sendEnabled) return by('bank.send.disabled', H.bankSendDisabled('sending is disabled'));
       for (const io of m.inputs)
         if (!s.subCoins(io.address, io.coins))
-          return by('bank.multisend.moves-amounts', SDK.insufficientCoins(`input ${io.address} cannot pay`));
+          return by('bank.send.insufficient', SDK.insufficientCoins(`input ${io.address} cannot pay`));
       for (const io of m.outputs) s.addCoins(io.address, io.coins);
       return ACCEPTED;
     }
     case 'staking/MsgValidatorJoin':
-      if (s.validator(m.id)) return by('staking.join.new-id-and-signer', H.alreadyJoined(`validator ${m.id} exists`));
+      if (s.validator(m.id)) return by('staking.join.already-joined', H.alreadyJoined(`validator ${m.id} exists`));
       if (s.validatorBySigner(keyAddress(m.pubKey)))
-        return by('staking.join.new-id-and-signer', H.alreadyJoined('the signer is taken'));
+        return by('staking.join.already-joined', H.alreadyJoined('the signer is taken'));
       return s.seen('staking', m.txHash, m.logIndex)
-        ? by('staking.event.once', H.oldTx('event already applied'))
+        ? by('staking.events.replay-deliver', H.oldTx('event already applied'))
         : ACCEPTED;
     case 'staking/MsgStakeUpdate':
-      if (!s.validator(m.id)) return by('staking.stake-update.known-validator', H.noValidator(`no validator ${m.id}`));
+      if (!s.validator(m.id)) return by('staking.events.unknown-validator', H.noValidator(`no validator ${m.id}`));
       return s.seen('staking', m.txHash, m.logIndex)
-        ? by('staking.event.once', H.oldTx('event already applied'))
+        ? by('staking.events.replay-deliver', H.oldTx('event already applied'))
         : ACCEPTED;
     case 'staking/MsgValidatorExit': {
       const v = s.validator(m.id);
-      if (!v) return by('staking.exit.known-validator', H.noValidator(`no validator ${m.id}`));
-      if (v.endEpoch !== 0n) return by('staking.exit.once', H.valUnbonded(`validator ${m.id} is already leaving`));
+      if (!v) return by('staking.events.unknown-validator', H.noValidator(`no validator ${m.id}`));
+      if (v.endEpoch !== 0n)
+        return by('staking.exit.already-exiting', H.valUnbonded(`validator ${m.id} is already leaving`));
       return s.seen('staking', m.txHash, m.logIndex)
-        ? by('staking.event.once', H.oldTx('event already applied'))
+        ? by('staking.events.replay-deliver', H.oldTx('event already applied'))
         : ACCEPTED;
     }
     case 'staking/MsgSignerUpdate': {
       const v = s.validator(m.id);
-      if (!v) return by('staking.signer-update.known-validator', H.noValidator(`no validator ${m.id}`));
-      if (s.seen('staking', m.txHash, m.logIndex)) return by('staking.event.once', H.oldTx('event already applied'));
+      if (!v) return by('staking.events.unknown-validator', H.noValidator(`no validator ${m.id}`));
+      if (s.seen('staking', m.txHash, m.logIndex))
+        return by('staking.events.replay-deliver', H.oldTx('event already applied'));
       return keyAddress(m.pubKey) === v.signer
-        ? by('staking.signer-update.new-signer', H.noSignerChange('the same signer'))
+        ? by('staking.signer-update.unchanged', H.noSignerChange('the same signer'))
         : ACCEPTED;
     }
     case 'checkpoint/MsgCheckpoint': {
@@ -129,49 +131,47 @@ export function deliver(s: ModelState, m: ModelMsg, b: BlockContext): Outcome {
         const expired =
           buf.timestampS === 0n || (now > buf.timestampS && now - buf.timestampS >= p.checkpointBufferTimeMs / 1000n);
         if (!expired)
-          return by(
-            'checkpoint.buffer.one-until-ack-or-expiry',
-            H.noAck('a checkpoint is buffered and has not expired'),
-          );
+          return by('checkpoint.propose.buffer-busy', H.noAck('a checkpoint is buffered and has not expired'));
         s.put('buffer', null);
+        b.effects.add('checkpoint.propose.expired-buffer-flush');
       }
       const gap = checkpointContinues(s, m.startBlock);
       if (gap) return gap;
       if (accountRoot(s) !== m.accountRootHash)
-        return by('checkpoint.msg.account-root', H.badBlockDetails('wrong account root'));
+        return by('checkpoint.propose.account-root', H.badBlockDetails('wrong account root'));
       const proposer = s.get('validatorSet').proposer;
-      if (proposer === null) return by('checkpoint.msg.current-proposer', H.invalidMsg('no stored proposer'));
+      if (proposer === null) return by('checkpoint.propose.proposer', H.invalidMsg('no stored proposer'));
       return proposer === m.proposer
         ? ACCEPTED
-        : by('checkpoint.msg.current-proposer', H.invalidMsg(`the proposer is ${proposer}`));
+        : by('checkpoint.propose.proposer', H.invalidMsg(`the proposer is ${proposer}`));
     }
     case 'checkpoint/MsgCheckpointACK':
       return s.get('buffer') ? ACCEPTED : by('checkpoint.ack.needs-buffer', H.badAck('no buffered checkpoint'));
     case 'checkpoint/MsgCheckpointNoACK':
       return noAck(s, m.from, b);
     case 'topup/MsgTopup':
-      if (!p.sendEnabled) return by('topup.send-enabled', H.topupSendDisabled('sending is disabled'));
+      if (!p.sendEnabled) return by('topup.deliver.send-disabled', H.topupSendDisabled('sending is disabled'));
       return s.seen('topup', m.txHash, m.logIndex)
-        ? by('topup.mint.once-per-event', H.topupOldTx('top-up already minted'))
+        ? by('topup.replay.deliver', H.topupOldTx('top-up already minted'))
         : ACCEPTED;
     case 'topup/MsgWithdrawFee': {
       const v = s.validatorBySigner(m.from);
       if (!v) return by('topup.withdraw.validator-only', H.noValidator(`${m.from} is no validator's signer`));
       const amount = m.amount === 0n ? s.balance(m.from, FEE_DENOM) : m.amount;
-      if (amount === 0n) return by('topup.withdraw.amount', H.topupNoBalance('nothing to withdraw'));
+      if (amount === 0n) return by('topup.withdraw.nothing', H.topupNoBalance('nothing to withdraw'));
       if (!s.subCoins(m.from, [{ denom: FEE_DENOM, amount }]))
-        return by('topup.withdraw.amount', SDK.insufficientCoins('balance below the amount'));
+        return by('topup.withdraw.too-much', SDK.insufficientCoins('balance below the amount'));
       s.dividends.set(idKey(v.id), (s.dividends.get(idKey(v.id)) ?? 0n) + amount);
       return ACCEPTED;
     }
     case 'sidechain/MsgProposeSpan':
       return spanChecks(s, p, m) ?? ACCEPTED;
     case 'clerk/MsgEventRecord':
-      if (s.records.has(idKey(m.id))) return by('clerk.record.once', H.recordSynced(`record ${m.id} exists`));
+      if (s.records.has(idKey(m.id))) return by('clerk.record.id-exists', H.recordSynced(`record ${m.id} exists`));
       if (m.sidechainChainId !== p.sidechainChainId)
         return by('clerk.record.chain-id', H.badChainId(`sidechain chain id ${m.sidechainChainId}`));
       return s.seen('clerk', m.txHash, m.logIndex)
-        ? by('clerk.record.once', H.oldTx('event already recorded'))
+        ? by('clerk.record.replay', H.oldTx('event already recorded'))
         : ACCEPTED;
   }
 }
@@ -191,7 +191,7 @@ function noAck(s: ModelState, from: string, b: BlockContext): Outcome {
   const count = (now - lastMs) / bufferMs;
   const probe = s.set();
   if (probe.indexOf(from) < 0)
-    return by('checkpoint.noack.next-proposers-only', H.invalidNoAck('the sender is not in the validator set'));
+    return by('checkpoint.noack.sender', H.invalidNoAck('the sender is not in the validator set'));
   probe.increment(1);
   let allowed = false;
   for (let i = 0n; i < count; i++) {
@@ -202,14 +202,12 @@ function noAck(s: ModelState, from: string, b: BlockContext): Outcome {
     probe.increment(1);
   }
   if (!allowed)
-    return by(
-      'checkpoint.noack.next-proposers-only',
-      H.invalidNoAck(`the sender is not among the next ${count} proposers`),
-    );
+    return by('checkpoint.noack.sender', H.invalidNoAck(`the sender is not among the next ${count} proposers`));
   const lastNoAckMs = s.get('lastNoAckS') * 1000n;
   if (lastNoAckMs > now || now - lastNoAckMs < bufferMs)
-    return by('checkpoint.noack.once-per-buffer-time', H.tooManyNoAck('a no-ack within the buffer time'));
+    return by('checkpoint.noack.too-many', H.tooManyNoAck('a no-ack within the buffer time'));
   s.put('lastNoAckS', seconds(b.timeMs));
+  b.effects.add('checkpoint.noack.keeps-buffer');
   const set = s.set();
   set.increment(1);
   s.put('validatorSet', set);

@@ -3,17 +3,19 @@
  * refused with a code in a codespace (the reference's codes, heimdall.md §6.3 and the modules'
  * tables; README item 24 for the ante handler), with the model's reason in words.
  */
+import { type RuleId } from '../../ruleId';
+
 export interface Outcome {
   code: number;
   codespace: string;
   why: string;
   /** The rule of the inventory (sim/rules) that decided it; null for an acceptance. */
-  rule: string | null;
+  rule: RuleId | null;
 }
 
 export const ACCEPTED: Outcome = { code: 0, codespace: '', why: 'accepted', rule: null };
 
-export const refuse = (codespace: string, code: number, why: string, rule: string | null = null): Outcome => ({
+export const refuse = (codespace: string, code: number, why: string, rule: RuleId | null = null): Outcome => ({
   code,
   codespace,
   why,
@@ -21,7 +23,7 @@ export const refuse = (codespace: string, code: number, why: string, rule: strin
 });
 
 /** The same outcome, naming the rule that decided it. */
-export const by = (rule: string, o: Outcome): Outcome => ({ ...o, rule });
+export const by = (rule: RuleId, o: Outcome): Outcome => ({ ...o, rule });
 
 /** The codes the model predicts, by name, as the reference numbers them. */
 export const SDK = {

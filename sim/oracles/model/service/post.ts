@@ -131,11 +131,12 @@ export function post(s: ModelState, m: ModelMsg, agreed: unknown, b: BlockContex
         blockNumber: ev.blockNumber,
       });
       if (s.seen('staking', m.txHash, m.logIndex))
-        return fail(by('staking.event.once', H.oldTx('event already applied')), d);
+        return fail(by('staking.events.replay-post', H.oldTx('event already applied')), d);
       const signer = signerOfKey(m.pubKey);
       if (s.validator(m.id) || s.validatorBySigner(signer))
-        return fail(by('staking.join.new-id-and-signer', H.alreadyJoined('already joined')), d);
-      if (ev.amount < ONE_TOKEN) return fail(by('staking.power.from-stake', H.invalidMsg('stake under one token')), d);
+        return fail(by('staking.join.already-joined', H.alreadyJoined('already joined')), d);
+      if (ev.amount < ONE_TOKEN)
+        return fail(by('staking.join.min-one-token', H.invalidMsg('stake under one token')), d);
       s.putValidator({
         id: m.id,
         signer,
@@ -147,60 +148,63 @@ export function post(s: ModelState, m: ModelMsg, agreed: unknown, b: BlockContex
         jailed: false,
       });
       s.markSeen('staking', m.txHash, m.logIndex);
+      b.effects.add('staking.join.from-staked-event').add('staking.join.power-from-amount');
       return ok(d);
     }
     case 'staking/MsgStakeUpdate': {
       const ev = parent.event(m.txHash, m.logIndex);
       if (ev?.event !== 'StakeUpdate')
         return fail(
-          by('staking.stake-update.from-event', H.invalidMsg('no StakeUpdate event')),
+          by('staking.events.must-match', H.invalidMsg('no StakeUpdate event')),
           'agreed on an event that is not StakeUpdate',
         );
       const d = differs(agreed, { newAmount: ev.newAmount, blockNumber: ev.blockNumber });
       if (s.seen('staking', m.txHash, m.logIndex))
-        return fail(by('staking.event.once', H.oldTx('event already applied')), d);
+        return fail(by('staking.events.replay-post', H.oldTx('event already applied')), d);
       const v = s.validator(m.id);
-      if (!v) return fail(by('staking.stake-update.known-validator', H.noValidator(`no validator ${m.id}`)), d);
+      if (!v) return fail(by('staking.events.unknown-validator', H.noValidator(`no validator ${m.id}`)), d);
       if (ev.newAmount < ONE_TOKEN)
-        return fail(by('staking.power.from-stake', H.invalidMsg('stake under one token')), d);
+        return fail(by('staking.join.min-one-token', H.invalidMsg('stake under one token')), d);
       s.putValidator({ ...v, power: ev.newAmount / ONE_TOKEN, lastUpdated: eventSequence(ev.blockNumber, m.logIndex) });
       s.markSeen('staking', m.txHash, m.logIndex);
+      b.effects.add('staking.stake-update.power');
       return ok(d);
     }
     case 'staking/MsgValidatorExit': {
       const ev = parent.event(m.txHash, m.logIndex);
       if (ev?.event !== 'UnstakeInit')
         return fail(
-          by('staking.exit.from-event', H.invalidMsg('no UnstakeInit event')),
+          by('staking.events.must-match', H.invalidMsg('no UnstakeInit event')),
           'agreed on an event that is not UnstakeInit',
         );
       const d = differs(agreed, { deactivationEpoch: ev.deactivationEpoch, blockNumber: ev.blockNumber });
       if (s.seen('staking', m.txHash, m.logIndex))
-        return fail(by('staking.event.once', H.oldTx('event already applied')), d);
+        return fail(by('staking.events.replay-post', H.oldTx('event already applied')), d);
       const v = s.validator(m.id);
-      if (!v) return fail(by('staking.exit.known-validator', H.noValidator(`no validator ${m.id}`)), d);
-      if (v.endEpoch !== 0n) return fail(by('staking.exit.once', H.valUnbonded('already leaving')), d);
+      if (!v) return fail(by('staking.events.unknown-validator', H.noValidator(`no validator ${m.id}`)), d);
+      if (v.endEpoch !== 0n) return fail(by('staking.exit.already-exiting', H.valUnbonded('already leaving')), d);
       s.putValidator({ ...v, endEpoch: ev.deactivationEpoch, lastUpdated: eventSequence(ev.blockNumber, m.logIndex) });
       s.markSeen('staking', m.txHash, m.logIndex);
+      b.effects.add('staking.exit.end-epoch');
       return ok(d);
     }
     case 'staking/MsgSignerUpdate': {
       const ev = parent.event(m.txHash, m.logIndex);
       if (ev?.event !== 'SignerChange')
         return fail(
-          by('staking.signer-update.from-event', H.invalidMsg('no SignerChange event')),
+          by('staking.events.must-match', H.invalidMsg('no SignerChange event')),
           'agreed on an event that is not SignerChange',
         );
       const d = differs(agreed, { blockNumber: ev.blockNumber });
       if (s.seen('staking', m.txHash, m.logIndex))
-        return fail(by('staking.event.once', H.oldTx('event already applied')), d);
+        return fail(by('staking.events.replay-post', H.oldTx('event already applied')), d);
       const v = s.validator(m.id);
-      if (!v) return fail(by('staking.signer-update.known-validator', H.noValidator(`no validator ${m.id}`)), d);
+      if (!v) return fail(by('staking.events.unknown-validator', H.noValidator(`no validator ${m.id}`)), d);
       const newSigner = signerOfKey(m.pubKey);
       if (newSigner === v.signer)
-        return fail(by('staking.signer-update.new-signer', H.noSignerChange('the same signer')), d);
+        return fail(by('staking.signer-update.unchanged', H.noSignerChange('the same signer')), d);
       if (s.validatorBySigner(newSigner))
-        return fail(by('staking.signer-update.new-signer', H.alreadyJoined('the new signer is taken')), d);
+        return fail(by('staking.signer-update.signer-taken', H.alreadyJoined('the new signer is taken')), d);
       s.putValidator({
         ...v,
         signer: newSigner,
@@ -211,13 +215,13 @@ export function post(s: ModelState, m: ModelMsg, agreed: unknown, b: BlockContex
       const balance = s.balance(v.signer, FEE_DENOM);
       if (balance > 0n) s.send(v.signer, newSigner, [{ denom: FEE_DENOM, amount: balance }]);
       s.markSeen('staking', m.txHash, m.logIndex);
+      b.effects.add('staking.signer-update.changes-signer');
       return ok(d);
     }
     case 'checkpoint/MsgCheckpoint': {
       const gap = checkpointContinues(s, m.startBlock);
       if (gap) return fail(gap);
-      if (s.get('buffer'))
-        return fail(by('checkpoint.buffer.one-until-ack-or-expiry', H.noAck('a checkpoint is buffered')));
+      if (s.get('buffer')) return fail(by('checkpoint.post.buffer-taken', H.noAck('a checkpoint is buffered')));
       s.put('buffer', {
         proposer: m.proposer,
         startBlock: m.startBlock,
@@ -226,13 +230,14 @@ export function post(s: ModelState, m: ModelMsg, agreed: unknown, b: BlockContex
         accountRootHash: m.accountRootHash,
         timestampS: seconds(b.timeMs),
       });
+      b.effects.add('checkpoint.post.buffered');
       return ok();
     }
     case 'checkpoint/MsgCheckpointACK': {
       const rec = parent.headerBlock(m.headerBlock);
       if (!rec)
         return fail(
-          by('checkpoint.ack.from-root-chain', H.badAck('no such header block')),
+          by('checkpoint.ack.matches-record', H.badAck('no such header block')),
           `an ack agreed on header block ${m.headerBlock}, which the root chain never stored`,
         );
       const d = differs(agreed, {
@@ -242,17 +247,19 @@ export function post(s: ModelState, m: ModelMsg, agreed: unknown, b: BlockContex
         rootHash: rec.rootHash,
       });
       const buf = s.get('buffer');
-      if (!buf) return fail(by('checkpoint.ack.needs-buffer', H.badAck('no buffered checkpoint')), d);
+      if (!buf) return fail(by('checkpoint.ack.double', H.badAck('no buffered checkpoint')), d);
       if (rec.startBlock !== buf.startBlock)
-        return fail(by('checkpoint.ack.matches-buffer', H.badAck('the header block starts elsewhere')), d);
+        return fail(by('checkpoint.ack.matches-record', H.badAck('the header block starts elsewhere')), d);
       if (rec.endBlock === buf.endBlock && rec.rootHash !== buf.rootHash)
-        return fail(by('checkpoint.ack.matches-buffer', H.badAck('another root')), d);
+        return fail(by('checkpoint.ack.matches-record', H.badAck('another root')), d);
       // The root chain's record wins where the end differs (post-Aalborg end-block adjustment).
       const stored =
         rec.endBlock !== buf.endBlock
           ? { ...buf, endBlock: rec.endBlock, rootHash: rec.rootHash, proposer: rec.proposer }
           : buf;
       s.checkpoints.set(idKey(m.headerBlock), stored);
+      b.effects.add('checkpoint.ack.effects');
+      if (stored !== buf) b.effects.add('checkpoint.ack.end-adjust');
       s.put('buffer', null);
       s.put('ackCount', s.get('ackCount') + 1n);
       const set = s.set();
@@ -264,25 +271,25 @@ export function post(s: ModelState, m: ModelMsg, agreed: unknown, b: BlockContex
       const ev = parent.event(m.txHash, m.logIndex);
       if (ev?.event !== 'TopUpFee')
         return fail(
-          by('topup.mint.from-event', H.invalidMsg('no TopUpFee event')),
+          by('topup.event.user-is-signer', H.invalidMsg('no TopUpFee event')),
           'a top-up agreed on an event that is not TopUpFee',
         );
       // (Whether the event's user was the validator's signer is judged at vote time, not here: a
       // signer update posted earlier in this block may have moved the signer since.)
       const d = differs(agreed, { user: ev.user, fee: ev.fee, blockNumber: ev.blockNumber });
-      if (!p.sendEnabled) return fail(by('topup.send-enabled', H.topupSendDisabled('sending is disabled')), d);
+      if (!p.sendEnabled) return fail(by('topup.deliver.send-disabled', H.topupSendDisabled('sending is disabled')), d);
       if (s.seen('topup', m.txHash, m.logIndex))
-        return fail(by('topup.mint.once-per-event', H.topupOldTx('top-up already minted')), d);
+        return fail(by('topup.replay.post', H.topupOldTx('top-up already minted')), d);
       s.addCoins(ev.user, [{ denom: FEE_DENOM, amount: ev.fee }]);
       if (!s.send(ev.user, m.from, [{ denom: FEE_DENOM, amount: FEE_WANTED_PER_TX }]))
-        return fail(by('topup.mint.relayer-fee', SDK.insufficientCoins('the top-up cannot pay its relayer')), d);
+        return fail(by('topup.mint.event-fee', SDK.insufficientCoins('the top-up cannot pay its relayer')), d);
       s.markSeen('topup', m.txHash, m.logIndex);
       return ok(d);
     }
     case 'sidechain/MsgProposeSpan': {
       // A second proposal of a span already frozen fails before its seed matters (the seed block
       // moved on when the first one froze the span, after this one's votes were cast).
-      if (s.span(m.spanId)) return fail(by('span.propose.once', H.oldTx(`span ${m.spanId} exists`)));
+      if (s.span(m.spanId)) return fail(by('span.post.replay', H.oldTx(`span ${m.spanId} exists`)));
       const seedBlock = s.get('seedBlock') + 1n;
       const seed = parent.blockHash(seedBlock);
       const d =
@@ -291,10 +298,14 @@ export function post(s: ModelState, m: ModelMsg, agreed: unknown, b: BlockContex
           : differs(agreed, { seed });
       const bad = spanChecks(s, p, m);
       if (bad) return fail(bad, d);
-      if (seed === undefined) return fail(by('span.select.seed', H.sideTxFailed('no seed')), d);
+      if (seed === undefined) return fail(by('span.selection.seed-block', H.sideTxFailed('no seed')), d);
       const seedBytes = new Uint8Array(32);
       for (let i = 0; i < 32; i++) seedBytes[i] = Number.parseInt(seed.slice(2 + 2 * i, 4 + 2 * i), 16);
-      const producers = selectProducers(eligible(s.allValidators(), s.get('ackCount')), seedBytes, p.producerCount);
+      const candidates = eligible(s.allValidators(), s.get('ackCount'));
+      const producers = selectProducers(candidates, seedBytes, p.producerCount);
+      b.effects.add('span.selection.eligible').add('span.selection.seed-block').add('span.record.frozen');
+      if (BigInt(candidates.length) <= p.producerCount) b.effects.add('span.selection.all-if-few');
+      else b.effects.add('span.selection.slots-and-shuffle').add('span.selection.span-power');
       const set = s.get('validatorSet');
       // The records of the set's members, then of producers outside it, each once, as they stand now.
       const members: SpanMember[] = [];
@@ -335,9 +346,9 @@ export function post(s: ModelState, m: ModelMsg, agreed: unknown, b: BlockContex
               (ev.data.toLowerCase() !== m.data && !oversized)
             ? 'a record that differs from its StateSynced event'
             : null;
-      if (s.records.has(idKey(m.id))) return fail(by('clerk.record.once', H.oldTx(`record ${m.id} exists`)), d);
+      if (s.records.has(idKey(m.id))) return fail(by('clerk.record.replay', H.oldTx(`record ${m.id} exists`)), d);
       if (s.seen('clerk', m.txHash, m.logIndex))
-        return fail(by('clerk.record.once', H.oldTx('event already recorded')), d);
+        return fail(by('clerk.record.replay', H.oldTx('event already recorded')), d);
       s.records.set(idKey(m.id), {
         id: m.id,
         contract: m.contract,
@@ -348,6 +359,7 @@ export function post(s: ModelState, m: ModelMsg, agreed: unknown, b: BlockContex
         recordTimeMs: b.timeMs,
       });
       s.markSeen('clerk', m.txHash, m.logIndex);
+      b.effects.add('clerk.record.stored');
       return ok(d);
     }
     default:

@@ -191,6 +191,12 @@ export class ServiceModel {
     return expectedAnswer(this.state, this.params!, path);
   }
 
+  /** Whether the account an `/auth/accounts/{address}…` path names exists at `height` (the model's latest). */
+  accountExists(height: bigint, path: string): boolean {
+    const a = /^\/auth\/accounts\/(0x[0-9a-fA-F]{40})/.exec(path)?.[1]?.toLowerCase();
+    return a !== undefined && height === this.height && this.state?.account(a) !== undefined;
+  }
+
   genesis(): ReadonlyMap<string, Fact> {
     return this.genesisFacts;
   }

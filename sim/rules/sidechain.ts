@@ -1,0 +1,240 @@
+/** Rules of the sidechain (Bor with Clique seals): seal, difficulty, delays, sprints, span and state-sync commits, fork choice, finality. */
+import { type Rule } from './rule';
+
+const CHAIN = 'src/sidechain/chain.test.ts';
+const HEADER = 'src/sidechain/header.test.ts';
+
+export const SIDECHAIN_RULES = [
+  {
+    id: 'sidechain.seal.signer-in-snapshot',
+    rule: "A block must be sealed by a producer of its parent's snapshot; a block by anyone else is refused.",
+    source: 'spec: What the service does 4; reference: sidechain.md §2.6 (UnauthorizedSignerError)',
+    guard: {
+      oracle: 'producer-schedule',
+      compares: "each block's recovered signer against its own snapshot of the parent",
+    },
+  },
+  {
+    id: 'sidechain.difficulty.n-minus-succession',
+    rule: "A block's difficulty is N − succession, N the producers of the parent's snapshot: in turn N, first backup N − 1, …, the last 1; the exact value is required.",
+    source: 'spec: What the service does 4 (in turn weighs more); reference: README item 26, sidechain.md §2.4',
+    guard: {
+      oracle: 'producer-schedule',
+      compares: "each block's difficulty against N − succession from its own snapshot",
+    },
+  },
+  {
+    id: 'sidechain.succession.from-proposer',
+    rule: "A signer's succession is its distance after the sprint's in-turn proposer, walking the address-sorted producers cyclically.",
+    source: 'reference: sidechain.md §2.2, §2.4',
+    guard: {
+      oracle: 'producer-schedule',
+      compares: "each block's difficulty, which encodes the succession, against its own snapshot",
+    },
+  },
+  {
+    id: 'sidechain.delay.producer-delay',
+    rule: "A block's time is at least its parent's time plus the delay for its number and succession: the period (2 s), or producerDelay (4 s) at a sprint start, plus succession × backupMultiplier (2 s); no random wiggle.",
+    source:
+      'spec: What the service does 4 (wiggle time), Module parameters (2 s blocks); reference: README item 25, sidechain.md §2.5',
+    guard: { oracle: 'producer-schedule', compares: "each block's time against parent time + its own delay formula" },
+  },
+  {
+    id: 'sidechain.sprint.rotation',
+    rule: 'The in-turn producer changes exactly once per sprint, by one proposer-priority round applied with the sprint-end header, and stays for every block of the next sprint.',
+    source: 'spec: What the service does 5; reference: README item 27, sidechain.md §2.3',
+    guard: {
+      oracle: 'producer-schedule',
+      compares: "each block's difficulty against its own snapshot rotated once per sprint end",
+    },
+  },
+  {
+    id: 'sidechain.sprint.announce',
+    rule: 'A sprint-end header (n > 0, (n + 1) % sprint = 0) announces the producers of block n + 1 sorted by address (20-byte address ‖ 20-byte power each); no other header announces any.',
+    source: 'reference: sidechain.md §2.6',
+    guard: {
+      oracle: 'producer-schedule',
+      compares: "each header's announced list against the producers its own model expects for the next block",
+    },
+  },
+  {
+    id: 'sidechain.snapshot.genesis',
+    rule: "The sidechain's first snapshot is a fresh validator set of span 0's producers: the highest power is in turn first, ties to the smaller address.",
+    source: 'reference: sidechain.md §2.3 (Genesis)',
+    guard: { oracle: 'producer-schedule', compares: "the first blocks' difficulties against its own genesis snapshot" },
+  },
+  {
+    id: 'sidechain.span.genesis-producers',
+    rule: "The sidechain's genesis producers are the service's span 0 producers.",
+    source: 'reference: README item 7, sidechain.md §2.1 (first span)',
+    guard: {
+      oracle: 'producer-schedule',
+      compares: "the sidechain genesis producers against the service's stored span 0",
+    },
+  },
+  {
+    id: 'sidechain.span.commit-matches',
+    rule: "A span committed on the sidechain is the span the service recorded: same id, range and selected producers with their powers, and the next id after the chain's current span.",
+    source: 'spec: What the service does 6; reference: sidechain.md §2.7 (commitSpan)',
+    guard: {
+      oracle: 'producer-schedule',
+      compares: "each block's span commit against the service's stored span and the chain's current span",
+    },
+  },
+  {
+    id: 'sidechain.span.commit-at-sprint-start',
+    rule: 'Spans are committed only by the system call of a sprint-start block (n % sprint = 0).',
+    source: 'reference: sidechain.md §2.7',
+    guard: { oracle: 'producer-schedule', compares: 'the number of each block that carries a span commit' },
+  },
+  {
+    id: 'sidechain.span.commit-timing',
+    rule: 'The next span is committed at the first block of the last sprint of the current span (end − sprint + 1); span 1 at the first sprint start, block 16; the new producers govern from end + 1.',
+    source:
+      'spec: What the service does 6 ("at the end of each span"); reference: README item 29, sidechain.md §2.7, §6',
+    guard: {
+      oracle: 'span-commit',
+      compares: 'the block at which each span is committed against the block the reference gives',
+    },
+  },
+  {
+    id: 'sidechain.state-sync.sprint-start',
+    rule: 'State-sync records are committed only by the system calls of sprint-start blocks.',
+    source: 'spec: What the service does 9; reference: sidechain.md §2.7',
+    guard: { oracle: 'state-sync', compares: 'the number of each block that commits state syncs' },
+  },
+  {
+    id: 'sidechain.state-sync.sequential',
+    rule: 'State-sync records are committed in id order, each id once on a chain, continuing from the last id its parent chain committed.',
+    source: 'reference: sidechain.md §2.7 (commitState: "StateIds are not sequential")',
+    guard: { oracle: 'state-sync', compares: "each committed id against the last id on the block's parent chain" },
+  },
+  {
+    id: 'sidechain.state-sync.confirmation-delay',
+    rule: 'A block commits only records older than its time minus the state-sync confirmation delay (128 s).',
+    source: 'reference: sidechain.md §2.1 (stateSyncConfirmationDelay), §2.7',
+    guard: { oracle: 'state-sync', compares: "each committed record's time against the block time minus the delay" },
+  },
+  {
+    id: 'sidechain.state-sync.latency',
+    rule: 'A record the parent chain emitted while the network was calm reaches the canonical sidechain within a bound (confirmations, relay, vote, poll, delay, a sprint).',
+    source: 'spec: What the service does 9',
+    guard: {
+      oracle: 'state-sync-latency',
+      compares: "each StateSynced event's time against when its record landed on the final canonical chain",
+    },
+  },
+  {
+    id: 'sidechain.state-sync.tx-hash',
+    rule: 'The extra state-sync transaction of a block has hash keccak256("matic-bor-receipt-" ‖ u64be(number) ‖ blockHash).',
+    source:
+      'spec: What the service does 9 (hash from block number and block hash); reference: README item 30, sidechain.md §2.8, §7',
+    guard: {
+      unit: 'src/sidechain/index.test.ts',
+      test: 'they answer the public vectors',
+      why: 'receipts are not reported to the oracles; the hash is a pure function pinned by the public vectors',
+    },
+  },
+  {
+    id: 'sidechain.state-sync.receipt-only-with-logs',
+    rule: 'A block gets the extra state-sync transaction and receipt only when its state-sync calls emitted logs.',
+    source: 'reference: README item 30, sidechain.md §2.8',
+    guard: {
+      unit: 'src/sidechain/readPort.test.ts',
+      test: 'blocks without state syncs have no state-sync transaction',
+      why: 'receipts are not reported to the oracles',
+    },
+  },
+  {
+    id: 'sidechain.fork-choice.total-difficulty',
+    rule: "Every node's head is the block with the highest total difficulty among the blocks it holds.",
+    source: 'spec: What the service does 4; reference: README item 28, sidechain.md §3.1',
+    guard: {
+      oracle: 'fork-choice',
+      compares: "each node's reported head after every import against the heaviest block of its own block tree",
+    },
+  },
+  {
+    id: 'sidechain.fork-choice.tie-breaks',
+    rule: 'On equal total difficulty the lower number wins, then the lexicographically larger hash; a node never prefers its own head.',
+    source: 'reference: README item 28, sidechain.md §3.1; project decision (docs/ARCHITECTURE.md: no self-preference)',
+    guard: { oracle: 'fork-choice', compares: "each node's reported head against its own tie-break order" },
+  },
+  {
+    id: 'sidechain.finality.whitelist',
+    rule: 'A node never adopts a chain that rewrites the block at its finality floor (the end of the last checkpoint it verified), however heavy.',
+    source: 'reference: README item 28, sidechain.md §3.2 (isValidChain)',
+    guard: {
+      oracle: 'fork-choice',
+      compares: "each node's head against the heaviest chain that keeps its finality floor",
+    },
+  },
+  {
+    id: 'sidechain.finality.floor-after-ack',
+    rule: 'Once a checkpoint is acked and a node had time to fetch it (100 s), the node never reorgs below its end block.',
+    source: 'reference: sidechain.md §3.2 (fetch loops, whitelisting)',
+    guard: {
+      oracle: 'finality-floor',
+      compares: "every reorg's common ancestor against the floor of each acked checkpoint once fetchable",
+    },
+  },
+  {
+    id: 'sidechain.finality.verify-root',
+    rule: "A fetched checkpoint becomes the floor only if the node's root over its range matches; on a mismatch the node switches to the checkpointed fork if it holds it, else rewinds at most 126 blocks.",
+    source: 'reference: sidechain.md §3.2 (borVerify)',
+    guard: {
+      oracle: 'finality-floor',
+      compares: "each node's floor and head after a checkpoint against the checkpoint's root",
+    },
+  },
+  {
+    id: 'sidechain.convergence.after-heal',
+    rule: 'Once faults heal and the network settles, every live node is on the same canonical chain, within a few blocks of the best.',
+    source: 'spec: What the service does 4 (forks are resolved)',
+    guard: {
+      oracle: 'sidechain-convergence',
+      compares: "every live node's head and its canonical hash at a common height",
+    },
+  },
+  {
+    id: 'sidechain.backup.step-in',
+    rule: "When the in-turn producer is silent a backup produces after its delay: no gap on the canonical chain exceeds the last backup's delay, unless every producer was silenced.",
+    source: 'spec: What the service does 4 (backup producers)',
+    guard: { oracle: 'backup-step-in', compares: 'every gap between canonical blocks against the last backup delay' },
+  },
+  {
+    id: 'sidechain.liveness.after-heal',
+    rule: 'Once every fault has healed, sidechain blocks are produced again within a bound.',
+    source: 'spec: What the service does 4',
+    guard: {
+      oracle: 'liveness-after-heal',
+      compares: 'the first sidechain import after the last fault healed against its bound',
+    },
+  },
+  {
+    id: 'sidechain.header.validity',
+    rule: 'A block with the wrong difficulty, an unknown signer or a time in the future is not imported.',
+    source: 'reference: sidechain.md §1.4, §2.5-§2.6',
+    guard: {
+      unit: CHAIN,
+      test: 'wrong difficulty, unknown signer and future blocks are not imported',
+      why: 'a refused block is only an import rejection; the blocks nodes import are judged by producer-schedule',
+    },
+  },
+  {
+    id: 'sidechain.seal.hash',
+    rule: "The seal hash is keccak256 of the RLP header fields without the seal (Clique's encodeSigHeader, baseFee only when present); the block hash covers the seal.",
+    source: 'reference: sidechain.md §1.2, §2.6, §7',
+    guard: { unit: HEADER, test: 'geth TestSealHash vector', why: 'a byte encoding, pinned by the public vector' },
+  },
+  {
+    id: 'sidechain.extra.producer-bytes',
+    rule: "A sprint-end header's producer list is laid out in extraData between the vanity and the seal, sorted by address, 20-byte address ‖ 20-byte big-endian power each.",
+    source: 'reference: sidechain.md §2.6',
+    guard: {
+      unit: HEADER,
+      test: 'sorted by address, 20-byte address ‖ 20-byte big-endian power',
+      why: 'a byte layout; the announced list itself is judged by producer-schedule',
+    },
+  },
+] as const satisfies readonly Rule[];
