@@ -11,6 +11,7 @@ import { fuzzCommand } from './fuzzCommand';
 import { replayCommand, shrinkCommand, REPLAY_COLUMNS, type RunTarget } from './shrinkReplayCommands';
 import { reportMergeCommand } from './reportMerge';
 import { testCommand } from './testCommand';
+import { sweepCommand } from './sweepCommand';
 import { registerDevnetCommands } from './devnet/commands';
 import { registerClientCommands } from './client/commands';
 import { SWARM_PROFILES } from '../../sim/campaign/swarm';
@@ -216,6 +217,55 @@ export async function main(argv: string[]): Promise<number> {
           json: a.json,
           efficacyEvery: a['efficacy-every'],
           ...(a.plant !== undefined ? { plant: a.plant } : {}),
+          ...(a['progress-interval'] !== undefined ? { progressInterval: a['progress-interval'] } : {}),
+        });
+      },
+    )
+    .command(
+      'sweep <file>',
+      'Run every cell of a sweep file on every seed over a worker pool; write tables, intervals and plots',
+      (y) =>
+        y
+          .positional('file', { type: 'string', demandOption: true, describe: 'the sweep file (sweeps/*.json)' })
+          .option('workers', { type: 'number', default: 2, describe: 'worker threads' })
+          .option('seeds', {
+            type: 'number',
+            describe: "run seeds 1..N in every cell instead of the file's seeds (raise it for tighter intervals)",
+          })
+          .option('shard', {
+            type: 'string',
+            default: '1/1',
+            describe: 'I/N: run only every N-th seed, from the I-th (CI matrices; merge with `lockstep report merge`)',
+          })
+          .option('out', {
+            type: 'string',
+            describe: 'results folder (default reports/sweeps/<sweep name>/, with -shard-I-of-N for a shard)',
+          })
+          .option('fresh', {
+            type: 'boolean',
+            default: false,
+            describe: 'discard the finished runs of an earlier, interrupted sweep instead of resuming it',
+          })
+          .option('json', { type: 'boolean', default: false, describe: 'print the summary as one JSON object' })
+          .option('progress-interval', PROGRESS_INTERVAL)
+          .example('$0 sweep sweeps/pip5-sprint-length.json --workers 2', 'the PIP-5 study')
+          .example(
+            '$0 sweep sweeps/pip5-sprint-length.json --seeds 100',
+            'more seeds per cell (finished runs are kept)',
+          )
+          .example('$0 sweep sweeps/x.json --shard 2/4 --out shard-2', 'one shard of a CI matrix')
+          .epilogue(
+            `Ctrl-C finishes the runs under way and keeps every finished run in <out>/runs.jsonl: the same command resumes. A failed run (an oracle violation or a crash) is listed with its repro and left out of the statistics; the exit code is the worst verdict among failed runs.\n${EPILOGUE}`,
+          ),
+      async (a) => {
+        exitCode = await sweepCommand({
+          file: a.file as string,
+          workers: a.workers,
+          shard: a.shard,
+          ...(a.seeds !== undefined ? { seeds: a.seeds } : {}),
+          ...(a.out !== undefined ? { out: a.out } : {}),
+          fresh: a.fresh,
+          json: a.json,
           ...(a['progress-interval'] !== undefined ? { progressInterval: a['progress-interval'] } : {}),
         });
       },
