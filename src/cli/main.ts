@@ -4,12 +4,12 @@
  */
 import yargs, { type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
-import { join } from 'node:path';
 import { runCommand } from './runCommand';
 import { EXIT, EXIT_CODES_LINE, exitCodeForError } from './exitCodes';
 import { fuzzCommand } from './fuzzCommand';
 import { replayCommand, shrinkCommand, REPLAY_COLUMNS, type RunTarget } from './shrinkReplayCommands';
 import { reportMergeCommand } from './reportMerge';
+import { reportDiffCommand } from './reportDiff';
 import { testCommand } from './testCommand';
 import { sweepCommand } from './sweepCommand';
 import { registerDevnetCommands } from './devnet/commands';
@@ -347,30 +347,50 @@ ${EPILOGUE}`),
     )
     .command(
       'report <action> <dirs..>',
-      'Work with reports: `report merge DIR...` merges fuzz shard results into one summary',
+      'Work with reports: `report merge DIR...` merges fuzz or sweep shards; `report diff A B` shows where two runs part',
       (y) =>
         y
-          .positional('action', { type: 'string', choices: ['merge'] })
-          .positional('dirs', { type: 'string', array: true, describe: 'fuzz shard folders (each with summary.json)' })
+          .positional('action', { type: 'string', choices: ['merge', 'diff'] })
+          .positional('dirs', {
+            type: 'string',
+            array: true,
+            describe:
+              'merge: fuzz shard folders (summary.json) or sweep shard folders (runs.jsonl); diff: two report folders of lockstep run, or runs made now as SCENARIO@SEED[@COMMIT]',
+          })
           .option('out', {
             type: 'string',
-            default: join('reports', 'fuzz', 'merged'),
-            describe: 'folder for the merged summary.json and summary.md',
+            describe:
+              'merge: folder for the merged results (default reports/fuzz/merged, or reports/sweeps/<sweep>-merged for sweep shards)',
           })
-          .option('json', { type: 'boolean', default: false, describe: 'print the merged summary as JSON' })
+          .option('json', { type: 'boolean', default: false, describe: 'print the result as JSON' })
           .option('markdown', {
             type: 'boolean',
             default: false,
-            describe: 'print the merged summary as Markdown (e.g. >> $GITHUB_STEP_SUMMARY)',
+            describe: 'merge: print the merged summary as Markdown (e.g. >> $GITHUB_STEP_SUMMARY)',
           })
-          .example('$0 report merge shards/fuzz-1 shards/fuzz-2 --out merged --markdown', 'merge two shards')
+          .option('progress-interval', PROGRESS_INTERVAL)
+          .example('$0 report merge shards/fuzz-1 shards/fuzz-2 --out merged --markdown', 'merge two fuzz shards')
+          .example('$0 report merge shards/sweep-* --out merged', 'merge the shards of a sweep')
+          .example('$0 report diff reports/runs/smoke-1 reports/runs/smoke-2', 'two report folders')
+          .example('$0 report diff smoke@1 smoke@2', 'two runs made now with this build')
           .epilogue(
-            `Refuses a folder that is not a fuzz shard, a shard given twice, and shards of different commits, parameters or shard counts.\n${EPILOGUE}`,
+            `merge refuses a folder that is not a shard, a shard given twice, and shards of different commits, parameters or shard counts. diff prints the first differing trace record (index, time, kind, node, both sides) and the differences in counts, metrics, expectations and verdict, or "identical"; it exits 0 when it compared, identical or not.\n${EPILOGUE}`,
           ),
       async (a) => {
+        const dirs = (a.dirs ?? []) as string[];
+        if (a.action === 'diff') {
+          if (a.out !== undefined) throw new UsageFailure('--out is for report merge');
+          if (a.markdown) throw new UsageFailure('--markdown is for report merge');
+          exitCode = await reportDiffCommand({
+            sides: dirs,
+            json: a.json,
+            ...(a['progress-interval'] !== undefined ? { progressInterval: a['progress-interval'] } : {}),
+          });
+          return;
+        }
         exitCode = await reportMergeCommand({
-          dirs: (a.dirs ?? []) as string[],
-          out: a.out,
+          dirs,
+          ...(a.out !== undefined ? { out: a.out } : {}),
           json: a.json,
           markdown: a.markdown,
         });
