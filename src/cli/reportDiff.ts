@@ -78,20 +78,31 @@ export function parseRunSpec(text: string): { scenario: string; seed: number; co
 
 class Interrupted extends Error {}
 
-async function runSide(
-  spec: { scenario: string; seed: number; commit: string | null },
-  field: string,
-  scratch: string,
-  o: { json: boolean; intervalMs: number; shouldStop: () => boolean },
-): Promise<ResolvedSide> {
+/** A run to make: checked (its commit, its scenario file) before anything runs. */
+interface PlannedRun {
+  spec: { scenario: string; seed: number };
+  loaded: ReturnType<typeof loadScenario>;
+  commit: string | null;
+  field: string;
+}
+
+function planRun(spec: { scenario: string; seed: number; commit: string | null }, field: string): PlannedRun {
   const commit = gitCommit();
   if (spec.commit !== null && !(commit ?? '').startsWith(spec.commit))
     throw new InputError(
       field,
       `this build is commit ${commit ?? 'unknown'}, not ${spec.commit}: a run of another commit needs that build (run \`npx lockstep run --scenario ${spec.scenario} --seed ${spec.seed} --out DIR\` there) and its report folder here`,
     );
-  const loaded = loadScenario(spec.scenario, field);
-  const traceFile = join(scratch, `trace-${field.replace(/\W/g, '')}.jsonl`);
+  return { spec, loaded: loadScenario(spec.scenario, field), commit, field };
+}
+
+async function runSide(
+  p: PlannedRun,
+  scratch: string,
+  o: { json: boolean; intervalMs: number; shouldStop: () => boolean },
+): Promise<ResolvedSide> {
+  const { spec, loaded, commit } = p;
+  const traceFile = join(scratch, `trace-${p.field}.jsonl`);
   const out = createWriteStream(traceFile);
   const progress = new Progress(`s simulated, ${spec.scenario}@${spec.seed}`, {
     enabled: !o.json,
@@ -137,23 +148,26 @@ export async function reportDiffCommand(o: ReportDiffOptions): Promise<number> {
     onFirst: (signal) => process.stderr.write(`\n${signal}: stopping at the next step\n`),
   });
   try {
-    const sides: ResolvedSide[] = [];
-    for (const [i, text] of o.sides.entries()) {
+    // Both sides are checked before either runs: a bad second side is an error at once.
+    const planned = o.sides.map((text, i): ResolvedSide | PlannedRun => {
       const field = i === 0 ? 'A' : 'B';
       const path = resolve(text);
-      if (existsSync(path) && statSync(path).isDirectory()) sides.push(folderSide(path, field));
-      else {
-        const spec = parseRunSpec(text);
-        if (spec === null)
-          throw new InputError(
-            field,
-            `${JSON.stringify(text)} is neither a report folder nor a run given as SCENARIO@SEED[@COMMIT] (e.g. smoke@1)`,
-          );
-        sides.push(
-          await runSide(spec, field, scratch, { json: o.json, intervalMs, shouldStop: () => interrupts.requested }),
+      if (existsSync(path) && statSync(path).isDirectory()) return folderSide(path, field);
+      const spec = parseRunSpec(text);
+      if (spec === null)
+        throw new InputError(
+          field,
+          `${JSON.stringify(text)} is neither a report folder nor a run given as SCENARIO@SEED[@COMMIT] (e.g. smoke@1)`,
         );
-      }
-    }
+      return planRun(spec, field);
+    });
+    const sides: ResolvedSide[] = [];
+    for (const p of planned)
+      sides.push(
+        'loaded' in p
+          ? await runSide(p, scratch, { json: o.json, intervalMs, shouldStop: () => interrupts.requested })
+          : p,
+      );
     const [a, b] = sides as [ResolvedSide, ResolvedSide];
     const trace = a.traceFile && b.traceFile ? await compareTraces(lines(a.traceFile), lines(b.traceFile)) : null;
     const d = diffRuns(a, b, trace);
