@@ -276,14 +276,11 @@ export function scenario(o: ScenarioOptions = {}): fc.Arbitrary<Scenario> {
   );
 }
 
-/** The same arbitraries decoded: a fault schedule as the scenario's `faults` (for a scenario of `validators`). */
-export function faultSchedule(
-  o: FaultScheduleOptions & { base?: string | Scenario },
-): fc.Arbitrary<Scenario['faults']> {
-  const base = baseJson(o.base);
-  const validators = (base.validators as unknown[]).slice(0, o.validators);
+/** The same arbitraries decoded: a fault schedule as a scenario's `faults` (for a set of `validators`). */
+export function faultSchedule(o: FaultScheduleOptions): fc.Arbitrary<Scenario['faults']> {
+  const validators = range(o.validators).map(() => ({ stake: 100 }));
   return faultScheduleJson(o).map(
-    (faults) => decodeScenario({ ...base, validators, duration: ms(o.durationMs), faults }).faults,
+    (faults) => decodeScenario({ name: 'f', validators, duration: ms(o.durationMs), faults }).faults,
   );
 }
 
