@@ -5,6 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { type Scenario } from '../scenario/scenario';
 import { ARBITRARY_FAULT_KINDS, faultSchedule, network, scenario, workload } from './arbitraries';
 
 describe('arbitraries', () => {
@@ -52,7 +53,7 @@ describe('arbitraries', () => {
       fc.property(arb, () => false),
       { numRuns: 1, seed: 11 },
     );
-    const s = r.counterexample![0];
+    const s = r.counterexample![0] as Scenario;
     expect(s.faults).toHaveLength(1);
     expect(s.faults[0]).toMatchObject({ kind: 'offlineProducer', atMs: 0, validator: 'inTurn' });
     expect(s.network).toMatchObject({ latencyMinMs: 20, latencyMaxMs: 80, loss: 0, duplicate: 0, reorder: 0 });
