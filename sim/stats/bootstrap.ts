@@ -32,7 +32,7 @@ function stream(seed: string): () => number {
 }
 
 function bounds(stats: Float64Array, level: number): Interval {
-  stats.sort();
+  stats.sort((x, y) => x - y);
   const sorted = Array.from(stats);
   return [quantileSorted(sorted, (1 - level) / 2), quantileSorted(sorted, (1 + level) / 2)];
 }

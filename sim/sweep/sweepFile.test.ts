@@ -139,6 +139,21 @@ describe('sweep files', () => {
     expect(() => loadSweep(join(dir, 'bad.json'))).toThrow(/bad\.json: seeds: /);
   });
 
+  it('docs/SWEEPS.md documents every field of the schema, and its example decodes with every cell and seed', () => {
+    const doc = readFileSync(join(PACKAGE_ROOT, 'docs', 'SWEEPS.md'), 'utf8');
+    for (const field of Object.keys(publishedSweepSchema().properties as object))
+      expect(doc, field).toContain(`| \`${field}\` |`);
+    const example = /```json\n([\s\S]*?)```/.exec(doc)![1]!;
+    const s = decodeSweep(JSON.parse(example), here);
+    expect(s.cells.map((c) => c.label)).toEqual([
+      'checkpointBufferTime=2m',
+      'checkpointBufferTime=5m',
+      'checkpointBufferTime=10m',
+      'no outage',
+    ]);
+    expect(sweepJobs(s, { index: 1, count: 1 })).toHaveLength(80);
+  });
+
   it('shards split the seeds, every cell of a seed in one shard', () => {
     expect(seedsOfShard([1, 2, 3, 4, 5], { index: 2, count: 2 })).toEqual([2, 4]);
     const s = decode({ seeds: 5, grid: { 'params.sprint': [16, 32] } });
