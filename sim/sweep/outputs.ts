@@ -129,6 +129,9 @@ export const fmtCi = (ci: Interval | null): string => (ci ? `[${fmt(ci[0])}, ${f
 
 const mdCell = (s: string) => s.replace(/\|/g, '\\|');
 
+/** `1 seed`, `30 seeds`. */
+export const counted = (n: number, noun: string): string => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
 /** One metric's table across the cells, in Markdown. */
 export function metricTableMarkdown(s: SweepSummary, metric: string): string {
   const lines = [
@@ -168,7 +171,7 @@ function headline(s: SweepSummary): string[] {
       ? `${s.seeds[0]}..${s.seeds.at(-1)}`
       : s.seeds.join(', ');
   return [
-    `- runs: ${s.runs} of ${s.runsExpected} (${s.cells.length} cells × ${s.seeds.length} seeds)${s.complete ? '' : ' — **incomplete**'}, ${failed} failed`,
+    `- runs: ${s.runs} of ${s.runsExpected} (${counted(s.cells.length, 'cell')} × ${counted(s.seeds.length, 'seed')})${s.complete ? '' : ' — **incomplete**'}, ${failed} failed`,
     `- seeds: ${seeds}${s.drawn.length ? `; drawn afresh for each seed, the same in every cell: ${s.drawn.map((d) => `\`${d}\``).join(', ')}` : ''}`,
     `- statistics over the runs that passed: median, mean with its ${Math.round(s.level * 100)}% bootstrap interval (${s.bootstrap.resamples} resamples, seed \`${s.bootstrap.seed}\`), p95 (type 7); differences paired by seed`,
     `- Lockstep ${s.version}${s.commit ? ` at commit \`${s.commit.slice(0, 12)}\`` : ''}`,
@@ -227,7 +230,7 @@ export function sweepHtml(s: SweepSummary, records: readonly SweepRunRecord[]): 
         x.n ? `${fmt(x.min)} – ${fmt(x.max)}` : '—',
       ];
     });
-    return `<section id="m-${esc(m.name)}"><h2>${esc(m.name)} <small>(${esc(m.unit)})</small></h2><p>${esc(m.definition)}</p>
+    return `<section id="m-${esc(m.name)}"><h2>${esc(m.name)} <small>(${esc(m.unit)})</small></h2><p>${esc(m.definition).replace(/`([^`]+)`/g, '<code>$1</code>')}</p>
 <figure class="chart">${metricSvg(s, records, m.name).replace(/ width="\d+" height="\d+"/, '')}</figure>
 ${table(['cell', 'runs', 'failed', 'median', 'mean [95% CI]', 'p95', 'min – max'], rows, [false, true, true, true, false, true, false])}</section>`;
   });

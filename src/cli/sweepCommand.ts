@@ -13,7 +13,7 @@ import { analyseSweep, isFailed, type SweepSummary } from '../../sim/sweep/analy
 import { jobKey, sweepJobs } from '../../sim/sweep/jobs';
 import { JOURNAL_KIND, type JournalHeader, JournalWriter, readJournal } from '../../sim/sweep/journal';
 import { type SweepPlan, planOf } from '../../sim/sweep/plan';
-import { sweepFiles, fmt, fmtCi } from '../../sim/sweep/outputs';
+import { counted, fmt, fmtCi, sweepFiles } from '../../sim/sweep/outputs';
 import { runSweepJobs } from '../../sim/sweep/runSweep';
 import { cellScenario, loadSweep } from '../../sim/sweep/sweepFile';
 import { EXIT, exitCodeOf, worstExitCode } from './exitCodes';
@@ -57,7 +57,7 @@ export function formatSweep(s: SweepSummary, dir: string): string {
   const width = Math.max(4, ...s.cells.map((c) => c.label.length));
   const failed = s.cells.reduce((n, c) => n + c.failed, 0);
   const lines = [
-    `sweep       ${s.sweep}: ${s.runs} of ${s.runsExpected} runs (${s.cells.length} cells × ${s.seeds.length} seeds), ${failed} failed${s.complete ? '' : ' (incomplete)'}`,
+    `sweep       ${s.sweep}: ${s.runs} of ${s.runsExpected} runs (${counted(s.cells.length, 'cell')} × ${counted(s.seeds.length, 'seed')}), ${failed} failed${s.complete ? '' : ' (incomplete)'}`,
   ];
   for (const m of s.metrics) {
     lines.push(`${m.name} (${m.unit}): mean [95% CI], median`);
@@ -109,7 +109,7 @@ export async function sweepCommand(o: SweepCliOptions): Promise<number> {
     if (!o.json) process.stderr.write(`${line}\n`);
   };
   note(
-    `sweep ${sweep.name}: ${sweep.cells.length} cells × ${jobs.length / sweep.cells.length} seeds${shard.count > 1 ? ` (shard ${shard.index}/${shard.count})` : ''} = ${jobs.length} runs, ${o.workers} worker${o.workers === 1 ? '' : 's'}; results in ${displayPath(dir)}`,
+    `sweep ${sweep.name}: ${counted(sweep.cells.length, 'cell')} × ${counted(jobs.length / sweep.cells.length, 'seed')}${shard.count > 1 ? ` (shard ${shard.index}/${shard.count})` : ''} = ${jobs.length} runs, ${o.workers} worker${o.workers === 1 ? '' : 's'}; results in ${displayPath(dir)}`,
   );
   if (kept.size)
     note(
