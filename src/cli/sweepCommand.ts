@@ -5,6 +5,7 @@
  * are kept), shards for CI matrices (`--shard I/N`, merged with `lockstep report merge`), and the
  * tables and plots written when every run of the shard is in.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { InputError } from '../core/errors';
@@ -20,7 +21,7 @@ import { EXIT, exitCodeOf, worstExitCode } from './exitCodes';
 import { parseShard } from './fuzzCommand';
 import { watchInterrupts } from './interrupts';
 import { Progress, progressIntervalMs } from './progress';
-import { displayPath, gitCommit, lockstepVersion } from './provenance';
+import { PACKAGE_ROOT, displayPath, gitCommit, lockstepVersion } from './provenance';
 import { type RunVerdict } from '../../sim/report/outcome';
 
 export interface SweepCliOptions {
@@ -70,6 +71,45 @@ export function formatSweep(s: SweepSummary, dir: string): string {
   return `${lines.join('\n')}\n`;
 }
 
+/**
+ * Whether two commits run the same simulations: nothing a run or its metrics depend on differs
+ * between them — src/ and sim/ but their tests, the command line and servers (src/cli, src/rpc),
+ * the reports, the tidy check, the test support and the sweep's own code (sim/sweep: a cell's
+ * scenario is matched by the hash of its file anyway, and the tables are made afresh from the
+ * runs), plus the package files. A commit that only changes those keeps a sweep's
+ * finished runs; unknown commits never do.
+ */
+export function simulatorUnchanged(a: string | null, b: string | null): boolean {
+  if (!a || !b) return false;
+  try {
+    execFileSync(
+      'git',
+      [
+        'diff',
+        '--quiet',
+        a,
+        b,
+        '--',
+        'src',
+        'sim',
+        'package.json',
+        'package-lock.json',
+        ':(exclude)*.test.ts',
+        ':(exclude)src/cli',
+        ':(exclude)src/rpc',
+        ':(exclude)sim/report',
+        ':(exclude)sim/tidy',
+        ':(exclude)sim/testing',
+        ':(exclude)sim/sweep',
+      ],
+      { cwd: PACKAGE_ROOT, stdio: 'ignore' },
+    );
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const slug = (label: string) => label.replace(/[^A-Za-z0-9._-]+/g, '_');
 
 export async function sweepCommand(o: SweepCliOptions): Promise<number> {
@@ -89,6 +129,9 @@ export async function sweepCommand(o: SweepCliOptions): Promise<number> {
   const build = { version: lockstepVersion(), commit: gitCommit() };
   const header: JournalHeader = { kind: JOURNAL_KIND, plan, ...build, shard };
 
+  const note = (line: string) => {
+    if (!o.json) process.stderr.write(`${line}\n`);
+  };
   // Resume: keep the finished runs that match a job of this sweep (same cell, seed and scenario
   // file) from the same build; anything else runs again.
   const before = o.fresh ? null : readJournal(dir);
@@ -96,7 +139,13 @@ export async function sweepCommand(o: SweepCliOptions): Promise<number> {
   const kept = new Map<string, SweepRunRecord>();
   let stale = 0;
   if (before) {
-    const sameBuild = before.header.version === build.version && before.header.commit === build.commit;
+    const sameBuild =
+      before.header.version === build.version &&
+      (before.header.commit === build.commit || simulatorUnchanged(before.header.commit, build.commit));
+    if (sameBuild && before.header.commit !== build.commit)
+      note(
+        `the finished runs come from commit ${String(before.header.commit).slice(0, 12)}: kept, as nothing a run depends on changed since`,
+      );
     for (const r of before.records) {
       const j = wanted.get(jobKey(r));
       if (sameBuild && j && j.scenarioSha256 === r.scenarioSha256) kept.set(jobKey(r), r);
@@ -105,9 +154,6 @@ export async function sweepCommand(o: SweepCliOptions): Promise<number> {
   }
   const journal = new JournalWriter(dir, header, [...kept.values()]);
   const todo: SweepJob[] = jobs.filter((j) => !kept.has(jobKey(j)));
-  const note = (line: string) => {
-    if (!o.json) process.stderr.write(`${line}\n`);
-  };
   note(
     `sweep ${sweep.name}: ${counted(sweep.cells.length, 'cell')} × ${counted(jobs.length / sweep.cells.length, 'seed')}${shard.count > 1 ? ` (shard ${shard.index}/${shard.count})` : ''} = ${jobs.length} runs, ${o.workers} worker${o.workers === 1 ? '' : 's'}; results in ${displayPath(dir)}`,
   );
