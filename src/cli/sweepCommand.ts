@@ -74,7 +74,7 @@ export function formatSweep(s: SweepSummary, dir: string): string {
 /**
  * Whether two commits run the same simulations: nothing a run or its metrics depend on differs
  * between them — src/ and sim/ but their tests, the command line and servers (src/cli, src/rpc),
- * the reports, the tidy check, the test support and the sweep's own code (sim/sweep: a cell's
+ * the reports, the tidy check, the test support, the statistics (sim/stats) and the sweep's own code (sim/sweep: a cell's
  * scenario is matched by the hash of its file anyway, and the tables are made afresh from the
  * runs), plus the package files. A commit that only changes those keeps a sweep's
  * finished runs; unknown commits never do.
@@ -101,6 +101,7 @@ export function simulatorUnchanged(a: string | null, b: string | null): boolean 
         ':(exclude)sim/tidy',
         ':(exclude)sim/testing',
         ':(exclude)sim/sweep',
+        ':(exclude)sim/stats',
       ],
       { cwd: PACKAGE_ROOT, stdio: 'ignore' },
     );
