@@ -7,6 +7,10 @@
  *   const r = runScenario({ ...scenario, crypto: 'fast' }, { seed: 7, untilMs: 60_000 });
  *   console.log(r.verdict, r.traceHash, r.counts);
  *
+ * Property tests over whole networks: `arbitraries.scenario(...)` draws scenarios (fault schedules,
+ * network, workload, parameters) that shrink to small ones, and `assertNetworkProperty` runs them
+ * and writes the smallest failing one as a scenario file (docs/PROPERTIES.md).
+ *
  * These names are a public contract: keep the list short and stable, one line per module, so a
  * module can change inside without changing what a script imports.
  */
@@ -37,3 +41,15 @@ export { ProducerScheduleOracle, BackupStepInOracle } from './oracles/schedule';
 export { CheckpointOracle, CheckpointRootOracle } from './oracles/checkpoints';
 export { ForkChoiceOracle, ConvergenceOracle } from './oracles/forkChoice';
 export { LivenessOracle } from './oracles/liveness';
+export * as arbitraries from './testing/arbitraries';
+export {
+  assertNetworkProperty,
+  checkNetworkProperty,
+  counterexampleFile,
+  propertyDurationMs,
+  propertyRuns,
+  runToViolation,
+} from './testing/networkProperty';
+export type { NetworkPropertyOptions, NetworkPropertyResult } from './testing/networkProperty';
+export { computeMetrics, METRICS } from './metrics/metrics';
+export type { MetricDef, MetricUnit } from './metrics/metrics';

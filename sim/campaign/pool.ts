@@ -2,7 +2,7 @@
  * Jobs over a piscina pool of worker threads: `workers` loops each take the next job, run it on
  * the pool and hand the result back, until `next` says there is none left (or the caller stopped
  * it). Results come back in finishing order; a caller that needs a stable order stores them by
- * key. Used by fuzz campaigns and by `lockstep test`.
+ * key. Used by fuzz campaigns, sweeps and `lockstep test`.
  */
 import { Piscina } from 'piscina';
 import { fileURLToPath } from 'node:url';
@@ -13,7 +13,7 @@ export interface PoolRun<J, R> {
    * The task module beside this file, by name (`fuzzTask`, `scenarioTask`): from source its
    * loader `name.mjs`, compiled the bundled `name.js` (see sim/workers/workerEntry.ts).
    */
-  task: 'fuzzTask' | 'scenarioTask';
+  task: 'fuzzTask' | 'scenarioTask' | 'sweepTask';
   workers: number;
   /** The next job, or null when there is none (or the caller wants to stop). */
   next: () => J | null;

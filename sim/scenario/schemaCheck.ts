@@ -57,8 +57,9 @@ const TYPE_NAMES: Record<string, string> = {
   null: 'null',
 };
 
-function wordError(e: ErrorObject): InputError {
-  const field = fieldOf(e.instancePath) || 'scenario';
+/** One ajv error in the decoder's words (`root` names the file's kind when the error is about the whole file). */
+export function wordError(e: ErrorObject, root = 'scenario'): InputError {
+  const field = fieldOf(e.instancePath) || root;
   const parent = (e.parentSchema ?? {}) as Schema;
   const data = e.data as unknown;
   const got = describeValue(data);

@@ -115,4 +115,28 @@ describe('GitHub workflows', () => {
     const merge = fuzz.jobs.merge!.steps.find((s) => s.run?.includes('report merge'))!.run!;
     expect(merge).toMatch(/--markdown >> "\$GITHUB_STEP_SUMMARY"$/);
   });
+
+  it('sweep.yml shards a sweep, still uploads and merges, and writes the merged tables to the job summary', () => {
+    const sweep = workflow('sweep.yml');
+    const runs = Object.values(sweep.jobs).flatMap((j) => j.steps.flatMap((s) => (s.run ? [s.run] : [])));
+    for (const run of runs) expect(run).not.toMatch(/\|\|\s*true|;\s*true\b|continue-on-error/);
+    expect(
+      sweep.jobs.shard!.steps.some((s) => /lockstep sweep .*--shard \$\{\{ matrix\.shard \}\}\/4/.test(s.run ?? '')),
+    ).toBe(true);
+    expect(sweep.jobs.merge!.if).toBe('always()');
+    const merge = sweep.jobs.merge!.steps.find((s) => s.run?.includes('report merge'))!.run!;
+    expect(merge).toMatch(/--markdown >> "\$GITHUB_STEP_SUMMARY"$/);
+  });
+
+  it('properties.yml runs the network properties long and keeps their counterexamples', () => {
+    const p = workflow('properties.yml');
+    const run = p.jobs.properties!.steps.find((s) => s.run?.includes('network.prop.test.ts'))! as { env?: unknown };
+    expect(run.env).toMatchObject({
+      LOCKSTEP_PROPERTY_RUNS: expect.any(String),
+      LOCKSTEP_PROPERTY_DURATION: expect.any(String),
+    });
+    expect(
+      p.jobs.properties!.steps.some((s) => s.uses?.startsWith('actions/upload-artifact') && s.if === 'always()'),
+    ).toBe(true);
+  });
 });

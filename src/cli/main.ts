@@ -4,13 +4,14 @@
  */
 import yargs, { type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
-import { join } from 'node:path';
 import { runCommand } from './runCommand';
 import { EXIT, EXIT_CODES_LINE, exitCodeForError } from './exitCodes';
 import { fuzzCommand } from './fuzzCommand';
 import { replayCommand, shrinkCommand, REPLAY_COLUMNS, type RunTarget } from './shrinkReplayCommands';
 import { reportMergeCommand } from './reportMerge';
+import { reportDiffCommand } from './reportDiff';
 import { testCommand } from './testCommand';
+import { sweepCommand } from './sweepCommand';
 import { registerDevnetCommands } from './devnet/commands';
 import { registerClientCommands } from './client/commands';
 import { SWARM_PROFILES } from '../../sim/campaign/swarm';
@@ -221,6 +222,55 @@ export async function main(argv: string[]): Promise<number> {
       },
     )
     .command(
+      'sweep <file>',
+      'Run every cell of a sweep file on every seed over a worker pool; write tables, intervals and plots',
+      (y) =>
+        y
+          .positional('file', { type: 'string', demandOption: true, describe: 'the sweep file (sweeps/*.json)' })
+          .option('workers', { type: 'number', default: 2, describe: 'worker threads' })
+          .option('seeds', {
+            type: 'number',
+            describe: "run seeds 1..N in every cell instead of the file's seeds (raise it for tighter intervals)",
+          })
+          .option('shard', {
+            type: 'string',
+            default: '1/1',
+            describe: 'I/N: run only every N-th seed, from the I-th (CI matrices; merge with `lockstep report merge`)',
+          })
+          .option('out', {
+            type: 'string',
+            describe: 'results folder (default reports/sweeps/<sweep name>/, with -shard-I-of-N for a shard)',
+          })
+          .option('fresh', {
+            type: 'boolean',
+            default: false,
+            describe: 'discard the finished runs of an earlier, interrupted sweep instead of resuming it',
+          })
+          .option('json', { type: 'boolean', default: false, describe: 'print the summary as one JSON object' })
+          .option('progress-interval', PROGRESS_INTERVAL)
+          .example('$0 sweep sweeps/pip5-sprint-length.json --workers 2', 'the PIP-5 study')
+          .example(
+            '$0 sweep sweeps/pip5-sprint-length.json --seeds 100',
+            'more seeds per cell (finished runs are kept)',
+          )
+          .example('$0 sweep sweeps/x.json --shard 2/4 --out shard-2', 'one shard of a CI matrix')
+          .epilogue(
+            `Ctrl-C finishes the runs under way and keeps every finished run in <out>/runs.jsonl: the same command resumes. A failed run (an oracle violation or a crash) is listed with its repro and left out of the statistics; the exit code is the worst verdict among failed runs.\n${EPILOGUE}`,
+          ),
+      async (a) => {
+        exitCode = await sweepCommand({
+          file: a.file as string,
+          workers: a.workers,
+          shard: a.shard,
+          ...(a.seeds !== undefined ? { seeds: a.seeds } : {}),
+          ...(a.out !== undefined ? { out: a.out } : {}),
+          fresh: a.fresh,
+          json: a.json,
+          ...(a['progress-interval'] !== undefined ? { progressInterval: a['progress-interval'] } : {}),
+        });
+      },
+    )
+    .command(
       'test [globs..]',
       'Run every scenario on its own seed over a worker pool and check its expectations (for CI)',
       (y) =>
@@ -297,30 +347,50 @@ ${EPILOGUE}`),
     )
     .command(
       'report <action> <dirs..>',
-      'Work with reports: `report merge DIR...` merges fuzz shard results into one summary',
+      'Work with reports: `report merge DIR...` merges fuzz or sweep shards; `report diff A B` shows where two runs part',
       (y) =>
         y
-          .positional('action', { type: 'string', choices: ['merge'] })
-          .positional('dirs', { type: 'string', array: true, describe: 'fuzz shard folders (each with summary.json)' })
+          .positional('action', { type: 'string', choices: ['merge', 'diff'] })
+          .positional('dirs', {
+            type: 'string',
+            array: true,
+            describe:
+              'merge: fuzz shard folders (summary.json) or sweep shard folders (runs.jsonl); diff: two report folders of lockstep run, or runs made now as SCENARIO@SEED[@COMMIT]',
+          })
           .option('out', {
             type: 'string',
-            default: join('reports', 'fuzz', 'merged'),
-            describe: 'folder for the merged summary.json and summary.md',
+            describe:
+              'merge: folder for the merged results (default reports/fuzz/merged, or reports/sweeps/<sweep>-merged for sweep shards)',
           })
-          .option('json', { type: 'boolean', default: false, describe: 'print the merged summary as JSON' })
+          .option('json', { type: 'boolean', default: false, describe: 'print the result as JSON' })
           .option('markdown', {
             type: 'boolean',
             default: false,
-            describe: 'print the merged summary as Markdown (e.g. >> $GITHUB_STEP_SUMMARY)',
+            describe: 'merge: print the merged summary as Markdown (e.g. >> $GITHUB_STEP_SUMMARY)',
           })
-          .example('$0 report merge shards/fuzz-1 shards/fuzz-2 --out merged --markdown', 'merge two shards')
+          .option('progress-interval', PROGRESS_INTERVAL)
+          .example('$0 report merge shards/fuzz-1 shards/fuzz-2 --out merged --markdown', 'merge two fuzz shards')
+          .example('$0 report merge shards/sweep-* --out merged', 'merge the shards of a sweep')
+          .example('$0 report diff reports/runs/smoke-1 reports/runs/smoke-2', 'two report folders')
+          .example('$0 report diff smoke@1 smoke@2', 'two runs made now with this build')
           .epilogue(
-            `Refuses a folder that is not a fuzz shard, a shard given twice, and shards of different commits, parameters or shard counts.\n${EPILOGUE}`,
+            `merge refuses a folder that is not a shard, a shard given twice, and shards of different commits, parameters or shard counts. diff prints the first differing trace record (index, time, kind, node, both sides) and the differences in counts, metrics, expectations and verdict, or "identical"; it exits 0 when it compared, identical or not.\n${EPILOGUE}`,
           ),
       async (a) => {
+        const dirs = (a.dirs ?? []) as string[];
+        if (a.action === 'diff') {
+          if (a.out !== undefined) throw new UsageFailure('--out is for report merge');
+          if (a.markdown) throw new UsageFailure('--markdown is for report merge');
+          exitCode = await reportDiffCommand({
+            sides: dirs,
+            json: a.json,
+            ...(a['progress-interval'] !== undefined ? { progressInterval: a['progress-interval'] } : {}),
+          });
+          return;
+        }
         exitCode = await reportMergeCommand({
-          dirs: (a.dirs ?? []) as string[],
-          out: a.out,
+          dirs,
+          ...(a.out !== undefined ? { out: a.out } : {}),
           json: a.json,
           markdown: a.markdown,
         });

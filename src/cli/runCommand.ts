@@ -2,7 +2,7 @@
  * `lockstep run`: run a scenario on virtual time, show progress, print a readable summary with
  * plots (or one JSON object), and write the run's report folder: a self-contained repro holding
  * the exact scenario file, summary.json (with the scenario file's hash, seed, crypto, placement,
- * version and commit), summary.md, report.html and trace.jsonl.
+ * version and commit), summary.md, metrics.json (sim/metrics), report.html and trace.jsonl.
  *
  * The verdict counts the scenario's expectations (src/cli/exitCodes.ts has the codes). The folder
  * is written under a temporary name and renamed into place only when complete; Ctrl-C or SIGTERM
@@ -22,6 +22,7 @@ import { runOutcome } from '../../sim/report/outcome';
 import { type RunMeta, summaryJson, summaryMarkdown, summaryObject } from '../../sim/report/summary';
 import { DEFAULT_COLUMNS, terminalSummary, verdictLine } from '../../sim/report/terminal';
 import { reportHtml } from '../../sim/report/html';
+import { metricsJson } from '../../sim/metrics/metricsFile';
 import { EXIT, exitCodeOf } from './exitCodes';
 import { Progress, progressIntervalMs } from './progress';
 import { watchInterrupts } from './interrupts';
@@ -140,6 +141,7 @@ export async function runCommand(opts: RunCliOptions): Promise<number> {
   folder.write('scenario.json', loaded.bytes);
   folder.write('summary.json', summaryJson(scenario, result, meta));
   folder.write('summary.md', summaryMarkdown(scenario, result, meta));
+  folder.write('metrics.json', metricsJson(result));
   folder.write('report.html', reportHtml(scenario, result, outcome));
   if (traceFile) await new Promise<void>((r) => traceFile.end(r));
   const reportDir = outcome.interrupted ? folder.keepInterrupted() : folder.commit();
