@@ -173,7 +173,8 @@ async function runCommand(a: RunArgs): Promise<number> {
           detail: `oracle stage: ${kinds.killed} killed, ${kinds.hang} hang, ${kinds.survived} survived`,
           etaMs: (el / done) * (mine.length - done),
         });
-        if (r.status === 'survived') mutantProgress.line(`  survived the oracles: ${m.key}`);
+        if (r.status === 'survived')
+          mutantProgress.line(`  survived the oracles${r.reached ? '' : ' (no run executes its code)'}: ${m.key}`);
       },
     });
     progress.stop();
