@@ -65,6 +65,12 @@ export function strykerOptions(sample: readonly MutantInfo[], o: UnitStageOption
     tsconfigFile: 'bench/mutation/no-tsconfig-rewrite.json',
     disableTypeChecks: false,
     concurrency: Math.max(1, Math.min(o.workers, cpus().length)),
+    // Stryker's defaults (a 5-minute initial run, 5 s over a mutant's expected test time) are
+    // wall-clock budgets that a busy CI machine overruns: a run it cuts is reported as a crash
+    // (the initial run) or a Timeout, which counts as detected. A mutant that really hangs costs
+    // a minute more.
+    dryRunTimeoutMinutes: 30,
+    timeoutMS: 60_000,
     tempDirName: TMP_DIR_NAME,
     cleanTempDir: true,
     ignorePatterns: ['/dist', '/reports', '/coverage', `/${TMP_DIR_NAME}`, '/.ci'],
