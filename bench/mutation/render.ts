@@ -14,6 +14,8 @@ export interface FolderRow {
   sampled: number;
   unitKilled: number;
   unitTimeout: number;
+  /** Not run by the unit stage: covered only while test files load (Stryker's static, ignored). */
+  unitStatic: number;
   oracleKilled: number;
   oracleHang: number;
   survived: number;
@@ -39,6 +41,7 @@ export function folderRow(folder: string, ms: readonly MutantRecord[]): FolderRo
     sampled: ms.length,
     unitKilled: ms.filter((m) => m.unit?.status === 'killed').length,
     unitTimeout: ms.filter((m) => m.unit?.status === 'timeout').length,
+    unitStatic: ms.filter((m) => m.unit?.status === 'static').length,
     oracleKilled: ms.filter((m) => m.oracles.status === 'killed').length,
     oracleHang: ms.filter((m) => m.oracles.status === 'hang').length,
     survived: ms.filter((m) => m.oracles.status === 'survived').length,
@@ -116,7 +119,7 @@ export function renderReport(r: AnyResult, judgements: JudgementsFile, markdown 
   out.push(
     markdown ? `## Mutation score: ${r.mutants.length} mutants` : `Mutation score: ${r.mutants.length} mutants`,
     '',
-    `sample ${p.sampleSize} of ${p.populationSize} mutants (seed ${p.seed}), ${shardText}; lockstep ${r.version}${r.commit ? ` at ${r.commit.slice(0, 12)}` : ''}`,
+    `sample ${p.sampleSize} of ${p.populationSize} mutants (seed ${p.seed}), ${shardText}${r.kind !== MERGED_KIND && r.interrupted ? `, INTERRUPTED: ${r.mutants.length} of them ran` : ''}; lockstep ${r.version}${r.commit ? ` at ${r.commit.slice(0, 12)}` : ''}`,
     `mutators ${p.mutators.join(', ')}`,
     `oracle campaign: ${p.campaign.scenarios.length} scenarios (fast crypto), then ${p.campaign.swarmSeeds} swarm seeds of ${p.campaign.swarmDurationMs / 60_000} simulated min for their survivors`,
     `baseline: ${r.baseline.length} runs of the unmodified code, all pass; control mutant (known wrong, outside the sample) ${r.control.oracles.status} by ${r.control.oracles.oracle ?? r.control.oracles.kind} in ${r.control.oracles.run}`,
@@ -131,6 +134,7 @@ export function renderReport(r: AnyResult, judgements: JudgementsFile, markdown 
         'sampled',
         'unit: killed',
         'unit: timed out',
+        'unit: static (not run)',
         'oracles: killed',
         'oracles: hang',
         'survived oracles',
@@ -143,6 +147,7 @@ export function renderReport(r: AnyResult, judgements: JudgementsFile, markdown 
         String(x.sampled),
         p.unitStage ? String(x.unitKilled) : '-',
         p.unitStage ? String(x.unitTimeout) : '-',
+        p.unitStage ? String(x.unitStatic) : '-',
         String(x.oracleKilled),
         String(x.oracleHang),
         String(x.survived),

@@ -19,7 +19,7 @@ import { EXCLUDED_MUTATORS, type MutantInfo, mutantKey } from './population';
 import { TMP_DIR_NAME } from './instrumentedTree';
 
 /** How the unit tests judged a mutant (Stryker's statuses, in our words). */
-export type UnitStatus = 'killed' | 'survived' | 'no-coverage' | 'timeout' | 'error';
+export type UnitStatus = 'killed' | 'survived' | 'no-coverage' | 'timeout' | 'error' | 'static';
 
 export interface UnitResult {
   status: UnitStatus;
@@ -42,6 +42,9 @@ const STATUS: Record<string, UnitStatus> = {
   Timeout: 'timeout',
   RuntimeError: 'error',
   CompileError: 'error',
+  // Covered only while test files load (not by any test): Stryker would run the whole unit project
+  // for it; `ignoreStatic` skips it (below).
+  Ignored: 'static',
 };
 
 /** Stryker's `mutate` entries for a set of mutants: `file:line:column-line:column`, one per position. */
@@ -70,6 +73,12 @@ export function strykerOptions(sample: readonly MutantInfo[], o: UnitStageOption
     // (the initial run) or a Timeout, which counts as detected. A mutant that really hangs costs
     // a minute more.
     dryRunTimeoutMinutes: 30,
+    // Many unit test files build their fixtures while they load, outside any test, so Stryker sees
+    // most mutants as "static" and would run the whole unit project for each (61% of a sample, 87%
+    // of the estimated time). With ignoreStatic a mutant that a test also covers runs only the
+    // tests that cover it (after a reload with it on); one covered only while files load is not
+    // run, and the table counts it apart (unit: static).
+    ignoreStatic: true,
     timeoutMS: 60_000,
     tempDirName: TMP_DIR_NAME,
     cleanTempDir: true,
