@@ -11,6 +11,14 @@ import { type InstrumentedFile } from './population';
 /** Where the bench keeps its temporary trees and Stryker's sandboxes (git-ignored). */
 export const TMP_DIR_NAME = '.mutation-tmp';
 
+/**
+ * This run's own folder inside it (relative to the package root): two runs in one checkout never
+ * touch each other's trees or sandboxes, and a run removes exactly its own.
+ */
+export function runTmpDir(): string {
+  return `${TMP_DIR_NAME}/run-${process.pid}`;
+}
+
 const COPIED = ['src', 'sim', 'scenarios', 'bench/mutation', 'package.json', 'tsconfig.json'];
 
 export function writeInstrumentedTree(root: string, dir: string, files: readonly InstrumentedFile[]): void {

@@ -44,7 +44,7 @@ import {
 } from './results';
 import { JUDGEMENTS_FILE, addPlaceholders, readJudgements } from './judgements';
 import { renderReport, survivors } from './render';
-import { TMP_DIR_NAME } from './instrumentedTree';
+import { TMP_DIR_NAME, runTmpDir } from './instrumentedTree';
 import { cpuTime } from './cpuTime';
 
 interface RunArgs {
@@ -135,11 +135,10 @@ async function runCommand(a: RunArgs): Promise<number> {
   const interrupts = watchInterrupts({
     onFirst: () => say('mutation: stopping after the runs under way (Ctrl-C again to abort at once)'),
     onAbort: () => {
-      cleanTmp(root, new Set());
+      cleanTmp(root);
       process.exit(EXIT.interrupted);
     },
   });
-  const sandboxesBefore = new Set(listTmp(root));
   const intervalMs = progressIntervalMs(a.progressInterval);
   try {
     // (b) first: its baseline is the cheap check that the campaign passes at all.
@@ -251,20 +250,14 @@ async function runCommand(a: RunArgs): Promise<number> {
     throw e;
   } finally {
     interrupts.dispose();
-    cleanTmp(root, sandboxesBefore);
+    cleanTmp(root);
   }
 }
 
-function listTmp(root: string): string[] {
+/** Remove this run's temporary folder (its trees, Stryker's sandbox), then the parent if empty. */
+function cleanTmp(root: string): void {
+  rmSync(join(root, runTmpDir()), { recursive: true, force: true });
   const dir = join(root, TMP_DIR_NAME);
-  return existsSync(dir) ? readdirSync(dir) : [];
-}
-
-/** Remove what this run left in the temporary folder (Stryker's sandboxes), then the folder if empty. */
-function cleanTmp(root: string, before: ReadonlySet<string>): void {
-  const dir = join(root, TMP_DIR_NAME);
-  for (const name of listTmp(root))
-    if (!before.has(name) && name.startsWith('sandbox-')) rmSync(join(dir, name), { recursive: true, force: true });
   if (existsSync(dir) && readdirSync(dir).length === 0) rmSync(dir, { recursive: true, force: true });
 }
 

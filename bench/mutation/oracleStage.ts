@@ -19,11 +19,11 @@
  *    at least 100,000: deterministic), or its wall budget (10 times its baseline, at least 60 s),
  *    is a hang.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { Piscina } from 'piscina';
 import { type MutantInfo, type Position, instrument } from './population';
-import { TMP_DIR_NAME, removeTree, writeInstrumentedTree } from './instrumentedTree';
+import { removeTree, runTmpDir, writeInstrumentedTree } from './instrumentedTree';
 import { type Campaign, type CampaignRun, campaignRuns, runLabel } from './campaign';
 import { type OracleJob, type OracleRunResult, type OutcomeKind, type ProbeResult } from './oracleTask';
 
@@ -151,7 +151,9 @@ export async function runOracleStage(sample: readonly MutantInfo[], o: OracleSta
   const idOf = new Map(instrumented.mutants.map((m) => [m.key, m.strykerId]));
   for (const m of all)
     if (!idOf.has(m.key)) throw new HarnessError(`the instrumenter did not place the sampled mutant ${m.key}`);
-  const tree = mkdtempSync(join(o.root, TMP_DIR_NAME, 'tree-'));
+  const tmp = join(o.root, runTmpDir());
+  mkdirSync(tmp, { recursive: true });
+  const tree = mkdtempSync(join(tmp, 'tree-'));
   writeInstrumentedTree(o.root, tree, instrumented.files);
   const pool = newPool(tree, o.workers);
   try {

@@ -16,7 +16,7 @@ import { join, relative, sep } from 'node:path';
 import { Stryker } from '@stryker-mutator/core';
 import { type MutantResult, type PartialStrykerOptions } from '@stryker-mutator/api/core';
 import { EXCLUDED_MUTATORS, type MutantInfo, mutantKey } from './population';
-import { TMP_DIR_NAME } from './instrumentedTree';
+import { TMP_DIR_NAME, runTmpDir } from './instrumentedTree';
 
 /** How the unit tests judged a mutant (Stryker's statuses, in our words). */
 export type UnitStatus = 'killed' | 'survived' | 'no-coverage' | 'timeout' | 'error' | 'static';
@@ -80,7 +80,8 @@ export function strykerOptions(sample: readonly MutantInfo[], o: UnitStageOption
     // run, and the table counts it apart (unit: static).
     ignoreStatic: true,
     timeoutMS: 60_000,
-    tempDirName: TMP_DIR_NAME,
+    // This run's own folder: Stryker's sandbox goes in it, and the bench removes it at the end.
+    tempDirName: runTmpDir(),
     cleanTempDir: true,
     ignorePatterns: ['/dist', '/reports', '/coverage', `/${TMP_DIR_NAME}`, '/.ci'],
     reporters: [o.tty ? 'progress' : 'progress-append-only'],
