@@ -4,7 +4,7 @@
  * node_modules linked. Workers load it once with tsx and switch the active mutant between runs.
  * It lives under `.mutation-tmp/` (git-ignored) and is removed when the bench ends.
  */
-import { cpSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type InstrumentedFile } from './population';
 
@@ -36,4 +36,10 @@ export function writeInstrumentedTree(root: string, dir: string, files: readonly
 
 export function removeTree(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
+}
+
+/** Remove this run's temporary folder, and the bench's, when nothing is left in them. */
+export function removeEmptyTmp(root: string): void {
+  for (const dir of [join(root, runTmpDir()), join(root, TMP_DIR_NAME)])
+    if (existsSync(dir) && readdirSync(dir).length === 0) rmSync(dir, { recursive: true, force: true });
 }

@@ -23,7 +23,7 @@ import { mkdirSync, mkdtempSync } from 'node:fs';
 import { join } from 'node:path';
 import { Piscina } from 'piscina';
 import { type MutantInfo, type Position, instrument } from './population';
-import { removeTree, runTmpDir, writeInstrumentedTree } from './instrumentedTree';
+import { removeEmptyTmp, removeTree, runTmpDir, writeInstrumentedTree } from './instrumentedTree';
 import { type Campaign, type CampaignRun, campaignRuns, runLabel } from './campaign';
 import { type OracleJob, type OracleRunResult, type OutcomeKind, type ProbeResult } from './oracleTask';
 
@@ -216,6 +216,7 @@ export async function runOracleStage(sample: readonly MutantInfo[], o: OracleSta
   } finally {
     await pool.destroy();
     removeTree(tree);
+    removeEmptyTmp(o.root);
   }
 }
 
