@@ -1,7 +1,8 @@
 /**
  * `npm run bench [-- NAME…] [--quick]`: run the benchmarks (all, or those whose group matches a NAME)
  * and print one line per figure. Figures only; nothing here asserts a timing. `--quick` (or
- * LOCKSTEP_BENCH_QUICK=1) shortens the long groups (cluster, devnet, scale).
+ * LOCKSTEP_BENCH_QUICK=1) shortens the long groups (cluster, devnet, scale). `npm run bench --
+ * mutation [options]` is the mutation score (bench/mutation/main.ts; `--help` lists its options).
  */
 import { cpus } from 'node:os';
 import { formatResult, type BenchResult } from './harness';
@@ -33,6 +34,12 @@ const groups: Record<string, () => BenchResult[] | Promise<BenchResult[]>> = {
 
 /** Long campaigns, run only when named. */
 const ON_REQUEST = new Set(['oracles', 'byzantine']);
+
+if (process.argv[2] === 'mutation') {
+  // The mutation bench takes options of its own (docs/MUTATION.md); it loads Stryker only when named.
+  const { mutationMain } = await import('./mutation/main');
+  process.exit(await mutationMain(process.argv.slice(3)));
+}
 
 if (process.argv.includes('--quick')) process.env.LOCKSTEP_BENCH_QUICK = '1';
 const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));

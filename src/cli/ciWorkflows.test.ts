@@ -139,4 +139,18 @@ describe('GitHub workflows', () => {
       p.jobs.properties!.steps.some((s) => s.uses?.startsWith('actions/upload-artifact') && s.if === 'always()'),
     ).toBe(true);
   });
+
+  it('mutation.yml shards the sample over a matrix, lets failures fail, still uploads and merges into the job summary', () => {
+    const m = workflow('mutation.yml');
+    const runs = Object.values(m.jobs).flatMap((j) => j.steps.flatMap((s) => (s.run ? [s.run] : [])));
+    for (const run of runs) expect(run).not.toMatch(/\|\|\s*true|;\s*true\b|continue-on-error/);
+    const shardRun = m.jobs.shard!.steps.find((s) => s.run?.includes('bench -- mutation'))!.run!;
+    expect(shardRun).toMatch(/--shard \$\{\{ matrix\.shard \}\}\/4 /);
+    expect(m.jobs.shard!.steps.filter((s) => s.uses?.startsWith('actions/upload-artifact')).map((s) => s.if)).toEqual([
+      'always()',
+    ]);
+    expect(m.jobs.merge!.if).toBe('always()');
+    const merge = m.jobs.merge!.steps.find((s) => s.run?.includes('mutation merge'))!.run!;
+    expect(merge).toMatch(/--markdown >> "\$GITHUB_STEP_SUMMARY"$/);
+  });
 });
