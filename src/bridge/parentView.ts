@@ -68,6 +68,11 @@ export class ParentView implements ParentChainObserver {
     return d as ParentEvent;
   }
 
+  /** The block holding the receipt of `txHash`, if this view holds it (a raw read, no confirmation rule). */
+  eventBlock(txHash: Hex): bigint | null {
+    return this.receipts.get(txHash)?.blockNumber ?? null;
+  }
+
   blockHash(n: bigint): Hex | null {
     return this.blocks.get(n)?.hash ?? null;
   }
