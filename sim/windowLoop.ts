@@ -9,6 +9,7 @@ import { type DomainOptions } from './domain/domain';
 import { type DomainStatus, type WindowEnd, type WindowResult } from './domain/windowProtocol';
 import { type SidechainReport, type SidechainReportQuery } from './domain/sidechainDomain';
 import { type WindowPlan, WindowScheduler } from './domain/windowScheduler';
+import { oracleTimings } from './domain/oracleTimings';
 import { OracleSuite } from './oracles/suite';
 import { faultSilencesProducers } from './faults/registry';
 import { RecordRelease } from './recordRelease';
@@ -57,6 +58,7 @@ export class WindowLoop {
       { ...scenario, faults: this.faults },
       (i) => this.cluster.setup.keys[i - 1]?.signer,
       faultSilencesProducers,
+      oracleTimings(scenario),
     );
     this.release = new RecordRelease(this.oracles, opts.onRecord, opts.traceSink);
   }

@@ -1,0 +1,130 @@
+/**
+ * Confirmation depths (heimdall.md §8.2 `GetConfirmedTxReceipt`, §3.2; chain params
+ * `MainchainTxConfirmations` / `MaticchainTxConfirmations`): a validator acts on a parent-chain
+ * event only once the block holding it has at least the configured confirmations on top
+ * (head − block ≥ confirmations), and on a sidechain checkpoint range only once its end block has
+ * the configured sidechain confirmations. Acting is the bridge relaying the event as a service
+ * transaction or proposing the checkpoint, and the node voting yes on a side transaction about
+ * the event or the range. Judged on what the node read when it acted (its views' heads, reported
+ * raw) against the block the parent chain itself says holds the event; a view's parent head is
+ * also never ahead of the parent chain's own head at that moment.
+ *
+ * The ack of a checkpoint is a relay too (its NewHeaderBlock log); the side vote on an ack reads
+ * the root chain's header block, not a confirmed log, so no depth is asked of it.
+ */
+import { type Hex } from '../../src/core/bytes';
+import { Oracle, type RunRecord } from './oracle';
+
+const ACK = 'checkpoint/MsgCheckpointACK';
+
+export class BridgeConfirmationsOracle extends Oracle {
+  readonly name = 'bridge-confirmations';
+  readonly class = 'safety' as const;
+  /** Parent-chain tx hash → the block that holds it (from the parent chain's own blocks). */
+  private readonly eventBlock = new Map<string, bigint>();
+  private parentHead = -1n;
+
+  constructor(
+    private readonly parentConfirmations: bigint,
+    private readonly sidechainConfirmations: bigint,
+  ) {
+    super();
+  }
+
+  override observe(r: RunRecord): void {
+    const o = r.obs;
+    switch (o.kind) {
+      case 'parent.block':
+        if (o.number > this.parentHead) this.parentHead = o.number;
+        for (const e of o.events)
+          if (!this.eventBlock.has(e.txHash.toLowerCase())) this.eventBlock.set(e.txHash.toLowerCase(), o.number);
+        return;
+      case 'bridge.tx':
+        if (o.parent) {
+          this.saw('bridge.relay.parent-confirmations');
+          this.checkParent(
+            r,
+            `relayed ${o.msgType} (${o.key})`,
+            eventHashOf(o.key),
+            o.parent.eventBlock,
+            o.parent.head,
+          );
+        }
+        if (o.sidechain) {
+          this.saw('bridge.checkpoint.sidechain-confirmations');
+          this.checkSidechain(r, `proposed ${o.msgType} (${o.key})`, o.sidechain.endBlock, o.sidechain.head);
+        }
+        return;
+      case 'side.voteRead':
+        if (o.vote !== 'yes') return;
+        if (o.parent && o.msgType !== ACK) {
+          this.saw('sidetx.vote.parent-confirmations');
+          this.checkParent(r, `voted yes on ${o.msgType} ${o.txHash}`, null, o.parent.eventBlock, o.parent.head);
+        }
+        if (o.sidechain) {
+          this.saw('checkpoint.vote.sidechain-confirmations');
+          this.checkSidechain(r, `voted yes on ${o.msgType} ${o.txHash}`, o.sidechain.endBlock, o.sidechain.head);
+        }
+        return;
+      default:
+        return;
+    }
+  }
+
+  private checkParent(
+    r: RunRecord,
+    what: string,
+    eventTx: string | null,
+    block: bigint | null,
+    head: bigint | null,
+  ): void {
+    const truth = eventTx === null ? undefined : this.eventBlock.get(eventTx);
+    if (block !== null && truth !== undefined && truth !== block) {
+      this.fail(
+        r.t,
+        r.node,
+        `${what}: it read the event in parent block ${block}, the parent chain has it in block ${truth}`,
+        {
+          block,
+          parentBlock: truth,
+        },
+      );
+      return;
+    }
+    if (head !== null && head > this.parentHead) {
+      this.fail(
+        r.t,
+        r.node,
+        `${what}: its view of the parent head (${head}) is ahead of the parent chain's (${this.parentHead})`,
+        {
+          viewHead: head,
+          parentHead: this.parentHead,
+        },
+      );
+      return;
+    }
+    if (block === null || head === null || head - block < this.parentConfirmations)
+      this.fail(
+        r.t,
+        r.node,
+        `${what} with ${block === null || head === null ? 'no' : head - block} confirmations (event block ${block ?? 'unknown'}, parent head ${head ?? 'unknown'}); ${this.parentConfirmations} are required`,
+        { eventBlock: block, head, required: this.parentConfirmations },
+      );
+  }
+
+  private checkSidechain(r: RunRecord, what: string, end: bigint, head: bigint | null): void {
+    if (head === null || head - end < this.sidechainConfirmations)
+      this.fail(
+        r.t,
+        r.node,
+        `${what} for a range ending at ${end} with ${head === null ? 'no' : head - end} confirmations (sidechain head ${head ?? 'unknown'}); ${this.sidechainConfirmations} are required`,
+        { endBlock: end, head, required: this.sidechainConfirmations },
+      );
+  }
+}
+
+/** A relay's key names its event as `<txHash>/<logIndex>` (bridge keys); other keys name none. */
+function eventHashOf(key: string): Hex | null {
+  const m = /^(0x[0-9a-fA-F]{64})/.exec(key);
+  return m ? (m[1]!.toLowerCase() as Hex) : null;
+}
