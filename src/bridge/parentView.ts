@@ -5,6 +5,7 @@
  */
 import { weakMemo } from '../core/memo';
 import { minBig } from '../core/amount';
+import { isPlanted } from '../core/plants';
 import { type Hex } from '../core/bytes';
 import { type ParentBlock, type ParentReceipt } from '../parent/parentChain';
 import { type RootChainHeaderBlock } from '../parent/contracts/rootChain';
@@ -54,7 +55,7 @@ export class ParentView implements ParentChainObserver {
   /** The highest block with at least `confirmations` blocks on top that we hold contiguously. */
   finalNumber(confirmations: bigint): bigint {
     if (this.headNumber === null) return -1n;
-    const f = this.headNumber - confirmations;
+    const f = this.headNumber - confirmations + (isPlanted('relay-confirmations') ? 1n : 0n);
     return minBig(f, this.contiguous);
   }
 
