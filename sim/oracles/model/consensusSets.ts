@@ -2,10 +2,12 @@
  * The service consensus's validator set per height, with proposer priorities computed here by the
  * oracles' own Tendermint model (model/proposerPriority.ts, heimdall.md §4.4), from raw facts only:
  * the genesis members (`consensus.setChange` at height 1) and the validator updates each committed
- * block returned (`consensus.setChange` at the next height). Tendermint's rules, as CometBFT
- * applies them: the set of height h + 1 is the set of height h with the block's updates applied
- * (UpdateWithChangeSet) and one more proposer rotation (IncrementProposerPriority(1)); the
- * proposer of round r at height h is that height's set after r further rotations.
+ * block returned (`consensus.setChange` at the next height). The set of height h + 1 is the set
+ * of height h with block h's updates applied (UpdateWithChangeSet) and one more proposer rotation
+ * (IncrementProposerPriority(1)); the proposer of round r at height h is that height's set after r
+ * further rotations (CometBFT's enterNewRound). Block h's updates govern height h + 1 here, as the
+ * project's consensus applies them; Tendermint (and Heimdall over it) applies ABCI validator
+ * updates one height later (h + 2), a difference the facts report as it is (`height`).
  */
 import { type RunRecord } from '../oracle';
 import { PrioritySet } from './proposerPriority';
