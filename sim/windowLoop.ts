@@ -9,6 +9,7 @@ import { type DomainOptions } from './domain/domain';
 import { type DomainStatus, type WindowEnd, type WindowResult } from './domain/windowProtocol';
 import { type SidechainReport, type SidechainReportQuery } from './domain/sidechainDomain';
 import { type WindowPlan, WindowScheduler } from './domain/windowScheduler';
+import { oracleTimings } from './domain/oracleTimings';
 import { OracleSuite } from './oracles/suite';
 import { faultSilencesProducers } from './faults/registry';
 import { fastKeyOf } from '../src/core/signatureScheme';
@@ -59,6 +60,7 @@ export class WindowLoop {
       (i) => this.cluster.setup.keys[i - 1]?.signer,
       faultSilencesProducers,
       fastKeyOf,
+      oracleTimings(scenario),
     );
     this.release = new RecordRelease(this.oracles, opts.onRecord, opts.traceSink);
   }

@@ -31,6 +31,12 @@ const TARGETS: Record<PlantName, { scenario: string; untilS: number }> = {
   'early-block': { scenario: 'early-seal', untilS: 60 },
   'sprint-start-syscalls': { scenario: 'smoke', untilS: 90 },
   'sticky-head': { scenario: 'regressions/planted-sticky-head-fork-choice', untilS: 40 },
+  'span-commit-late': { scenario: 'smoke', untilS: 240 },
+  'floor-unmoved': { scenario: 'smoke', untilS: 130 },
+  'relay-confirmations': { scenario: 'smoke', untilS: 40 },
+  'round-proposer': { scenario: 'bft-two-crashed', untilS: 60 },
+  'round-skip': { scenario: 'bft-round-skip', untilS: 170 },
+  'backup-wiggle': { scenario: 'producer-offline-sprint', untilS: 200 },
 };
 
 const file = (name: string) => (name.includes('/') ? `scenarios/${name}.json` : name);

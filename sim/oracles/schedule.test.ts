@@ -208,4 +208,27 @@ describe('backup-step-in oracle', () => {
     before.checkChain('sc-1', 1000, chain, [], [{ signer: '0xa', from: 141n, to: 150n }]);
     expect(before.violation?.message).toMatch(/no block between 102 and 140/);
   });
+
+  it('a backup stamped later than its own delay (plus a second) fires, unless a fault could delay it', () => {
+    // Block 2 (mid-sprint) by the first backup: delay 2 + 2 = 4 s; block 3 by the second: 2 + 4 = 6 s.
+    const onTime = [
+      { number: 1n, time: 100n, producers: 4, succession: 0 },
+      { number: 2n, time: 104n, producers: 4, succession: 1 },
+      { number: 3n, time: 111n, producers: 4, succession: 2 },
+    ];
+    const ok = new BackupStepInOracle(delays, 3n, 1n);
+    ok.checkChain('sc-1', 1000, onTime, []);
+    expect(ok.violation).toBeNull();
+    expect(ok.exercised.has('sidechain.backup.stamp-delay')).toBe(true);
+    // One wiggle late: the first backup at 2 + 2 × 2 = 6 s.
+    const late = [onTime[0]!, { ...onTime[1]!, time: 106n }];
+    const o = new BackupStepInOracle(delays, 3n, 1n);
+    o.checkChain('sc-1', 1000, late, []);
+    expect(o.violation?.message).toMatch(
+      /block 2 by a backup \(succession 1\) is stamped 6 s after its parent: it stepped in later than its delay 4 s/,
+    );
+    const excused = new BackupStepInOracle(delays, 3n, 1n);
+    excused.checkChain('sc-1', 1000, late, [], [], [[103n, 200n]]);
+    expect(excused.violation).toBeNull();
+  });
 });

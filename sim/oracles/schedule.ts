@@ -13,7 +13,10 @@
  *    producers are the service's genesis span's.
  *
  * The liveness half (BackupStepInOracle) checks the final canonical chain: a gap longer than the
- * last backup's delay means no backup stepped in while the primary was silent.
+ * last backup's delay means no backup stepped in while the primary was silent; and a backup that
+ * did step in did so at its own delay: Bor stamps a block `parent.time + delay(number,
+ * succession)` (or the time it learned of the parent, if later), so a backup block later than that
+ * by more than the network's latency stepped in late, unless a fault could have delayed it.
  */
 import { type Address } from '../../src/core/address';
 import { Oracle, type RunRecord } from './oracle';
@@ -164,6 +167,8 @@ export class BackupStepInOracle extends Oracle {
     private readonly params: DelayParams,
     /** Slack for network latency and import time, seconds. */
     private readonly slackS = 3n,
+    /** How late a backup may stamp its block past its delay: the parent's worst arrival, whole seconds. */
+    private readonly stampSlackS = 1n,
   ) {
     super();
   }
@@ -176,14 +181,41 @@ export class BackupStepInOracle extends Oracle {
   checkChain(
     node: string,
     atMs: number,
-    blocks: ReadonlyArray<{ number: bigint; time: bigint; producers: number; signer?: Address | string }>,
+    blocks: ReadonlyArray<{
+      number: bigint;
+      time: bigint;
+      producers: number;
+      signer?: Address | string;
+      /** The signer's succession after the sprint's in-turn producer (null: not a producer). */
+      succession?: number | null;
+    }>,
     silent: Array<[bigint, bigint]>,
     alone: Array<{ signer: string; from: bigint; to: bigint }> = [],
+    /** Windows [fromS, toS] where a fault could delay a producer or its view of the head. */
+    delayed: Array<[bigint, bigint]> = [],
   ): void {
     if (blocks.length > 1) this.saw('sidechain.backup.step-in');
     for (let i = 1; i < blocks.length; i++) {
       const b = blocks[i]!;
       const p = blocks[i - 1]!;
+      const s = b.succession ?? 0;
+      if (s > 0) {
+        this.saw('sidechain.backup.stamp-delay');
+        const own = producerDelayS(b.number, s, this.params) + this.stampSlackS;
+        const excused =
+          silent.some(([from, to]) => from <= b.time && to >= p.time) ||
+          delayed.some(([from, to]) => from <= b.time && to >= p.time);
+        if (b.time - p.time > own && !excused) {
+          this.fail(
+            atMs,
+            node,
+            `block ${b.number} by a backup (succession ${s}) is stamped ${b.time - p.time} s after its parent: it stepped in later than its delay ${own - this.stampSlackS} s`,
+            { number: b.number.toString(), succession: s, gap: (b.time - p.time).toString(), bound: own.toString() },
+          );
+          return;
+        }
+      }
+      this.saw('sidechain.backup.step-in');
       const worst = producerDelayS(b.number, Math.max(0, b.producers - 1), this.params) + this.slackS;
       if (b.time - p.time <= worst) continue;
       if (silent.some(([from, to]) => from <= b.time && to >= p.time)) continue;

@@ -17,6 +17,7 @@ export class SpanOracle extends Oracle {
     const o = r.obs;
     if (o.kind === 'side.vote' && o.vote === 'yes') {
       this.saw('span.proposal.window');
+      this.saw('bridge.span.proposes-in-window');
       const head = o.head;
       if (head === null || !(o.currentStart <= head && head < o.currentEnd)) {
         this.fail(

@@ -21,6 +21,28 @@ import { ServiceModel } from './model/service/serviceModel';
 import { type KeyLookup } from './model/service/signature';
 import { QueryAnswersOracle, ServiceStateOracle, SideTxResultsOracle, TxResultsOracle } from './serviceModelOracles';
 import { type RuleId } from './ruleId';
+import { SpanCommitOracle } from './spanCommit';
+import { FinalityFloorOracle } from './finalityFloor';
+import { BridgeConfirmationsOracle } from './bridgeConfirmations';
+import { RoundProposerOracle } from './roundProposer';
+import { BftProgressOracle, bftProgressBounds } from './bftProgress';
+import { DEFAULT_ORACLE_TIMINGS, type OracleTimings, triesFor, worstLatencyMs } from './timings';
+
+/**
+ * Fault kinds that can delay a sidechain producer or its view of the head (a slow or skewed
+ * producer, a paused or crashed node, a cut or slowed link): a backup block stamped late is excused
+ * while one is in force.
+ */
+const DELAYING_FAULTS: ReadonlySet<string> = new Set([
+  'slowProducer',
+  'clockSkew',
+  'pause',
+  'crash',
+  'partition',
+  'oneWayPartition',
+  'link',
+  'isolateProducer',
+]);
 
 export interface FinalFacts {
   endMs: number;
@@ -40,6 +62,8 @@ export class OracleSuite {
   private readonly liveness: LivenessOracle;
   private readonly roots: CheckpointRootOracle;
   private readonly stateSyncLatency: StateSyncLatencyOracle;
+  private readonly floor: FinalityFloorOracle;
+  private readonly bftProgress: BftProgressOracle;
 
   constructor(
     readonly scenario: Scenario,
@@ -52,6 +76,8 @@ export class OracleSuite {
     private readonly silencesProducers: (f: FaultSpec) => boolean = () => false,
     /** The keys the run made, by address: what the model checks `fast` signatures with. */
     keys: KeyLookup = () => undefined,
+    /** The timings the run's nodes are built with (the progress oracles derive their bounds from them). */
+    timings: OracleTimings = DEFAULT_ORACLE_TIMINGS,
   ) {
     this.service = new ServiceModel(scenario.crypto, keys);
     const p = scenario.params;
@@ -66,7 +92,19 @@ export class OracleSuite {
       stateSyncDelayS: p.stateSyncDelayS,
       firstSpanEnd: BigInt(p.firstSpanDuration - 1),
     });
-    this.backup = new BackupStepInOracle(delays);
+    const latencyMs = worstLatencyMs(scenario.network);
+    // A backup stamps parent.time + its delay unless it learned of the parent later: at most the
+    // worst latency, in whole seconds.
+    this.backup = new BackupStepInOracle(delays, 3n, BigInt(Math.max(1, Math.ceil(latencyMs / 1000))));
+    // A sidechain node has what its service node committed after one poll and a round trip (more
+    // polls on a lossy network).
+    const fetchMs = triesFor(scenario.network.loss) * timings.sidechainServicePollMs + 2 * latencyMs + 100;
+    const addressOf = (node: string): string | undefined => {
+      const m = /^svc-(\d+)$/.exec(node);
+      return m ? this.signerOf(Number(m[1])) : undefined;
+    };
+    this.floor = new FinalityFloorOracle(this.model, fetchMs);
+    this.bftProgress = new BftProgressOracle(bftProgressBounds(timings, latencyMs, scenario.network.loss), addressOf);
     // Bounds: a service block within a few round timeouts; a sidechain block within the last
     // backup's delay plus slack; a checkpoint within the buffer time, an interval and the ack path.
     const intervalMs =
@@ -104,6 +142,11 @@ export class OracleSuite {
       this.convergence,
       this.backup,
       this.liveness,
+      new SpanCommitOracle(this.model, { fetchMs }),
+      this.floor,
+      new BridgeConfirmationsOracle(BigInt(p.parentConfirmations), BigInt(p.sidechainConfirmations)),
+      new RoundProposerOracle(addressOf),
+      this.bftProgress,
       // The reference model's oracles come last: when one record breaks a rule that a specific
       // oracle guards, the specific oracle is named first, then the transaction's result, then the
       // state it left (a symptom of the others).
@@ -119,7 +162,7 @@ export class OracleSuite {
   /** When each fault (by scenario index) started: a height-triggered one has no time in the scenario. */
   private readonly faultStartMs = new Map<number, number>();
   /** Every fault's window [from, to] in virtual ms (to = Infinity while in force). */
-  private readonly faultWindows: Array<{ index: number; fromMs: number; toMs: number }> = [];
+  private readonly faultWindows: Array<{ index: number; kind: string; fromMs: number; toMs: number }> = [];
 
   /** isolateProducer faults: the signer cut off, from when, until when (null while in force). */
   private readonly isolations: Array<{ index: number; signer: string; fromMs: number; toMs: number | null }> = [];
@@ -129,7 +172,7 @@ export class OracleSuite {
     if (o.kind === 'fault.start') {
       this.openFaults++;
       if (!this.faultStartMs.has(o.index)) this.faultStartMs.set(o.index, r.t);
-      this.faultWindows.push({ index: o.index, fromMs: r.t, toMs: Infinity });
+      this.faultWindows.push({ index: o.index, kind: o.fault, fromMs: r.t, toMs: Infinity });
       // The record names the validator the fault resolved to (an `inTurn` target is resolved when it fires).
       const v = o.fault === 'isolateProducer' ? /^validator (\d+)/.exec(o.detail) : null;
       const signer = v ? this.signerOf(Number(v[1])) : undefined;
@@ -177,6 +220,8 @@ export class OracleSuite {
 
   finish(f: FinalFacts): void {
     this.liveness.finish(f.endMs);
+    this.floor.finish(f.endMs);
+    this.bftProgress.finish(f.endMs);
     if (f.sidechains.length === 0) return;
     const best = f.sidechains.reduce((m, s) => (s.headNumber > m.headNumber ? s : m));
     this.roots.finish(f.endMs, best.node, best.headHash);
@@ -197,8 +242,15 @@ export class OracleSuite {
         time: b.fact.time,
         producers: b.expected?.producers ?? 0,
         signer: b.fact.signer,
+        succession: b.expected?.succession ?? null,
       }));
-    this.backup.checkChain(best.node, f.endMs, canonical, f.silentWindows, alone);
+    const delayed = this.faultWindows
+      .filter((w) => DELAYING_FAULTS.has(w.kind))
+      .map((w): [bigint, bigint] => [
+        BigInt(Math.floor((epochMs + w.fromMs) / 1000)),
+        w.toMs === Infinity ? BigInt(Number.MAX_SAFE_INTEGER) : BigInt(Math.ceil((epochMs + w.toMs) / 1000)) + 30n,
+      ]);
+    this.backup.checkChain(best.node, f.endMs, canonical, f.silentWindows, alone, delayed);
     let low = best.headNumber;
     for (const s of f.sidechains) if (s.headNumber < low) low = s.headNumber;
     const settled = low - 8n;

@@ -26,7 +26,16 @@ export const BRIDGE_RULES = [
     source: 'spec: Events (Leads to), Authentication 8; reference: heimdall.md §8.1',
     guard: {
       oracle: 'bridge-confirmations',
-      compares: "each relayed message's kind and fields against the parent event at its (tx_hash, log_index)",
+      compares: "each relayed message's kind against the parent-chain event at its (tx_hash, log_index)",
+    },
+  },
+  {
+    id: 'bridge.checkpoint.sidechain-confirmations',
+    rule: 'A bridge proposes a checkpoint range only once its end block has the sidechain confirmation depth on its sidechain view.',
+    source: 'reference: heimdall.md §3.2, §8.2 (MaticchainTxConfirmations)',
+    guard: {
+      oracle: 'bridge-confirmations',
+      compares: "each proposed range's end against the sidechain head the bridge saw when it proposed",
     },
   },
   {
@@ -53,8 +62,9 @@ export const BRIDGE_RULES = [
     rule: "A bridge proposes the next span while its sidechain head is inside the current span's proposal window, so each span is recorded in time to be committed.",
     source: 'spec: What the service does 7; reference: heimdall.md §2.3 (bridge)',
     guard: {
-      oracle: 'span-commit',
-      compares: 'that each span is committed at the block the reference gives (a span recorded too late is not)',
+      oracle: 'span-window-and-continuity',
+      compares:
+        'the yes votes on each span proposal against the window the voter saw (a bridge outside it wins no yes)',
     },
   },
 ] as const satisfies readonly Rule[];

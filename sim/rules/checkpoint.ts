@@ -77,9 +77,8 @@ export const CHECKPOINT_RULES = [
     rule: 'Validators skip a checkpoint until their sidechain holds block end + 10 (the sidechain confirmation depth).',
     source: 'reference: heimdall.md §3.2 (side handler), §8.2',
     guard: {
-      unit: CP,
-      test: 'blocks not yet confirmed (sidechain head < end + 10): validators skip, 5502; at end + 10 it is accepted',
-      why: "the sidechain head a validator's view held when it voted is not reported",
+      oracle: 'bridge-confirmations',
+      compares: "each yes vote on a checkpoint against the sidechain head the voter's view held",
     },
   },
   {

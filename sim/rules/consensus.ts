@@ -38,31 +38,41 @@ export const CONSENSUS_RULES = [
     },
   },
   {
-    id: 'consensus.round.proposer',
-    rule: "The proposer of each round is chosen by the engine's proposer-priority algorithm over the validator set, advancing by one per round.",
+    id: 'consensus.proposer.round-rotation',
+    rule: "The proposer of each round is chosen by the engine's proposer-priority algorithm over the height's validator set: one rotation per height, and r more for round r.",
     source:
       'spec: What the service does 5 ("the consensus engine\'s proposer selection algorithm"); reference: heimdall.md §4.4',
     guard: {
-      oracle: 'bft-progress',
-      compares: 'each proposal of a round against the proposer of its own priority model',
+      oracle: 'round-proposer',
+      compares: "each proposal a node makes against the proposer of its round by the oracle's own consensus-set model",
     },
   },
   {
-    id: 'consensus.round.skip',
+    id: 'consensus.progress.round-skip',
     rule: 'A validator that sees votes from more than 1/3 of the power for a higher round moves to that round at once.',
     source: 'spec: What the service does 2 (Tendermint round skip)',
     guard: {
       oracle: 'bft-progress',
-      compares: "rounds per height and each node's catch-up to a higher round after a heal",
+      compares:
+        'each node still deciding a height reaching a round that f + 1 of the power voted in, within the gossip bound',
     },
   },
   {
-    id: 'consensus.progress.calm',
-    rule: 'With a calm network and an honest, live proposer a height commits in its first round, within the configured timeouts.',
+    id: 'consensus.progress.calm-round-zero',
+    rule: 'With a calm network and honest, live validators every height commits in its first round.',
     source: 'spec: What the service does 2 (Tendermint)',
     guard: {
       oracle: 'bft-progress',
-      compares: 'rounds per height and time to commit under a calm network against bounds from the timeouts',
+      compares: 'the round of each commit made where no fault was in force',
+    },
+  },
+  {
+    id: 'consensus.progress.calm-height-time',
+    rule: 'With a calm network a height commits within the commit timeout plus a few network latencies of the last one.',
+    source: 'spec: What the service does 2 (Tendermint)',
+    guard: {
+      oracle: 'bft-progress',
+      compares: "each calm height's time to commit against the bound derived from the timeouts and the latency",
     },
   },
   {

@@ -182,7 +182,7 @@ describe('the inventory check fires on a planted broken entry', () => {
   it('an oracle whose ids come from a model declares them in a judges list: that list counts, and a variable passes', () => {
     const source = [
       'class Modelled extends Oracle {',
-      "  static readonly judges: readonly RuleId[] = ['x.a.judged', \"x.b.judged\"];",
+      '  static readonly judges: readonly RuleId[] = [\'x.a.judged\', "x.b.judged"];',
       '  observe() { this.saw(outcome.rule); }',
       '}',
     ].join('\n');

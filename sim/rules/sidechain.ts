@@ -88,7 +88,7 @@ export const SIDECHAIN_RULES = [
     guard: { oracle: 'producer-schedule', compares: 'the number of each block that carries a span commit' },
   },
   {
-    id: 'sidechain.span.commit-timing',
+    id: 'sidechain.span.commit-block',
     rule: 'The next span is committed at the first block of the last sprint of the current span (end − sprint + 1); span 1 at the first sprint start, block 16; the new producers govern from end + 1.',
     source:
       'spec: What the service does 6 ("at the end of each span"); reference: README item 29, sidechain.md §2.7, §6',
@@ -179,13 +179,19 @@ export const SIDECHAIN_RULES = [
     },
   },
   {
-    id: 'sidechain.finality.verify-root',
-    rule: "A fetched checkpoint becomes the floor only if the node's root over its range matches; on a mismatch the node switches to the checkpointed fork if it holds it, else rewinds at most 126 blocks.",
-    source: 'reference: sidechain.md §3.2 (borVerify)',
+    id: 'sidechain.finality.floor-is-acked-end',
+    rule: "A node's finality floor is the end block of a checkpoint its service acked, on the node's own chain and with that checkpoint's root over its range; it never goes down.",
+    source: 'reference: sidechain.md §3.2 (borVerify, whitelisting)',
     guard: {
       oracle: 'finality-floor',
-      compares: "each node's floor and head after a checkpoint against the checkpoint's root",
+      compares: "each floor a node reports against the acked checkpoints, its own chain and the oracle's own root",
     },
+  },
+  {
+    id: 'sidechain.finality.no-reorg-below-floor',
+    rule: 'No node ever reorgs below its finality floor (the floor it had before the reorg).',
+    source: 'reference: sidechain.md §3.2-§3.3 (checkpoint whitelisting in fork choice)',
+    guard: { oracle: 'finality-floor', compares: "every reorg's common ancestor against the node's floor before it" },
   },
   {
     id: 'sidechain.convergence.after-heal',
@@ -194,6 +200,15 @@ export const SIDECHAIN_RULES = [
     guard: {
       oracle: 'sidechain-convergence',
       compares: "every live node's head and its canonical hash at a common height",
+    },
+  },
+  {
+    id: 'sidechain.backup.stamp-delay',
+    rule: "A backup's block is stamped at its parent's time plus its own delay (period, or the producer delay at a sprint start, plus succession x wiggle), unless a fault delayed the producer.",
+    source: 'spec: What the service does 4 (wiggle time); reference: README item 25',
+    guard: {
+      oracle: 'backup-step-in',
+      compares: "each backup block's time against its parent's plus its delay and the latency, outside delaying faults",
     },
   },
   {

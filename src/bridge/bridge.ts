@@ -59,8 +59,16 @@ export const DEFAULT_BRIDGE_CONFIG: BridgeConfig = {
   resubmitAfterMs: 60_000,
 };
 
+/** What a bridge action was decided on (reported as raw facts: the oracles judge the depths). */
+export interface BridgeReads {
+  /** A relay: the parent block holding the event and the view's parent head. */
+  parent?: { eventBlock: bigint; head: bigint | null };
+  /** A checkpoint proposal: the range's end and the view's sidechain head. */
+  sidechain?: { endBlock: bigint; head: bigint | null };
+}
+
 export type BridgeAction =
-  | { kind: 'tx'; key: string; def: MsgDef; msg: unknown }
+  | { kind: 'tx'; key: string; def: MsgDef; msg: unknown; reads?: BridgeReads }
   | { kind: 'parentCall'; key: string; call: ParentCall };
 
 export interface BridgeInputs {
@@ -145,8 +153,9 @@ export class Bridge {
     const l = t.log;
     const s = x.state;
     const ref = { from: x.me, txHash: l.txHash, logIndex: l.logIndex };
+    const reads: BridgeReads = { parent: { eventBlock: l.blockNumber, head: x.parent.head() } };
     const tx = (def: MsgDef, msg: unknown): BridgeAction | null =>
-      this.due(x, t.key) ? { kind: 'tx', key: t.key, def, msg } : null;
+      this.due(x, t.key) ? { kind: 'tx', key: t.key, def, msg, reads } : null;
     switch (l.name) {
       case 'Staked':
         if (isSeqSeen(s, l.txHash, l.logIndex)) return 'done';
@@ -202,6 +211,7 @@ export class Bridge {
       kind: 'tx',
       key,
       def: MsgCheckpointDef,
+      reads: { sidechain: { endBlock: end, head: x.sidechain.headNumber() } },
       msg: {
         proposer: x.me,
         startBlock: start,

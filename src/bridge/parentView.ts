@@ -5,6 +5,7 @@
  */
 import { weakMemo } from '../core/memo';
 import { minBig } from '../core/amount';
+import { isPlanted } from '../core/plants';
 import { type Hex } from '../core/bytes';
 import { type ParentBlock, type ParentReceipt } from '../parent/parentChain';
 import { type RootChainHeaderBlock } from '../parent/contracts/rootChain';
@@ -54,7 +55,7 @@ export class ParentView implements ParentChainObserver {
   /** The highest block with at least `confirmations` blocks on top that we hold contiguously. */
   finalNumber(confirmations: bigint): bigint {
     if (this.headNumber === null) return -1n;
-    const f = this.headNumber - confirmations;
+    const f = this.headNumber - confirmations + (isPlanted('relay-confirmations') ? 1n : 0n);
     return minBig(f, this.contiguous);
   }
 
@@ -66,6 +67,11 @@ export class ParentView implements ParentChainObserver {
     const d = decodeOnce(log);
     if (d === null || d.name === 'NewHeaderBlock') return null;
     return d as ParentEvent;
+  }
+
+  /** The block holding the receipt of `txHash`, if this view holds it (a raw read, no confirmation rule). */
+  eventBlock(txHash: Hex): bigint | null {
+    return this.receipts.get(txHash)?.blockNumber ?? null;
   }
 
   blockHash(n: bigint): Hex | null {

@@ -112,6 +112,36 @@ export const PLANTS = {
     bug: 'a node never leaves its own head for another branch',
     oracle: 'fork-choice',
   },
+  'span-commit-late': {
+    rule: "the next span is committed at the first block of the current span's last sprint",
+    bug: 'the span is committed one sprint late',
+    oracle: 'span-commit',
+  },
+  'floor-unmoved': {
+    rule: "a sidechain node makes an acked checkpoint's end block its finality floor",
+    bug: 'the floor is left unmoved after a verified ack',
+    oracle: 'finality-floor',
+  },
+  'relay-confirmations': {
+    rule: 'the bridge relays a parent-chain event only at the configured confirmation depth',
+    bug: 'events are relayed at confirmations - 1',
+    oracle: 'bridge-confirmations',
+  },
+  'round-proposer': {
+    rule: "round r's proposer is the height's set after r more priority rotations",
+    bug: 'one rotation too many for rounds after 0',
+    oracle: 'round-proposer',
+  },
+  'round-skip': {
+    rule: 'a node seeing f + 1 of the power in a later round skips to that round',
+    bug: 'the round skip is left out',
+    oracle: 'bft-progress',
+  },
+  'backup-wiggle': {
+    rule: 'a backup at succession s steps in at delay + s x wiggle',
+    bug: 'a backup steps in one wiggle late',
+    oracle: 'backup-step-in',
+  },
 } as const satisfies Record<string, PlantInfo>;
 
 export type PlantName = keyof typeof PLANTS;

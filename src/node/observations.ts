@@ -325,7 +325,37 @@ export type Observation =
   | { kind: 'consensus.vote'; vote: Readonly<VoteFact>; origin: 'consensus' | 'wrapper' }
   | { kind: 'consensus.evidence'; validator: Address; height: bigint; round: number; voteType: 'prevote' | 'precommit' }
   | { kind: 'bridge.parentCall'; method: string; key: string }
-  | { kind: 'bridge.tx'; msgType: string; key: string }
+  | {
+      kind: 'bridge.tx';
+      msgType: string;
+      key: string;
+      /** A relay of a parent-chain event: the block that holds it and the bridge's view of the parent head. */
+      parent?: { eventBlock: bigint; head: bigint | null };
+      /** A checkpoint proposal: the range's end and the bridge's view of the sidechain head. */
+      sidechain?: { endBlock: bigint; head: bigint | null };
+    }
+  /**
+   * A side-tx vote the node cast on a tx of block `height`, with what it read to cast it: for a
+   * message that names a parent-chain event (tx hash and log index), the block its parent view
+   * holds the event in (null: not held) and its view of the parent head; for a checkpoint, the
+   * range's end and its view of the sidechain head.
+   */
+  | {
+      kind: 'side.voteRead';
+      height: bigint;
+      txHash: Hex;
+      msgType: string;
+      vote: 'yes' | 'no' | 'skip';
+      parent: { eventBlock: bigint | null; head: bigint | null } | null;
+      sidechain: { endBlock: bigint; head: bigint | null } | null;
+    }
+  /** The node's consensus entered round `round` > 0 of `height` (round 0 starts with the height). */
+  | { kind: 'consensus.round'; height: bigint; round: number }
+  /**
+   * The changes the consensus set of `height` takes in: the validator updates block `height - 1`
+   * returned (for height 1, the genesis set's members). Reported only when there are any.
+   */
+  | { kind: 'consensus.setChange'; height: bigint; changes: Array<{ address: Address; power: bigint }> }
   // --- a sidechain node
   | {
       kind: 'sidechain.started';
@@ -338,6 +368,8 @@ export type Observation =
         producers: ProducerFact[];
       };
       head: Readonly<HeadFact>;
+      /** The service node this node reads spans, records and checkpoints from. */
+      serviceNode?: string;
     }
   | { kind: 'sidechain.produced'; number: bigint; hash: Hex; signer: Address; difficulty: bigint }
   | { kind: 'sidechain.imported'; block: DeepReadonly<SidechainBlockFact>; head: Readonly<HeadFact> }

@@ -90,7 +90,8 @@ export function calcProducerDelay(number: bigint | number, succession: number, p
   positiveInt(params.sprint, 'params.sprint');
   nonNegativeInt(params.wiggle, 'params.wiggle');
   const base = n % BigInt(params.sprint) === 0n ? params.producerDelay : params.period;
-  const delay = base + (isPlanted('producer-delay') ? 0 : succession * params.wiggle);
+  const steps = succession > 0 && isPlanted('backup-wiggle') ? succession + 1 : succession;
+  const delay = base + (isPlanted('producer-delay') ? 0 : steps * params.wiggle);
   if (!Number.isSafeInteger(delay))
     throw new InputError('succession', `delay overflows: ${succession} × ${params.wiggle}`);
   return delay;

@@ -69,7 +69,7 @@ export class BridgeWork {
     }
     const tx = signOwnTx(this.node, a.def, a.msg);
     if (tx === null) return;
-    ctx.observe({ kind: 'bridge.tx', msgType: a.def.type, key: a.key });
+    ctx.observe({ kind: 'bridge.tx', msgType: a.def.type, key: a.key, ...a.reads });
     this.intake.add(ctx, tx, a.key, true);
   }
 }

@@ -83,6 +83,8 @@ export class ConsensusDriver {
   /** This validator's side-tx votes on the last block, carried by its next non-nil precommit. */
   private mySideVotes: SideVoteEntry[] = [];
   private futureInputs = new Map<bigint, NodeMessage[]>();
+  /** The last round > 0 reported for the height being decided (consensus.round). */
+  private reportedRound = 0;
   private lastSyncRequestMs = -Infinity;
 
   constructor(
@@ -98,6 +100,7 @@ export class ConsensusDriver {
 
   startHeight(ctx: Ctx, height: bigint): void {
     const isValidator = this.consensusSet.hasAddress(this.address);
+    this.reportedRound = 0;
     this.consensus = new Tendermint(
       isValidator ? this.address : null,
       height,
@@ -114,6 +117,11 @@ export class ConsensusDriver {
   }
 
   process(ctx: Ctx, outs: ConsensusOutput[]): void {
+    const c = this.consensus;
+    if (c && c.round > this.reportedRound && !c.hasDecided) {
+      this.reportedRound = c.round;
+      ctx.observe({ kind: 'consensus.round', height: c.height, round: c.round });
+    }
     for (const o of outs) {
       if (!this.consensus || (o.kind !== 'decide' && this.consensus.height !== this.node.app.height + 1n)) return;
       switch (o.kind) {
@@ -264,6 +272,19 @@ export class ConsensusDriver {
     });
     this.mySideVotes = voting.entries;
     for (const v of voting.spanVotes) ctx.observe(spanVoteObservation(app, v, sidechainHead));
+    const views = this.node.views;
+    for (const t of voting.targets)
+      ctx.observe({
+        kind: 'side.voteRead',
+        height: app.height,
+        txHash: t.txHash,
+        msgType: t.msgType,
+        vote: t.vote,
+        parent: t.parentEvent
+          ? { eventBlock: views.parent.eventBlock(t.parentEvent.txHash), head: views.parent.head() }
+          : null,
+        sidechain: t.checkpointEnd !== null ? { endBlock: t.checkpointEnd, head: views.sidechain.headNumber() } : null,
+      });
   }
 
   /** The commit the next block carries. */

@@ -83,7 +83,11 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
 
   start(ctx: Ctx): void {
     this.alive = true;
-    if (this.app.height === 0n) ctx.observe(genesisObservation(this.app));
+    if (this.app.height === 0n) {
+      ctx.observe(genesisObservation(this.app));
+      const members = this.driver.consensusSet.validators.map((v) => ({ address: v.address, power: v.power }));
+      ctx.observe({ kind: 'consensus.setChange', height: 1n, changes: members });
+    }
     ctx.observe({ kind: 'service.started', height: this.app.height });
     ctx.setTimer(0, { kind: 'pollParent' });
     ctx.setTimer(0, { kind: 'pollSidechain' });
@@ -158,6 +162,13 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
     this.intake.afterCommit(b.txs, applied, live);
     if (!live) return;
     ctx.observe(commitObservation(cb, applied, applied.commit.appHash, applied.writes));
+    const updates = applied.end.validatorUpdates;
+    if (updates.length > 0)
+      ctx.observe({
+        kind: 'consensus.setChange',
+        height: b.height + 1n,
+        changes: updates.map((u) => ({ address: u.address, power: u.power })),
+      });
     this.hooks.onCommit?.(this, cb, applied.end, applied.results);
     this.driver.voteOnSideTxs(ctx, b.txs, this.chainViews.sidechain.headNumber());
     this.bridge.afterCommit(ctx, applied.end, sideTxVotes);

@@ -34,9 +34,21 @@ describe('side voter', () => {
       { txHash: spanTx.hash, vote: { result: 'skip', reason: 'not in turn' } },
     ]);
     expect(yes.spanVotes).toEqual([{ txHash: spanTx.hash, spanId: 1n, vote: 'skip' }]);
+    // What each vote was on, for the confirmation-depth facts: a checkpoint's range end; neither
+    // message names a parent-chain event.
+    expect(yes.targets).toEqual([
+      { txHash: cpTx.hash, msgType: 'checkpoint/MsgCheckpoint', vote: 'yes', parentEvent: null, checkpointEnd: 31n },
+      {
+        txHash: spanTx.hash,
+        msgType: 'sidechain/MsgProposeSpan',
+        vote: 'skip',
+        parentEvent: null,
+        checkpointEnd: null,
+      },
+    ]);
     const no = castSideVotes([{ txHash: cpTx.hash, vote: { result: 'no', reason: 'root differs' } }], block, sign);
     expect(no.entries[0]).not.toHaveProperty('signature');
-    expect(castSideVotes([], block, sign)).toEqual({ entries: [], spanVotes: [] });
+    expect(castSideVotes([], block, sign)).toEqual({ entries: [], spanVotes: [], targets: [] });
   });
 
   it("groups a commit's side votes by tx, and picks the checkpoint signatures of the yes votes", () => {

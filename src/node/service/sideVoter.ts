@@ -20,9 +20,32 @@ export interface SpanVote {
   vote: SideVote['result'];
 }
 
+/**
+ * A vote with what the message it is on points at (reported with the views' reads: the bridge
+ * confirmation oracle judges the depths): a parent-chain event by tx hash and log index, or a
+ * checkpoint range's end.
+ */
+export interface VoteTarget {
+  txHash: Hex;
+  msgType: string;
+  vote: SideVote['result'];
+  parentEvent: { txHash: Hex; logIndex: bigint } | null;
+  checkpointEnd: bigint | null;
+}
+
 export interface SideVoting {
   entries: SideVoteEntry[];
   spanVotes: SpanVote[];
+  targets: VoteTarget[];
+}
+
+/** The parent-chain event a message names, if it names one (tx hash and log index fields). */
+function parentEventOf(msg: unknown): VoteTarget['parentEvent'] {
+  if (typeof msg !== 'object' || msg === null) return null;
+  const m = msg as { txHash?: unknown; logIndex?: unknown };
+  return typeof m.txHash === 'string' && typeof m.logIndex === 'bigint'
+    ? { txHash: m.txHash as Hex, logIndex: m.logIndex }
+    : null;
 }
 
 /**
@@ -45,7 +68,17 @@ export function castSideVotes(
     return m && m.type === type ? (m.msg as M) : null;
   };
   const spanVotes: SpanVote[] = [];
+  const targets: VoteTarget[] = [];
   const entries = votes.map(({ txHash, vote }) => {
+    const m = msgs.get(txHash);
+    if (m)
+      targets.push({
+        txHash,
+        msgType: m.type,
+        vote: vote.result,
+        parentEvent: parentEventOf(m.msg),
+        checkpointEnd: m.type === 'checkpoint/MsgCheckpoint' ? (m.msg as MsgCheckpoint).endBlock : null,
+      });
     const entry: SideVoteEntry = { txHash, vote };
     const span = msgOf<MsgProposeSpan>(txHash, 'sidechain/MsgProposeSpan');
     if (span) spanVotes.push({ txHash, spanId: span.spanId, vote: vote.result });
@@ -56,7 +89,7 @@ export function castSideVotes(
       );
     return entry;
   });
-  return { entries, spanVotes };
+  return { entries, spanVotes, targets };
 }
 
 /** Group the side-tx votes carried by a commit's precommits by tx. */

@@ -7,6 +7,7 @@
  * bring the checkpointed chain back.
  */
 import { type Hex } from '../../core/bytes';
+import { isPlanted } from '../../core/plants';
 import { type Reorg, type SidechainChain } from '../../sidechain/chain';
 import { type Observation } from '../observations';
 import { headFact, reorgObservation } from './sidechainFacts';
@@ -48,7 +49,7 @@ export class CheckpointWhitelist {
     if (!local.ok) return;
     const root = cp.rootHash.replace(/^0x/i, '').toLowerCase();
     if (local.root === root) {
-      chain.setFinalized(cp.end);
+      if (!isPlanted('floor-unmoved')) chain.setFinalized(cp.end);
       const now = chain.finalityFloor();
       if (now && (!floor || now.number !== floor.number))
         act.observe({ kind: 'sidechain.finalized', number: now.number, hash: now.hash });

@@ -24,7 +24,7 @@ export function headFact(chain: SidechainChain): Readonly<HeadFact> {
   return f;
 }
 
-export function startedObservation(chain: SidechainChain): Observation {
+export function startedObservation(chain: SidechainChain, serviceNode: string): Observation {
   const g = chain.genesis;
   return {
     kind: 'sidechain.started',
@@ -37,6 +37,7 @@ export function startedObservation(chain: SidechainChain): Observation {
       producers: g.state.initialProducers.map((p) => ({ id: p.id, signer: p.address, power: p.power })),
     },
     head: headFact(chain),
+    serviceNode,
   };
 }
 

@@ -82,7 +82,7 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
 
   start(ctx: Ctx): void {
     this.alive = true;
-    ctx.observe(startedObservation(this.chain));
+    ctx.observe(startedObservation(this.chain, this.identity.serviceNode));
     ctx.setTimer(0, { kind: 'pollService' });
     ctx.setTimer(this.nodeCfg.statusMs, { kind: 'status' });
     this.scheduleProduction(ctx);

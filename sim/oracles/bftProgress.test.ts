@@ -1,0 +1,119 @@
+/**
+ * The bft-progress oracle on four equal validators, with the default timings and a 100 ms worst
+ * latency: a calm height must commit in round 0 within commitTimeout + 4L = 2400 ms of the
+ * previous commit; once validators with more than 1/3 of the power voted in a later round, every
+ * node still deciding the height must be there within gossip + L = 3100 ms.
+ */
+import { describe, expect, it } from 'vitest';
+import { type RunObservation } from '../domain/observation';
+import { type Observation } from '../../src/node/observations';
+import { BftProgressOracle, bftProgressBounds } from './bftProgress';
+import { DEFAULT_ORACLE_TIMINGS } from './timings';
+import { VALIDATORS, commit, hash, precommits, rec } from './testing/observations';
+
+const ADDR = VALIDATORS.map((v) => v.signer);
+const NODES = ['svc-1', 'svc-2', 'svc-3', 'svc-4'];
+const addressOf = (node: string) => ADDR[Number(node.slice(4)) - 1];
+
+function harness(loss = 0) {
+  const bounds = bftProgressBounds(DEFAULT_ORACLE_TIMINGS, 100, loss);
+  const oracle = new BftProgressOracle(bounds, addressOf);
+  const feed = (t: number, node: string, obs: RunObservation) => oracle.observe(rec(t, node, obs));
+  feed(0, 'svc-1', {
+    kind: 'consensus.setChange',
+    height: 1n,
+    changes: VALIDATORS.map((v) => ({ address: v.signer, power: v.power })),
+  });
+  for (const n of NODES) feed(0, n, { kind: 'service.started', height: 0n });
+  /** Every node commits `height` (in `round`) at `t`. */
+  const commitAll = (t: number, height: bigint, round = 0) => {
+    const blockHash = hash(`block${height}`);
+    for (const n of NODES)
+      feed(t, n, commit(height, { blockHash, commit: precommits(height, round, blockHash, ADDR) }));
+  };
+  return { oracle, feed, commitAll, bounds };
+}
+
+describe('bft-progress oracle', () => {
+  it('derives its bounds from the timings and the latency', () => {
+    expect(harness().bounds).toEqual({
+      heightMs: 2400,
+      skipMs: 3100,
+      marginMs: 3100 + 2 * (2000 + 5400),
+      lossy: false,
+    });
+  });
+
+  it('is silent on calm heights committed in round 0 in time', () => {
+    const { oracle, commitAll } = harness();
+    for (let h = 1; h <= 5; h++) commitAll(h * 2300, BigInt(h));
+    oracle.finish(20_000);
+    expect(oracle.violation).toBeNull();
+    expect(oracle.exercised.has('consensus.progress.calm-round-zero')).toBe(true);
+  });
+
+  it('fires on a calm height committed in a later round, or too slowly', () => {
+    const a = harness();
+    a.commitAll(2300, 1n);
+    a.commitAll(4600, 2n, 1);
+    expect(a.oracle.violation).toMatchObject({ oracle: 'bft-progress', class: 'liveness' });
+    expect(a.oracle.violation!.message).toMatch(/height 2 committed in round 1 on a calm network/);
+    const b = harness();
+    b.commitAll(2300, 1n);
+    b.commitAll(4800, 2n);
+    expect(b.oracle.violation!.message).toMatch(/height 2 took 2500 ms .* \(bound 2400 ms\)/);
+  });
+
+  it('does not judge heights near a fault, nor on a lossy network', () => {
+    const a = harness();
+    const f = { index: 0, fault: 'crash', detail: 'svc-2', permanent: false, atHeight: null };
+    a.feed(1000, '', { kind: 'fault.start', ...f });
+    a.commitAll(2300, 1n);
+    a.feed(3000, '', { kind: 'fault.end', ...f });
+    a.commitAll(6000, 2n, 2);
+    expect(a.oracle.violation).toBeNull();
+    const b = harness(0.01);
+    b.commitAll(2300, 1n);
+    b.commitAll(9000, 2n, 3);
+    expect(b.oracle.violation).toBeNull();
+  });
+
+  const vote = (height: bigint, round: number, by: number): Observation => ({
+    kind: 'consensus.vote',
+    vote: { type: 'prevote', height, round, blockHash: null, validator: ADDR[by - 1]! },
+    origin: 'consensus',
+  });
+
+  it('fires when a node stays below a round f + 1 of the power voted in (no round skip)', () => {
+    const { oracle, feed, commitAll } = harness();
+    commitAll(2300, 1n);
+    for (const n of [1, 2]) {
+      feed(5000, `svc-${n}`, { kind: 'consensus.round', height: 2n, round: 2 });
+      feed(5000, `svc-${n}`, vote(2n, 2, n));
+    }
+    feed(5500, 'svc-3', { kind: 'consensus.round', height: 2n, round: 2 });
+    expect(oracle.violation).toBeNull();
+    feed(8200, 'parent', { kind: 'parent.block', number: 1n, hash: hash('p1'), timeMs: 8200, txs: 0, events: [] });
+    expect(oracle.violation).toMatchObject({ oracle: 'bft-progress', node: 'svc-4', atMs: 8100 });
+    expect(oracle.violation!.message).toMatch(/still in round 0 of height 2 3100 ms after .* voted in round 2/);
+  });
+
+  it('does not ask for a skip before f + 1 voted, or once the height was committed', () => {
+    const a = harness();
+    a.commitAll(2300, 1n);
+    a.feed(5000, 'svc-1', vote(2n, 2, 1));
+    a.oracle.finish(20_000);
+    expect(a.oracle.violation).toBeNull();
+    const b = harness();
+    b.commitAll(2300, 1n);
+    // (A short fault keeps the height itself from being judged as a calm one.)
+    const f = { index: 0, fault: 'pause', detail: 'svc-4', permanent: false, atHeight: null };
+    b.feed(2400, '', { kind: 'fault.start', ...f });
+    b.feed(2500, '', { kind: 'fault.end', ...f });
+    b.feed(5000, 'svc-1', vote(2n, 2, 1));
+    b.feed(5000, 'svc-2', vote(2n, 2, 2));
+    b.feed(6000, 'svc-1', commit(2n, { commit: precommits(2n, 2, hash('block2'), ADDR) }));
+    b.oracle.finish(20_000);
+    expect(b.oracle.violation).toBeNull();
+  });
+});

@@ -1,0 +1,214 @@
+/**
+ * Progress of the service's consensus (Tendermint, "The latest gossip on BFT consensus"), timing
+ * rules no safety oracle sees, with bounds derived from the configured timings and the network's
+ * worst latency L (never tuned to a run's figures):
+ *
+ *  - calm heights: when no fault has been in force for a margin before a height starts and until
+ *    it commits, on a lossless network, with the round-0 proposer and more than 2/3 of the power
+ *    on running nodes, every node commits the height in round 0, and within
+ *    `commitTimeout + 4L` of its previous commit: the pause after a commit, then the proposer's
+ *    start (up to L after ours), its proposal (L), the prevotes (L) and the precommits (L), each
+ *    far inside its step's timeout, so no timeout fires;
+ *  - round skip (the paper's line 55, which src/consensus follows: upon f + 1 messages of a later
+ *    round, start that round; CometBFT's addVote asks for +2/3 of one vote type, which implies it):
+ *    once validators holding more than 1/3 of the power have voted in round R of height h, every
+ *    node still deciding h at a round below R has reached R within `gossip + L` of that moment, or
+ *    of the last heal when faults kept the votes from it (each validator re-sends its votes of the
+ *    height every gossip period) — unless some node committed h meanwhile (the others then catch up
+ *    by fetching the block, not by skipping).
+ *
+ * Powers and the round-0 proposer come from the oracles' own consensus-set model
+ * (model/consensusSets.ts); faults in force from the simulator's records.
+ */
+import { Oracle, type RunRecord } from './oracle';
+import { ConsensusSets } from './model/consensusSets';
+import { FaultWindows } from './model/faultWindows';
+import { type OracleTimings } from './timings';
+
+export interface BftProgressBounds {
+  /** A calm height commits within this long after the node's previous commit, ms. */
+  heightMs: number;
+  /** A node reaches a round f + 1 of the power is in within this long, ms. */
+  skipMs: number;
+  /** A height is calm only if no fault was in force this long before it started, ms. */
+  marginMs: number;
+  /** The network may lose messages: calm heights are not judged. */
+  lossy: boolean;
+}
+
+/** The bounds from the configured timings and the network's worst one-way latency. */
+export function bftProgressBounds(t: OracleTimings, latencyMs: number, loss: number): BftProgressBounds {
+  const heightMs = t.commitTimeoutMs + 4 * latencyMs;
+  const skipMs = t.gossipMs + latencyMs;
+  // After a heal: a lagging node fetches the blocks it missed and skips to the others' round, then
+  // a height may still have started in the old state; two full rounds of timeouts cover both.
+  const roundMs = t.proposeMs + t.prevoteMs + t.precommitMs + 4 * latencyMs;
+  return { heightMs, skipMs, marginMs: skipMs + 2 * (t.commitTimeoutMs + roundMs), lossy: loss > 0 };
+}
+
+interface Position {
+  height: bigint;
+  round: number;
+  /** When the node began deciding this height (its previous commit, or a restart). */
+  sinceMs: number;
+  /** Began after a restart or a sync: the height's time is not judged. */
+  fresh: boolean;
+}
+
+interface SkipDue {
+  height: bigint;
+  round: number;
+  atMs: number;
+}
+
+export class BftProgressOracle extends Oracle {
+  readonly name = 'bft-progress';
+  readonly class = 'liveness' as const;
+  private readonly sets = new ConsensusSets();
+  private readonly faults = new FaultWindows();
+  private readonly pos = new Map<string, Position>();
+  /** (height/round) → the validators that voted in it. */
+  private readonly voters = new Map<string, Set<string>>();
+  private readonly skipped = new Set<string>();
+  private due: SkipDue[] = [];
+  /** Height → when some node first committed it. */
+  private readonly committedAt = new Map<bigint, number>();
+
+  constructor(
+    private readonly bounds: BftProgressBounds,
+    /** The address each running service node signs with (by node id). */
+    private readonly addressOf: (node: string) => string | undefined,
+  ) {
+    super();
+  }
+
+  override observe(r: RunRecord): void {
+    this.checkDue(r.t);
+    this.faults.observe(r);
+    this.sets.observe(r);
+    const o = r.obs;
+    switch (o.kind) {
+      case 'service.started':
+        this.pos.set(r.node, { height: o.height + 1n, round: 0, sinceMs: r.t, fresh: true });
+        return;
+      case 'service.synced':
+        this.pos.set(r.node, { height: o.height + 1n, round: 0, sinceMs: r.t, fresh: true });
+        return;
+      case 'consensus.round': {
+        const p = this.pos.get(r.node);
+        if (p && p.height === o.height && o.round > p.round) p.round = o.round;
+        return;
+      }
+      case 'consensus.vote':
+        if (o.origin === 'consensus') this.vote(r, o.vote.height, o.vote.round, o.vote.validator);
+        return;
+      case 'service.commit': {
+        if (!this.committedAt.has(o.height)) this.committedAt.set(o.height, r.t);
+        const p = this.pos.get(r.node);
+        if (p && p.height === o.height && !p.fresh) this.judgeHeight(r, p, o.commit[0]?.round ?? 0);
+        this.pos.set(r.node, { height: o.height + 1n, round: 0, sinceMs: r.t, fresh: false });
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  private judgeHeight(r: RunRecord, p: Position, round: number): void {
+    if (this.bounds.lossy || !this.faults.calm(p.sinceMs, r.t, this.bounds.marginMs)) return;
+    const set = this.sets.at(p.height);
+    const proposer = this.sets.proposerOf(p.height, 0);
+    if (!set || proposer === undefined) return;
+    const running = this.runningAddresses();
+    if (!running.has(proposer)) return;
+    let live = 0n;
+    for (const v of set.validators) if (running.has(v.address)) live += v.power;
+    if (live * 3n <= set.total * 2n) return;
+    this.saw('consensus.progress.calm-round-zero');
+    this.saw('consensus.progress.calm-height-time');
+    const tookMs = r.t - p.sinceMs;
+    if (round !== 0)
+      this.fail(r.t, r.node, `height ${p.height} committed in round ${round} on a calm network (round 0 expected)`, {
+        height: p.height,
+        round,
+        sinceMs: p.sinceMs,
+      });
+    else if (tookMs > this.bounds.heightMs)
+      this.fail(
+        r.t,
+        r.node,
+        `height ${p.height} took ${tookMs} ms after the previous commit on a calm network (bound ${this.bounds.heightMs} ms)`,
+        { height: p.height, tookMs, boundMs: this.bounds.heightMs },
+      );
+  }
+
+  private runningAddresses(): Set<string> {
+    const out = new Set<string>();
+    for (const node of this.pos.keys()) {
+      const a = this.addressOf(node);
+      if (a !== undefined) out.add(a.toLowerCase());
+    }
+    return out;
+  }
+
+  private vote(r: RunRecord, height: bigint, round: number, validator: string): void {
+    if (round === 0) return;
+    const key = `${height}/${round}`;
+    if (this.skipped.has(key)) return;
+    let s = this.voters.get(key);
+    if (!s) {
+      s = new Set();
+      this.voters.set(key, s);
+    }
+    s.add(validator.toLowerCase());
+    const set = this.sets.at(height);
+    if (!set) return;
+    let power = 0n;
+    for (const a of s) power += set.powerOf(a);
+    if (power * 3n <= set.total) return;
+    this.skipped.add(key);
+    this.voters.delete(key);
+    this.due.push({ height, round, atMs: r.t });
+  }
+
+  /** Judge the round skips whose time is up (records come in time order). */
+  private checkDue(nowMs: number): void {
+    if (this.due.length === 0) return;
+    const keep: SkipDue[] = [];
+    for (const d of this.due) {
+      const committed = this.committedAt.get(d.height);
+      if (committed !== undefined && committed <= nowMs) continue;
+      if (this.faults.inForce) {
+        keep.push(d);
+        continue;
+      }
+      const base = Math.max(d.atMs, this.faults.lastHealMs);
+      const deadline = base + this.bounds.skipMs;
+      if (deadline > nowMs) {
+        keep.push(d);
+        continue;
+      }
+      this.judgeSkip(d, deadline);
+    }
+    this.due = keep;
+  }
+
+  private judgeSkip(d: SkipDue, deadlineMs: number): void {
+    this.saw('consensus.progress.round-skip');
+    for (const [node, p] of this.pos) {
+      if (p.height !== d.height || p.round >= d.round) continue;
+      this.fail(
+        deadlineMs,
+        node,
+        `still in round ${p.round} of height ${d.height} ${this.bounds.skipMs} ms after validators with more than 1/3 of the power voted in round ${d.round} (round skip)`,
+        { height: d.height, round: p.round, behind: d.round, sinceMs: d.atMs, boundMs: this.bounds.skipMs },
+      );
+      return;
+    }
+  }
+
+  /** At the end of the run: the round skips whose time is up. */
+  finish(endMs: number): void {
+    this.checkDue(endMs);
+  }
+}
