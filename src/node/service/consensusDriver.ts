@@ -266,6 +266,11 @@ export class ConsensusDriver {
     for (const v of voting.spanVotes) ctx.observe(spanVoteObservation(app, v, sidechainHead));
   }
 
+  /** The set the last committed block's precommits were checked against (its height's set). */
+  get lastCommitSet(): ValidatorSet {
+    return this.previousSet ?? this.consensusSet;
+  }
+
   /** The commit the next block carries. */
   get commitForNextBlock(): Vote[] {
     return this.lastCommit;

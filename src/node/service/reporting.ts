@@ -3,8 +3,10 @@
  * votes and proposals, for the oracles and the trace. Built here from what the node holds; the
  * node only says when.
  */
-import { type Hex } from '../../core/bytes';
+import { type Hex, concatBytes, fromHex, toHex } from '../../core/bytes';
+import { keccak256Bytes } from '../../core/hash';
 import { type WeakMemo, weakMemo } from '../../core/memo';
+import { type ValidatorSet } from '../../core/validatorSet';
 import { type DeepReadonly } from '../../core/readonly';
 import { type StoreWrites } from '../../store/kvStore';
 import { type ServiceApp } from '../../app/serviceApp';
@@ -13,7 +15,14 @@ import { getAuthParams } from '../../modules/auth/keeper';
 import { getCheckpointParams } from '../../modules/checkpoint/keeper';
 import { getLastSpan, getSpanParams } from '../../modules/span/keeper';
 import { type CommittedBlock, type Proposal, type Vote } from '../../consensus/types';
-import { type Observation, type SideTxFact, type StateWrite, type TxFact, type VoteFact } from '../observations';
+import {
+  type CommitFact,
+  type Observation,
+  type SideTxFact,
+  type StateWrite,
+  type TxFact,
+  type VoteFact,
+} from '../observations';
 import { stateWritesOf, txFactOf } from '../stateFacts';
 import { type SpanVote } from './sideVoter';
 
@@ -81,12 +90,64 @@ export function genesisObservation(app: ServiceApp): Observation {
   };
 }
 
-/** A committed block: its txs and side txs with their results, and the records it wrote. */
+/** keccak256 of a set's member addresses in ascending order (CommitFact.set), once per member list. */
+const setDigests = weakMemo<object, Hex>('reporting.setDigests');
+
+function setDigest(set: ValidatorSet): Hex {
+  let d = setDigests.get(set.membershipKey);
+  if (d === undefined) {
+    d = toHex(keccak256Bytes(concatBytes(...set.validators.map((v) => fromHex(v.address)))));
+    setDigests.set(set.membershipKey, d);
+  }
+  return d;
+}
+
+/**
+ * A commit's fact, once per vote list and set (the nodes that fetched a block from a peer share its
+ * commit): its precommits as a bitmap over `set`, the votes that do not fit listed as they are.
+ */
+const commitFacts = weakMemo<readonly Vote[], { members: object; fact: DeepReadonly<CommitFact> }>(
+  'reporting.commitFacts',
+);
+
+export function commitFact(
+  height: bigint,
+  blockHash: Hex,
+  votes: readonly Vote[],
+  set: ValidatorSet,
+): DeepReadonly<CommitFact> {
+  const hit = commitFacts.get(votes);
+  if (
+    hit !== undefined &&
+    hit.members === set.membershipKey &&
+    hit.fact.height === height &&
+    hit.fact.blockHash === blockHash
+  )
+    return hit.fact;
+  const round = votes.find((v) => v.type === 'precommit' && v.blockHash === blockHash)?.round ?? 0;
+  const bits = new Uint8Array(Math.ceil(set.size / 8));
+  const others: Array<Readonly<VoteFact>> = [];
+  for (const v of votes) {
+    const i = set.indexOfAddress(v.validator);
+    if (v.type === 'precommit' && v.height === height && v.round === round && v.blockHash === blockHash && i >= 0)
+      bits[i >> 3]! |= 1 << (i & 7);
+    else others.push(voteFact(v));
+  }
+  const fact = deepFreeze({ height, round, blockHash, set: setDigest(set), signers: toHex(bits), others });
+  commitFacts.set(votes, { members: set.membershipKey, fact });
+  return fact;
+}
+
+/**
+ * A committed block: its txs and side txs with their results, the records it wrote, and its
+ * commit as a bitmap over `set`, the validator set it was checked against.
+ */
 export function commitObservation(
   cb: CommittedBlock,
   applied: AppliedBlock,
   appHash: Hex,
   writes: StoreWrites,
+  set: ValidatorSet,
 ): Observation {
   const b = cb.block;
   return {
@@ -96,7 +157,7 @@ export function commitObservation(
     appHash,
     proposer: b.proposer,
     timeMs: b.timeMs,
-    commit: cb.commit.map(voteFact),
+    commit: commitFact(applied.commit.height, cb.blockHash, cb.commit, set),
     txs: sharedFacts(txFactLists, applied.results, () => b.txs.map((t, i) => txFactOf(i, t, applied.results[i]!))),
     sideTxs: sharedFacts(sideTxFactLists, applied.end, () =>
       applied.end.sideTxResults.map((r) => ({

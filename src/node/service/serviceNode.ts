@@ -157,7 +157,7 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
     this.driver.advance(cb.commit, applied.end.validatorUpdates);
     this.intake.afterCommit(b.txs, applied, live);
     if (!live) return;
-    ctx.observe(commitObservation(cb, applied, applied.commit.appHash, applied.writes));
+    ctx.observe(commitObservation(cb, applied, applied.commit.appHash, applied.writes, this.driver.lastCommitSet));
     this.hooks.onCommit?.(this, cb, applied.end, applied.results);
     this.driver.voteOnSideTxs(ctx, b.txs, this.chainViews.sidechain.headNumber());
     this.bridge.afterCommit(ctx, applied.end, sideTxVotes);
