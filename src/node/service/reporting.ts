@@ -103,29 +103,17 @@ function setDigest(set: ValidatorSet): Hex {
 }
 
 /**
- * A commit's fact, once per vote list and set (the nodes that fetched a block from a peer share its
- * commit): its precommits as a bitmap over `set`, the votes that do not fit listed as they are.
+ * A commit's fact: its precommits as a bitmap over `set`, the votes that do not fit listed as they
+ * are. Each node's commit is its own list (the precommits it collected), so nothing is cached.
  */
-const commitFacts = weakMemo<readonly Vote[], { members: object; fact: DeepReadonly<CommitFact> }>(
-  'reporting.commitFacts',
-);
-
 export function commitFact(
   height: bigint,
   blockHash: Hex,
   votes: readonly Vote[],
   set: ValidatorSet,
 ): DeepReadonly<CommitFact> {
-  const hit = commitFacts.get(votes);
-  if (
-    hit !== undefined &&
-    hit.members === set.membershipKey &&
-    hit.fact.height === height &&
-    hit.fact.blockHash === blockHash
-  )
-    return hit.fact;
   const round = votes.find((v) => v.type === 'precommit' && v.blockHash === blockHash)?.round ?? 0;
-  const bits = new Uint8Array(Math.ceil(set.size / 8));
+  const bits = new Uint8Array((set.size + 7) >> 3);
   const others: Array<Readonly<VoteFact>> = [];
   for (const v of votes) {
     const i = set.indexOfAddress(v.validator);
@@ -133,9 +121,15 @@ export function commitFact(
       bits[i >> 3]! |= 1 << (i & 7);
     else others.push(voteFact(v));
   }
-  const fact = deepFreeze({ height, round, blockHash, set: setDigest(set), signers: toHex(bits), others });
-  commitFacts.set(votes, { members: set.membershipKey, fact });
-  return fact;
+  // Vote facts are frozen already: freezing the list and the fact makes it immutable all the way down.
+  return Object.freeze({
+    height,
+    round,
+    blockHash,
+    set: setDigest(set),
+    signers: toHex(bits),
+    others: Object.freeze(others),
+  });
 }
 
 /**
