@@ -55,7 +55,7 @@ if (what === 'accel') {
   const { runCampaign } = await from('sim/campaign/fuzz.ts');
   const before = process.resourceUsage();
   const t0 = performance.now();
-  const s = await runCampaign({
+  const { summary: s } = await runCampaign({
     seeds,
     workers,
     shard: { index: 1, count: 1 },
