@@ -217,7 +217,7 @@ export function commitFactOf(
   members: Address[] = VALIDATORS.map((v) => v.signer),
   set?: Hex,
 ): CommitFact {
-  const order = [...members].sort();
+  const order = [...members].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const round = votes[0]?.round ?? 0;
   const bits = new Uint8Array(Math.ceil(order.length / 8));
   const others: VoteFact[] = [];
