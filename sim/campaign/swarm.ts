@@ -46,7 +46,9 @@ export function swarmBase(durationMs: number): Scenario {
     faults: [],
     workload: {
       transfers: { everyMs: 10_000, amountWei: 10n ** 15n },
+      multiSends: null,
       topups: [],
+      withdrawals: [],
       stateSyncs: [],
       stakeUpdates: [],
       joins: [],
@@ -104,9 +106,17 @@ export function swarmScenario(seed: number, durationMs = 2 * 3_600_000, profile:
   s.workload = {
     ...s.workload,
     topups: rng.bool(0.5)
-      ? [{ atMs: rng.int(20, 300) * 1000, validator: rng.int(1, n), amountTokens: 20n, repeat: rng.int(1, 3) }]
+      ? [
+          {
+            atMs: rng.int(20, 300) * 1000,
+            validator: rng.int(1, n),
+            amountTokens: 20n,
+            repeat: rng.int(1, 3),
+            everyMs: 0,
+          },
+        ]
       : [],
-    stateSyncs: rng.bool(0.5) ? [{ atMs: rng.int(20, 300) * 1000, count: rng.int(1, 20) }] : [],
+    stateSyncs: rng.bool(0.5) ? [{ atMs: rng.int(20, 300) * 1000, count: rng.int(1, 20), repeat: 1, everyMs: 0 }] : [],
   };
   return s;
 }

@@ -26,7 +26,8 @@ export type SimObservation =
   | { kind: 'workload.stakeUpdate'; validator: number }
   | { kind: 'workload.join'; stake: bigint }
   | { kind: 'workload.exit'; validator: number }
-  | { kind: 'workload.signerChange'; validator: number };
+  | { kind: 'workload.signerChange'; validator: number }
+  | { kind: 'workload.withdrawal'; validator: number };
 
 export type RunObservation = Observation | SimObservation;
 

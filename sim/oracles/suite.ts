@@ -37,8 +37,11 @@ export class OracleSuite {
 
   constructor(
     readonly scenario: Scenario,
-    /** The signer address of validator `index` (1-based), to know whose blocks an isolated producer made. */
-    private readonly signerOf: (index: number) => string | undefined = () => undefined,
+    /**
+     * The signer addresses of validator `index` (1-based): its first and those it rotates to, to
+     * know whose blocks an isolated producer made.
+     */
+    private readonly signersOf: (index: number) => readonly string[] = () => [],
     /**
      * Whether a fault may silence every producer (node crashes and pauses, partitions and link
      * faults touching sidechain nodes): each fault kind says so itself (sim/faults).
@@ -116,12 +119,11 @@ export class OracleSuite {
       this.faultWindows.push({ index: o.index, fromMs: r.t, toMs: Infinity });
       // The record names the validator the fault resolved to (an `inTurn` target is resolved when it fires).
       const v = o.fault === 'isolateProducer' ? /^validator (\d+)/.exec(o.detail) : null;
-      const signer = v ? this.signerOf(Number(v[1])) : undefined;
-      if (signer) this.isolations.push({ index: o.index, signer, fromMs: r.t, toMs: null });
+      for (const signer of v ? this.signersOf(Number(v[1])) : [])
+        this.isolations.push({ index: o.index, signer, fromMs: r.t, toMs: null });
     }
     if (o.kind === 'fault.end') {
-      const open = this.isolations.find((w) => w.index === o.index && w.toMs === null);
-      if (open) open.toMs = r.t;
+      for (const open of this.isolations) if (open.index === o.index && open.toMs === null) open.toMs = r.t;
       const w = this.faultWindows.find((x) => x.index === o.index && x.toMs === Infinity);
       if (w) w.toMs = r.t;
       if (--this.openFaults === 0) this.healedAtMs = r.t;

@@ -108,6 +108,12 @@ const counts = (extra: string[]) => object(Object.fromEntries([...COUNTS, ...ext
 
 const list = (item: Schema): Schema => ({ type: 'array', items: item });
 
+/** Every workload list item may repeat: `repeat` times, `every` apart (default: all at once). */
+const REPEATS: Record<string, Schema> = {
+  repeat: int(1, 100, 'how many times in all (default 1)'),
+  every: { ...DURATION, description: 'the time between repeats (default 0: all at once)' },
+};
+
 /** The whole scenario file. */
 export function scenarioSchema(): Schema {
   return {
@@ -134,19 +140,24 @@ export function scenarioSchema(): Schema {
         faults: list(faultSchema()),
         workload: object({
           transfers: object({ every: DURATION, amountWei: UINT }, ['every']),
+          multiSends: object({ every: DURATION, outputs: int(1, 50), amountWei: UINT }, ['every']),
           topups: list(
-            object({ at: DURATION, validator: VALIDATOR_INDEX, amount: UINT, repeat: int(1, 100) }, [
+            object({ at: DURATION, validator: VALIDATOR_INDEX, amount: UINT, ...REPEATS }, ['at', 'validator']),
+          ),
+          withdrawals: list(
+            object({ at: DURATION, validator: VALIDATOR_INDEX, amount: UINT, ...REPEATS }, ['at', 'validator']),
+          ),
+          stateSyncs: list(object({ at: DURATION, count: int(1, 1000), ...REPEATS }, ['at'])),
+          stakeUpdates: list(
+            object({ at: DURATION, validator: VALIDATOR_INDEX, amount: UINT, ...REPEATS }, [
               'at',
               'validator',
+              'amount',
             ]),
           ),
-          stateSyncs: list(object({ at: DURATION, count: int(1, 1000) }, ['at'])),
-          stakeUpdates: list(
-            object({ at: DURATION, validator: VALIDATOR_INDEX, amount: UINT }, ['at', 'validator', 'amount']),
-          ),
-          joins: list(object({ at: DURATION, stake: UINT }, ['at', 'stake'])),
-          exits: list(object({ at: DURATION, validator: VALIDATOR_INDEX }, ['at', 'validator'])),
-          signerChanges: list(object({ at: DURATION, validator: VALIDATOR_INDEX }, ['at', 'validator'])),
+          joins: list(object({ at: DURATION, stake: UINT, ...REPEATS }, ['at', 'stake'])),
+          exits: list(object({ at: DURATION, validator: VALIDATOR_INDEX, ...REPEATS }, ['at', 'validator'])),
+          signerChanges: list(object({ at: DURATION, validator: VALIDATOR_INDEX, ...REPEATS }, ['at', 'validator'])),
           sidechainTxs: object({ every: DURATION }, ['every']),
         }),
         expect: object({

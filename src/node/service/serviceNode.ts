@@ -9,6 +9,7 @@
  * the side voter, the answers to its sidechain node and the facts it reports.
  */
 import { type Address } from '../../core/address';
+import { type Hex } from '../../core/bytes';
 import { assert } from '../../core/errors';
 import { type SignatureScheme } from '../../core/signatureScheme';
 import { BLOCK_MAX_BYTES, BLOCK_MAX_GAS, ServiceApp } from '../../app/serviceApp';
@@ -101,6 +102,16 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
     // Replay the disk: the same blocks and commits give the same state.
     for (const cb of this.disk) this.applyBlock(cb, ctx, false);
     this.start(ctx);
+  }
+
+  /**
+   * Take up a new signer key: its validator's signer changed on the parent chain and this node's
+   * committed state now has the new signer (an operator installs the key it registered). Votes,
+   * proposals and bridge transactions are signed with it from the next height on.
+   */
+  adoptSignerKey(privateKey: Hex, address: Address): void {
+    this.identity.privateKey = privateKey;
+    this.identity.address = address;
   }
 
   /** Sign a digest with this node's key. */
