@@ -54,6 +54,8 @@ export interface ValidatorBehaviour {
   routes?(msg: NodeMessage, tools: ByzantineTools): ByzantineRoutes | null;
   /** After the validator's node committed a block (a Byzantine sender acts here; see sendTxFrom). */
   onCommit?(node: ServiceNode, block: CommittedBlock, end: AppliedBlock['end']): void;
+  /** The txs of a block the validator proposes, instead of those it reaped (null: those). */
+  blockTxs?(node: ServiceNode, reaped: Hex[], block: { height: bigint; timeMs: number }): Hex[] | null;
 }
 
 /** A workload event: what it does, the item's index in its list, and which repeat of it (0 = the first). */
@@ -196,6 +198,13 @@ export class Cluster extends Domain {
             for (const b of this.behavioursOf(k.index)) {
               const routes = b.routes?.(msg, tools) ?? null;
               if (routes) return routes;
+            }
+            return null;
+          },
+          blockTxs: (node, reaped, block) => {
+            for (const b of this.behavioursOf(k.index)) {
+              const txs = b.blockTxs?.(node, reaped, block) ?? null;
+              if (txs) return txs;
             }
             return null;
           },

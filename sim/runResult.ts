@@ -13,6 +13,7 @@ import { type MainReport } from './domain/mainReport';
 import { type ReorgRecord, type SidechainReport } from './domain/sidechainDomain';
 import { type Violation } from './oracles/oracle';
 import { type Counts, type Scenario, type Verdict } from './scenario/scenario';
+import { type MessageReach, messageReach } from './report/messageReach';
 
 export type Placement = 'inline' | 'worker';
 
@@ -36,6 +37,8 @@ export interface RunResult {
   verdict: Verdict;
   message: string;
   counts: Counts;
+  /** The service's messages the run reached: delivered, accepted, refused by code; the Byzantine kinds. */
+  reach: MessageReach;
   maxReorgDepth: number;
   backupBlocks: number;
   /** Every reorg any sidechain node went through (atMs on the node's clock: epoch-based). */
@@ -118,6 +121,7 @@ export function assembleResult(
       noAcks: main.noAcks,
       reorgs: sc.reorgs.length,
     },
+    reach: messageReach(main.records),
     maxReorgDepth: sc.maxReorgDepth,
     backupBlocks: sc.backupBlocks,
     reorgs: sc.reorgs,

@@ -16,6 +16,7 @@ import { CheckpointOracle, CheckpointRootOracle } from './checkpoints';
 import { ConvergenceOracle, ForkChoiceOracle } from './forkChoice';
 import { LivenessOracle } from './liveness';
 import { BftLockOracle, BftQuorumOracle } from './bft';
+import { ByzantineRefusedOracle } from './byzantineRefused';
 import { SidechainModel } from './model/sidechainModel';
 
 export interface FinalFacts {
@@ -88,6 +89,7 @@ export class OracleSuite {
       new AccountsOracle(),
       new SupplyOracle(),
       new TopupIdempotencyOracle(),
+      new ByzantineRefusedOracle(),
       new StateSyncOracle(this.model),
       this.stateSyncLatency,
       new SpanOracle(),

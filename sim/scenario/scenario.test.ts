@@ -130,6 +130,26 @@ describe('scenario files', () => {
     expect(bad({ topups: [{ at: '1m', validator: 1, often: true }] })).toThrow(/^workload\.topups\[0\]\.often: /);
   });
 
+  it('expectations by message type and Byzantine kind; an unknown name is named', () => {
+    const base = JSON.parse(readFileSync(join(SCENARIOS_DIR, 'smoke.json'), 'utf8'));
+    const expect_ = (e: unknown) => decodeScenario({ ...base, expect: e }).expect;
+    expect(
+      expect_({ min: { accepted: { MsgSend: 2 }, byzantine: { wrongChainId: 1 } }, max: { refused: { MsgSend: 0 } } }),
+    ).toEqual({
+      verdict: 'pass',
+      min: { accepted: { MsgSend: 2 }, byzantine: { wrongChainId: 1 } },
+      max: { refused: { MsgSend: 0 } },
+    });
+    expect(() => expect_({ min: { delivered: { MsgBurn: 1 } } })).toThrow(
+      /^expect\.min\.delivered\.MsgBurn: unknown message type "MsgBurn"; one of MsgSend, /,
+    );
+    expect(() => expect_({ min: { byzantine: { meteor: 1 } } })).toThrow(
+      /^expect\.min\.byzantine\.meteor: unknown Byzantine kind "meteor"/,
+    );
+    expect(() => expect_({ max: { byzantine: { wrongChainId: 1 } } })).toThrow(/^expect\.max\.byzantine: /);
+    expect(() => expect_({ min: { accepted: { MsgSend: -1 } } })).toThrow(/^expect\.min\.accepted\.MsgSend: /);
+  });
+
   it('height triggers: atHeight {service | sidechain: n}, exactly one of at / atHeight, on its own side', () => {
     const base = JSON.parse(readFileSync(join(SCENARIOS_DIR, 'smoke.json'), 'utf8'));
     const withFaults = (faults: unknown[]) => decodeScenario({ ...structuredClone(base), faults });

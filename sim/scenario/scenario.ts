@@ -16,6 +16,11 @@ import { MAX_VALIDATORS } from './schemaParts';
 import { type FaultSpec, decodeFault, encodeFault } from '../faults/registry';
 import { type PlantName, parsePlant } from '../../src/core/plants';
 import { DEFAULT_STAKE_DISTRIBUTION, type StakeDistribution, drawStakes } from './stakeDistribution';
+import { BYZANTINE_TXS } from '../faults/byzantineTxs';
+import { MESSAGE_NAMES, UNDECODABLE } from '../report/messageReach';
+
+/** The message types an expectation may bound (the client table's, and bytes that do not decode). */
+export const MESSAGE_TYPES: readonly string[] = [...MESSAGE_NAMES.values(), UNDECODABLE];
 
 export type { FaultSpec, FaultKind, TriggerChain } from '../faults/registry';
 export { FAULT_KINDS } from '../faults/registry';
@@ -96,12 +101,24 @@ export interface Counts {
   reorgs: number;
 }
 
+/**
+ * Bounds on the transactions a run's committed blocks delivered, by message type of the client
+ * table (`MsgSend`, …, `undecodable`): delivered, accepted (a side message once its side-tx result
+ * is in), refused (any code).
+ */
+export interface MessageBounds {
+  delivered?: Record<string, number>;
+  accepted?: Record<string, number>;
+  refused?: Record<string, number>;
+}
+
 export interface Expectations {
   verdict: Verdict;
   /** The first violation must come from this oracle (for failing scenarios). */
   oracle?: string;
-  min: Partial<Counts & { backupBlocks: number }>;
-  max: Partial<Counts & { reorgDepth: number }>;
+  /** `byzantine`: per Byzantine kind, its txs delivered by its own blocks and refused with the reference's code. */
+  min: Partial<Counts & { backupBlocks: number }> & MessageBounds & { byzantine?: Record<string, number> };
+  max: Partial<Counts & { reorgDepth: number }> & MessageBounds;
 }
 
 export interface Scenario {
@@ -323,19 +340,35 @@ function decodeChecked(value: unknown): Scenario {
   if (!['pass', 'safety', 'liveness', 'crash'].includes(verdict))
     throw new InputError('expect.verdict', `expected pass, safety, liveness or crash, got ${describeValue(verdict)}`);
   const countKeys = ['serviceBlocks', 'sidechainBlocks', 'spans', 'checkpointsAcked', 'noAcks', 'reorgs'];
-  const bounds = (k: 'min' | 'max', extra: string[]) => {
+  const named = (c: Reader, b: Obj, key: string, known: readonly string[], what: string) => {
+    const n = c.child(key);
+    const x = n.obj(b[key]);
+    const out: Record<string, number> = {};
+    for (const name of Object.keys(x)) {
+      if (!known.includes(name))
+        throw new InputError(n.at(name), `unknown ${what} ${describeValue(name)}; one of ${known.join(', ')}`);
+      out[name] = n.int(x, name, undefined, 0);
+    }
+    return out;
+  };
+  const messageKeys = ['delivered', 'accepted', 'refused'];
+  const bounds = (k: 'min' | 'max', extra: string[], kinds: boolean) => {
     const c = er.child(k);
     const b = eo[k] === undefined ? {} : c.obj(eo[k]);
-    c.noExtra(b, [...countKeys, ...extra]);
-    const out: Record<string, number> = {};
-    for (const key of Object.keys(b)) out[key] = c.int(b, key, undefined, 0);
+    c.noExtra(b, [...countKeys, ...extra, ...messageKeys, ...(kinds ? ['byzantine'] : [])]);
+    const out: Record<string, number | Record<string, number>> = {};
+    for (const key of Object.keys(b)) {
+      if (messageKeys.includes(key)) out[key] = named(c, b, key, MESSAGE_TYPES, 'message type');
+      else if (key === 'byzantine') out[key] = named(c, b, key, BYZANTINE_TXS, 'Byzantine kind');
+      else out[key] = c.int(b, key, undefined, 0);
+    }
     return out;
   };
   const expect: Expectations = {
     verdict: verdict as Verdict,
     ...(eo.oracle !== undefined ? { oracle: er.str(eo, 'oracle') } : {}),
-    min: bounds('min', ['backupBlocks']),
-    max: bounds('max', ['reorgDepth']),
+    min: bounds('min', ['backupBlocks'], true),
+    max: bounds('max', ['reorgDepth'], false),
   };
 
   const durationMs = r.duration(o, 'duration', 600_000);

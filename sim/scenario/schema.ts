@@ -104,7 +104,20 @@ const PARAMS: Record<string, Schema> = {
 };
 
 const COUNTS = ['serviceBlocks', 'sidechainBlocks', 'spans', 'checkpointsAcked', 'noAcks', 'reorgs'];
-const counts = (extra: string[]) => object(Object.fromEntries([...COUNTS, ...extra].map((k) => [k, int(0)])));
+/** Counts by name (message types, Byzantine kinds): the decoder checks the names and words the error. */
+const NAMED_COUNTS = (what: string): Schema => ({
+  type: 'object',
+  additionalProperties: int(0),
+  description: `counts by ${what}`,
+  'x-code': true,
+});
+const MESSAGE_COUNTS = {
+  delivered: NAMED_COUNTS('message type: transactions committed blocks delivered'),
+  accepted: NAMED_COUNTS('message type: accepted (a side message once its side-tx result is in)'),
+  refused: NAMED_COUNTS('message type: refused with any code'),
+};
+const counts = (extra: string[], more: Record<string, Schema> = {}) =>
+  object({ ...Object.fromEntries([...COUNTS, ...extra].map((k) => [k, int(0)])), ...MESSAGE_COUNTS, ...more });
 
 const list = (item: Schema): Schema => ({ type: 'array', items: item });
 
@@ -166,7 +179,11 @@ export function scenarioSchema(): Schema {
             'x-message': 'expected pass, safety, liveness or crash, got {got}',
           },
           oracle: { type: 'string', description: 'the oracle that must fire first (failing scenarios)' },
-          min: counts(['backupBlocks']),
+          min: counts(['backupBlocks'], {
+            byzantine: NAMED_COUNTS(
+              'Byzantine kind: its txs its own blocks delivered, refused with the reference code',
+            ),
+          }),
           max: counts(['reorgDepth']),
         }),
         plant: {

@@ -129,15 +129,20 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
     };
   }
 
-  /** The proposer's block: mempool txs within the byte and gas limits (a checkpoint tx alone). */
+  /**
+   * The proposer's block: mempool txs within the byte and gas limits (a checkpoint tx alone). A
+   * Byzantine proposer may put any bytes in its block instead (the `blockTxs` hook).
+   */
   proposeBlock(ctx: Ctx): ServiceBlock {
-    const txs = this.intake.mempool.reap({ maxBytes: BLOCK_MAX_BYTES, maxGas: BLOCK_MAX_GAS }).map((e) => e.hex);
-    return proposeBlock(this.tip(), {
+    const reaped = this.intake.mempool.reap({ maxBytes: BLOCK_MAX_BYTES, maxGas: BLOCK_MAX_GAS }).map((e) => e.hex);
+    const block = proposeBlock(this.tip(), {
       proposer: this.address,
       nowMs: ctx.nowMs(),
       lastCommit: this.driver.commitForNextBlock,
-      txs,
+      txs: reaped,
     });
+    const txs = this.hooks.blockTxs?.(this, reaped, block) ?? null;
+    return txs === null ? block : { ...block, txs };
   }
 
   /** A decided block, or one fetched from a peer that continues this chain. */
