@@ -165,6 +165,7 @@ export function clusterSetup(scenario: Scenario, seed: number): ClusterSetup {
         first_span_duration: p.firstSpanDuration,
       },
       checkpoint: { params: { checkpoint_buffer_time_ms: p.checkpointBufferTimeMs } },
+      ...(p.sendEnabled === false ? { bank: { send_enabled: false } } : {}),
     },
   };
 

@@ -46,6 +46,8 @@ export interface ScenarioParams {
   validatorSlots: number;
   /** Clique-style random delay for backups (off by default). */
   jitter: boolean;
+  /** The bank module's `sendenabled` at genesis (absent: true): false refuses every send and top-up. */
+  sendEnabled?: boolean;
 }
 
 export const DEFAULT_PARAMS: ScenarioParams = {
@@ -202,6 +204,7 @@ function decodeChecked(value: unknown): Scenario {
     'parentBlockTime',
     'commitTimeout',
     'relayDelayPerRank',
+    'sendEnabled',
   ]);
   const D = DEFAULT_PARAMS;
   const params: ScenarioParams = {
@@ -223,6 +226,7 @@ function decodeChecked(value: unknown): Scenario {
     // The parent chain stakes every genesis validator in a slot: by default there are enough for the set.
     validatorSlots: pr.int(po, 'validatorSlots', Math.max(D.validatorSlots, validators.length), 1, 1000),
     jitter: pr.bool(po, 'jitter', D.jitter),
+    ...(po.sendEnabled !== undefined ? { sendEnabled: pr.bool(po, 'sendEnabled', true) } : {}),
   };
   if (po.producerCount !== undefined && params.producerCount > validators.length)
     throw new InputError(
@@ -432,6 +436,7 @@ export function encodeScenario(s: Scenario): Record<string, unknown> {
       relayDelayPerRank: durationText(p.relayDelayPerRankMs),
       validatorSlots: p.validatorSlots,
       jitter: p.jitter,
+      ...(p.sendEnabled !== undefined ? { sendEnabled: p.sendEnabled } : {}),
     },
     network: encodeLink(s.network),
     faults: s.faults.map(encodeFault),

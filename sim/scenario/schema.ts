@@ -97,6 +97,7 @@ const PARAMS: Record<string, Schema> = {
   stateSyncDelayS: int(0, 86400),
   validatorSlots: int(1, 1000),
   jitter: { type: 'boolean' },
+  sendEnabled: { type: 'boolean', description: "the bank module's sendenabled at genesis (default true)" },
   checkpointBufferTime: DURATION,
   parentBlockTime: DURATION,
   commitTimeout: DURATION,
