@@ -107,8 +107,8 @@ export class OracleSuite {
   private healedAtMs = 0;
   /** When each fault (by scenario index) started: a height-triggered one has no time in the scenario. */
   private readonly faultStartMs = new Map<number, number>();
-  /** Every fault's window [from, to] in virtual ms (to = Infinity while in force). */
-  private readonly faultWindows: Array<{ index: number; fromMs: number; toMs: number }> = [];
+  /** Every fault's window [from, to] in virtual ms (to = Infinity while in force), and its kind. */
+  private readonly faultWindows: Array<{ index: number; kind: string; fromMs: number; toMs: number }> = [];
 
   /** isolateProducer faults: the signer cut off, from when, until when (null while in force). */
   private readonly isolations: Array<{ index: number; signer: string; fromMs: number; toMs: number | null }> = [];
@@ -118,7 +118,7 @@ export class OracleSuite {
     if (o.kind === 'fault.start') {
       this.openFaults++;
       if (!this.faultStartMs.has(o.index)) this.faultStartMs.set(o.index, r.t);
-      this.faultWindows.push({ index: o.index, fromMs: r.t, toMs: Infinity });
+      this.faultWindows.push({ index: o.index, kind: o.fault, fromMs: r.t, toMs: Infinity });
       // The record names the validator the fault resolved to (an `inTurn` target is resolved when it fires).
       const v = o.fault === 'isolateProducer' ? /^validator (\d+)/.exec(o.detail) : null;
       for (const signer of v ? this.signersOf(Number(v[1])) : [])
@@ -185,7 +185,14 @@ export class OracleSuite {
         producers: b.expected?.producers ?? 0,
         signer: b.fact.signer,
       }));
-    this.backup.checkChain(best.node, f.endMs, canonical, f.silentWindows, alone);
+    // A producer held back (offline or slow): excused only where it is the span's single producer.
+    const heldBack = this.faultWindows
+      .filter((w) => w.kind === 'offlineProducer' || w.kind === 'slowProducer')
+      .map((w): [bigint, bigint] => [
+        BigInt(Math.floor((epochMs + w.fromMs) / 1000)),
+        BigInt(Math.ceil((epochMs + Math.min(w.toMs, f.endMs)) / 1000)) + 30n,
+      ]);
+    this.backup.checkChain(best.node, f.endMs, canonical, f.silentWindows, alone, heldBack);
     let low = best.headNumber;
     for (const s of f.sidechains) if (s.headNumber < low) low = s.headNumber;
     const settled = low - 8n;
