@@ -1,62 +1,99 @@
 import { type BenchResult } from './harness';
-import { loadScenario } from '../sim/scenario/load';
-import { runScenarioAsync } from '../sim/run';
-import { runCampaign } from '../sim/campaign/fuzz';
+import { type Checkout, checkoutsToMeasure, runAgainst } from './checkouts';
 
 /**
  * Acceleration (simulated time / wall time) of the default network over one simulated hour in
- * fast and real crypto, in both placements; fuzz throughput (2-hour swarm runs, fast) on 1 and 2
- * workers. LOCKSTEP_BENCH_QUICK=1 shortens everything (for a smoke of the bench itself).
+ * fast and real crypto, in both placements; and campaign throughput: swarm seeds of 10 simulated
+ * minutes per hour on 1 and 2 workers (as `lockstep fuzz --duration 10m` runs them, fault
+ * efficacy measured on every 10th seed). LOCKSTEP_BENCH_QUICK=1 shortens everything (for a smoke
+ * of the bench itself); LOCKSTEP_BENCH_BEFORE=DIR also measures another checkout, figure by figure
+ * (bench/checkouts.ts). Each figure runs in a process of its own (bench/clusterRun.ts).
  *
  * Each acceleration figure is timed after a one-simulated-minute warm-up run in the same crypto
  * mode and placement, so that it measures the steady state: not the worker thread's start (it
- * compiles the sidechain code again, ~1 s) nor the first JIT compilation.
+ * compiles the sidechain code again, ~1 s) nor the first JIT compilation. The campaign figures
+ * include everything a campaign pays: worker start-up and each seed's set-up.
  */
-export async function clusterBenches(): Promise<BenchResult[]> {
+export function clusterBenches(): BenchResult[] {
   const quick = process.env.LOCKSTEP_BENCH_QUICK === '1';
   const hour = quick ? 300_000 : 3_600_000;
-  const { scenario } = loadScenario('default');
+  const checkouts = checkoutsToMeasure();
   const out: BenchResult[] = [];
-  const accel = async (crypto: 'fast' | 'real', placement: 'inline' | 'worker') => {
-    await runScenarioAsync({ ...scenario, crypto, faults: [] }, { seed: 1, untilMs: 60_000, placement });
-    const t0 = performance.now();
-    await runScenarioAsync({ ...scenario, crypto, faults: [] }, { seed: 1, untilMs: hour, placement });
-    const wall = performance.now() - t0;
+
+  /** Measure on every checkout (the other one first); the figure is this checkout's. */
+  const both = <T extends { wallMs: number; cpuMs: number }>(
+    name: string,
+    args: string[],
+    value: (m: T) => number,
+    unit: string,
+    note: (m: T) => string,
+  ): T | null => {
+    const got: Partial<Record<Checkout['label'], T>> = {};
+    for (const c of checkouts) {
+      process.stderr.write(`cluster: ${name}${checkouts.length > 1 ? `, ${c.label} (${c.root})` : ''}…\n`);
+      const m = runAgainst<T>(c.root, 'clusterRun.ts', args);
+      if ('error' in m) {
+        out.push({
+          name: `${name}${checkouts.length > 1 ? `, ${c.label}` : ''}`,
+          value: Number.NaN,
+          unit: 'failed',
+          note: m.error,
+        });
+        continue;
+      }
+      got[c.label] = m;
+    }
+    const a = got.after;
+    if (!a) return null;
+    const b = got.before;
     out.push({
-      name: `default network, ${hour / 60_000} simulated min, ${crypto} crypto, ${placement}`,
-      value: hour / wall,
-      unit: 'x real time',
-      note: `${(wall / 1000).toFixed(1)} s wall`,
+      name,
+      value: value(a),
+      unit,
+      note:
+        note(a) +
+        (b
+          ? `; before ${value(b).toFixed(value(b) >= 100 ? 0 : 1)} ${unit} (${note(b)}): ${(value(a) / value(b)).toFixed(2)}x, cpu ${(b.cpuMs / a.cpuMs).toFixed(2)}x less`
+          : ''),
     });
-    return wall;
+    return a;
   };
-  const inlineFast = await accel('fast', 'inline');
-  const workerFast = await accel('fast', 'worker');
-  out.push({ name: 'worker placement speed-up over inline (fast crypto)', value: inlineFast / workerFast, unit: 'x' });
-  await accel('real', 'inline');
-  const seedsPerMinute = async (workers: number) => {
-    const seeds = quick ? 4 : 12;
-    const durationMs = quick ? 300_000 : 7_200_000;
-    const t0 = performance.now();
-    await runCampaign({
-      seeds,
-      workers,
-      shard: { index: 1, count: 1 },
-      durationMs,
-      crypto: 'fast',
-      efficacyEvery: 0,
-      now: () => 0,
-    });
-    const min = (performance.now() - t0) / 60_000;
+
+  type Accel = { wallMs: number; cpuMs: number; simulatedMs: number; events: number; peakRssMB: number };
+  const accel = (crypto: 'fast' | 'real', placement: 'inline' | 'worker') =>
+    both<Accel>(
+      `default network, ${hour / 60_000} simulated min, ${crypto} crypto, ${placement}`,
+      ['accel', crypto, placement, String(hour)],
+      (m) => m.simulatedMs / m.wallMs,
+      'x real time',
+      (m) =>
+        `${(m.wallMs / 1000).toFixed(1)} s wall, ${(m.cpuMs / 1000).toFixed(1)} s cpu, ${m.events.toLocaleString('en-US')} events`,
+    );
+  const inlineFast = accel('fast', 'inline');
+  const workerFast = accel('fast', 'worker');
+  if (inlineFast && workerFast)
     out.push({
-      name: `fuzz: ${durationMs / 60_000}-minute swarm runs, fast crypto, ${workers} worker(s)`,
-      value: seeds / min,
-      unit: 'seeds/min',
+      name: 'worker placement speed-up over inline (fast crypto)',
+      value: inlineFast.wallMs / workerFast.wallMs,
+      unit: 'x',
     });
-    return seeds / min;
+  accel('real', 'inline');
+
+  type Fuzz = { wallMs: number; cpuMs: number; seeds: number };
+  const seedsPerHour = (workers: number) => {
+    const seeds = quick ? 4 : workers === 1 ? 20 : 40;
+    const durationMs = quick ? 120_000 : 600_000;
+    return both<Fuzz>(
+      `fuzz: ${durationMs / 60_000}-minute swarm seeds, fast crypto, ${workers} worker(s)`,
+      ['fuzz', String(workers), String(seeds), String(durationMs), '10'],
+      (m) => (m.seeds * 3_600_000) / m.wallMs,
+      'seeds/hour',
+      (m) => `${m.seeds} seeds in ${(m.wallMs / 1000).toFixed(1)} s wall, ${(m.cpuMs / 1000).toFixed(1)} s cpu`,
+    );
   };
-  const one = await seedsPerMinute(1);
-  const two = await seedsPerMinute(2);
-  out.push({ name: 'fuzz: 2 workers over 1', value: two / one, unit: 'x' });
+  const one = seedsPerHour(1);
+  const two = seedsPerHour(2);
+  if (one && two)
+    out.push({ name: 'fuzz: 2 workers over 1', value: two.seeds / two.wallMs / (one.seeds / one.wallMs), unit: 'x' });
   return out;
 }

@@ -1,7 +1,6 @@
-import { spawnSync } from 'node:child_process';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { type BenchResult } from './harness';
+import { type Checkout, checkoutsToMeasure, runAgainst } from './checkouts';
+import { parseDurationMs } from '../src/core/duration';
 
 /**
  * How the cost of a run grows with the validator set: 7, 28, 56, 105 and 200 validators on the
@@ -10,50 +9,66 @@ import { type BenchResult } from './harness';
  * validators with real crypto. Each figure comes from a process of its own (bench/scaleRun.ts), so
  * its peak memory and CPU time are its own. Reported: simulated/wall, events, events per second,
  * peak RSS, and the cost (wall time per simulated second) relative to the 7-validator run of the
- * same placement in this bench run (CPU time too: the machine may be shared).
+ * same placement and checkout in this bench run (CPU time too: the machine may be shared).
  *
- * The full group takes a while (one simulated hour per figure): `npm run bench -- scale --quick`
- * (or LOCKSTEP_BENCH_QUICK=1) runs five simulated minutes per figure instead;
- * LOCKSTEP_BENCH_SCALE_SIZES=7,105 picks the set sizes.
+ * Knobs (environment): LOCKSTEP_BENCH_SCALE_SIZES=7,105 picks the set sizes;
+ * LOCKSTEP_BENCH_SCALE_PLACEMENTS=inline picks the placements (default inline,worker);
+ * LOCKSTEP_BENCH_SCALE_DURATION=10m the simulated time per figure (default 1h; `--quick` or
+ * LOCKSTEP_BENCH_QUICK=1: 5m); LOCKSTEP_BENCH_SCALE_REAL=0 leaves out the real-crypto figure;
+ * LOCKSTEP_BENCH_BEFORE=DIR also measures another checkout, figure by figure (bench/checkouts.ts).
  */
 export function scaleBenches(): BenchResult[] {
   const quick = process.env.LOCKSTEP_BENCH_QUICK === '1';
-  const simulatedMs = quick ? 300_000 : 3_600_000;
+  const simulatedMs = process.env.LOCKSTEP_BENCH_SCALE_DURATION
+    ? parseDurationMs(process.env.LOCKSTEP_BENCH_SCALE_DURATION, 'LOCKSTEP_BENCH_SCALE_DURATION')
+    : quick
+      ? 300_000
+      : 3_600_000;
   const sizes = (process.env.LOCKSTEP_BENCH_SCALE_SIZES ?? '7,28,56,105,200').split(',').map(Number);
+  const placements = (process.env.LOCKSTEP_BENCH_SCALE_PLACEMENTS ?? 'inline,worker')
+    .split(',')
+    .filter((p): p is 'inline' | 'worker' => p === 'inline' || p === 'worker');
   const runs: Array<{ n: number; placement: 'inline' | 'worker'; crypto: 'fast' | 'real' }> = [];
-  for (const n of sizes)
-    for (const placement of ['inline', 'worker'] as const) runs.push({ n, placement, crypto: 'fast' });
-  if (sizes.includes(105)) runs.push({ n: 105, placement: 'inline', crypto: 'real' });
+  for (const n of sizes) for (const placement of placements) runs.push({ n, placement, crypto: 'fast' });
+  if (sizes.includes(105) && placements.includes('inline') && process.env.LOCKSTEP_BENCH_SCALE_REAL !== '0')
+    runs.push({ n: 105, placement: 'inline', crypto: 'real' });
 
-  const script = join(dirname(fileURLToPath(import.meta.url)), 'scaleRun.ts');
+  const checkouts = checkoutsToMeasure();
   const out: BenchResult[] = [];
   const rows: Measurement[] = [];
   for (const r of runs) {
-    process.stderr.write(
-      `scale: ${r.n} validators, ${r.crypto} crypto, ${r.placement}: running ${simulatedMs / 60_000} simulated min…\n`,
-    );
-    const child = spawnSync(
-      process.execPath,
-      ['--import', 'tsx', script, String(r.n), r.placement, r.crypto, String(simulatedMs)],
-      { encoding: 'utf8', maxBuffer: 1 << 20, stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    const line = child.stdout.trim().split('\n').pop() ?? '';
-    if (child.status !== 0 || !line.startsWith('{')) {
-      out.push({
-        name: `scale: ${r.n} validators, ${r.crypto}, ${r.placement}`,
-        value: Number.NaN,
-        unit: 'failed',
-        note: `exit ${child.status}`,
-      });
-      continue;
+    const pair: Partial<Record<Checkout['label'], Measurement>> = {};
+    for (const c of checkouts) {
+      process.stderr.write(
+        `scale: ${r.n} validators, ${r.crypto} crypto, ${r.placement}${checkouts.length > 1 ? `, ${c.label} (${c.root})` : ''}: running ${simulatedMs / 60_000} simulated min…\n`,
+      );
+      const got = runAgainst<Measurement>(c.root, 'scaleRun.ts', [
+        String(r.n),
+        r.placement,
+        r.crypto,
+        String(simulatedMs),
+      ]);
+      if ('error' in got) {
+        out.push({
+          name: `scale: ${r.n} validators, ${r.crypto}, ${r.placement}${label(c, checkouts)}`,
+          value: Number.NaN,
+          unit: 'failed',
+          note: got.error,
+        });
+        continue;
+      }
+      const m: Measurement = { ...got, checkout: c.label };
+      const base = rows.find(
+        (x) => x.validators === 7 && x.placement === m.placement && x.crypto === 'fast' && x.checkout === c.label,
+      );
+      m.cost = base ? m.wallMs / m.simulatedMs / (base.wallMs / base.simulatedMs) : Number.NaN;
+      m.cpuCost = base ? m.cpuMs / m.simulatedMs / (base.cpuMs / base.simulatedMs) : Number.NaN;
+      rows.push(m);
+      pair[c.label] = m;
     }
-    const m = JSON.parse(line) as Measurement;
-    rows.push(m);
-    const base = rows.find((x) => x.validators === 7 && x.placement === m.placement && x.crypto === 'fast');
-    const cost = base ? m.wallMs / m.simulatedMs / (base.wallMs / base.simulatedMs) : Number.NaN;
-    const cpuCost = base ? m.cpuMs / m.simulatedMs / (base.cpuMs / base.simulatedMs) : Number.NaN;
-    m.cost = cost;
-    m.cpuCost = cpuCost;
+    const m = pair.after;
+    if (!m) continue;
+    const b = pair.before;
     out.push({
       name: `scale: ${m.validators} validators, ${m.crypto} crypto, ${m.placement}, ${m.simulatedMs / 60_000} simulated min`,
       value: m.simulatedMs / m.wallMs,
@@ -61,21 +76,30 @@ export function scaleBenches(): BenchResult[] {
       note:
         `${(m.wallMs / 1000).toFixed(1)} s wall, ${(m.cpuMs / 1000).toFixed(1)} s cpu, ${m.events.toLocaleString('en-US')} events, ` +
         `${Math.round((m.events * 1000) / m.wallMs).toLocaleString('en-US')} events/s, peak RSS ${Math.round(m.peakRssMB)} MB` +
-        (m.verdict === 'pass' ? '' : `, verdict ${m.verdict}: ${m.message}`),
+        (m.verdict === 'pass' ? '' : `, verdict ${m.verdict}: ${m.message}`) +
+        (b
+          ? `; before ${(b.simulatedMs / b.wallMs).toFixed(1)}x real time, ${(b.cpuMs / 1000).toFixed(1)} s cpu, ${Math.round(b.peakRssMB)} MB: ` +
+            `${(b.cpuMs / m.cpuMs).toFixed(2)}x less cpu`
+          : ''),
     });
-    if (base && m !== base)
+    if (m.validators !== 7 && !Number.isNaN(m.cost ?? Number.NaN))
       out.push({
         name: `scale: cost per simulated second, ${m.validators} over 7 validators, ${m.crypto}, ${m.placement}`,
-        value: cost,
+        value: m.cost!,
         unit: 'x',
-        note: `cpu time ${cpuCost.toFixed(1)}x`,
+        note: `cpu time ${m.cpuCost!.toFixed(1)}x${b?.cost !== undefined && !Number.isNaN(b.cost) ? `; before ${b.cost.toFixed(1)}x (cpu ${b.cpuCost!.toFixed(1)}x)` : ''}`,
       });
   }
-  process.stdout.write(`\n${table(rows)}\n`);
+  process.stdout.write(`\n${table(rows, checkouts.length > 1)}\n`);
   return out;
 }
 
+function label(c: Checkout, all: Checkout[]): string {
+  return all.length > 1 ? `, ${c.label}` : '';
+}
+
 interface Measurement {
+  checkout: Checkout['label'];
   validators: number;
   placement: 'inline' | 'worker';
   crypto: 'fast' | 'real';
@@ -91,16 +115,16 @@ interface Measurement {
 }
 
 /** The figures as a Markdown table (for notes and issues). */
-function table(rows: Measurement[]): string {
+function table(rows: Measurement[], both: boolean): string {
   const head =
-    '| validators | crypto | placement | simulated / wall | wall s | cpu s | events | events/s | peak RSS MB | cost vs 7 (wall) | cost vs 7 (cpu) |\n' +
-    '| ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |';
+    `| ${both ? 'checkout | ' : ''}validators | crypto | placement | simulated / wall | wall s | cpu s | events | events/s | peak RSS MB | cost vs 7 (wall) | cost vs 7 (cpu) |\n` +
+    `| ${both ? '--- | ' : ''}---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |`;
   const fmt = (x: number | undefined, d = 1) => (x === undefined || Number.isNaN(x) ? '' : x.toFixed(d));
   return [
     head,
     ...rows.map(
       (m) =>
-        `| ${m.validators} | ${m.crypto} | ${m.placement} | ${fmt(m.simulatedMs / m.wallMs)}x | ${fmt(m.wallMs / 1000)} | ${fmt(m.cpuMs / 1000)} | ${m.events.toLocaleString('en-US')} | ${Math.round((m.events * 1000) / m.wallMs).toLocaleString('en-US')} | ${Math.round(m.peakRssMB)} | ${fmt(m.cost)}x | ${fmt(m.cpuCost)}x |`,
+        `| ${both ? `${m.checkout} | ` : ''}${m.validators} | ${m.crypto} | ${m.placement} | ${fmt(m.simulatedMs / m.wallMs)}x | ${fmt(m.wallMs / 1000)} | ${fmt(m.cpuMs / 1000)} | ${m.events.toLocaleString('en-US')} | ${Math.round((m.events * 1000) / m.wallMs).toLocaleString('en-US')} | ${Math.round(m.peakRssMB)} | ${fmt(m.cost)}x | ${fmt(m.cpuCost)}x |`,
     ),
   ].join('\n');
 }

@@ -1,6 +1,8 @@
 /**
  * One measurement of the scale bench (bench/scale.bench.ts), in a process of its own so that its
- * peak memory and CPU time are its own: `node --import tsx bench/scaleRun.ts N PLACEMENT CRYPTO MS`.
+ * peak memory and CPU time are its own:
+ * `node --import tsx bench/scaleRun.ts ROOT N PLACEMENT CRYPTO MS`, where ROOT is the checkout to
+ * measure (this one, or the other of a before/after session: bench/checkouts.ts).
  *
  * The network is scenarios/mainnet-105.json's (parameters, link model, workload) with N validators
  * drawn from the same stake distribution and no faults. A warm-up run of one simulated minute in
@@ -8,22 +10,29 @@
  * start-up (N nodes built from genesis) included. Prints one JSON line.
  */
 import { readFileSync } from 'node:fs';
-import { decodeScenario } from '../sim/scenario/scenario';
-import { resolveScenarioPath } from '../sim/scenario/load';
-import { runScenarioAsync } from '../sim/run';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
-const [n, placement, crypto, ms] = process.argv.slice(2);
+const [root, n, placement, crypto, ms] = process.argv.slice(2);
 const count = Number(n);
 const simulatedMs = Number(ms);
 if (
+  !root ||
   !Number.isSafeInteger(count) ||
   !(placement === 'inline' || placement === 'worker') ||
   !(crypto === 'fast' || crypto === 'real') ||
   !Number.isSafeInteger(simulatedMs)
 ) {
-  process.stderr.write('usage: node --import tsx bench/scaleRun.ts VALIDATORS inline|worker fast|real SIMULATED_MS\n');
+  process.stderr.write(
+    'usage: node --import tsx bench/scaleRun.ts ROOT VALIDATORS inline|worker fast|real SIMULATED_MS\n',
+  );
   process.exit(2);
 }
+
+const from = (path: string) => import(pathToFileURL(join(root, path)).href);
+const { decodeScenario } = await from('sim/scenario/scenario.ts');
+const { resolveScenarioPath } = await from('sim/scenario/load.ts');
+const { runScenarioAsync } = await from('sim/run.ts');
 
 const file = JSON.parse(readFileSync(resolveScenarioPath('mainnet-105'), 'utf8'));
 const scenario = decodeScenario({

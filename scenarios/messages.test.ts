@@ -43,14 +43,15 @@ describe('every message of the client table', () => {
 
   it('validator 2 rotated its signer twice: its service node and its sidechain node follow', () => {
     const ring = r.main.validators[1]!;
-    // Its service node signs the commits with the newest key, which the service has as its signer.
-    const signed = records.filter(
+    // Its service node votes with the newest key, which the service has as its signer.
+    const votes = records.filter(
       (x) =>
-        x.node === 'svc-1' &&
-        x.obs.kind === 'service.commit' &&
-        x.obs.commit.some((v) => v.validator === rotated.service),
+        x.node === 'svc-2' &&
+        x.obs.kind === 'consensus.vote' &&
+        x.obs.origin === 'consensus' &&
+        x.obs.vote.validator === rotated.service,
     );
-    expect(signed.length).toBeGreaterThan(10);
+    expect(votes.length).toBeGreaterThan(10);
     expect(rotated.service).not.toBe(ring.signer);
     // Its sidechain node sealed blocks with its first key and with a rotated one.
     expect(rotated.producedWith.has(ring.signer)).toBe(true);

@@ -47,6 +47,9 @@ export function describeDelivery(msg: NodeMessage, from: string): string {
   return `{"f":${JSON.stringify(from)},"m":${describeMessage(msg)}}`;
 }
 
+/** The event of a healed partition: its target (re)opens its connection to the peer in its payload. */
+const NET_CONNECT = 'net.connect';
+
 const timerDescriptions = boundedMemo<string, string>('domain.timerDescriptions', 64);
 
 function describeTimer(kind: string): string {
@@ -96,6 +99,20 @@ export class NodeSlots {
       },
       (p) => describeTimer(p.tag.kind),
     );
+    // A healed partition: the first node of each pair that keeps connections opens its connection again.
+    engine.on<string>(
+      NET_CONNECT,
+      (ev) => {
+        const slot = this.slots.get(ev.target);
+        if (!slot?.alive || slot.paused) return;
+        slot.node.onConnect?.(ev.payload, slot.ctx);
+      },
+      (peer) => `{"peer":${JSON.stringify(peer)}}`,
+    );
+    env.network.onReconnect = (a, b) => {
+      if (this.slots.get(a)?.node.onConnect !== undefined && this.slots.has(b))
+        engine.at(engine.nowMs(), NET_CONNECT, a, b);
+    };
   }
 
   /** Give a node of this domain its slot and ports. */
@@ -117,6 +134,7 @@ export class NodeSlots {
       nowMs: () => engine.nowMs() + this.env.epochMs + slot.skewMs,
       send: (to, msg) => network.send(id, to, msg),
       broadcast: (to, msg, except) => network.broadcast(id, to, msg, except),
+      multicast: (to, msg, mask) => network.multicast(id, to, msg, mask),
       setTimer: (afterMs, tag) =>
         this.scheduleTimer(engine.nowMs() + Math.max(0, Math.floor(afterMs)), id, { tag, inc: slot.incarnation }),
       random: () => slot.rng.float(),

@@ -49,6 +49,8 @@ export function probe(
   ask('/sidechain/next-span-seed-block');
   ask(`/auth/accounts/${address}`);
   ask(`/auth/accounts/${address}/sequence`);
+  // An address no account was ever made for: an empty account, not an error.
+  ask(`/auth/accounts/0x${(round + 1).toString(16).padStart(40, 'e')}`);
   ask('/auth/params');
   ask('/staking/validator-set');
   ask(`/staking/validator/${id}`);

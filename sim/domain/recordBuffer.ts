@@ -5,6 +5,7 @@
  */
 import { type TraceRecorder } from '../trace/traceRecorder';
 import { observationJson } from '../trace/observationJson';
+import { FactTable } from '../trace/factTable';
 import { type RunObservation, type RunRecord } from './observation';
 
 export class RecordBuffer {
@@ -12,6 +13,8 @@ export class RecordBuffer {
   readonly all: RunRecord[] = [];
   private shipped = 0;
   private readonly lines: string[] | null;
+  /** The block facts this domain's trace has written (written once, then referred to). */
+  private readonly facts = new FactTable();
 
   /** With `traceLines`, every line the trace writes is buffered too and handed over with the records. */
   constructor(
@@ -28,7 +31,7 @@ export class RecordBuffer {
   /** Keep a record made at virtual time `t`, and fold it into the trace. */
   add(t: number, node: string, obs: RunObservation): void {
     this.all.push({ t, node, obs });
-    this.trace.noteText(t, obs.kind, node, observationJson(obs));
+    this.trace.noteText(t, obs.kind, node, observationJson(obs, this.facts));
   }
 
   /** The records and trace lines made since the last call (lines null without `traceLines`). */

@@ -15,6 +15,7 @@ import { type Rng } from './rng';
 import { TraceText } from '../trace/traceRecorder';
 import { StreamSlab } from './streamSlab';
 import { assert } from '../../src/core/errors';
+import { compareStrings } from '../../src/core/order';
 
 export interface LinkModel {
   /** Latency is uniform in [minMs, maxMs]. */
@@ -113,6 +114,11 @@ export class Network {
   private readonly targets = new Map<string, TraceText>();
   /** Bumped by every change of the link configuration; cached LinkStates older than it are refreshed. */
   private version = 0;
+  /**
+   * Called when a partition between two nodes heals (both ways open again), with the smaller id
+   * first: a node that keeps connections (a sidechain node) opens its connection again.
+   */
+  onReconnect: ((a: string, b: string) => void) | null = null;
   readonly stats: NetworkStats = { sent: 0, delivered: 0, dropped: 0, blocked: 0, duplicated: 0 };
 
   constructor(
@@ -180,17 +186,44 @@ export class Network {
   }
 
   unpartition(a: readonly string[], b: readonly string[], oneWay = false): void {
+    const healed: Array<[string, string]> = [];
     for (const x of a)
       for (const y of b) {
+        const wasCut = this.blocked.has(`${x}>${y}`) || this.blocked.has(`${y}>${x}`);
         this.blocked.delete(`${x}>${y}`);
         if (!oneWay) this.blocked.delete(`${y}>${x}`);
+        if (wasCut && !this.blocked.has(`${x}>${y}`) && !this.blocked.has(`${y}>${x}`)) healed.push([x, y]);
       }
     this.version++;
+    this.reconnected(healed);
   }
 
   healAll(): void {
+    const healed: Array<[string, string]> = [];
+    for (const key of this.blocked) {
+      const [x, y] = key.split('>') as [string, string];
+      // Each pair once (a pair cut both ways has two entries).
+      if (compareStrings(x, y) < 0 || !this.blocked.has(`${y}>${x}`)) healed.push([x, y]);
+    }
     this.blocked.clear();
     this.version++;
+    this.reconnected(healed);
+  }
+
+  /**
+   * Tell the listener of the pairs that can reach each other both ways again (a connection between
+   * them can be made again), each pair as (smaller id, larger id), in that order.
+   */
+  private reconnected(pairs: Array<[string, string]>): void {
+    if (this.onReconnect === null || pairs.length === 0) return;
+    const sorted = pairs
+      .map(([x, y]): [string, string] => (compareStrings(x, y) < 0 ? [x, y] : [y, x]))
+      .sort((p, q) => compareStrings(p[0], q[0]) || compareStrings(p[1], q[1]));
+    for (let i = 0; i < sorted.length; i++) {
+      const [x, y] = sorted[i]!;
+      if (i > 0 && sorted[i - 1]![0] === x && sorted[i - 1]![1] === y) continue;
+      this.onReconnect(x, y);
+    }
   }
 
   isBlocked(from: string, to: string): boolean {
@@ -252,11 +285,7 @@ export class Network {
    */
   broadcast<M>(from: string, to: readonly string[], msg: M, except?: string): void {
     const sender = this.sender(from);
-    if (sender.peers !== to) {
-      sender.peers = to;
-      sender.peerLinks = to.map((t) => this.link(sender, from, t));
-    }
-    const links = sender.peerLinks;
+    const links = this.peerLinks(sender, from, to);
     const data = this.traceTextOf(msg, from);
     for (let i = 0; i < to.length; i++) {
       const t = to[i]!;
@@ -265,6 +294,29 @@ export class Network {
       if (l.version !== this.version) this.refresh(l, from, t);
       this.sendOn(sender, l, from, t, msg, data);
     }
+  }
+
+  /** `broadcast` to the members of `to` whose bit is set in `mask` (bit i & 7 of byte i >> 3). */
+  multicast<M>(from: string, to: readonly string[], msg: M, mask: Uint8Array): void {
+    const sender = this.sender(from);
+    const links = this.peerLinks(sender, from, to);
+    const data = this.traceTextOf(msg, from);
+    for (let i = 0; i < to.length; i++) {
+      if ((mask[i >> 3]! & (1 << (i & 7))) === 0) continue;
+      const t = to[i]!;
+      const l = links[i]!;
+      if (l.version !== this.version) this.refresh(l, from, t);
+      this.sendOn(sender, l, from, t, msg, data);
+    }
+  }
+
+  /** The links of a peer list, looked up once per list (a node sends to the same list again and again). */
+  private peerLinks(sender: SenderState, from: string, to: readonly string[]): LinkState[] {
+    if (sender.peers !== to) {
+      sender.peers = to;
+      sender.peerLinks = to.map((t) => this.link(sender, from, t));
+    }
+    return sender.peerLinks;
   }
 
   private sendOn<M>(

@@ -192,7 +192,17 @@ const CHECKS: Record<FaultKind, (net: Net) => void> = {
         }
         expect(net.sc.network.isBlocked('sc-1', 'sc-2')).toBe(false);
       },
-      () => expect(net.sc.network.isBlocked('sc-3', 'sc-1')).toBe(false),
+      () => {
+        expect(net.sc.network.isBlocked('sc-3', 'sc-1')).toBe(false);
+        // The healed connections open again: the first node of each pair sends its status.
+        const sent = vi.spyOn(net.sc.network, 'send');
+        net.sc.engine.run({ untilMs: net.sc.engine.nowMs() });
+        const statuses = sent.mock.calls.filter((c) => (c[2] as NodeMessage).kind === 'sc.status');
+        expect(statuses.map((c) => `${c[0]}>${c[1]}`)).toEqual(['sc-1>sc-3', 'sc-2>sc-3', 'sc-3>sc-4']);
+        expect(statuses.every((c) => (c[2] as Extract<NodeMessage, { kind: 'sc.status' }>).answer === false)).toBe(
+          true,
+        );
+      },
     ),
   offlineCheckpointProposer: (net) => {
     const proposer = getValidatorSet(net.main.serviceNodes[0]!.app.store).proposer.address;
@@ -446,7 +456,7 @@ const CHECKS: Record<FaultKind, (net: Net) => void> = {
         node.hooks.onImport!(node, block, result, 0);
         // Every sidechain node gets one block, a child of the head sealed by a non-producer as if in turn.
         expect(sent.mock.calls.map((c) => c[1])).toEqual(net.sc.sidechainNodes.map((n) => n.id));
-        const sealed = (sent.mock.calls[0]![2] as Extract<NodeMessage, { kind: 'sc.block' }>).block;
+        const sealed = (sent.mock.calls[0]![2] as Extract<NodeMessage, { kind: 'sc.newBlock' }>).block;
         expect(sealed.header.parentHash).toBe(block.hash);
         expect(node.chain.get(block.hash)!.snapshot.validatorSet.hasAddress(sealed.signer)).toBe(false);
         expect(sealed.header.difficulty).toBe(BigInt(node.chain.get(block.hash)!.snapshot.validatorSet.size));

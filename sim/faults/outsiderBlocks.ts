@@ -62,7 +62,7 @@ export const outsiderBlocks: FaultDef<OutsiderBlocksFault> = {
         { span: () => null, stateSyncs: () => [], txs: [] },
         plan.timeS,
       );
-      for (const peer of d.sidechainNodes) d.network.send(signer.from, peer.id, { kind: 'sc.block', block: sealed });
+      for (const peer of d.sidechainNodes) d.network.send(signer.from, peer.id, { kind: 'sc.newBlock', block: sealed });
     });
     return 'outsider';
   },

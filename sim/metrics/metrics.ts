@@ -77,7 +77,7 @@ function serviceHeights(run: RunResult): Array<{ height: bigint; t: number; roun
   for (const r of run.main.records) {
     const o = r.obs;
     if (o.kind !== 'service.commit' || first.has(o.height)) continue;
-    first.set(o.height, { height: o.height, t: r.t, round: o.commit[0]?.round ?? 0 });
+    first.set(o.height, { height: o.height, t: r.t, round: o.commit.round });
   }
   return [...first.values()].sort((a, b) => (a.height < b.height ? -1 : a.height > b.height ? 1 : 0));
 }

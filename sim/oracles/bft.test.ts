@@ -9,7 +9,7 @@ import { type Hex } from '../../src/core/bytes';
 import { type Observation, type VoteFact } from '../../src/node/observations';
 import { BftLockOracle, BftQuorumOracle } from './bft';
 import { type Oracle } from './oracle';
-import { VALIDATORS, commit, hash, precommits, rec, serviceGenesis } from './testing/observations';
+import { VALIDATORS, commit, commitFactOf, hash, precommits, rec, serviceGenesis } from './testing/observations';
 
 const V = VALIDATORS.map((v) => v.signer) as Address[];
 const H = 1n;
@@ -42,13 +42,19 @@ describe('bft-quorum oracle', () => {
     const ok = new BftQuorumOracle();
     feed(ok, [
       ...genesisAll(),
-      ['svc-1', commit(H, { blockHash: blockA, commit: precommits(H, 0, blockA, V.slice(0, 3)) })],
+      [
+        'svc-1',
+        commit(H, { blockHash: blockA, commit: commitFactOf(H, blockA, precommits(H, 0, blockA, V.slice(0, 3))) }),
+      ],
     ]);
     expect(ok.violation).toBeNull();
     const bad = new BftQuorumOracle();
     feed(bad, [
       ...genesisAll(),
-      ['svc-1', commit(H, { blockHash: blockA, commit: precommits(H, 0, blockA, V.slice(0, 2)) })],
+      [
+        'svc-1',
+        commit(H, { blockHash: blockA, commit: commitFactOf(H, blockA, precommits(H, 0, blockA, V.slice(0, 2))) }),
+      ],
     ]);
     expect(bad.violation).toMatchObject({ oracle: 'bft-quorum', class: 'safety' });
     expect(bad.violation!.message).toMatch(/committed with precommits of 20 of 40 voting power/);
@@ -59,7 +65,18 @@ describe('bft-quorum oracle', () => {
     const bad = new BftQuorumOracle();
     feed(bad, [
       ['svc-1', serviceGenesis([], three)],
-      ['svc-1', commit(H, { blockHash: blockA, commit: precommits(H, 0, blockA, V.slice(0, 2)) })],
+      [
+        'svc-1',
+        commit(H, {
+          blockHash: blockA,
+          commit: commitFactOf(
+            H,
+            blockA,
+            precommits(H, 0, blockA, V.slice(0, 2)),
+            three.map((v) => v.signer),
+          ),
+        }),
+      ],
     ]);
     expect(bad.violation?.message).toMatch(/20 of 30 voting power \(not more than 2\/3\)/);
   });
@@ -70,14 +87,49 @@ describe('bft-quorum oracle', () => {
       ...precommits(H, 0, blockA, V.slice(0, 3)),
       { type: 'prevote', height: H, round: 0, blockHash: blockA, validator: V[3]! },
     ];
-    feed(mixed, [...genesisAll(), ['svc-1', commit(H, { blockHash: blockA, commit: votes })]]);
+    feed(mixed, [...genesisAll(), ['svc-1', commit(H, { blockHash: blockA, commit: commitFactOf(H, blockA, votes) })]]);
     expect(mixed.violation?.message).toMatch(/carries a vote that is not a precommit for it/);
     const dup = new BftQuorumOracle();
     feed(dup, [
       ...genesisAll(),
-      ['svc-1', commit(H, { blockHash: blockA, commit: precommits(H, 0, blockA, [V[0]!, V[0]!, V[1]!]) })],
+      [
+        'svc-1',
+        commit(H, {
+          blockHash: blockA,
+          commit: commitFactOf(H, blockA, precommits(H, 0, blockA, [V[0]!, V[0]!, V[1]!])),
+        }),
+      ],
     ]);
     expect(dup.violation?.message).toMatch(/20 of 40/);
+  });
+
+  it('a commit named over another validator set, or for another block, fires; an outsider counts nothing', () => {
+    const otherSet = new BftQuorumOracle();
+    feed(otherSet, [
+      ...genesisAll(),
+      [
+        'svc-1',
+        commit(H, {
+          blockHash: blockA,
+          commit: commitFactOf(H, blockA, precommits(H, 0, blockA, V), V, hash('another set')),
+        }),
+      ],
+    ]);
+    expect(otherSet.violation?.message).toMatch(/names its signers over a validator set other than the stored one/);
+    const otherBlock = new BftQuorumOracle();
+    feed(otherBlock, [
+      ...genesisAll(),
+      ['svc-1', commit(H, { blockHash: blockA, commit: commitFactOf(H, hash('B'), precommits(H, 0, hash('B'), V)) })],
+    ]);
+    expect(otherBlock.violation?.message).toMatch(/carries precommits for another block or height/);
+    // Two members and an outsider (listed as it is, no power): 20 of 40.
+    const outsider = new BftQuorumOracle();
+    const votes = precommits(H, 0, blockA, [V[0]!, V[1]!, hash('x').slice(0, 42) as Address]);
+    feed(outsider, [
+      ...genesisAll(),
+      ['svc-1', commit(H, { blockHash: blockA, commit: commitFactOf(H, blockA, votes) })],
+    ]);
+    expect(outsider.violation?.message).toMatch(/20 of 40/);
   });
 
   it('a precommit needs more than 2/3 of the power prevoting its block in its round', () => {

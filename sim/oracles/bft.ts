@@ -5,15 +5,19 @@
  *
  *  - quorum: every committed block carries precommits of one round for it from validators holding
  *    more than 2/3 of that height's power; a node precommits a block only after more than 2/3 of
- *    the power prevoted it in that round (counted over every prevote any node signed);
+ *    the power prevoted it in that round (counted over every prevote any node signed). A commit
+ *    names its signers as a bitmap over the set it was checked against, in ascending address
+ *    order, with the keccak256 of those addresses: the oracle decodes it over its own copy of the
+ *    stored set, and a commit indexed against another set fails;
  *  - lock: once a node precommitted block B in round r (it is locked on B), it prevotes another
  *    block B' in a later round only for a proposal of B' whose POL round is at least r, with more
  *    than 2/3 of the power prevoting B' in that POL round. A node that restarts forgets its lock.
  */
 import { type DeepReadonly } from '../../src/core/readonly';
 import { type Address } from '../../src/core/address';
-import { type Hex } from '../../src/core/bytes';
-import { type StateWrite } from '../../src/node/observations';
+import { type Hex, concatBytes, fromHex, toHex } from '../../src/core/bytes';
+import { keccak256Bytes } from '../../src/core/hash';
+import { type CommitFact, type StateWrite } from '../../src/node/observations';
 import { Oracle, type RunRecord } from './oracle';
 
 /** Prevotes of heights this far below the latest commit are forgotten (no node still votes there). */
@@ -23,6 +27,10 @@ const PRUNE_BEHIND = 256n;
 interface Powers {
   powers: Map<string, bigint>;
   total: bigint;
+  /** The members in ascending address order (the order a commit's bitmap indexes). */
+  order: string[];
+  /** keccak256 of `order` (20 bytes each), made when a commit first asks. */
+  digest: Hex | null;
 }
 
 /** Distinct sets kept for sharing at most (a set changes rarely; older ones are dropped). */
@@ -50,7 +58,8 @@ class PowerTracker {
         const powers = new Map(entries);
         let total = 0n;
         for (const p of powers.values()) total += p;
-        set = { powers, total };
+        const order = [...powers.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+        set = { powers, total, order, digest: null };
         if (this.byContent.size >= SHARED_SETS) this.byContent.clear();
         this.byContent.set(key, set);
       }
@@ -179,13 +188,32 @@ export class BftQuorumOracle extends Oracle {
     r: RunRecord,
     height: bigint,
     blockHash: Hex,
-    votes: ReadonlyArray<{ type: string; height: bigint; round: number; blockHash: Hex | null; validator: Address }>,
+    commit: DeepReadonly<CommitFact>,
     set: Powers,
   ): void {
     this.saw('consensus.commit.quorum');
     const seen = new Set<string>();
-    const round = votes[0]?.round;
-    for (const v of votes) {
+    const round = commit.round;
+    if (commit.height !== height || commit.blockHash !== blockHash) {
+      this.fail(r.t, r.node, `the commit of height ${height} carries precommits for another block or height`, {
+        height,
+        commit: { height: commit.height, round, block: commit.blockHash },
+      });
+      return;
+    }
+    set.digest ??= toHex(keccak256Bytes(concatBytes(...set.order.map((a) => fromHex(a)))));
+    const bits = fromHex(commit.signers);
+    if (commit.set !== set.digest || bits.length !== Math.ceil(set.order.length / 8)) {
+      this.fail(
+        r.t,
+        r.node,
+        `the commit of height ${height} names its signers over a validator set other than the stored one`,
+        { height, set: commit.set, stored: set.digest, members: set.order.length },
+      );
+      return;
+    }
+    for (let i = 0; i < set.order.length; i++) if ((bits[i >> 3]! & (1 << (i & 7))) !== 0) seen.add(set.order[i]!);
+    for (const v of commit.others) {
       if (v.type !== 'precommit' || v.height !== height || v.blockHash !== blockHash || v.round !== round) {
         this.fail(
           r.t,

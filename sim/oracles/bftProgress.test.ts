@@ -9,7 +9,7 @@ import { type RunObservation } from '../domain/observation';
 import { type Observation } from '../../src/node/observations';
 import { BftProgressOracle, bftProgressBounds } from './bftProgress';
 import { DEFAULT_ORACLE_TIMINGS } from './timings';
-import { VALIDATORS, commit, hash, precommits, rec } from './testing/observations';
+import { VALIDATORS, commit, commitFactOf, hash, precommits, rec } from './testing/observations';
 
 const ADDR = VALIDATORS.map((v) => v.signer);
 const NODES = ['svc-1', 'svc-2', 'svc-3', 'svc-4'];
@@ -29,7 +29,14 @@ function harness(loss = 0) {
   const commitAll = (t: number, height: bigint, round = 0) => {
     const blockHash = hash(`block${height}`);
     for (const n of NODES)
-      feed(t, n, commit(height, { blockHash, commit: precommits(height, round, blockHash, ADDR) }));
+      feed(
+        t,
+        n,
+        commit(height, {
+          blockHash,
+          commit: commitFactOf(height, blockHash, precommits(height, round, blockHash, ADDR), ADDR),
+        }),
+      );
   };
   return { oracle, feed, commitAll, bounds };
 }
@@ -112,7 +119,11 @@ describe('bft-progress oracle', () => {
     b.feed(2500, '', { kind: 'fault.end', ...f });
     b.feed(5000, 'svc-1', vote(2n, 2, 1));
     b.feed(5000, 'svc-2', vote(2n, 2, 2));
-    b.feed(6000, 'svc-1', commit(2n, { commit: precommits(2n, 2, hash('block2'), ADDR) }));
+    b.feed(
+      6000,
+      'svc-1',
+      commit(2n, { commit: commitFactOf(2n, hash('block2'), precommits(2n, 2, hash('block2'), ADDR), ADDR) }),
+    );
     b.oracle.finish(20_000);
     expect(b.oracle.violation).toBeNull();
   });

@@ -105,7 +105,7 @@ export class BftProgressOracle extends Oracle {
       case 'service.commit': {
         if (!this.committedAt.has(o.height)) this.committedAt.set(o.height, r.t);
         const p = this.pos.get(r.node);
-        if (p && p.height === o.height && !p.fresh) this.judgeHeight(r, p, o.commit[0]?.round ?? 0);
+        if (p && p.height === o.height && !p.fresh) this.judgeHeight(r, p, o.commit.round);
         this.pos.set(r.node, { height: o.height + 1n, round: 0, sinceMs: r.t, fresh: false });
         return;
       }

@@ -214,7 +214,14 @@ export class Harness {
       appHash: b.commit.appHash,
       proposer: b.proposer,
       timeMs: b.timeMs,
-      commit: [],
+      commit: {
+        height: b.height,
+        round: 0,
+        blockHash: toHex(keccak256Bytes(new TextEncoder().encode(`${b.height}`))),
+        set: toHex(new Uint8Array(32)),
+        signers: '0x',
+        others: [],
+      },
       sideVotes: b.votes.flatMap((v) =>
         v.votes.map((x) => ({
           validator: x.validator,

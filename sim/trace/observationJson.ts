@@ -1,7 +1,8 @@
 /**
  * The one place observations become text: the trace's `data` field, the devnet's log lines.
  * JSON of the observation without its `kind` (the trace line carries it), bigints as decimal
- * strings (exact, whatever reads them). Key order is the order the reporting code wrote them in,
+ * strings (exact, whatever reads them). Given a trace's fact table, a block's facts are written
+ * once and referred to afterwards (factTable.ts). Key order is the order the reporting code wrote them in,
  * so the text, and the trace hash it folds into, is deterministic.
  *
  * The text is exactly `JSON.stringify(rest, bigintsAsStrings)`, written by a small serializer that
@@ -13,6 +14,7 @@
  */
 import { weakMemo } from '../../src/core/memo';
 import { type RunObservation } from '../domain/observation';
+import { FACT_FIELDS, type FactTable } from './factTable';
 
 const bigintsAsStrings = (_key: string, value: unknown): unknown =>
   typeof value === 'bigint' ? value.toString() : value;
@@ -23,13 +25,15 @@ const frozenFactJson = weakMemo<object, string>('observationJson.frozenFacts');
 /** Cleared by `write` when it meets a value that is not immutable (the text of its parent is not cached). */
 let deep = true;
 
-export function observationJson(obs: RunObservation): string {
+export function observationJson(obs: RunObservation, facts?: FactTable): string {
   let out = '{';
   let first = true;
+  const factFields = facts === undefined ? undefined : FACT_FIELDS.get(obs.kind);
   for (const key of Object.keys(obs)) {
     if (key === 'kind') continue;
-    const text = write((obs as unknown as Record<string, unknown>)[key]);
+    let text = write((obs as unknown as Record<string, unknown>)[key]);
     if (text === undefined) continue;
+    if (factFields?.has(key)) text = facts!.refer(text);
     out += `${first ? '' : ','}${JSON.stringify(key)}:${text}`;
     first = false;
   }

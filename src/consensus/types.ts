@@ -109,7 +109,8 @@ export function voteDigest(v: Omit<Vote, 'signature'>, chainId: string): Uint8Ar
  * the vote asks for it again to verify the signature.
  */
 export function signedVote(v: Omit<Vote, 'signature'>, chainId: string, sign: (digest: Uint8Array) => Hex): Vote {
-  const digest = voteDigest(v, chainId);
+  // Not cached for the unsigned object: it is made to be signed, then dropped.
+  const digest = computeVoteDigest(v, chainId);
   const vote: Vote = { ...v, signature: sign(digest) };
   voteDigestCache.set(vote, { chainId, digest });
   return vote;

@@ -27,10 +27,17 @@ export type NodeMessage =
   // service -> its sidechain node RPC, and answers
   | { kind: 'sc.getHeaders'; from: bigint }
   | { kind: 'sc.headers'; anchor: { number: bigint; hash: Hex } | null; headers: HeaderSummary[]; head: bigint }
-  // sidechain <-> sidechain
-  | { kind: 'sc.block'; block: SidechainBlock }
+  // sidechain <-> sidechain: the eth protocol's block gossip (sidechain/blockGossip.ts)
+  /** A new block pushed in full (eth `NewBlock`). */
+  | { kind: 'sc.newBlock'; block: SidechainBlock }
+  /** A new block's hash and number (eth `NewBlockHashes`, one entry). */
+  | { kind: 'sc.newBlockHashes'; hash: Hex; number: bigint }
+  /** Ask a peer for one block (eth `GetBlockHeaders` and `GetBlockBodies` in one). */
   | { kind: 'sc.getBlock'; hash: Hex }
-  | { kind: 'sc.status'; head: Hex; number: bigint; td: bigint }
+  /** The answer to `sc.getBlock`. */
+  | { kind: 'sc.block'; block: SidechainBlock }
+  /** The handshake's status (eth `Status`): sent when a connection opens, and answered. */
+  | { kind: 'sc.status'; head: Hex; number: bigint; td: bigint; answer: boolean }
   // sidechain -> service REST, and answers
   | { kind: 'svc.getSpan'; id: bigint }
   | { kind: 'svc.span'; id: bigint; span: CommittedSpan | null }
@@ -65,12 +72,15 @@ export function describeMessage(m: NodeMessage): string {
       return `{"k":"sc.getHeaders","from":${m.from}}`;
     case 'sc.headers':
       return `{"k":"sc.headers","n":${m.headers.length},"head":${m.head}}`;
+    case 'sc.newBlock':
     case 'sc.block':
-      return `{"k":"sc.block","n":${m.block.header.number},"h":"${m.block.hash.slice(0, 10)}"}`;
+      return `{"k":"${m.kind}","n":${m.block.header.number},"h":"${m.block.hash.slice(0, 10)}"}`;
+    case 'sc.newBlockHashes':
+      return `{"k":"sc.newBlockHashes","n":${m.number},"h":"${m.hash.slice(0, 10)}"}`;
     case 'sc.getBlock':
       return `{"k":"sc.getBlock","h":"${m.hash.slice(0, 10)}"}`;
     case 'sc.status':
-      return `{"k":"sc.status","n":${m.number},"td":${m.td}}`;
+      return `{"k":"sc.status","n":${m.number},"td":${m.td},"answer":${m.answer}}`;
     case 'svc.getSpan':
       return `{"k":"svc.getSpan","id":${m.id}}`;
     case 'svc.span':

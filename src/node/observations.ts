@@ -28,6 +28,25 @@ export interface VoteFact {
   validator: Address;
 }
 
+/**
+ * The precommits a block was committed with, each signer named once (as Tendermint's commit does
+ * it): the height, round and block they are precommits for, and who signed them as a bitmap over
+ * the validator set the node checked them against (its consensus set of that height), its members
+ * in ascending address order: bit i (bit `i & 7` of byte `i >> 3`) is the i-th smallest address.
+ * `set` is keccak256 of those addresses (20 bytes each, in that order), so a reader can tell which
+ * set the bits index. A vote that does not fit (another type, height, round or block, or a signer
+ * outside the set: none in a correct commit) is listed in `others` as it is.
+ */
+export interface CommitFact {
+  height: bigint;
+  round: number;
+  blockHash: Hex;
+  set: Hex;
+  /** The bitmap as 0x hex, one byte per eight members. */
+  signers: Hex;
+  others: ReadonlyArray<Readonly<VoteFact>>;
+}
+
 /** A span producer as stored on the service or committed on the sidechain. */
 export interface ProducerFact {
   id: bigint;
@@ -293,7 +312,7 @@ export type Observation =
       proposer: Address;
       timeMs: number;
       /** The precommits the block was committed with. */
-      commit: ReadonlyArray<Readonly<VoteFact>>;
+      commit: DeepReadonly<CommitFact>;
       /** The side-tx votes of the block's last commit (what its begin block tallied). */
       sideVotes: DeepReadonly<SideVoteFact[]>;
       txs: DeepReadonly<TxFact[]>;

@@ -12,6 +12,8 @@ export interface NodeContext<M = unknown, T = unknown> {
   send(to: string, msg: M): void;
   /** `send(p, msg)` for each p of `to` in order, but `except` (a broadcast; one message object for all). */
   broadcast(to: readonly string[], msg: M, except?: string): void;
+  /** `send(to[i], msg)` for each i whose bit is set in `mask` (bit i & 7 of byte i >> 3), in order. */
+  multicast(to: readonly string[], msg: M, mask: Uint8Array): void;
   /** Fire `tag` after `afterMs` of this node's time. */
   setTimer(afterMs: number, tag: T): void;
   /** A deterministic uniform draw in [0, 1) from this node's stream. */
@@ -29,6 +31,11 @@ export interface SimNode<M = unknown, T = unknown> {
   crash(): void;
   /** Rebuild from the disk and rejoin. */
   restart(ctx: NodeContext<M, T>): void;
+  /**
+   * A connection to `peer` came back (a partition between them healed): this node opens it again.
+   * Nodes that keep no connections state leave it out.
+   */
+  onConnect?(peer: string, ctx: NodeContext<M, T>): void;
 }
 
 /**

@@ -3,8 +3,10 @@
  * by hand, so each test can break exactly one rule and see the oracle that guards it fire.
  */
 import { type Address } from '../../../src/core/address';
-import { type Hex } from '../../../src/core/bytes';
+import { type Hex, concatBytes, fromHex, toHex } from '../../../src/core/bytes';
+import { keccak256Bytes } from '../../../src/core/hash';
 import {
+  type CommitFact,
   type Observation,
   type SidechainBlockFact,
   type StateWrite,
@@ -203,6 +205,32 @@ export function tx(index: number, signer: Address, msg: TxMsgFact, code = 0, lab
 export const precommits = (height: bigint, round: number, blockHash: Hex, who: Address[]): VoteFact[] =>
   who.map((validator) => ({ type: 'precommit', height, round, blockHash, validator }));
 
+/**
+ * `votes` as a commit fact over the set `members` (its addresses sorted here): the votes that are
+ * precommits for (height, round of the first, blockHash) by members as bits, the rest listed.
+ * `set` overrides the digest (to name another set).
+ */
+export function commitFactOf(
+  height: bigint,
+  blockHash: Hex,
+  votes: VoteFact[],
+  members: Address[] = VALIDATORS.map((v) => v.signer),
+  set?: Hex,
+): CommitFact {
+  const order = [...members].sort();
+  const round = votes[0]?.round ?? 0;
+  const bits = new Uint8Array(Math.ceil(order.length / 8));
+  const others: VoteFact[] = [];
+  for (const v of votes) {
+    const i = order.indexOf(v.validator);
+    if (v.type === 'precommit' && v.height === height && v.round === round && v.blockHash === blockHash && i >= 0)
+      bits[i >> 3]! |= 1 << (i & 7);
+    else others.push(v);
+  }
+  const digest = toHex(keccak256Bytes(concatBytes(...order.map((a) => fromHex(a)))));
+  return { height, round, blockHash, set: set ?? digest, signers: toHex(bits), others };
+}
+
 export function commit(
   height: bigint,
   over: Partial<Extract<Observation, { kind: 'service.commit' }>> = {},
@@ -215,11 +243,15 @@ export function commit(
     appHash: hash(`app${height}`),
     proposer: VALIDATORS[0]!.signer,
     timeMs: Number(GENESIS_TIME) * 1000 + Number(height) * 3000,
-    commit: precommits(
+    commit: commitFactOf(
       height,
-      0,
       blockHash,
-      VALIDATORS.map((v) => v.signer),
+      precommits(
+        height,
+        0,
+        blockHash,
+        VALIDATORS.map((v) => v.signer),
+      ),
     ),
     sideVotes: [],
     txs: [],

@@ -287,6 +287,11 @@ export class ConsensusDriver {
       });
   }
 
+  /** The set the last committed block's precommits were checked against (its height's set). */
+  get lastCommitSet(): ValidatorSet {
+    return this.previousSet ?? this.consensusSet;
+  }
+
   /** The commit the next block carries. */
   get commitForNextBlock(): Vote[] {
     return this.lastCommit;

@@ -3,8 +3,10 @@
  * votes and proposals, for the oracles and the trace. Built here from what the node holds; the
  * node only says when.
  */
-import { type Hex } from '../../core/bytes';
+import { type Hex, concatBytes, fromHex, toHex } from '../../core/bytes';
+import { keccak256Bytes } from '../../core/hash';
 import { type WeakMemo, weakMemo } from '../../core/memo';
+import { type ValidatorSet } from '../../core/validatorSet';
 import { type DeepReadonly } from '../../core/readonly';
 import { type StoreWrites } from '../../store/kvStore';
 import { type ServiceApp } from '../../app/serviceApp';
@@ -16,6 +18,7 @@ import { getCheckpointParams } from '../../modules/checkpoint/keeper';
 import { getLastSpan, getSpanParams } from '../../modules/span/keeper';
 import { type CommittedBlock, type Proposal, type Vote } from '../../consensus/types';
 import {
+  type CommitFact,
   type Observation,
   type SideTxFact,
   type SideVoteFact,
@@ -106,12 +109,58 @@ export function genesisObservation(app: ServiceApp): Observation {
   };
 }
 
-/** A committed block: its txs and side txs with their results, and the records it wrote. */
+/** keccak256 of a set's member addresses in ascending order (CommitFact.set), once per member list. */
+const setDigests = weakMemo<object, Hex>('reporting.setDigests');
+
+function setDigest(set: ValidatorSet): Hex {
+  let d = setDigests.get(set.membershipKey);
+  if (d === undefined) {
+    d = toHex(keccak256Bytes(concatBytes(...set.validators.map((v) => fromHex(v.address)))));
+    setDigests.set(set.membershipKey, d);
+  }
+  return d;
+}
+
+/**
+ * A commit's fact: its precommits as a bitmap over `set`, the votes that do not fit listed as they
+ * are. Each node's commit is its own list (the precommits it collected), so nothing is cached.
+ */
+export function commitFact(
+  height: bigint,
+  blockHash: Hex,
+  votes: readonly Vote[],
+  set: ValidatorSet,
+): DeepReadonly<CommitFact> {
+  const round = votes.find((v) => v.type === 'precommit' && v.blockHash === blockHash)?.round ?? 0;
+  const bits = new Uint8Array((set.size + 7) >> 3);
+  const others: Array<Readonly<VoteFact>> = [];
+  for (const v of votes) {
+    const i = set.indexOfAddress(v.validator);
+    if (v.type === 'precommit' && v.height === height && v.round === round && v.blockHash === blockHash && i >= 0)
+      bits[i >> 3]! |= 1 << (i & 7);
+    else others.push(voteFact(v));
+  }
+  // Vote facts are frozen already: freezing the list and the fact makes it immutable all the way down.
+  return Object.freeze({
+    height,
+    round,
+    blockHash,
+    set: setDigest(set),
+    signers: toHex(bits),
+    others: Object.freeze(others),
+  });
+}
+
+/**
+ * A committed block: its txs and side txs with their results, the records it wrote, and its
+ * commit as a bitmap over `set`, the validator set it was checked against.
+ */
 export function commitObservation(
   cb: CommittedBlock,
   applied: AppliedBlock,
   appHash: Hex,
   writes: StoreWrites,
+  set: ValidatorSet,
 ): Observation {
   const b = cb.block;
   return {
@@ -121,7 +170,7 @@ export function commitObservation(
     appHash,
     proposer: b.proposer,
     timeMs: b.timeMs,
-    commit: cb.commit.map(voteFact),
+    commit: commitFact(applied.commit.height, cb.blockHash, cb.commit, set),
     sideVotes: sharedFacts(sideVoteFactLists, b, () => sideVoteFactsOf(b.lastCommit)),
     txs: sharedFacts(txFactLists, applied.results, () => b.txs.map((t, i) => txFactOf(i, t, applied.results[i]!))),
     sideTxs: sharedFacts(sideTxFactLists, applied.end, () =>

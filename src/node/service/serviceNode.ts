@@ -177,7 +177,7 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
     this.driver.advance(cb.commit, applied.end.validatorUpdates);
     this.intake.afterCommit(b.txs, applied, live);
     if (!live) return;
-    ctx.observe(commitObservation(cb, applied, applied.commit.appHash, applied.writes));
+    ctx.observe(commitObservation(cb, applied, applied.commit.appHash, applied.writes, this.driver.lastCommitSet));
     const updates = applied.end.validatorUpdates;
     if (updates.length > 0)
       ctx.observe({

@@ -3,7 +3,6 @@ import { type Address } from '../../core/address';
 import { type Hex } from '../../core/bytes';
 
 export interface SidechainNodeConfig {
-  statusMs: number;
   servicePollMs: number;
   maxHeadersPerAnswer: number;
   /** Clique-style random delay for out-of-turn producers (off by default, as in Bor). */
@@ -11,7 +10,6 @@ export interface SidechainNodeConfig {
 }
 
 export const DEFAULT_SIDECHAIN_NODE_CONFIG: SidechainNodeConfig = {
-  statusMs: 4_000,
   servicePollMs: 4_000,
   maxHeadersPerAnswer: 256,
   jitter: false,

@@ -9,9 +9,9 @@ const block = (n: number) => ({ hash: H(n) }) as unknown as SidechainBlock;
 describe('orphan pool', () => {
   it('holds blocks by the parent they wait for, once each and up to the cap, and releases them together', () => {
     const pool = new OrphanPool();
-    pool.hold(H(1), { block: block(10), from: 'sc-2' });
-    pool.hold(H(1), { block: block(10), from: 'sc-3' });
-    pool.hold(H(1), { block: block(11), from: 'sc-3' });
+    pool.hold(H(1), { block: block(10), from: 'sc-2', relay: true });
+    pool.hold(H(1), { block: block(10), from: 'sc-3', relay: true });
+    pool.hold(H(1), { block: block(11), from: 'sc-3', relay: true });
     expect(pool.wants(H(1))).toBe(true);
     expect(pool.holds(H(11))).toBe(true);
     expect(pool.holds(H(1))).toBe(false);
@@ -20,7 +20,8 @@ describe('orphan pool', () => {
       [H(11), 'sc-3'],
     ]);
     expect(pool.wants(H(1))).toBe(false);
-    for (let i = 0; i < MAX_ORPHANS_PER_PARENT + 5; i++) pool.hold(H(2), { block: block(100 + i), from: '' });
+    for (let i = 0; i < MAX_ORPHANS_PER_PARENT + 5; i++)
+      pool.hold(H(2), { block: block(100 + i), from: '', relay: false });
     expect(pool.release(H(2))).toHaveLength(MAX_ORPHANS_PER_PARENT);
   });
 
@@ -28,7 +29,7 @@ describe('orphan pool', () => {
     const pool = new OrphanPool();
     expect(pool.startFetch(H(5))).toBe(true);
     expect(pool.startFetch(H(5))).toBe(false);
-    pool.hold(H(5), { block: block(6), from: 'sc-1' });
+    pool.hold(H(5), { block: block(6), from: 'sc-1', relay: true });
     pool.clear({ fetches: false });
     expect(pool.wants(H(5))).toBe(false);
     expect(pool.startFetch(H(5))).toBe(false);

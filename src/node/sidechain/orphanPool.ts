@@ -18,23 +18,32 @@ export interface Orphan {
   block: SidechainBlock;
   /** The peer it came from ('' for this node's own). */
   from: string;
+  /** A fresh block (pushed or announced), passed on to the peers once it imports; catch-up blocks are not. */
+  relay: boolean;
 }
 
 export class OrphanPool {
   private waiting = new Map<Hex, Orphan[]>();
+  /** The hashes of the held blocks (every announcement asks). */
+  private held = new Set<Hex>();
   private fetching = new Set<Hex>();
 
   /** Hold `block` until `parentHash` arrives (once, and within the cap). */
   hold(parentHash: Hex, o: Orphan): void {
     const list = this.waiting.get(parentHash) ?? [];
-    if (list.length < MAX_ORPHANS_PER_PARENT && !list.some((x) => x.block.hash === o.block.hash)) list.push(o);
+    if (list.length < MAX_ORPHANS_PER_PARENT && !list.some((x) => x.block.hash === o.block.hash)) {
+      list.push(o);
+      this.held.add(o.block.hash);
+    }
     this.waiting.set(parentHash, list);
   }
 
   /** The blocks that waited for `hash` (now arrived), taken out of the pool. */
   release(hash: Hex): Orphan[] {
-    const list = this.waiting.get(hash) ?? [];
+    const list = this.waiting.get(hash);
+    if (list === undefined) return [];
     this.waiting.delete(hash);
+    for (const o of list) this.held.delete(o.block.hash);
     return list;
   }
 
@@ -45,8 +54,7 @@ export class OrphanPool {
 
   /** Whether the block `hash` itself is held (it arrived; its own parent is missing). */
   holds(hash: Hex): boolean {
-    for (const list of this.waiting.values()) if (list.some((o) => o.block.hash === hash)) return true;
-    return false;
+    return this.held.has(hash);
   }
 
   /** Start fetching `hash` (a timeout to arm); false when a fetch is already under way. */
@@ -60,9 +68,15 @@ export class OrphanPool {
     this.fetching.delete(hash);
   }
 
+  /** Forget the fetches under way (their timers were dropped: a re-plan of the node). */
+  endFetches(): void {
+    this.fetching = new Set();
+  }
+
   /** Forget the held blocks (a rewind drops them; a crash also forgets the fetches). */
   clear(opts: { fetches: boolean }): void {
     this.waiting = new Map();
+    this.held = new Set();
     if (opts.fetches) this.fetching = new Set();
   }
 }

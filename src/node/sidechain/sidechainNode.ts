@@ -4,8 +4,9 @@
  * last checkpoint (the finality floor). It also answers its service node's header polls.
  *
  * This file is the node's ports, message and timer dispatch and lifecycle; the parts are beside
- * it: production, the orphan pool and parent fetches, the checkpoint whitelist, the data fetched
- * from the service node, the header answers and the facts it reports.
+ * it: production, the block gossip (the eth protocol: blockGossip.ts), the orphan pool and parent
+ * fetches, the checkpoint whitelist, the data fetched from the service node, the header answers
+ * and the facts it reports.
  *
  * Durable state is the set of blocks it imported (a crash keeps the chain database); the in-memory
  * copies of spans and records are lost and fetched again.
@@ -24,14 +25,15 @@ import { CheckpointWhitelist } from './checkpointWhitelist';
 import { headersAnswer } from './headerAnswers';
 import { FETCH_TIMEOUT_MS, MAX_FETCH_ATTEMPTS, OrphanPool } from './orphanPool';
 import { BlockProduction, MAX_BLOCK_TXS } from './production';
+import { BlockGossip, type GossipHost, type GossipTimer } from './blockGossip';
 import { ServiceData } from './serviceData';
 import { blockFact, headFact, reorgObservation, startedObservation } from './sidechainFacts';
 
 export type SidechainTimer =
   | { kind: 'produce'; parentHash: Hex; number: bigint }
-  | { kind: 'retry'; block: SidechainBlock; from: string }
+  | { kind: 'retry'; block: SidechainBlock; from: string; relay: boolean }
   | { kind: 'fetch'; hash: Hex; attempt: number }
-  | { kind: 'status' }
+  | GossipTimer
   | { kind: 'pollService' };
 
 const KNOWN: ImportResult = { status: 'known' };
@@ -59,7 +61,11 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
   private readonly orphans = new OrphanPool();
   private readonly whitelist = new CheckpointWhitelist();
   private readonly production: BlockProduction | null;
+  private readonly gossip: BlockGossip;
   private alive = true;
+  /** Its connections to the peers are open (false before the first start and after a crash). */
+  private connected = false;
+  private started = false;
   /** Pending user transactions (the workload's sidechain traffic). */
   txpool: SidechainTx[] = [];
 
@@ -81,6 +87,14 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
           nodeCfg.jitter,
         )
       : null;
+    const host: GossipHost = {
+      chain: this.chain,
+      receive: (ctx, block, from, relay) => this.importBlock(ctx as Ctx, block, from, relay),
+      known: (ctx, block) => this.hooks.onImport?.(this, block, KNOWN, ctx.nowMs()),
+      holds: (hash) => this.orphans.holds(hash),
+      fetch: (ctx, hash, from) => this.fetch(ctx as Ctx, hash, from),
+    };
+    this.gossip = new BlockGossip(identity.id, identity.peers, host);
   }
 
   get isAlive(): boolean {
@@ -91,14 +105,25 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
     this.alive = true;
     ctx.observe(startedObservation(this.chain, this.identity.serviceNode));
     ctx.setTimer(0, { kind: 'pollService' });
-    ctx.setTimer(this.nodeCfg.statusMs, { kind: 'status' });
     this.scheduleProduction(ctx);
+    if (!this.connected) {
+      // At genesis each pair of nodes connects once; after a crash this node reconnects to all.
+      this.gossip.connect(ctx, this.started);
+      this.connected = true;
+    } else {
+      // A re-plan (restarted while alive): the timers of its fetches and announcements were dropped.
+      this.gossip.dropPending();
+      this.orphans.endFetches();
+    }
+    this.started = true;
   }
 
   crash(): void {
     this.alive = false;
+    this.connected = false;
     this.data = new ServiceData();
     this.orphans.clear({ fetches: true });
+    this.gossip.reset();
     this.whitelist.reset();
     this.txpool = [];
   }
@@ -140,7 +165,7 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
       difficulty: block.header.difficulty,
     });
     const result = this.chain.import(block, this.nowS(ctx) + OWN_BLOCK_FUTURE_S, ctx.nowMs());
-    this.afterImport(ctx, block, result, '');
+    this.afterImport(ctx, block, result, '', false);
     const twin = this.hooks.shouldEquivocate?.(this, block)
       ? this.production.build(plan, {
           span: () => block.body.spanCommit,
@@ -149,39 +174,43 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
         })
       : null;
     if (twin) {
+      // A Byzantine producer: each half of its peers gets one of the two blocks, in full.
       ctx.observe({ kind: 'sidechain.equivocated', number: block.header.number, a: block.hash, b: twin.hash });
-      for (const [i, p] of this.identity.peers.entries())
-        ctx.send(p, { kind: 'sc.block', block: i % 2 === 0 ? block : twin });
-    } else {
-      ctx.broadcast(this.identity.peers, { kind: 'sc.block', block });
+      for (const [i, p] of this.identity.peers.entries()) this.gossip.push(ctx, p, i % 2 === 0 ? block : twin);
+    } else if (result.status === 'imported') {
+      this.gossip.propagate(ctx, block);
     }
   }
 
-  private importBlock(ctx: Ctx, block: SidechainBlock, from: string): void {
-    this.afterImport(ctx, block, this.chain.import(block, this.nowS(ctx), ctx.nowMs()), from);
+  private importBlock(ctx: Ctx, block: SidechainBlock, from: string, relay: boolean): void {
+    this.afterImport(ctx, block, this.chain.import(block, this.nowS(ctx), ctx.nowMs()), from, relay);
   }
 
-  private afterImport(ctx: Ctx, block: SidechainBlock, result: ImportResult, from: string): void {
+  /** What follows an import; `relay`: a fresh block from a peer, passed on once it imports. */
+  private afterImport(ctx: Ctx, block: SidechainBlock, result: ImportResult, from: string, relay: boolean): void {
     this.hooks.onImport?.(this, block, result, ctx.nowMs());
     switch (result.status) {
       case 'imported': {
         ctx.observe({ kind: 'sidechain.imported', block: blockFact(block), head: headFact(this.chain) });
-        if (from !== '') ctx.broadcast(this.identity.peers, { kind: 'sc.block', block }, from);
+        if (relay) this.gossip.propagate(ctx, block);
         if (result.reorg) ctx.observe(reorgObservation(result.reorg));
         if (result.newHead) this.scheduleProduction(ctx);
-        for (const o of this.orphans.release(block.hash)) this.importBlock(ctx, o.block, o.from);
+        for (const o of this.orphans.release(block.hash)) this.importBlock(ctx, o.block, o.from, o.relay);
         return;
       }
       case 'orphan': {
-        this.orphans.hold(result.parentHash, { block, from });
-        if (from !== '') {
-          ctx.send(from, { kind: 'sc.getBlock', hash: result.parentHash });
-          this.armFetch(ctx, result.parentHash, 1);
-        }
+        this.orphans.hold(result.parentHash, { block, from, relay });
+        // Its ancestors come from the peer that sent it (the eth downloader syncs from such a peer).
+        if (from !== '') this.fetch(ctx, result.parentHash, from);
         return;
       }
       case 'future':
-        ctx.setTimer(Math.max(1, Number(result.retryAtS) * 1000 - ctx.nowMs()), { kind: 'retry', block, from });
+        ctx.setTimer(Math.max(1, Number(result.retryAtS) * 1000 - ctx.nowMs()), {
+          kind: 'retry',
+          block,
+          from,
+          relay,
+        });
         return;
       case 'rejected':
         ctx.observe({
@@ -199,24 +228,13 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
   onMessage(from: string, msg: NodeMessage, ctx: Ctx): void {
     if (!this.alive) return;
     switch (msg.kind) {
+      case 'sc.newBlock':
+      case 'sc.newBlockHashes':
+      case 'sc.getBlock':
       case 'sc.block':
-        // Most copies of a gossiped block arrive after the first: what import would answer, without its work.
-        if (this.chain.has(msg.block.hash)) {
-          this.hooks.onImport?.(this, msg.block, KNOWN, ctx.nowMs());
-          return;
-        }
-        this.importBlock(ctx, msg.block, from);
+      case 'sc.status':
+        this.gossip.onMessage(from, msg, ctx);
         return;
-      case 'sc.getBlock': {
-        const b = this.chain.get(msg.hash);
-        if (b) ctx.send(from, { kind: 'sc.block', block: b.block });
-        return;
-      }
-      case 'sc.status': {
-        const head = this.chain.head();
-        if (msg.td > head.td && !this.chain.has(msg.head)) ctx.send(from, { kind: 'sc.getBlock', hash: msg.head });
-        return;
-      }
       case 'sc.getHeaders':
         ctx.send(from, headersAnswer(this.chain, msg.from, this.nodeCfg.maxHeadersPerAnswer));
         return;
@@ -239,7 +257,7 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
           });
         return;
       case 'op.setHead': {
-        // The operator rewinds this node; its peers' status messages bring it back.
+        // The operator rewinds this node; the next block its peers gossip brings it back (its ancestors fetched).
         const r = this.rewind(ctx, msg.number);
         ctx.observe({
           kind: 'sidechain.setHead',
@@ -255,20 +273,30 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
     }
   }
 
-  /** Ask again for a parent that has not come, after a timeout (orphanPool.ts). */
-  private armFetch(ctx: Ctx, hash: Hex, attempt: number): void {
-    if (this.orphans.startFetch(hash)) ctx.setTimer(FETCH_TIMEOUT_MS, { kind: 'fetch', hash, attempt });
+  /** Ask `from` for a block, unless a fetch of it is under way; asked again after a timeout (orphanPool.ts). */
+  private fetch(ctx: Ctx, hash: Hex, from: string, attempt = 1): void {
+    if (!this.orphans.startFetch(hash)) return;
+    ctx.send(from, { kind: 'sc.getBlock', hash });
+    ctx.setTimer(FETCH_TIMEOUT_MS, { kind: 'fetch', hash, attempt });
   }
 
   private onFetchTimeout(ctx: Ctx, hash: Hex, attempt: number): void {
     this.orphans.endFetch(hash);
+    // The peers that announced it are asked in turn; a missing parent, every peer in turn.
+    const source = this.gossip.fetchSource(hash, attempt);
     // Arrived (stored, or held as an orphan itself), or no longer wanted.
-    if (this.chain.has(hash) || this.orphans.holds(hash) || !this.orphans.wants(hash)) return;
-    if (attempt >= MAX_FETCH_ATTEMPTS) return;
+    if (this.chain.has(hash) || this.orphans.holds(hash) || (!this.orphans.wants(hash) && source === null)) return;
     const peers = this.identity.peers;
-    if (peers.length === 0) return;
-    ctx.send(peers[attempt % peers.length]!, { kind: 'sc.getBlock', hash });
-    this.armFetch(ctx, hash, attempt + 1);
+    if (attempt >= MAX_FETCH_ATTEMPTS || peers.length === 0) {
+      this.gossip.settled(hash);
+      return;
+    }
+    this.fetch(ctx, hash, source ?? peers[attempt % peers.length]!, attempt + 1);
+  }
+
+  /** A partition between this node and `peer` healed: it opens the connection again (a status exchange). */
+  onConnect(peer: string, ctx: Ctx): void {
+    if (this.alive) this.gossip.connectTo(ctx, peer);
   }
 
   /** Forget the blocks above `n` (every branch) and plan production on the new head. */
@@ -289,22 +317,14 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
         this.produce(ctx, tag.parentHash);
         return;
       case 'retry':
-        this.importBlock(ctx, tag.block, tag.from);
+        this.importBlock(ctx, tag.block, tag.from, tag.relay);
         return;
       case 'fetch':
         this.onFetchTimeout(ctx, tag.hash, tag.attempt);
         return;
-      case 'status': {
-        const head = this.chain.head();
-        ctx.broadcast(this.identity.peers, {
-          kind: 'sc.status',
-          head: head.block.hash,
-          number: head.block.header.number,
-          td: head.td,
-        });
-        ctx.setTimer(this.nodeCfg.statusMs, { kind: 'status' });
+      case 'announced':
+        this.gossip.onTimer(tag, ctx);
         return;
-      }
       case 'pollService': {
         for (const m of this.data.polls(this.chain.head().state)) ctx.send(this.identity.serviceNode, m);
         ctx.setTimer(this.nodeCfg.servicePollMs, { kind: 'pollService' });

@@ -1,0 +1,60 @@
+/**
+ * Before and after in one session: the long benchmarks (scale, cluster) can measure a second
+ * checkout of Lockstep beside this one, figure by figure, so that both sides meet the same machine
+ * load. `LOCKSTEP_BENCH_BEFORE=DIR` names it (a checkout with its node_modules installed, e.g. a
+ * worktree of main); every figure is then measured there first, then here, each in a process of
+ * its own, and the bench prints both and the ratio.
+ *
+ * The child processes run this checkout's runner scripts (bench/scaleRun.ts, bench/clusterRun.ts)
+ * with the measured checkout as their working directory: the runners import that checkout's
+ * sources by path (through its own tsx), so both sides are timed by the same code and only the
+ * simulator differs. The sources they import (sim/run.ts, sim/scenario/*, sim/campaign/fuzz.ts)
+ * keep their signatures for that reason.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** This checkout's root. */
+export const HERE = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+export interface Checkout {
+  /** `before` (LOCKSTEP_BENCH_BEFORE) or `after` (this checkout). */
+  label: 'before' | 'after';
+  root: string;
+}
+
+/** The checkouts to measure, the other one first; exits with a message naming a bad directory. */
+export function checkoutsToMeasure(): Checkout[] {
+  const other = process.env.LOCKSTEP_BENCH_BEFORE;
+  if (!other) return [{ label: 'after', root: HERE }];
+  const root = resolve(other);
+  if (!existsSync(join(root, 'sim', 'run.ts')) || !existsSync(join(root, 'node_modules', 'tsx'))) {
+    process.stderr.write(
+      `bench: LOCKSTEP_BENCH_BEFORE=${other}: not a Lockstep checkout with its node_modules (no sim/run.ts or node_modules/tsx there)\n`,
+    );
+    process.exit(1);
+  }
+  return [
+    { label: 'before', root },
+    { label: 'after', root: HERE },
+  ];
+}
+
+/**
+ * Run a runner script of this checkout (`bench/NAME.ts`) against `root` in a process of its own
+ * and return the JSON object of its last output line, or an error string.
+ */
+export function runAgainst<T>(root: string, runner: string, args: string[]): T | { error: string } {
+  const script = join(HERE, 'bench', runner);
+  const child = spawnSync(process.execPath, ['--import', 'tsx', script, root, ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    maxBuffer: 1 << 24,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const line = child.stdout.trim().split('\n').pop() ?? '';
+  if (child.status !== 0 || !line.startsWith('{')) return { error: `exit ${child.status ?? child.signal}` };
+  return JSON.parse(line) as T;
+}
