@@ -117,8 +117,9 @@ export interface CraftEnv {
 
 type Craft = (env: CraftEnv) => Crafted | null;
 
-// The side messages whose post handlers change what a craft's answer depends on.
-const CHECKPOINTS = ['checkpoint/MsgCheckpoint', 'checkpoint/MsgCheckpointACK'];
+// The side messages whose post handlers change what a craft's answer depends on. A checkpoint's
+// account root covers every validator's dividend account: a join adds one.
+const CHECKPOINTS = ['checkpoint/MsgCheckpoint', 'checkpoint/MsgCheckpointACK', 'staking/MsgValidatorJoin'];
 const SPANS = ['sidechain/MsgProposeSpan'];
 /** A top-up pays its relayer, a signer change moves the old signer's balance. */
 const BALANCES = ['topup/MsgTopup', 'staking/MsgSignerUpdate'];
