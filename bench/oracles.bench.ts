@@ -1,6 +1,6 @@
 import { cpus } from 'node:os';
 import { type BenchResult } from './harness';
-import { PLANTS, PLANT_NAMES, type PlantName, parsePlant } from '../src/core/plants';
+import { PLANTS, PLANT_NAMES, type PlantName, parsePlant, plantGuards } from '../src/core/plants';
 import { type AdequacyResult, measureAdequacy } from '../sim/campaign/adequacy';
 
 /**
@@ -48,17 +48,17 @@ export async function oracleBenches(): Promise<BenchResult[]> {
       ];
     }
     const guard = PLANTS[r.plant].oracle;
+    const guards = plantGuards(r.plant);
+    const guarding = (c: NonNullable<AdequacyResult['suite']>) => c.oracle !== null && guards.includes(c.oracle);
     const first = r.suite ?? r.swarm;
-    const mark = (c: AdequacyResult['suite']) => (c === null ? '-' : c.oracle === guard ? 'yes' : `NO (${guard})`);
+    const mark = (c: AdequacyResult['suite']) => (c === null ? '-' : guarding(c) ? 'yes' : `NO (${guard})`);
     return [
       r.plant,
       PLANTS[r.plant].rule,
       first ? (first.oracle ?? first.verdict) : 'not caught',
       first ? howOf(first) : `${r.scenariosRun} scenarios, ${r.seedsRun} seeds`,
       first ? mark(first) : `NO (${guard})`,
-      r.swarm
-        ? `${r.swarm.oracle ?? r.swarm.verdict}${r.swarm.oracle === guard ? '' : ' (not the guard)'}`
-        : 'not caught',
+      r.swarm ? `${r.swarm.oracle ?? r.swarm.verdict}${guarding(r.swarm) ? '' : ' (not the guard)'}` : 'not caught',
       r.swarm ? String(r.swarm.seedsRun) : `> ${r.seedsRun}`,
     ];
   });

@@ -15,7 +15,7 @@ import { type Address } from '../src/core/address';
 import { type Hex, toHex } from '../src/core/bytes';
 import { keccak256Bytes } from '../src/core/hash';
 import { addressOfPublicKey, publicKeyBytesFromPrivateKey } from '../src/core/secp256k1';
-import { type SignatureScheme, registerFastKey } from '../src/core/signatureScheme';
+import { type SignatureScheme } from '../src/core/signatureScheme';
 import { canonicalJson } from '../src/core/canonicalJson';
 import { ONE_TOKEN } from '../src/core/amount';
 import { ParentChain } from '../src/parent/parentChain';
@@ -26,13 +26,16 @@ import { type NodeMessage } from '../src/node/messages';
 import { type ClientReply } from '../src/node/ports';
 import { type CommittedBlock, type Vote } from '../src/consensus/types';
 import { type AppliedBlock } from '../src/app/sharedExecution';
-import { MsgSendDef } from '../src/modules/bank/msgs';
+import { MsgMultiSendDef, MsgSendDef } from '../src/modules/bank/msgs';
+import { MsgWithdrawFeeDef } from '../src/modules/topup/msgs';
+import { type MsgDef } from '../src/modules/framework/msgDef';
+import { getValidator } from '../src/modules/staking/keeper';
 import { encodeTx, signTx } from '../src/modules/auth/stdTx';
 import { getAckCount, getBuffer, getLastCheckpoint } from '../src/modules/checkpoint/keeper';
 import { getLastSpan } from '../src/modules/span/keeper';
 import { type Rng } from './env/rng';
 import { type TraceRecorder } from './trace/traceRecorder';
-import { type Scenario } from './scenario/scenario';
+import { type Repeats, type Scenario } from './scenario/scenario';
 import { type FaultSite } from './faults/fault';
 import { type ClusterSetup, type ValidatorKeys, clusterSetup } from './domain/clusterSetup';
 import { Domain, type DomainOptions } from './domain/domain';
@@ -52,6 +55,24 @@ export interface ValidatorBehaviour {
   routes?(msg: NodeMessage, tools: ByzantineTools): ByzantineRoutes | null;
   /** After the validator's node committed a block (a Byzantine sender acts here; see sendTxFrom). */
   onCommit?(node: ServiceNode, block: CommittedBlock, end: AppliedBlock['end']): void;
+  /** The txs of a block the validator proposes, instead of those it reaped (null: those). */
+  blockTxs?(node: ServiceNode, reaped: Hex[], block: { height: bigint; timeMs: number }): Hex[] | null;
+}
+
+/** A workload event: what it does, the item's index in its list, and which repeat of it (0 = the first). */
+interface WorkloadEvent {
+  what:
+    | 'transfer'
+    | 'multiSend'
+    | 'topup'
+    | 'withdrawal'
+    | 'stateSync'
+    | 'stakeUpdate'
+    | 'join'
+    | 'exit'
+    | 'signerChange';
+  index: number;
+  round?: number;
 }
 
 export interface MainSamples {
@@ -84,6 +105,8 @@ export class Cluster extends Domain {
   readonly genesis: unknown;
   readonly samples: MainSamples = { timeMs: [], serviceHeight: [] };
   private wl?: Rng;
+  /** Signer changes each validator's workload has sent (the next takes its next rotation key). */
+  private readonly rotationsUsed = new Map<number, number>();
   private readonly clientReplyListeners: Array<(node: string, reply: ClientReply) => void> = [];
 
   /**
@@ -179,6 +202,13 @@ export class Cluster extends Domain {
             }
             return null;
           },
+          blockTxs: (node, reaped, block) => {
+            for (const b of this.behavioursOf(k.index)) {
+              const txs = b.blockTxs?.(node, reaped, block) ?? null;
+              if (txs) return txs;
+            }
+            return null;
+          },
           onCommit: (node, block, end, results) => {
             for (const r of end.sideTxResults) {
               if (r.code !== 0) continue;
@@ -197,6 +227,7 @@ export class Cluster extends Domain {
             }
             if (results.some((r) => r.code === 0 && r.events.some((e) => e.type === 'checkpoint-noack')))
               this.noAckHeights.add(block.block.height.toString());
+            this.followSignerChange(k.index, node);
             for (const b of this.behavioursOf(k.index)) b.onCommit?.(node, block, end);
           },
         },
@@ -210,10 +241,10 @@ export class Cluster extends Domain {
       (ev) => this.probe(ev.payload.round),
       (p) => `{"r":${p.round}}`,
     );
-    this.engine.on<{ what: string; index: number }>(
+    this.engine.on<WorkloadEvent>(
       'workload',
-      (ev) => this.workload(ev.payload.what, ev.payload.index),
-      (p) => `{"w":"${p.what}","i":${p.index}}`,
+      (ev) => this.workload(ev.payload.what, ev.payload.index, ev.payload.round ?? 0),
+      (p) => `{"w":"${p.what}","i":${p.index}${p.round ? `,"r":${p.round}` : ''}}`,
     );
   }
 
@@ -233,16 +264,17 @@ export class Cluster extends Domain {
     this.record('client', { kind: 'service.genesisDocument', document: this.genesis });
     this.engine.at(PROBE_EVERY_MS, 'probe', '', { round: 0 });
     const w = this.scenario.workload;
-    if (w.transfers) this.engine.at(w.transfers.everyMs, 'workload', '', { what: 'transfer', index: 0 });
-    for (const [i, t] of w.topups.entries()) this.engine.at(t.atMs, 'workload', '', { what: 'topup', index: i });
-    for (const [i, t] of w.stateSyncs.entries())
-      this.engine.at(t.atMs, 'workload', '', { what: 'stateSync', index: i });
-    for (const [i, t] of w.stakeUpdates.entries())
-      this.engine.at(t.atMs, 'workload', '', { what: 'stakeUpdate', index: i });
-    for (const [i, t] of w.joins.entries()) this.engine.at(t.atMs, 'workload', '', { what: 'join', index: i });
-    for (const [i, t] of w.exits.entries()) this.engine.at(t.atMs, 'workload', '', { what: 'exit', index: i });
-    for (const [i, t] of w.signerChanges.entries())
-      this.engine.at(t.atMs, 'workload', '', { what: 'signerChange', index: i });
+    const at = (atMs: number, what: WorkloadEvent['what'], index: number) =>
+      this.engine.at(atMs, 'workload', '', { what, index });
+    if (w.transfers) at(w.transfers.everyMs, 'transfer', 0);
+    for (const [i, t] of w.topups.entries()) at(t.atMs, 'topup', i);
+    for (const [i, t] of w.stateSyncs.entries()) at(t.atMs, 'stateSync', i);
+    for (const [i, t] of w.stakeUpdates.entries()) at(t.atMs, 'stakeUpdate', i);
+    for (const [i, t] of w.joins.entries()) at(t.atMs, 'join', i);
+    for (const [i, t] of w.exits.entries()) at(t.atMs, 'exit', i);
+    for (const [i, t] of w.signerChanges.entries()) at(t.atMs, 'signerChange', i);
+    if (w.multiSends) at(w.multiSends.everyMs, 'multiSend', 0);
+    for (const [i, t] of (w.withdrawals ?? []).entries()) at(t.atMs, 'withdrawal', i);
   }
 
   protected takeSample(timeMs: number): void {
@@ -287,9 +319,67 @@ export class Cluster extends Domain {
     return best;
   }
 
-  private workload(what: string, index: number): void {
+  /** The scheduled item a workload event acts for (the periodic ones have none). */
+  private workloadItem(what: WorkloadEvent['what'], index: number): (Repeats & { atMs: number }) | null {
+    const w = this.scenario.workload;
+    switch (what) {
+      case 'topup':
+        return w.topups[index]!;
+      case 'stateSync':
+        return w.stateSyncs[index]!;
+      case 'stakeUpdate':
+        return w.stakeUpdates[index]!;
+      case 'join':
+        return w.joins[index]!;
+      case 'exit':
+        return w.exits[index]!;
+      case 'signerChange':
+        return w.signerChanges[index]!;
+      case 'withdrawal':
+        return w.withdrawals![index]!;
+      default:
+        return null;
+    }
+  }
+
+  /**
+   * One workload event. A scheduled item acts `repeat` times: all at once when `every` is 0 (a
+   * top-up's repeats are one record), else once per event, `every` apart.
+   */
+  private workload(what: WorkloadEvent['what'], index: number, round: number): void {
     this.wl ??= this.rng.fork('workload');
-    const rng = this.wl;
+    const item = this.workloadItem(what, index);
+    if (item === null) {
+      this.act(what, index);
+      return;
+    }
+    const repeat = item.repeat ?? 1;
+    const everyMs = item.everyMs ?? 0;
+    if (everyMs === 0) {
+      if (what === 'topup') this.act(what, index, repeat);
+      else for (let r = 0; r < repeat; r++) this.act(what, index);
+      return;
+    }
+    this.act(what, index);
+    if (round + 1 < repeat) this.engine.after(everyMs, 'workload', '', { what, index, round: round + 1 });
+  }
+
+  /** A signed client transaction to a service node (as `lockstep tx` sends one). */
+  private sendClientTx<M>(target: ServiceNode, def: MsgDef<M>, msg: M, from: { key: Hex; address: Address }): void {
+    const acc = target.app.signingAccount(from.address);
+    if (!acc) return;
+    const tx = encodeTx(signTx(def, msg, { chainId: target.app.chainId, ...acc, memo: '' }, from.key, this.scheme));
+    this.network.send('client', target.id, { kind: 'client.tx', tx: toHex(tx) });
+  }
+
+  /** Validator `v`'s service node, or the reference node when it is down (a client retries elsewhere). */
+  private nodeOf(v: number): ServiceNode {
+    const n = this.serviceNodes[v - 1]!;
+    return this.slot(n.id).alive ? n : this.referenceServiceNode();
+  }
+
+  private act(what: WorkloadEvent['what'], index: number, times = 1): void {
+    const rng = this.wl!;
     const s = this.scenario;
     const parentCall = (call: Parameters<ParentChain['submit']>[0]) =>
       this.network.send('client', 'parent', { kind: 'p.submit', call });
@@ -298,32 +388,65 @@ export class Cluster extends Domain {
         const from = rng.pick(this.users);
         const to = rng.pick(this.users.filter((u) => u !== from));
         const target = rng.pick(this.serviceNodes);
-        const acc = target.app.signingAccount(from.address);
-        if (acc) {
-          const tx = encodeTx(
-            signTx(
-              MsgSendDef,
-              {
-                fromAddress: from.address,
-                toAddress: to.address,
-                amount: [{ denom: 'matic', amount: s.workload.transfers!.amountWei }],
-              },
-              { chainId: target.app.chainId, ...acc, memo: '' },
-              from.key,
-              this.scheme,
-            ),
-          );
-          this.network.send('client', target.id, { kind: 'client.tx', tx: toHex(tx) });
-        }
+        this.sendClientTx(
+          target,
+          MsgSendDef,
+          {
+            fromAddress: from.address,
+            toAddress: to.address,
+            amount: [{ denom: 'matic', amount: s.workload.transfers!.amountWei }],
+          },
+          from,
+        );
         this.engine.after(s.workload.transfers!.everyMs, 'workload', '', { what, index });
+        return;
+      }
+      case 'multiSend': {
+        const m = s.workload.multiSends!;
+        const from = rng.pick(this.users);
+        const others = this.users.filter((u) => u !== from);
+        const outputs = Array.from({ length: m.outputs }, () => ({
+          address: rng.pick(others).address,
+          coins: [{ denom: 'matic', amount: m.amountWei }],
+        }));
+        const target = rng.pick(this.serviceNodes);
+        this.sendClientTx(
+          target,
+          MsgMultiSendDef,
+          {
+            inputs: [{ address: from.address, coins: [{ denom: 'matic', amount: m.amountWei * BigInt(m.outputs) }] }],
+            outputs,
+          },
+          from,
+        );
+        this.engine.after(m.everyMs, 'workload', '', { what, index });
+        return;
+      }
+      case 'withdrawal': {
+        const t = s.workload.withdrawals![index]!;
+        const node = this.serviceNodes[t.validator - 1]!;
+        // Signed with the key the validator's node holds now (it follows its signer changes).
+        const from = { key: node.identity.privateKey, address: node.address };
+        this.sendClientTx(
+          this.nodeOf(t.validator),
+          MsgWithdrawFeeDef,
+          {
+            fromAddress: from.address,
+            amount: t.amountTokens * ONE_TOKEN,
+          },
+          from,
+        );
+        this.record('client', { kind: 'workload.withdrawal', validator: t.validator });
         return;
       }
       case 'topup': {
         const t = s.workload.topups[index]!;
         const k = this.keys[t.validator - 1]!;
-        for (let r = 0; r < t.repeat; r++)
-          parentCall({ method: 'topUpForFee', from: k.owner, user: k.signer, fee: t.amountTokens * ONE_TOKEN });
-        this.record('client', { kind: 'workload.topup', validator: t.validator, repeat: t.repeat });
+        // To the signer the validator has now (its node follows its signer changes).
+        const user = this.serviceNodes[t.validator - 1]!.address;
+        for (let r = 0; r < times; r++)
+          parentCall({ method: 'topUpForFee', from: k.owner, user, fee: t.amountTokens * ONE_TOKEN });
+        this.record('client', { kind: 'workload.topup', validator: t.validator, repeat: times });
         return;
       }
       case 'stateSync': {
@@ -373,18 +496,34 @@ export class Cluster extends Domain {
       case 'signerChange': {
         const t = s.workload.signerChanges[index]!;
         const k = this.keys[t.validator - 1]!;
-        const newKey = toHex(rng.bytes(32));
-        if (this.scenario.crypto === 'fast') registerFastKey(newKey);
+        // The validator's next rotation key (clusterSetup derives one per scheduled change).
+        const used = this.rotationsUsed.get(t.validator) ?? 0;
+        const next = this.setup.rotationKeys[t.validator - 1]![used];
+        if (next === undefined) return;
+        this.rotationsUsed.set(t.validator, used + 1);
         parentCall({
           method: 'updateSigner',
           from: k.owner,
           validatorId: BigInt(t.validator),
-          signerPubkey: toHex(publicKeyBytesFromPrivateKey(newKey)),
+          signerPubkey: next.pubKey,
         });
         this.record('client', { kind: 'workload.signerChange', validator: t.validator });
         return;
       }
     }
+  }
+
+  /**
+   * After validator `v`'s node committed a block: when the service has applied a signer change of
+   * `v` to one of the keys the workload rotated it to, the node takes that key up.
+   */
+  private followSignerChange(v: number, node: ServiceNode): void {
+    const ring = this.setup.rotationKeys[v - 1]!;
+    if (ring.length === 0) return;
+    const signer = getValidator(node.app.store, BigInt(v))?.signer;
+    if (signer === undefined || signer === node.address) return;
+    const key = ring.find((r) => r.signer === signer);
+    if (key) node.adoptSignerKey(key.key, key.signer);
   }
 
   /** This domain at the end of the run, as plain data (the run's result holds no live node). */

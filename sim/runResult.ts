@@ -14,6 +14,7 @@ import { type ReorgRecord, type SidechainReport } from './domain/sidechainDomain
 import { type Violation } from './oracles/oracle';
 import { type RuleId } from './oracles/ruleId';
 import { type Counts, type Scenario, type Verdict } from './scenario/scenario';
+import { type MessageReach, messageReach } from './report/messageReach';
 
 export type Placement = 'inline' | 'worker';
 
@@ -37,6 +38,8 @@ export interface RunResult {
   verdict: Verdict;
   message: string;
   counts: Counts;
+  /** The service's messages the run reached: delivered, accepted, refused by code; the Byzantine kinds. */
+  reach: MessageReach;
   maxReorgDepth: number;
   backupBlocks: number;
   /** Every reorg any sidechain node went through (atMs on the node's clock: epoch-based). */
@@ -123,6 +126,7 @@ export function assembleResult(
       noAcks: main.noAcks,
       reorgs: sc.reorgs.length,
     },
+    reach: messageReach(main.records),
     maxReorgDepth: sc.maxReorgDepth,
     backupBlocks: sc.backupBlocks,
     reorgs: sc.reorgs,

@@ -57,7 +57,10 @@ export class WindowLoop {
     // The oracles see the injected faults too (their start times excuse silent producers).
     this.oracles = new OracleSuite(
       { ...scenario, faults: this.faults },
-      (i) => this.cluster.setup.keys[i - 1]?.signer,
+      (i) => {
+        const k = this.cluster.setup.keys[i - 1];
+        return k ? [k.signer, ...this.cluster.setup.rotationKeys[i - 1]!.map((r) => r.signer)] : [];
+      },
       faultSilencesProducers,
       fastKeyOf,
       oracleTimings(scenario),

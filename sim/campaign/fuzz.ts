@@ -9,6 +9,7 @@ import { type FuzzJob, type FuzzSeedResult } from './fuzzTask';
 import { type SwarmProfile } from './swarm';
 import { type PlantName } from '../../src/core/plants';
 import { type CampaignRules, campaignRules, mergeCampaignRules } from '../rules/coverage';
+import { type MessageReach, MESSAGE_NAMES, addReach, emptyReach } from '../report/messageReach';
 
 export interface CampaignOptions {
   /** Seeds 1..seeds (within the shard); or run until the wall budget ends. */
@@ -51,6 +52,8 @@ export interface CampaignSummary {
   faults: Record<string, FaultLedgerEntry>;
   /** The rules of docs/RULES.md the campaign's seeds exercised (with how many seeds did) and the ones none did. */
   rules: CampaignRules;
+  /** What the seeds reached of the service's messages and of the Byzantine kinds, summed. */
+  reach: MessageReach;
   warnings: string[];
   interrupted: boolean;
 }
@@ -130,14 +133,9 @@ export function mergeSummaries(parts: CampaignSummary[]): CampaignSummary {
     }
   }
   for (const g of groups.values()) g.seeds.sort((a, b) => a - b);
-  const warnings: string[] = [];
-  for (const [kind, e] of Object.entries(faults)) {
-    if (e.fired === 0) warnings.push(`fault kind ${kind} was scheduled ${e.scheduled} times but never fired`);
-    else if (e.measured > 0 && e.changed === 0)
-      warnings.push(
-        `fault kind ${kind} fired ${e.fired} times but never changed an outcome in the ${e.measured} measured`,
-      );
-  }
+  // A shard written before the reach was counted has none.
+  const reach = parts.reduce((r, p) => addReach(r, p.reach ?? emptyReach()), emptyReach());
+  const warnings = campaignWarnings(faults, reach);
   return {
     seeds: parts.reduce((n, p) => n + p.seeds, 0),
     verdicts,
@@ -145,6 +143,7 @@ export function mergeSummaries(parts: CampaignSummary[]): CampaignSummary {
     groups: [...groups.values()].sort((a, b) => b.seeds.length - a.seeds.length || (a.oracle < b.oracle ? -1 : 1)),
     faults,
     rules: mergeCampaignRules(parts.map((p) => p.rules)),
+    reach,
     warnings,
     interrupted: parts.some((p) => p.interrupted),
   };
@@ -189,6 +188,26 @@ export function summarise(
     g.seeds.push(r.seed);
     groups.set(key, g);
   }
+  const reach = results.reduce((r, x) => addReach(r, x.reach), emptyReach());
+  return {
+    seeds: results.length,
+    verdicts,
+    failures,
+    groups: [...groups.values()].sort((a, b) => b.seeds.length - a.seeds.length),
+    faults,
+    rules: campaignRules(results.map((r) => r.rules ?? [])),
+    reach,
+    warnings: campaignWarnings(faults, reach),
+    interrupted,
+  };
+}
+
+/**
+ * What a campaign should look at: fault kinds that never fired or never changed an outcome,
+ * message types no committed block delivered, Byzantine kinds crafted into blocks that never
+ * committed them.
+ */
+function campaignWarnings(faults: Record<string, FaultLedgerEntry>, reach: MessageReach): string[] {
   const warnings: string[] = [];
   for (const [kind, e] of Object.entries(faults)) {
     if (e.fired === 0) warnings.push(`fault kind ${kind} was scheduled ${e.scheduled} times but never fired`);
@@ -197,14 +216,10 @@ export function summarise(
         `fault kind ${kind} fired ${e.fired} times but never changed an outcome in the ${e.measured} measured`,
       );
   }
-  return {
-    seeds: results.length,
-    verdicts,
-    failures,
-    groups: [...groups.values()].sort((a, b) => b.seeds.length - a.seeds.length),
-    faults,
-    rules: campaignRules(results.map((r) => r.rules ?? [])),
-    warnings,
-    interrupted,
-  };
+  for (const name of MESSAGE_NAMES.values())
+    if ((reach.messages[name]?.delivered ?? 0) === 0) warnings.push(`message type ${name} was never delivered`);
+  for (const [kind, b] of Object.entries(reach.byzantine))
+    if (b.crafted > 0 && b.delivered === 0)
+      warnings.push(`Byzantine kind ${kind} was crafted ${b.crafted} times but no committed block delivered it`);
+  return warnings;
 }

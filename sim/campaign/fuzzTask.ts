@@ -7,6 +7,7 @@ import { type SwarmProfile, swarmScenario } from './swarm';
 import { type PlantName } from '../../src/core/plants';
 import { type Scenario } from '../scenario/scenario';
 import { clearCaches } from '../../src/core/memo';
+import { type MessageReach } from '../report/messageReach';
 
 export interface FuzzJob {
   seed: number;
@@ -27,6 +28,8 @@ export interface FuzzSeedResult {
   violation: { atMs: number; node: string; message: string } | null;
   faults: Array<{ kind: string; fired: boolean; changed: boolean | null }>;
   counts: Record<string, number>;
+  /** The service's messages and the Byzantine kinds the run reached (sim/report/messageReach.ts). */
+  reach: MessageReach;
   traceHash: string;
   /** The rules of the inventory the run exercised (sorted). */
   rules: string[];
@@ -66,6 +69,7 @@ export function runJob(job: FuzzJob): FuzzSeedResult {
     violation: r.violation ? { atMs: r.violation.atMs, node: r.violation.node, message: r.violation.message } : null,
     faults,
     counts: { ...r.counts },
+    reach: r.reach,
     traceHash: r.traceHash,
     rules: r.rulesExercised,
   };

@@ -43,6 +43,20 @@ function shard(index: number, over: Partial<ShardFile> = {}): ShardFile {
         ? [['auth.ante.fixed-fee', 'span.proposal.window'], ['auth.ante.fixed-fee'], ['auth.ante.fixed-fee'], []]
         : [['auth.ante.fixed-fee'], ['auth.ante.fixed-fee'], [], []],
     ),
+    reach: {
+      messages: { MsgSend: { delivered: 10, accepted: 9, refused: { 'sdk/4': 1 }, pending: 0 } },
+      byzantine: {
+        wrongChainId: {
+          crafted: 2,
+          delivered: 2,
+          asExpected: 2,
+          unjudged: 0,
+          pending: 0,
+          gossiped: 1,
+          results: { 'sdk/4': 2 },
+        },
+      },
+    },
     warnings: [],
     interrupted: false,
     ...over,
@@ -78,6 +92,11 @@ describe('merging fuzz shards', () => {
     const md = campaignMarkdown(m);
     expect(md).toContain(`| rules | 2 of ${2 + m.rules.neverExercised.length} oracle-guarded rules exercised`);
     expect(md).toMatch(/### Rules never exercised\n\n.*`bank\.supply\.conserved`/);
+    expect(m.reach.messages.MsgSend).toEqual({ delivered: 20, accepted: 18, refused: { 'sdk/4': 2 }, pending: 0 });
+    expect(m.reach.byzantine.wrongChainId).toMatchObject({ crafted: 4, delivered: 4, asExpected: 4, gossiped: 2 });
+    expect(m.warnings).toContain('message type MsgMultiSend was never delivered');
+    expect(md).toContain('| MsgSend | 20 | 18 | sdk/4×2 |');
+    expect(md).toContain('| wrongChainId | 4 | 4 | 4 | 2 | sdk/4×4 |');
     expect(md).toMatch(/^## Fuzz campaign: 8 seeds, \*\*1 failing\*\*/);
     expect(md).toContain('| 1 | fork-choice | heads differ | 5 |');
     expect(md).toContain('Repro: `npx lockstep replay --fuzz-seed 5`');
@@ -107,6 +126,15 @@ describe('merging fuzz shards', () => {
       'dirs: seed 1 is in both a and b',
     );
     expect(merge()).toThrow('dirs: name at least one fuzz shard folder');
+  });
+
+  it('merges a shard written before the reach was counted as reaching nothing', () => {
+    const { reach: _none, ...old } = shard(2);
+    const m = mergeShards([
+      { dir: 'a', summary: shard(1) },
+      { dir: 'b', summary: old },
+    ]);
+    expect(m.reach.messages.MsgSend?.delivered).toBe(10);
   });
 
   it('says which shards are missing', () => {

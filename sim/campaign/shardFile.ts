@@ -8,6 +8,8 @@
 import { InputError } from '../../src/core/errors';
 import { formatDurationMs } from '../../src/core/duration';
 import { type CampaignSummary, mergeSummaries } from './fuzz';
+import { BYZANTINE_TXS } from '../faults/byzantineTxs';
+import { byzantineTable, reachTable } from '../report/messageReach';
 
 export const SHARD_KIND = 'lockstep-fuzz-shard';
 export const MERGED_KIND = 'lockstep-fuzz-merged';
@@ -188,6 +190,13 @@ export function campaignMarkdown(s: ShardFile | MergedFile): string {
       );
     lines.push('', `Repro: \`${s.failures[0]!.repro.split('  (')[0]}\``, '');
   }
+  lines.push('### Messages reached', '', ...reachTable(s.reach, true), '');
+  lines.push(
+    '### Byzantine kinds (crafted into its own blocks, delivered there, refused with the reference code)',
+    '',
+    ...byzantineTable(s.reach, BYZANTINE_TXS, true),
+    '',
+  );
   lines.push(
     '### Fault efficacy',
     '',

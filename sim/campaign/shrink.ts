@@ -54,8 +54,16 @@ export function ddmin<T>(items: readonly T[], fails: (subset: T[]) => boolean): 
   return current;
 }
 
-type WorkloadList = 'topups' | 'stateSyncs' | 'stakeUpdates' | 'joins' | 'exits' | 'signerChanges';
-const LISTS: WorkloadList[] = ['topups', 'stateSyncs', 'stakeUpdates', 'joins', 'exits', 'signerChanges'];
+type WorkloadList = 'topups' | 'withdrawals' | 'stateSyncs' | 'stakeUpdates' | 'joins' | 'exits' | 'signerChanges';
+const LISTS: WorkloadList[] = [
+  'topups',
+  'withdrawals',
+  'stateSyncs',
+  'stakeUpdates',
+  'joins',
+  'exits',
+  'signerChanges',
+];
 
 export function shrinkScenario(
   original: Scenario,
@@ -78,13 +86,13 @@ export function shrinkScenario(
 
   // 2. Workload: each list, then the periodic traffic.
   for (const key of LISTS) {
-    const items = s.workload[key] as unknown[];
+    const items = (s.workload[key] ?? []) as unknown[];
     if (items.length === 0) continue;
     const kept = ddmin(items, (subset) => fails({ ...s, workload: { ...s.workload, [key]: subset } as WorkloadSpec }));
     s = { ...s, workload: { ...s.workload, [key]: kept } as WorkloadSpec };
   }
-  for (const key of ['transfers', 'sidechainTxs'] as const) {
-    if (s.workload[key] === null) continue;
+  for (const key of ['transfers', 'multiSends', 'sidechainTxs'] as const) {
+    if ((s.workload[key] ?? null) === null) continue;
     const candidate = { ...s, workload: { ...s.workload, [key]: null } };
     if (fails(candidate)) s = candidate;
   }

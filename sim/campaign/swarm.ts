@@ -46,7 +46,9 @@ export function swarmBase(durationMs: number): Scenario {
     faults: [],
     workload: {
       transfers: { everyMs: 10_000, amountWei: 10n ** 15n },
+      multiSends: null,
       topups: [],
+      withdrawals: [],
       stateSyncs: [],
       stakeUpdates: [],
       joins: [],
@@ -104,11 +106,79 @@ export function swarmScenario(seed: number, durationMs = 2 * 3_600_000, profile:
   s.workload = {
     ...s.workload,
     topups: rng.bool(0.5)
-      ? [{ atMs: rng.int(20, 300) * 1000, validator: rng.int(1, n), amountTokens: 20n, repeat: rng.int(1, 3) }]
+      ? [
+          {
+            atMs: rng.int(20, 300) * 1000,
+            validator: rng.int(1, n),
+            amountTokens: 20n,
+            repeat: rng.int(1, 3),
+            everyMs: 0,
+          },
+        ]
       : [],
-    stateSyncs: rng.bool(0.5) ? [{ atMs: rng.int(20, 300) * 1000, count: rng.int(1, 20) }] : [],
+    stateSyncs: rng.bool(0.5) ? [{ atMs: rng.int(20, 300) * 1000, count: rng.int(1, 20), repeat: 1, everyMs: 0 }] : [],
   };
+  drawMessageWorkload(rng, s, coalition);
+  // A Byzantine sender besides the fault mix (last in the list, its draws last): half the seeds
+  // have one for a few minutes, so a campaign reaches every kind it crafts.
+  if (rng.bool(0.5)) {
+    const atMs = rng.int(20, Math.max(21, Math.floor(durationMs / 2000))) * 1000;
+    const forMs = rng.int(120, 400) * 1000;
+    const validator = rng.int(1, n);
+    const fields = faultDef('byzantineTxs').swarm!.draw(rng, { validatorCount: n, validator, stakes, coalition });
+    s.faults.push({ kind: 'byzantineTxs', atMs, forMs, ...fields } as FaultSpec);
+  }
   return s;
+}
+
+/**
+ * The rest of the client table under load, drawn after everything above (so a seed keeps its
+ * faults, network and the draws before): multi-sends, fee withdrawals, and the parent-chain
+ * actions the bridges turn into MsgStakeUpdate, MsgValidatorJoin, MsgValidatorExit and
+ * MsgSignerUpdate, each possibly repeated, several in one seed. The draws keep the power budget
+ * of the profile: stake is added only outside the coalition, at most one validator outside it
+ * exits, and joined validators (who run no node) hold a few tokens.
+ */
+function drawMessageWorkload(rng: Rng, s: Scenario, coalition: readonly number[]): void {
+  const n = s.validators.length;
+  const at = () => rng.int(20, 300) * 1000;
+  const honest = s.validators.map((_, i) => i + 1).filter((v) => !coalition.includes(v));
+  const w = s.workload;
+  w.multiSends = rng.bool(0.5)
+    ? { everyMs: rng.int(8, 30) * 1000, outputs: rng.int(1, 4), amountWei: 10n ** 15n }
+    : null;
+  w.withdrawals = rng.bool(0.5)
+    ? [
+        {
+          atMs: at(),
+          validator: rng.int(1, n),
+          // Now and then the whole balance (amount 0).
+          amountTokens: rng.bool(0.3) ? 0n : BigInt(rng.int(1, 50)),
+          repeat: rng.int(1, 4),
+          everyMs: rng.int(20, 90) * 1000,
+        },
+      ]
+    : [];
+  w.stakeUpdates =
+    honest.length > 0 && rng.bool(0.4)
+      ? [
+          {
+            atMs: at(),
+            validator: rng.pick(honest),
+            amountTokens: BigInt(rng.int(1, 50)),
+            repeat: rng.int(1, 3),
+            everyMs: rng.int(20, 120) * 1000,
+          },
+        ]
+      : [];
+  w.joins = rng.bool(0.3)
+    ? [{ atMs: at(), stakeTokens: BigInt(rng.int(1, 5)), repeat: rng.int(1, 3), everyMs: rng.int(30, 120) * 1000 }]
+    : [];
+  w.exits =
+    honest.length > 1 && rng.bool(0.25) ? [{ atMs: at(), validator: rng.pick(honest), repeat: 1, everyMs: 0 }] : [];
+  w.signerChanges = rng.bool(0.4)
+    ? [{ atMs: at(), validator: rng.int(1, n), repeat: rng.int(1, 3), everyMs: rng.int(40, 150) * 1000 }]
+    : [];
 }
 
 /**

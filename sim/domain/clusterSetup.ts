@@ -39,10 +39,26 @@ export function crossDomainLatencyMs(s: Scenario): number {
   return Math.max(1, s.network.latencyMinMs);
 }
 
+/** A signer key a validator rotates to on the parent chain (a `signerChanges` item of the workload). */
+export interface RotationKey {
+  key: Hex;
+  signer: Address;
+  pubKey: Hex;
+}
+
 export interface ClusterSetup {
   rng: Rng;
   scheme: SignatureScheme;
   keys: ValidatorKeys[];
+  /**
+   * The signer keys each validator rotates to, in order (index 0 = validator 1): one per signer
+   * change the workload schedules for it. Both domains derive them, so a validator's service node
+   * and sidechain node can take up the new key when the service applies the change, as an
+   * operator installs the key it registered.
+   */
+  rotationKeys: RotationKey[][];
+  /** The validator (1-based index) of a signer address, genesis or rotated; undefined for others (joined validators). */
+  validatorOfSigner: ReadonlyMap<Address, number>;
   users: Array<{ key: Hex; address: Address }>;
   genesis: unknown;
   sidechainChainId: string;
@@ -65,7 +81,7 @@ export function clusterSetup(scenario: Scenario, seed: number): ClusterSetup {
   const newKey = (): Hex => {
     for (;;) {
       const k = toHex(keyRng.bytes(32));
-      if (BigInt(k) > 0n && BigInt(k) < 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n) return k;
+      if (validPrivateKey(k)) return k;
     }
   };
   const keys: ValidatorKeys[] = [];
@@ -82,6 +98,24 @@ export function clusterSetup(scenario: Scenario, seed: number): ClusterSetup {
       owner: addressOfPublicKey(publicKeyBytesFromPrivateKey(ownerKey)),
     });
   });
+  // Rotation keys: each validator's from its own stream, so a key depends only on (validator, rotation).
+  const rotationKeys: RotationKey[][] = keys.map((k) => {
+    const count = signerChangesOf(scenario, k.index);
+    const stream = rng.fork('signer-rotations').fork(String(k.index));
+    const out: RotationKey[] = [];
+    while (out.length < count) {
+      const key = toHex(stream.bytes(32));
+      if (!validPrivateKey(key)) continue;
+      const pubKey = toHex(publicKeyBytesFromPrivateKey(key));
+      out.push({ key, signer: addressOfPublicKey(pubKey), pubKey });
+    }
+    return out;
+  });
+  const validatorOfSigner = new Map<Address, number>();
+  for (const k of keys) validatorOfSigner.set(k.signer, k.index);
+  rotationKeys.forEach((ring, i) => {
+    for (const r of ring) validatorOfSigner.set(r.signer, i + 1);
+  });
   const users: Array<{ key: Hex; address: Address }> = [];
   for (let j = 0; j < 4; j++) {
     const key = newKey();
@@ -94,6 +128,7 @@ export function clusterSetup(scenario: Scenario, seed: number): ClusterSetup {
       registerFastKey(k.ownerKey);
     }
     for (const u of users) registerFastKey(u.key);
+    for (const ring of rotationKeys) for (const r of ring) registerFastKey(r.key);
   }
 
   const sidechainChainId = '15001';
@@ -130,6 +165,7 @@ export function clusterSetup(scenario: Scenario, seed: number): ClusterSetup {
         first_span_duration: p.firstSpanDuration,
       },
       checkpoint: { params: { checkpoint_buffer_time_ms: p.checkpointBufferTimeMs } },
+      ...(p.sendEnabled === false ? { bank: { send_enabled: false } } : {}),
     },
   };
 
@@ -151,6 +187,8 @@ export function clusterSetup(scenario: Scenario, seed: number): ClusterSetup {
     rng,
     scheme,
     keys,
+    rotationKeys,
+    validatorOfSigner,
     users,
     genesis,
     sidechainChainId,
@@ -160,4 +198,16 @@ export function clusterSetup(scenario: Scenario, seed: number): ClusterSetup {
     scCfg,
     crossLatencyMs: crossDomainLatencyMs(scenario),
   };
+}
+
+/** A secp256k1 private key: in (0, n). */
+function validPrivateKey(k: Hex): boolean {
+  return BigInt(k) > 0n && BigInt(k) < 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+}
+
+/** How many signer changes the workload schedules for a validator (each `repeat` counts). */
+export function signerChangesOf(scenario: Scenario, validator: number): number {
+  let n = 0;
+  for (const c of scenario.workload.signerChanges) if (c.validator === validator) n += c.repeat ?? 1;
+  return n;
 }

@@ -5,6 +5,17 @@
  */
 import { type Observation } from '../../src/node/observations';
 import { type TriggerChain } from '../scenario/scenario';
+import { type Hex } from '../../src/core/bytes';
+
+/** What the reference gives a Byzantine sender's crafted tx, delivered on the state it was crafted on. */
+export interface ByzantineExpectFact {
+  /** `deliver`: DeliverTx refuses it; `side`: DeliverTx takes it and its side-tx result refuses it. */
+  stage: 'deliver' | 'side';
+  /** The codespace of a deliver-stage refusal. */
+  codespace: string;
+  /** Any of these codes. */
+  codes: readonly number[];
+}
 
 export interface FaultFact {
   /** The fault's index in the scenario. */
@@ -26,7 +37,25 @@ export type SimObservation =
   | { kind: 'workload.stakeUpdate'; validator: number }
   | { kind: 'workload.join'; stake: bigint }
   | { kind: 'workload.exit'; validator: number }
-  | { kind: 'workload.signerChange'; validator: number };
+  | { kind: 'workload.signerChange'; validator: number }
+  | { kind: 'workload.withdrawal'; validator: number }
+  /**
+   * A Byzantine sender's crafted tx (sim/faults/byzantineTxs.ts): put at `index` of the block it
+   * proposed at `height` (`via: block`), or gossiped to the mempools (`via: gossip`, not judged).
+   * `expect` is null for a tx valid on purpose; `ifAccepted` names the tx of the same block that
+   * must have been accepted for `expect` to hold.
+   */
+  | {
+      kind: 'byzantine.tx';
+      validator: number;
+      craft: string;
+      txHash: Hex;
+      via: 'block' | 'gossip';
+      height: bigint | null;
+      index: number | null;
+      expect: ByzantineExpectFact | null;
+      ifAccepted: number | null;
+    };
 
 export type RunObservation = Observation | SimObservation;
 

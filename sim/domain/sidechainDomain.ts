@@ -130,7 +130,11 @@ export class SidechainDomain extends Domain {
       const node = new SidechainNode(
         {
           id: scIds[i]!,
-          producer: { address: k.signer, privateKey: k.signerKey },
+          producer: {
+            address: k.signer,
+            privateKey: k.signerKey,
+            laterKeys: setup.rotationKeys[i]!.map((r) => ({ address: r.signer, privateKey: r.key })),
+          },
           peers: scIds.filter((_, j) => j !== i),
           serviceNode: svcIds[i]!,
         },
@@ -225,12 +229,22 @@ export class SidechainDomain extends Domain {
     else this.importListeners.set(key, listen);
   }
 
-  /** The validator in turn for the next block on the best sidechain head. */
+  /**
+   * The validator in turn for the next block on the best sidechain head. A producer without a node
+   * (a validator that joined on the parent chain) cannot be bent: then the first backup in
+   * succession that has a node, the one that steps in for it.
+   */
   inTurnValidator(): number {
     let best = this.sidechainNodes[0]!;
     for (const n of this.sidechainNodes) if (n.chain.head().td > best.chain.head().td) best = n;
-    const proposer = best.chain.head().snapshot.validatorSet.proposer.address;
-    return this.setup.keys.find((k) => k.signer === proposer)!.index;
+    const set = best.chain.head().snapshot.validatorSet;
+    const p = set.indexOfAddress(set.proposer.address);
+    for (let k = 0; k < set.size; k++) {
+      const v = this.setup.validatorOfSigner.get(set.validators[(p + k) % set.size]!.address);
+      if (v !== undefined) return v;
+    }
+    // No producer of the span has a node here: the fault bends a node that produces nothing anyway.
+    return 1;
   }
 
   /** The end-of-run summary of this domain (plain data: it crosses threads). */

@@ -399,9 +399,22 @@ const CHECKS: Record<FaultKind, (net: Net) => void> = {
     const end = { validatorUpdates: [], sideTxResults: [] };
     startEnd(
       net,
-      { kind: 'byzantineTxs', validator: 3, txs: ['earlyNoAck', 'spanOutOfSequence'], everyBlocks: 2, atMs: 0 },
+      {
+        kind: 'byzantineTxs',
+        validator: 3,
+        txs: ['earlyNoAck', 'spanOutOfSequence'],
+        everyBlocks: 2,
+        perBlock: 2,
+        atMs: 0,
+      },
       (d) => {
         expect(d).toEqual(['validator 3: earlyNoAck, spanOutOfSequence']);
+        // Its block starts with what it crafted (the span with a gap; a no-ack would be on time), then what it reaped.
+        const reaped = ['0x7b7d' as Hex];
+        const txs = node.hooks.blockTxs!(node, reaped, { height: 1n, timeMs: net.scenario.epochMs + 1000 })!;
+        expect(txs.length).toBe(2);
+        expect(txs[1]).toBe(reaped[0]);
+        expect(decodeTx(fromHex(txs[0]!), MSG_REGISTRY).def.type).toBe('sidechain/MsgProposeSpan');
         for (let i = 0; i < 4; i++) node.hooks.onCommit!(node, commit, end, []);
         // Every second commit, signed by validator 3: a span with a gap. No checkpoint is acked yet,
         // so a no-ack would be on time: none is sent (the sender only sends what is wrong).
@@ -416,6 +429,7 @@ const CHECKS: Record<FaultKind, (net: Net) => void> = {
       () => {
         for (let i = 0; i < 4; i++) node.hooks.onCommit!(node, commit, end, []);
         expect(sent).toHaveBeenCalledTimes(2);
+        expect(node.hooks.blockTxs!(node, [], { height: 2n, timeMs: net.scenario.epochMs + 3000 })).toBeNull();
       },
     );
   },

@@ -20,11 +20,14 @@ export const offlineCheckpointProposer: FaultDef<OfflineCheckpointProposerFault>
   fixedSide: 'service',
   apply(_f, site, { start, index }) {
     const c = mainOf(site);
-    // Its end restarts the node it took down.
+    // Its end restarts the node it took down. A proposer without a node (a validator that joined on
+    // the parent chain, never started) is offline already: there is nothing to take down.
     const id = c.resolveAtStart(index, start, () => {
       const proposer = getValidatorSet(c.referenceServiceNode().app.store).proposer.address;
-      return `svc-${c.keys.find((x) => x.signer === proposer)!.index}`;
+      const v = c.setup.validatorOfSigner.get(proposer);
+      return v === undefined ? null : `svc-${v}`;
     });
+    if (id === null) return 'a proposer without a node (nothing to take down)';
     c.crashOrRestart(id, start);
     return id;
   },

@@ -148,7 +148,14 @@ const SAMPLES: Record<FaultKind, Sample> = {
     ],
   },
   byzantineTxs: {
-    file: { kind: 'byzantineTxs', at: '30s', validator: 3, txs: ['earlyNoAck', 'replayedTopup'], everyBlocks: 2 },
+    file: {
+      kind: 'byzantineTxs',
+      at: '30s',
+      validator: 3,
+      txs: ['earlyNoAck', 'replayedTopup', 'wrongChainId'],
+      everyBlocks: 2,
+      perBlock: 5,
+    },
     sides: ['service'],
     bad: [
       [
@@ -157,6 +164,7 @@ const SAMPLES: Record<FaultKind, Sample> = {
       ],
       [{ kind: 'byzantineTxs', validator: 3, txs: [] }, /^faults\[0\]\.txs: name at least one transaction/],
       [{ kind: 'byzantineTxs', validator: 3, everyBlocks: 0 }, /^faults\[0\]\.everyBlocks: must be between 1 and 1000/],
+      [{ kind: 'byzantineTxs', validator: 3, perBlock: 21 }, /^faults\[0\]\.perBlock: must be between 0 and 20/],
       [{ kind: 'byzantineTxs' }, /^faults\[0\]\.validator: is required/],
     ],
   },

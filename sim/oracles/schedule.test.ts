@@ -185,6 +185,33 @@ describe('backup-step-in oracle', () => {
     excused.checkChain('sc-1', 1000, chain, [[105n, 130n]]);
     expect(excused.violation).toBeNull();
   });
+  it("a producer held back while it is the span's only producer: the gap is excused, not with a backup", () => {
+    const chain = [
+      { number: 32n, time: 100n, producers: 1 },
+      { number: 33n, time: 102n, producers: 1 },
+      { number: 34n, time: 111n, producers: 1 },
+    ];
+    const held: Array<[bigint, bigint]> = [[103n, 140n]];
+    const sole = new BackupStepInOracle(delays);
+    sole.checkChain('sc-1', 1000, chain, [], [], [], held);
+    expect(sole.violation).toBeNull();
+    const unheld = new BackupStepInOracle(delays);
+    unheld.checkChain('sc-1', 1000, chain, [], []);
+    expect(unheld.violation?.message).toMatch(
+      /no block between 102 and 111 \(block 34\): no backup stepped in within 5 s/,
+    );
+    const withBackups = new BackupStepInOracle(delays);
+    withBackups.checkChain(
+      'sc-1',
+      1000,
+      chain.map((b) => ({ ...b, producers: 4, time: b.number === 34n ? 140n : b.time })),
+      [],
+      [],
+      [],
+      held,
+    );
+    expect(withBackups.violation?.message).toMatch(/no block between 102 and 140/);
+  });
   it('a producer cut off from all the others: the gap before a block it made alone is excused, no other', () => {
     const chain = [
       { number: 32n, time: 100n, producers: 4, signer: '0xa' },

@@ -176,7 +176,9 @@ export class BackupStepInOracle extends Oracle {
   /**
    * blocks: canonical (number, time, producers of the parent snapshot, signer) in order; silent:
    * windows [fromS, toS] where no producer could produce; alone: windows where one producer was
-   * cut off from all the others.
+   * cut off from all the others; producerFaults: windows where a producer was held back (offline
+   * or slow): when the span has a single producer (one validator won every slot), that producer is
+   * every producer there is, and no backup can step in for it.
    */
   checkChain(
     node: string,
@@ -193,6 +195,7 @@ export class BackupStepInOracle extends Oracle {
     alone: Array<{ signer: string; from: bigint; to: bigint }> = [],
     /** Windows [fromS, toS] where a fault could delay a producer or its view of the head. */
     delayed: Array<[bigint, bigint]> = [],
+    producerFaults: Array<[bigint, bigint]> = [],
   ): void {
     if (blocks.length > 1) this.saw('sidechain.backup.step-in');
     for (let i = 1; i < blocks.length; i++) {
@@ -218,7 +221,9 @@ export class BackupStepInOracle extends Oracle {
       this.saw('sidechain.backup.step-in');
       const worst = producerDelayS(b.number, Math.max(0, b.producers - 1), this.params) + this.slackS;
       if (b.time - p.time <= worst) continue;
-      if (silent.some(([from, to]) => from <= b.time && to >= p.time)) continue;
+      const during = ([from, to]: [bigint, bigint]) => from <= b.time && to >= p.time;
+      if (silent.some(during)) continue;
+      if (b.producers === 1 && producerFaults.some(during)) continue;
       if (
         b.signer !== undefined &&
         alone.some((w) => w.signer.toLowerCase() === b.signer!.toLowerCase() && w.from <= b.time && w.to >= p.time)

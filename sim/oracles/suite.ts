@@ -16,6 +16,7 @@ import { CheckpointOracle, CheckpointRootOracle } from './checkpoints';
 import { ConvergenceOracle, ForkChoiceOracle } from './forkChoice';
 import { LivenessOracle } from './liveness';
 import { BftLockOracle, BftQuorumOracle } from './bft';
+import { ByzantineRefusedOracle } from './byzantineRefused';
 import { SidechainModel } from './model/sidechainModel';
 import { ServiceModel } from './model/service/serviceModel';
 import { type KeyLookup } from './model/service/signature';
@@ -67,8 +68,11 @@ export class OracleSuite {
 
   constructor(
     readonly scenario: Scenario,
-    /** The signer address of validator `index` (1-based), to know whose blocks an isolated producer made. */
-    private readonly signerOf: (index: number) => string | undefined = () => undefined,
+    /**
+     * The signer addresses of validator `index` (1-based): its first and those it rotates to, to
+     * know whose blocks an isolated producer made.
+     */
+    private readonly signersOf: (index: number) => readonly string[] = () => [],
     /**
      * Whether a fault may silence every producer (node crashes and pauses, partitions and link
      * faults touching sidechain nodes): each fault kind says so itself (sim/faults).
@@ -101,7 +105,9 @@ export class OracleSuite {
     const fetchMs = triesFor(scenario.network.loss) * timings.sidechainServicePollMs + 2 * latencyMs + 100;
     const addressOf = (node: string): string | undefined => {
       const m = /^svc-(\d+)$/.exec(node);
-      return m ? this.signerOf(Number(m[1])) : undefined;
+      // Its first signer: a node that took up a rotated key is not counted as running (the checks
+      // that need it skip the height, never fire for it).
+      return m ? this.signersOf(Number(m[1]))[0] : undefined;
     };
     this.floor = new FinalityFloorOracle(this.model, fetchMs);
     this.bftProgress = new BftProgressOracle(bftProgressBounds(timings, latencyMs, scenario.network.loss), addressOf);
@@ -132,6 +138,7 @@ export class OracleSuite {
       new AccountsOracle(),
       new SupplyOracle(),
       new TopupIdempotencyOracle(),
+      new ByzantineRefusedOracle(),
       new StateSyncOracle(this.model),
       this.stateSyncLatency,
       new SpanOracle(),
@@ -161,7 +168,7 @@ export class OracleSuite {
   private healedAtMs = 0;
   /** When each fault (by scenario index) started: a height-triggered one has no time in the scenario. */
   private readonly faultStartMs = new Map<number, number>();
-  /** Every fault's window [from, to] in virtual ms (to = Infinity while in force). */
+  /** Every fault's window [from, to] in virtual ms (to = Infinity while in force), and its kind. */
   private readonly faultWindows: Array<{ index: number; kind: string; fromMs: number; toMs: number }> = [];
 
   /** isolateProducer faults: the signer cut off, from when, until when (null while in force). */
@@ -175,12 +182,11 @@ export class OracleSuite {
       this.faultWindows.push({ index: o.index, kind: o.fault, fromMs: r.t, toMs: Infinity });
       // The record names the validator the fault resolved to (an `inTurn` target is resolved when it fires).
       const v = o.fault === 'isolateProducer' ? /^validator (\d+)/.exec(o.detail) : null;
-      const signer = v ? this.signerOf(Number(v[1])) : undefined;
-      if (signer) this.isolations.push({ index: o.index, signer, fromMs: r.t, toMs: null });
+      for (const signer of v ? this.signersOf(Number(v[1])) : [])
+        this.isolations.push({ index: o.index, signer, fromMs: r.t, toMs: null });
     }
     if (o.kind === 'fault.end') {
-      const open = this.isolations.find((w) => w.index === o.index && w.toMs === null);
-      if (open) open.toMs = r.t;
+      for (const open of this.isolations) if (open.index === o.index && open.toMs === null) open.toMs = r.t;
       const w = this.faultWindows.find((x) => x.index === o.index && x.toMs === Infinity);
       if (w) w.toMs = r.t;
       if (--this.openFaults === 0) this.healedAtMs = r.t;
@@ -250,7 +256,14 @@ export class OracleSuite {
         BigInt(Math.floor((epochMs + w.fromMs) / 1000)),
         w.toMs === Infinity ? BigInt(Number.MAX_SAFE_INTEGER) : BigInt(Math.ceil((epochMs + w.toMs) / 1000)) + 30n,
       ]);
-    this.backup.checkChain(best.node, f.endMs, canonical, f.silentWindows, alone, delayed);
+    // A producer held back (offline or slow): excused only where it is the span's single producer.
+    const heldBack = this.faultWindows
+      .filter((w) => w.kind === 'offlineProducer' || w.kind === 'slowProducer')
+      .map((w): [bigint, bigint] => [
+        BigInt(Math.floor((epochMs + w.fromMs) / 1000)),
+        BigInt(Math.ceil((epochMs + Math.min(w.toMs, f.endMs)) / 1000)) + 30n,
+      ]);
+    this.backup.checkChain(best.node, f.endMs, canonical, f.silentWindows, alone, delayed, heldBack);
     let low = best.headNumber;
     for (const s of f.sidechains) if (s.headNumber < low) low = s.headNumber;
     const settled = low - 8n;

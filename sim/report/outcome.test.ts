@@ -18,6 +18,7 @@ function result(over: Partial<RunResult> = {}): RunResult {
     violation: null,
     interrupted: false,
     counts: { serviceBlocks: 80, sidechainBlocks: 81, spans: 3, checkpointsAcked: 4, noAcks: 0, reorgs: 1 },
+    reach: { messages: {}, byzantine: {} },
     backupBlocks: 2,
     maxReorgDepth: 3,
     ...over,
@@ -34,6 +35,35 @@ describe('the outcome of a run', () => {
     expect(low.verdict).toBe('expectations');
     expect(low.message).toBe('backupBlocks expected >= 1 got 0');
     expect(low.failed.map((c) => c.what)).toEqual(['backupBlocks']);
+  });
+
+  it('bounds by message type and Byzantine kind: delivered, accepted, refused, refused as the reference says', () => {
+    const s: Scenario = {
+      ...base,
+      expect: {
+        verdict: 'pass',
+        min: { accepted: { MsgSend: 2 }, refused: { MsgSend: 1 }, byzantine: { wrongChainId: 1 } },
+        max: { delivered: { MsgWithdrawFee: 0 } },
+      },
+    };
+    const reach: RunResult['reach'] = {
+      messages: { MsgSend: { delivered: 5, accepted: 3, refused: { 'sdk/4': 1 }, pending: 1 } },
+      byzantine: {
+        wrongChainId: { crafted: 1, delivered: 1, asExpected: 1, unjudged: 0, pending: 0, gossiped: 0, results: {} },
+      },
+    };
+    expect(runOutcome(s, result({ reach })).verdict).toBe('pass');
+    // Refused counts what was neither accepted nor pending: 5 - 3 - 1.
+    expect(checkExpectations(s, result({ reach })).find((c) => c.what === 'refused.MsgSend')?.actual).toBe(1);
+    const none = runOutcome(s, result());
+    expect(none.verdict).toBe('expectations');
+    expect(none.failed.map((c) => c.what)).toEqual(['accepted.MsgSend', 'refused.MsgSend', 'byzantine.wrongChainId']);
+    expect(none.message).toContain('accepted.MsgSend expected >= 2 got 0');
+    const withdrawn = {
+      ...reach,
+      messages: { ...reach.messages, MsgWithdrawFee: { delivered: 1, accepted: 1, refused: {}, pending: 0 } },
+    };
+    expect(runOutcome(s, result({ reach: withdrawn })).message).toBe('delivered.MsgWithdrawFee expected <= 0 got 1');
   });
 
   it('an oracle violation is the verdict, and failed expectations are still listed', () => {

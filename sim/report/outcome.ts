@@ -11,7 +11,7 @@
  * - `min.*`: not judged (the run may not have got there yet).
  */
 import { type RunResult } from '../run';
-import { type Scenario, type Verdict } from '../scenario/scenario';
+import { type Expectations, type Scenario, type Verdict } from '../scenario/scenario';
 
 /** The verdicts of a run; each has its exit code (src/cli/exitCodes.ts). */
 export type RunVerdict = Verdict | 'expectations' | 'interrupted';
@@ -86,14 +86,30 @@ export function checkExpectations(s: Scenario, r: RunResult, opts: JudgeOptions 
       ),
     );
   const actual: Record<string, number> = { ...r.counts, backupBlocks: r.backupBlocks, reorgDepth: r.maxReorgDepth };
-  for (const [k, v] of Object.entries(s.expect.min)) {
-    const a = actual[k] ?? 0;
-    out.push(check(k, '>=', v as number, a, a >= (v as number), !partial));
-  }
-  for (const [k, v] of Object.entries(s.expect.max)) {
-    const a = actual[k] ?? 0;
-    const holds = a <= (v as number);
-    out.push(check(k, '<=', v as number, a, holds, !partial || !holds));
+  const msg = (k: string, name: string): number => {
+    if (k === 'byzantine') return r.reach.byzantine[name]?.asExpected ?? 0;
+    const c = r.reach.messages[name];
+    if (!c) return 0;
+    if (k === 'delivered') return c.delivered;
+    if (k === 'accepted') return c.accepted;
+    return c.delivered - c.accepted - c.pending;
+  };
+  /** Each bound, by name: `serviceBlocks`, or `accepted.MsgSend` for a count of a message type. */
+  const each = (b: Expectations['min'] | Expectations['max']): Array<[string, number, number]> =>
+    Object.entries(b).flatMap(
+      ([k, v]): Array<[string, number, number]> =>
+        typeof v === 'number'
+          ? [[k, v, actual[k] ?? 0]]
+          : Object.entries(v as Record<string, number>).map(([name, n]): [string, number, number] => [
+              `${k}.${name}`,
+              n,
+              msg(k, name),
+            ]),
+    );
+  for (const [k, v, a] of each(s.expect.min)) out.push(check(k, '>=', v, a, a >= v, !partial));
+  for (const [k, v, a] of each(s.expect.max)) {
+    const holds = a <= v;
+    out.push(check(k, '<=', v, a, holds, !partial || !holds));
   }
   return out;
 }

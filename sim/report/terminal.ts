@@ -211,9 +211,11 @@ export function terminalSummary(s: Scenario, r: RunResult, opts: TerminalOptions
   );
   out.push('expectations');
   const mark = { ok: 'ok  ', failed: 'FAIL', 'not judged': '--  ' } as const;
+  // Names by message type (`accepted.MsgCheckpointNoAck`) run longer than the counts' names.
+  const width = Math.max(18, ...o.checks.map((ch) => ch.what.length));
   for (const ch of o.checks)
     out.push(
-      `  ${mark[ch.status]} ${ch.what.padEnd(18)} expected ${expectedText(ch).padEnd(10)} got ${ch.actual}${ch.status === 'not judged' ? '  (not judged: the run stopped early)' : ''}`,
+      `  ${mark[ch.status]} ${ch.what.padEnd(width)} expected ${expectedText(ch).padEnd(10)} got ${ch.actual}${ch.status === 'not judged' ? '  (not judged: the run stopped early)' : ''}`,
     );
   out.push('');
   out.push(`verdict     ${verdictLine(o)}`);

@@ -103,6 +103,53 @@ describe('scenario files', () => {
     ).toThrow(/^faults\[0\]\.at: 10m is at or after the end/);
     expect(() => loadScenario('no-such-scenario')).toThrow(/--scenario: no scenario "no-such-scenario"/);
   });
+  it('the workload: every list item repeats, multi-sends and withdrawals; bad fields are named', () => {
+    const base = JSON.parse(readFileSync(join(SCENARIOS_DIR, 'smoke.json'), 'utf8'));
+    const decode = (workload: unknown) => decodeScenario({ ...base, workload });
+    const w = decode({
+      multiSends: { every: '12s', outputs: 3 },
+      withdrawals: [{ at: '1m', validator: 2, repeat: 3, every: '30s' }],
+      joins: [{ at: '2m', stake: 5, repeat: 2 }],
+      signerChanges: [{ at: '90s', validator: 1 }],
+    }).workload;
+    expect(w.multiSends).toEqual({ everyMs: 12_000, outputs: 3, amountWei: 10n ** 15n });
+    // Amount 0 (the default): the whole balance.
+    expect(w.withdrawals).toEqual([{ atMs: 60_000, validator: 2, amountTokens: 0n, repeat: 3, everyMs: 30_000 }]);
+    // No `every`: all at once.
+    expect(w.joins).toEqual([{ atMs: 120_000, stakeTokens: 5n, repeat: 2, everyMs: 0 }]);
+    expect(w.signerChanges).toEqual([{ atMs: 90_000, validator: 1, repeat: 1, everyMs: 0 }]);
+    const bad = (workload: unknown) => () => decode(workload);
+    expect(bad({ withdrawals: [{ at: '1m', validator: 9 }] })).toThrow(/^workload\.withdrawals\[0\]\.validator: /);
+    expect(bad({ exits: [{ at: '1m', validator: 1, repeat: 0 }] })).toThrow(/^workload\.exits\[0\]\.repeat: /);
+    expect(bad({ stakeUpdates: [{ at: '1m', validator: 1, amount: 1, every: 30 }] })).toThrow(
+      /^workload\.stakeUpdates\[0\]\.every: a bare number is ambiguous/,
+    );
+    expect(bad({ multiSends: { every: '5s', outputs: 51 } })).toThrow(/^workload\.multiSends\.outputs: /);
+    expect(bad({ multiSends: { every: 0 } })).toThrow(/^workload\.multiSends\.every: must be positive/);
+    expect(bad({ joins: [{ at: '1m', stake: 0 }] })).toThrow(/^workload\.joins\[0\]\.stake: must be at least 1 token/);
+    expect(bad({ topups: [{ at: '1m', validator: 1, often: true }] })).toThrow(/^workload\.topups\[0\]\.often: /);
+  });
+
+  it('expectations by message type and Byzantine kind; an unknown name is named', () => {
+    const base = JSON.parse(readFileSync(join(SCENARIOS_DIR, 'smoke.json'), 'utf8'));
+    const expect_ = (e: unknown) => decodeScenario({ ...base, expect: e }).expect;
+    expect(
+      expect_({ min: { accepted: { MsgSend: 2 }, byzantine: { wrongChainId: 1 } }, max: { refused: { MsgSend: 0 } } }),
+    ).toEqual({
+      verdict: 'pass',
+      min: { accepted: { MsgSend: 2 }, byzantine: { wrongChainId: 1 } },
+      max: { refused: { MsgSend: 0 } },
+    });
+    expect(() => expect_({ min: { delivered: { MsgBurn: 1 } } })).toThrow(
+      /^expect\.min\.delivered\.MsgBurn: unknown message type "MsgBurn"; one of MsgSend, /,
+    );
+    expect(() => expect_({ min: { byzantine: { meteor: 1 } } })).toThrow(
+      /^expect\.min\.byzantine\.meteor: unknown Byzantine kind "meteor"/,
+    );
+    expect(() => expect_({ max: { byzantine: { wrongChainId: 1 } } })).toThrow(/^expect\.max\.byzantine: /);
+    expect(() => expect_({ min: { accepted: { MsgSend: -1 } } })).toThrow(/^expect\.min\.accepted\.MsgSend: /);
+  });
+
   it('height triggers: atHeight {service | sidechain: n}, exactly one of at / atHeight, on its own side', () => {
     const base = JSON.parse(readFileSync(join(SCENARIOS_DIR, 'smoke.json'), 'utf8'));
     const withFaults = (faults: unknown[]) => decodeScenario({ ...structuredClone(base), faults });

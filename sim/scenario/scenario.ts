@@ -16,6 +16,11 @@ import { MAX_VALIDATORS } from './schemaParts';
 import { type FaultSpec, decodeFault, encodeFault } from '../faults/registry';
 import { type PlantName, parsePlant } from '../../src/core/plants';
 import { DEFAULT_STAKE_DISTRIBUTION, type StakeDistribution, drawStakes } from './stakeDistribution';
+import { BYZANTINE_TXS } from '../faults/byzantineTxs';
+import { MESSAGE_NAMES, UNDECODABLE } from '../report/messageReach';
+
+/** The message types an expectation may bound (the client table's, and bytes that do not decode). */
+export const MESSAGE_TYPES: readonly string[] = [...MESSAGE_NAMES.values(), UNDECODABLE];
 
 export type { FaultSpec, FaultKind, TriggerChain } from '../faults/registry';
 export { FAULT_KINDS } from '../faults/registry';
@@ -41,6 +46,8 @@ export interface ScenarioParams {
   validatorSlots: number;
   /** Clique-style random delay for backups (off by default). */
   jitter: boolean;
+  /** The bank module's `sendenabled` at genesis (absent: true): false refuses every send and top-up. */
+  sendEnabled?: boolean;
 }
 
 export const DEFAULT_PARAMS: ScenarioParams = {
@@ -63,14 +70,27 @@ export const DEFAULT_PARAMS: ScenarioParams = {
   jitter: false,
 };
 
+/**
+ * How a scheduled workload item repeats: `repeat` times in all, `everyMs` apart (0: all at once,
+ * at `atMs`). Both are optional in a spec built in code (1 and 0); the decoder fills them.
+ */
+export interface Repeats {
+  repeat?: number;
+  everyMs?: number;
+}
+
 export interface WorkloadSpec {
   transfers: { everyMs: number; amountWei: bigint } | null;
-  topups: Array<{ atMs: number; validator: number; amountTokens: bigint; repeat: number }>;
-  stateSyncs: Array<{ atMs: number; count: number }>;
-  stakeUpdates: Array<{ atMs: number; validator: number; amountTokens: bigint }>;
-  joins: Array<{ atMs: number; stakeTokens: bigint }>;
-  exits: Array<{ atMs: number; validator: number }>;
-  signerChanges: Array<{ atMs: number; validator: number }>;
+  /** A user pays `outputs` others `amountWei` each in one MsgMultiSend, every `everyMs`. */
+  multiSends?: { everyMs: number; outputs: number; amountWei: bigint } | null;
+  topups: Array<{ atMs: number; validator: number; amountTokens: bigint; repeat: number; everyMs?: number }>;
+  /** The validator's signer withdraws fees into its dividend account (MsgWithdrawFee); 0 tokens = its whole balance. */
+  withdrawals?: Array<{ atMs: number; validator: number; amountTokens: bigint } & Repeats>;
+  stateSyncs: Array<{ atMs: number; count: number } & Repeats>;
+  stakeUpdates: Array<{ atMs: number; validator: number; amountTokens: bigint } & Repeats>;
+  joins: Array<{ atMs: number; stakeTokens: bigint } & Repeats>;
+  exits: Array<{ atMs: number; validator: number } & Repeats>;
+  signerChanges: Array<{ atMs: number; validator: number } & Repeats>;
   sidechainTxs: { everyMs: number } | null;
 }
 
@@ -83,12 +103,24 @@ export interface Counts {
   reorgs: number;
 }
 
+/**
+ * Bounds on the transactions a run's committed blocks delivered, by message type of the client
+ * table (`MsgSend`, …, `undecodable`): delivered, accepted (a side message once its side-tx result
+ * is in), refused (any code).
+ */
+export interface MessageBounds {
+  delivered?: Record<string, number>;
+  accepted?: Record<string, number>;
+  refused?: Record<string, number>;
+}
+
 export interface Expectations {
   verdict: Verdict;
   /** The first violation must come from this oracle (for failing scenarios). */
   oracle?: string;
-  min: Partial<Counts & { backupBlocks: number }>;
-  max: Partial<Counts & { reorgDepth: number }>;
+  /** `byzantine`: per Byzantine kind, its txs delivered by its own blocks and refused with the reference's code. */
+  min: Partial<Counts & { backupBlocks: number }> & MessageBounds & { byzantine?: Record<string, number> };
+  max: Partial<Counts & { reorgDepth: number }> & MessageBounds;
 }
 
 export interface Scenario {
@@ -172,6 +204,7 @@ function decodeChecked(value: unknown): Scenario {
     'parentBlockTime',
     'commitTimeout',
     'relayDelayPerRank',
+    'sendEnabled',
   ]);
   const D = DEFAULT_PARAMS;
   const params: ScenarioParams = {
@@ -193,6 +226,7 @@ function decodeChecked(value: unknown): Scenario {
     // The parent chain stakes every genesis validator in a slot: by default there are enough for the set.
     validatorSlots: pr.int(po, 'validatorSlots', Math.max(D.validatorSlots, validators.length), 1, 1000),
     jitter: pr.bool(po, 'jitter', D.jitter),
+    ...(po.sendEnabled !== undefined ? { sendEnabled: pr.bool(po, 'sendEnabled', true) } : {}),
   };
   if (po.producerCount !== undefined && params.producerCount > validators.length)
     throw new InputError(
@@ -222,7 +256,9 @@ function decodeChecked(value: unknown): Scenario {
   const wo = o.workload === undefined ? {} : wr.obj(o.workload);
   wr.noExtra(wo, [
     'transfers',
+    'multiSends',
     'topups',
+    'withdrawals',
     'stateSyncs',
     'stakeUpdates',
     'joins',
@@ -231,31 +267,51 @@ function decodeChecked(value: unknown): Scenario {
     'sidechainTxs',
   ]);
   const vIndex = (c: Reader, x: Obj) => c.int(x, 'validator', undefined, 1, validators.length);
-  const list = <T>(k: string, f: (c: Reader, x: Obj) => T, allowed: string[]): T[] =>
+  /** Every list item repeats: `repeat` times (1 to 100), `every` apart (default 0: at once). */
+  const repeats = (c: Reader, x: Obj) => ({
+    repeat: c.int(x, 'repeat', 1, 1, 100),
+    everyMs: c.duration(x, 'every', 0),
+  });
+  const list = <T>(k: string, f: (c: Reader, x: Obj) => T, allowed: string[]): Array<T & Required<Repeats>> =>
     wr.arr(wo, k).map((item, i) => {
       const c = wr.child(k).child(i);
       const x = c.obj(item);
-      c.noExtra(x, allowed);
-      return f(c, x);
+      c.noExtra(x, [...allowed, 'repeat', 'every']);
+      return { ...f(c, x), ...repeats(c, x) };
     });
   const transfersObj = wo.transfers === undefined ? null : wr.child('transfers').obj(wo.transfers);
+  const multiObj = wo.multiSends === undefined ? null : wr.child('multiSends').obj(wo.multiSends);
   const scTxObj = wo.sidechainTxs === undefined ? null : wr.child('sidechainTxs').obj(wo.sidechainTxs);
+  if (transfersObj) wr.child('transfers').noExtra(transfersObj, ['every', 'amountWei']);
+  if (multiObj) wr.child('multiSends').noExtra(multiObj, ['every', 'outputs', 'amountWei']);
+  const positive = (c: Reader, x: Obj, k: string) => {
+    const ms = c.duration(x, k);
+    if (ms === 0) throw new InputError(c.at(k), 'must be positive');
+    return ms;
+  };
   const workload: WorkloadSpec = {
     transfers: transfersObj
       ? {
-          everyMs: wr.child('transfers').duration(transfersObj, 'every'),
+          everyMs: positive(wr.child('transfers'), transfersObj, 'every'),
           amountWei: wr.child('transfers').big(transfersObj, 'amountWei', 10n ** 15n),
+        }
+      : null,
+    multiSends: multiObj
+      ? {
+          everyMs: positive(wr.child('multiSends'), multiObj, 'every'),
+          outputs: wr.child('multiSends').int(multiObj, 'outputs', 2, 1, 50),
+          amountWei: wr.child('multiSends').big(multiObj, 'amountWei', 10n ** 15n),
         }
       : null,
     topups: list(
       'topups',
-      (c, x) => ({
-        atMs: c.duration(x, 'at'),
-        validator: vIndex(c, x),
-        amountTokens: c.big(x, 'amount', 10n),
-        repeat: c.int(x, 'repeat', 1, 1, 100),
-      }),
-      ['at', 'validator', 'amount', 'repeat'],
+      (c, x) => ({ atMs: c.duration(x, 'at'), validator: vIndex(c, x), amountTokens: c.big(x, 'amount', 10n) }),
+      ['at', 'validator', 'amount'],
+    ),
+    withdrawals: list(
+      'withdrawals',
+      (c, x) => ({ atMs: c.duration(x, 'at'), validator: vIndex(c, x), amountTokens: c.big(x, 'amount', 0n) }),
+      ['at', 'validator', 'amount'],
     ),
     stateSyncs: list('stateSyncs', (c, x) => ({ atMs: c.duration(x, 'at'), count: c.int(x, 'count', 1, 1, 1000) }), [
       'at',
@@ -274,6 +330,12 @@ function decodeChecked(value: unknown): Scenario {
     ]),
     sidechainTxs: scTxObj ? { everyMs: wr.child('sidechainTxs').duration(scTxObj, 'every') } : null,
   };
+  workload.stakeUpdates.forEach((u, i) => {
+    if (u.amountTokens === 0n) throw new InputError(`workload.stakeUpdates[${i}].amount`, 'must be at least 1 token');
+  });
+  workload.joins.forEach((j, i) => {
+    if (j.stakeTokens === 0n) throw new InputError(`workload.joins[${i}].stake`, 'must be at least 1 token');
+  });
 
   const er = r.child('expect');
   const eo = o.expect === undefined ? {} : er.obj(o.expect);
@@ -282,19 +344,35 @@ function decodeChecked(value: unknown): Scenario {
   if (!['pass', 'safety', 'liveness', 'crash'].includes(verdict))
     throw new InputError('expect.verdict', `expected pass, safety, liveness or crash, got ${describeValue(verdict)}`);
   const countKeys = ['serviceBlocks', 'sidechainBlocks', 'spans', 'checkpointsAcked', 'noAcks', 'reorgs'];
-  const bounds = (k: 'min' | 'max', extra: string[]) => {
+  const named = (c: Reader, b: Obj, key: string, known: readonly string[], what: string) => {
+    const n = c.child(key);
+    const x = n.obj(b[key]);
+    const out: Record<string, number> = {};
+    for (const name of Object.keys(x)) {
+      if (!known.includes(name))
+        throw new InputError(n.at(name), `unknown ${what} ${describeValue(name)}; one of ${known.join(', ')}`);
+      out[name] = n.int(x, name, undefined, 0);
+    }
+    return out;
+  };
+  const messageKeys = ['delivered', 'accepted', 'refused'];
+  const bounds = (k: 'min' | 'max', extra: string[], kinds: boolean) => {
     const c = er.child(k);
     const b = eo[k] === undefined ? {} : c.obj(eo[k]);
-    c.noExtra(b, [...countKeys, ...extra]);
-    const out: Record<string, number> = {};
-    for (const key of Object.keys(b)) out[key] = c.int(b, key, undefined, 0);
+    c.noExtra(b, [...countKeys, ...extra, ...messageKeys, ...(kinds ? ['byzantine'] : [])]);
+    const out: Record<string, number | Record<string, number>> = {};
+    for (const key of Object.keys(b)) {
+      if (messageKeys.includes(key)) out[key] = named(c, b, key, MESSAGE_TYPES, 'message type');
+      else if (key === 'byzantine') out[key] = named(c, b, key, BYZANTINE_TXS, 'Byzantine kind');
+      else out[key] = c.int(b, key, undefined, 0);
+    }
     return out;
   };
   const expect: Expectations = {
     verdict: verdict as Verdict,
     ...(eo.oracle !== undefined ? { oracle: er.str(eo, 'oracle') } : {}),
-    min: bounds('min', ['backupBlocks']),
-    max: bounds('max', ['reorgDepth']),
+    min: bounds('min', ['backupBlocks'], true),
+    max: bounds('max', ['reorgDepth'], false),
   };
 
   const durationMs = r.duration(o, 'duration', 600_000);
@@ -358,6 +436,7 @@ export function encodeScenario(s: Scenario): Record<string, unknown> {
       relayDelayPerRank: durationText(p.relayDelayPerRankMs),
       validatorSlots: p.validatorSlots,
       jitter: p.jitter,
+      ...(p.sendEnabled !== undefined ? { sendEnabled: p.sendEnabled } : {}),
     },
     network: encodeLink(s.network),
     faults: s.faults.map(encodeFault),
@@ -365,22 +444,47 @@ export function encodeScenario(s: Scenario): Record<string, unknown> {
       ...(w.transfers
         ? { transfers: { every: durationText(w.transfers.everyMs), amountWei: w.transfers.amountWei.toString() } }
         : {}),
+      ...(w.multiSends
+        ? {
+            multiSends: {
+              every: durationText(w.multiSends.everyMs),
+              outputs: w.multiSends.outputs,
+              amountWei: w.multiSends.amountWei.toString(),
+            },
+          }
+        : {}),
       ...(w.sidechainTxs ? { sidechainTxs: { every: durationText(w.sidechainTxs.everyMs) } } : {}),
       topups: w.topups.map((t) => ({
         at: durationText(t.atMs),
         validator: t.validator,
         amount: t.amountTokens.toString(),
         repeat: t.repeat,
+        ...encodeEvery(t),
       })),
-      stateSyncs: w.stateSyncs.map((t) => ({ at: durationText(t.atMs), count: t.count })),
+      ...((w.withdrawals ?? []).length
+        ? {
+            withdrawals: w.withdrawals!.map((t) => ({
+              at: durationText(t.atMs),
+              validator: t.validator,
+              amount: t.amountTokens.toString(),
+              ...encodeRepeats(t),
+            })),
+          }
+        : {}),
+      stateSyncs: w.stateSyncs.map((t) => ({ at: durationText(t.atMs), count: t.count, ...encodeRepeats(t) })),
       stakeUpdates: w.stakeUpdates.map((t) => ({
         at: durationText(t.atMs),
         validator: t.validator,
         amount: t.amountTokens.toString(),
+        ...encodeRepeats(t),
       })),
-      joins: w.joins.map((t) => ({ at: durationText(t.atMs), stake: t.stakeTokens.toString() })),
-      exits: w.exits.map((t) => ({ at: durationText(t.atMs), validator: t.validator })),
-      signerChanges: w.signerChanges.map((t) => ({ at: durationText(t.atMs), validator: t.validator })),
+      joins: w.joins.map((t) => ({ at: durationText(t.atMs), stake: t.stakeTokens.toString(), ...encodeRepeats(t) })),
+      exits: w.exits.map((t) => ({ at: durationText(t.atMs), validator: t.validator, ...encodeRepeats(t) })),
+      signerChanges: w.signerChanges.map((t) => ({
+        at: durationText(t.atMs),
+        validator: t.validator,
+        ...encodeRepeats(t),
+      })),
     },
     expect: {
       verdict: s.expect.verdict,
@@ -392,6 +496,15 @@ export function encodeScenario(s: Scenario): Record<string, unknown> {
     ...(s.seed !== undefined ? { seed: s.seed } : {}),
     ...(s.streams !== undefined ? { streams: s.streams } : {}),
   };
+}
+
+/** `repeat` and `every` as a file writes them: only when they differ from the defaults. */
+function encodeRepeats(t: Repeats): Record<string, unknown> {
+  return { ...((t.repeat ?? 1) !== 1 ? { repeat: t.repeat } : {}), ...encodeEvery(t) };
+}
+
+function encodeEvery(t: Repeats): Record<string, unknown> {
+  return (t.everyMs ?? 0) !== 0 ? { every: durationText(t.everyMs!) } : {};
 }
 
 /**

@@ -97,6 +97,7 @@ const PARAMS: Record<string, Schema> = {
   stateSyncDelayS: int(0, 86400),
   validatorSlots: int(1, 1000),
   jitter: { type: 'boolean' },
+  sendEnabled: { type: 'boolean', description: "the bank module's sendenabled at genesis (default true)" },
   checkpointBufferTime: DURATION,
   parentBlockTime: DURATION,
   commitTimeout: DURATION,
@@ -104,9 +105,28 @@ const PARAMS: Record<string, Schema> = {
 };
 
 const COUNTS = ['serviceBlocks', 'sidechainBlocks', 'spans', 'checkpointsAcked', 'noAcks', 'reorgs'];
-const counts = (extra: string[]) => object(Object.fromEntries([...COUNTS, ...extra].map((k) => [k, int(0)])));
+/** Counts by name (message types, Byzantine kinds): the decoder checks the names and words the error. */
+const NAMED_COUNTS = (what: string): Schema => ({
+  type: 'object',
+  additionalProperties: int(0),
+  description: `counts by ${what}`,
+  'x-code': true,
+});
+const MESSAGE_COUNTS = {
+  delivered: NAMED_COUNTS('message type: transactions committed blocks delivered'),
+  accepted: NAMED_COUNTS('message type: accepted (a side message once its side-tx result is in)'),
+  refused: NAMED_COUNTS('message type: refused with any code'),
+};
+const counts = (extra: string[], more: Record<string, Schema> = {}) =>
+  object({ ...Object.fromEntries([...COUNTS, ...extra].map((k) => [k, int(0)])), ...MESSAGE_COUNTS, ...more });
 
 const list = (item: Schema): Schema => ({ type: 'array', items: item });
+
+/** Every workload list item may repeat: `repeat` times, `every` apart (default: all at once). */
+const REPEATS: Record<string, Schema> = {
+  repeat: int(1, 100, 'how many times in all (default 1)'),
+  every: { ...DURATION, description: 'the time between repeats (default 0: all at once)' },
+};
 
 /** The whole scenario file. */
 export function scenarioSchema(): Schema {
@@ -134,19 +154,24 @@ export function scenarioSchema(): Schema {
         faults: list(faultSchema()),
         workload: object({
           transfers: object({ every: DURATION, amountWei: UINT }, ['every']),
+          multiSends: object({ every: DURATION, outputs: int(1, 50), amountWei: UINT }, ['every']),
           topups: list(
-            object({ at: DURATION, validator: VALIDATOR_INDEX, amount: UINT, repeat: int(1, 100) }, [
+            object({ at: DURATION, validator: VALIDATOR_INDEX, amount: UINT, ...REPEATS }, ['at', 'validator']),
+          ),
+          withdrawals: list(
+            object({ at: DURATION, validator: VALIDATOR_INDEX, amount: UINT, ...REPEATS }, ['at', 'validator']),
+          ),
+          stateSyncs: list(object({ at: DURATION, count: int(1, 1000), ...REPEATS }, ['at'])),
+          stakeUpdates: list(
+            object({ at: DURATION, validator: VALIDATOR_INDEX, amount: UINT, ...REPEATS }, [
               'at',
               'validator',
+              'amount',
             ]),
           ),
-          stateSyncs: list(object({ at: DURATION, count: int(1, 1000) }, ['at'])),
-          stakeUpdates: list(
-            object({ at: DURATION, validator: VALIDATOR_INDEX, amount: UINT }, ['at', 'validator', 'amount']),
-          ),
-          joins: list(object({ at: DURATION, stake: UINT }, ['at', 'stake'])),
-          exits: list(object({ at: DURATION, validator: VALIDATOR_INDEX }, ['at', 'validator'])),
-          signerChanges: list(object({ at: DURATION, validator: VALIDATOR_INDEX }, ['at', 'validator'])),
+          joins: list(object({ at: DURATION, stake: UINT, ...REPEATS }, ['at', 'stake'])),
+          exits: list(object({ at: DURATION, validator: VALIDATOR_INDEX, ...REPEATS }, ['at', 'validator'])),
+          signerChanges: list(object({ at: DURATION, validator: VALIDATOR_INDEX, ...REPEATS }, ['at', 'validator'])),
           sidechainTxs: object({ every: DURATION }, ['every']),
         }),
         expect: object({
@@ -155,7 +180,11 @@ export function scenarioSchema(): Schema {
             'x-message': 'expected pass, safety, liveness or crash, got {got}',
           },
           oracle: { type: 'string', description: 'the oracle that must fire first (failing scenarios)' },
-          min: counts(['backupBlocks']),
+          min: counts(['backupBlocks'], {
+            byzantine: NAMED_COUNTS(
+              'Byzantine kind: its txs its own blocks delivered, refused with the reference code',
+            ),
+          }),
           max: counts(['reorgDepth']),
         }),
         plant: {

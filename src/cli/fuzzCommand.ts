@@ -12,6 +12,8 @@ import { formatDurationMs, parseDurationMs } from '../core/duration';
 import { runCampaign, seedsOfShard, type CampaignSummary } from '../../sim/campaign/fuzz';
 import { swarmScenario } from '../../sim/campaign/swarm';
 import { encodeScenario } from '../../sim/scenario/scenario';
+import { BYZANTINE_TXS } from '../../sim/faults/byzantineTxs';
+import { reachTable } from '../../sim/report/messageReach';
 import { parsePlant } from '../core/plants';
 import {
   campaignMarkdown,
@@ -214,6 +216,15 @@ export function formatCampaign(s: ShardFile | MergedFile, outDir: string): strin
         `  ${g.seeds.length} × ${g.oracle}: ${g.message}  (seeds ${g.seeds.slice(0, 10).join(', ')}${g.seeds.length > 10 ? ', …' : ''})`,
       );
     lines.push(`repro       ${s.failures[0]!.repro}`);
+  }
+  lines.push('messages reached (by committed blocks):', ...reachTable(s.reach));
+  const kinds = BYZANTINE_TXS.filter((k) => (s.reach.byzantine[k]?.crafted ?? 0) > 0);
+  if (kinds.length) {
+    const refused = kinds.filter((k) => (s.reach.byzantine[k]?.asExpected ?? 0) > 0).length;
+    const missing = BYZANTINE_TXS.filter((k) => (s.reach.byzantine[k]?.asExpected ?? 0) === 0);
+    lines.push(
+      `byzantine   ${refused} of ${BYZANTINE_TXS.length} kinds delivered by the sender's own blocks and refused with the reference code${missing.length ? `; not yet: ${missing.join(', ')}` : ''} (per kind: summary.md)`,
+    );
   }
   lines.push('fault efficacy (scheduled / fired / changed the outcome of those measured):');
   for (const [kind, e] of Object.entries(s.faults).sort(([a], [b]) => (a < b ? -1 : 1)))

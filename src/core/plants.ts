@@ -17,6 +17,12 @@ export interface PlantInfo {
   bug: string;
   /** The oracle that guards the rule (sim/oracles), which must catch it. */
   oracle: string;
+  /**
+   * Oracles that guard the same rule from another side and may see the bug first: a Byzantine
+   * sender's crafted tx that breaks the rule is accepted at DeliverTx, where `byzantine-refused`
+   * sees it, before the state the guard reads is written.
+   */
+  alsoGuardedBy?: readonly string[];
 }
 
 export const PLANTS = {
@@ -51,11 +57,13 @@ export const PLANTS = {
     // The proposal is accepted at delivery, where the service model predicts 3501: the first
     // wrong event is the transaction's result, before any span is frozen.
     oracle: 'tx-results',
+    alsoGuardedBy: ['byzantine-refused'],
   },
   'noack-timing': {
     rule: 'a no-ack only after the buffer time since the last checkpoint',
     bug: "the last checkpoint's time in seconds read as milliseconds",
     oracle: 'checkpoint-timeouts',
+    alsoGuardedBy: ['byzantine-refused'],
   },
   'rotation-on-ack': {
     rule: 'the checkpoint proposer rotates by one on each ack',
@@ -71,6 +79,7 @@ export const PLANTS = {
     rule: 'a top-up (tx hash, log index) is minted once',
     bug: 'the already-minted check is skipped',
     oracle: 'topup-idempotency',
+    alsoGuardedBy: ['byzantine-refused'],
   },
   'send-debit': {
     rule: 'a send moves exactly its amount from the sender to the recipient',
@@ -152,6 +161,12 @@ export const PLANT_NAMES = Object.keys(PLANTS) as PlantName[];
 let active: PlantName | null = null;
 
 /** Is this planted bug switched on? (One line at the rule: `if (isPlanted('…'))`.) */
+/** The oracles that guard a plant's rule: its guard first, then the ones that may see it first. */
+export function plantGuards(name: PlantName): readonly string[] {
+  const p: PlantInfo = PLANTS[name];
+  return [p.oracle, ...(p.alsoGuardedBy ?? [])];
+}
+
 export function isPlanted(name: PlantName): boolean {
   return active === name;
 }

@@ -74,6 +74,12 @@ export interface ServiceNodeHooks {
    */
   byzantineRoutes?(node: ServiceNode, msg: NodeMessage, tools: ByzantineTools): ByzantineRoutes | null;
   onCommit?(node: ServiceNode, block: CommittedBlock, end: AppliedBlock['end'], results: AppliedBlock['results']): void;
+  /**
+   * A Byzantine proposer puts what it likes in its block: given the txs it reaped from its mempool
+   * and the block it would propose (height, time), the txs its block carries instead (any bytes;
+   * the other nodes must DeliverTx them). Null or absent = the reaped ones.
+   */
+  blockTxs?(node: ServiceNode, reaped: Hex[], block: { height: bigint; timeMs: number }): Hex[] | null;
   /** Where this node's answers to transaction-submitting clients go (a devnet's REST layer). */
   clientReplies?: ClientReplyPort;
 }

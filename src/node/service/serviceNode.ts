@@ -9,6 +9,7 @@
  * the side voter, the answers to its sidechain node and the facts it reports.
  */
 import { type Address } from '../../core/address';
+import { type Hex } from '../../core/bytes';
 import { assert } from '../../core/errors';
 import { type SignatureScheme } from '../../core/signatureScheme';
 import { BLOCK_MAX_BYTES, BLOCK_MAX_GAS, ServiceApp } from '../../app/serviceApp';
@@ -107,6 +108,16 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
     this.start(ctx);
   }
 
+  /**
+   * Take up a new signer key: its validator's signer changed on the parent chain and this node's
+   * committed state now has the new signer (an operator installs the key it registered). Votes,
+   * proposals and bridge transactions are signed with it from the next height on.
+   */
+  adoptSignerKey(privateKey: Hex, address: Address): void {
+    this.identity.privateKey = privateKey;
+    this.identity.address = address;
+  }
+
   /** Sign a digest with this node's key. */
   sign(digest: Uint8Array): Uint8Array {
     return this.scheme.sign(digest, this.identity.privateKey);
@@ -122,15 +133,20 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
     };
   }
 
-  /** The proposer's block: mempool txs within the byte and gas limits (a checkpoint tx alone). */
+  /**
+   * The proposer's block: mempool txs within the byte and gas limits (a checkpoint tx alone). A
+   * Byzantine proposer may put any bytes in its block instead (the `blockTxs` hook).
+   */
   proposeBlock(ctx: Ctx): ServiceBlock {
-    const txs = this.intake.mempool.reap({ maxBytes: BLOCK_MAX_BYTES, maxGas: BLOCK_MAX_GAS }).map((e) => e.hex);
-    return proposeBlock(this.tip(), {
+    const reaped = this.intake.mempool.reap({ maxBytes: BLOCK_MAX_BYTES, maxGas: BLOCK_MAX_GAS }).map((e) => e.hex);
+    const block = proposeBlock(this.tip(), {
       proposer: this.address,
       nowMs: ctx.nowMs(),
       lastCommit: this.driver.commitForNextBlock,
-      txs,
+      txs: reaped,
     });
+    const txs = this.hooks.blockTxs?.(this, reaped, block) ?? null;
+    return txs === null ? block : { ...block, txs };
   }
 
   /** A decided block, or one fetched from a peer that continues this chain. */

@@ -15,10 +15,19 @@ export const DEFAULT_SIDECHAIN_NODE_CONFIG: SidechainNodeConfig = {
   jitter: false,
 };
 
+export interface ProducerKey {
+  address: Address;
+  privateKey: Hex;
+}
+
 export interface SidechainIdentity {
   id: string;
-  /** Producers have a key; followers do not. */
-  producer: { address: Address; privateKey: Hex } | null;
+  /**
+   * Producers have a key; followers do not. `laterKeys` are the signer keys its validator rotates
+   * to on the parent chain: the node seals with whichever of its keys the span's producers list,
+   * as an operator installs the signer key it registers.
+   */
+  producer: (ProducerKey & { laterKeys?: readonly ProducerKey[] }) | null;
   peers: string[];
   /** The service node this node asks for spans and records (its local Heimdall). */
   serviceNode: string;

@@ -79,7 +79,14 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
   ) {
     this.id = identity.id;
     this.chain = new SidechainChain(cfg, genesis, scheme);
-    this.production = identity.producer ? new BlockProduction(this.chain, identity.producer, nodeCfg.jitter) : null;
+    const p = identity.producer;
+    this.production = p
+      ? new BlockProduction(
+          this.chain,
+          [{ address: p.address, privateKey: p.privateKey }, ...(p.laterKeys ?? [])],
+          nodeCfg.jitter,
+        )
+      : null;
     const host: GossipHost = {
       chain: this.chain,
       receive: (ctx, block, from, relay) => this.importBlock(ctx as Ctx, block, from, relay),
@@ -140,9 +147,9 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
   }
 
   private produce(ctx: Ctx, parentHash: Hex): void {
-    const me = this.identity.producer;
     const plan = this.production?.due(parentHash) ?? null;
-    if (!me || !plan || !this.production) return;
+    if (!plan || !this.production) return;
+    const me = plan.key;
     const txs = this.txpool.splice(0, MAX_BLOCK_TXS);
     const data = this.data;
     const block = this.production.build(plan, {
