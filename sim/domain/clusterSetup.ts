@@ -11,6 +11,7 @@ import { type SignatureScheme, registerFastKey, schemeFor } from '../../src/core
 import { ONE_TOKEN } from '../../src/core/amount';
 import { type SidechainConfig, sidechainConfig } from '../../src/sidechain/config';
 import { type SpanProducer } from '../../src/sidechain/systemState';
+import { type GenesisAlloc } from '../../src/sidechain/accounts';
 import { Rng } from '../env/rng';
 import { type Scenario } from '../scenario/scenario';
 
@@ -39,12 +40,17 @@ export function crossDomainLatencyMs(s: Scenario): number {
   return Math.max(1, s.network.latencyMinMs);
 }
 
+/** What each user holds on the sidechain at genesis: 10,000 tokens (wei), as anvil funds its dev accounts. */
+export const SIDECHAIN_USER_BALANCE = 10_000n * ONE_TOKEN;
+
 export interface ClusterSetup {
   rng: Rng;
   scheme: SignatureScheme;
   keys: ValidatorKeys[];
   users: Array<{ key: Hex; address: Address }>;
   genesis: unknown;
+  /** The sidechain's genesis accounts: every user funded (the devnet's dev accounts). */
+  sidechainAlloc: GenesisAlloc[];
   sidechainChainId: string;
   svcIds: string[];
   scIds: string[];
@@ -153,6 +159,7 @@ export function clusterSetup(scenario: Scenario, seed: number): ClusterSetup {
     keys,
     users,
     genesis,
+    sidechainAlloc: users.map((u) => ({ address: u.address, balance: SIDECHAIN_USER_BALANCE })),
     sidechainChainId,
     svcIds: keys.map((k) => `svc-${k.index}`),
     scIds: keys.map((k) => `sc-${k.index}`),
