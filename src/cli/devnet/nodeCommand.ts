@@ -44,7 +44,7 @@ import { readJournal, writeJournal } from './journal';
 import { readServedMark } from './servedMark';
 import { defaultReportDir, writeDevnetReport } from './devnetReport';
 import { adminCall, boundPorts } from './adminClient';
-import { describeFault, faultFromArgs, type FaultArgs } from './faultInput';
+import { decodeLiveFault, describeFault, faultFromArgs, type FaultArgs } from './faultInput';
 
 export interface InitCliOptions {
   home: string;
@@ -577,6 +577,8 @@ export async function nodeFault(home: string, a: FaultArgs & { json?: string }, 
       throw new InputError('--json', `not JSON: ${(e as Error).message}`);
     }
   } else spec = faultFromArgs(a);
+  // Checked here, against the home's network, before anything is sent: a bad fault names its field.
+  decodeLiveFault(spec, loadHome(home).scenario);
   const r = (await adminCall(home, 'lockstep_fault', [spec])) as {
     index: number;
     fault: Record<string, unknown>;
