@@ -55,12 +55,10 @@ import { LiveOracles } from './liveOracles';
 import { decodeLiveFault, describeFault } from './faultInput';
 import { NodeService, NodeSidechain, NodeStatus } from './livePorts';
 import { ServedGate } from './catchUpGate';
-import { ServiceTxs, txError } from './serviceTxs';
+import { ServiceTxs } from './serviceTxs';
 import { SidechainTxs } from './sidechainTxs';
 import { LiveControl } from './liveControl';
 import { jsonText, logLine, yieldToIo } from './liveLog';
-
-export { txError };
 
 export interface LiveOptions {
   /** Simulated seconds per wall second (default 1). */
