@@ -9,8 +9,9 @@
 import { type Address } from '../../core/address';
 import { fromHex } from '../../core/bytes';
 import { type SignatureScheme } from '../../core/signatureScheme';
-import { MSG_REGISTRY } from '../../app/registry';
-import { decodeTx, signDigestOf, txHash } from '../../modules/auth/stdTx';
+import { decodeTxBytes } from '../../app/decodedTx';
+import { type MsgDef } from '../../modules/framework/msgDef';
+import { signDigestOf } from '../../modules/auth/stdTx';
 import { tendermintHash } from '../../rpc/rest/txResponse';
 
 /** How far past the committed sequence a pending transaction is looked for. */
@@ -31,21 +32,18 @@ export function pendingOfAccount(
 ): PendingOfAccount {
   const pending: PendingOfAccount['pending'] = [];
   for (const bytes of txs) {
-    let tx: ReturnType<typeof decodeTx>;
-    try {
-      tx = decodeTx(bytes, MSG_REGISTRY);
-    } catch {
-      continue;
-    }
+    const decoded = decodeTxBytes(bytes);
+    const tx = decoded.tx;
+    if (tx === null) continue;
     for (let s = who.committed; s < who.committed + LOOK_AHEAD; s++) {
-      const digest = signDigestOf(tx.def, tx.msg, {
+      const digest = signDigestOf(tx.def as MsgDef, tx.msg, {
         chainId: who.chainId,
         accountNumber: who.accountNumber,
         sequence: s,
         memo: tx.memo,
       });
       if (scheme.recover(digest, fromHex(tx.signature, 'signature'))?.address === who.address) {
-        pending.push({ hash: tendermintHash(txHash(bytes)), sequence: s });
+        pending.push({ hash: tendermintHash(decoded.hash), sequence: s });
         break;
       }
     }
