@@ -95,7 +95,7 @@ describe('the devnet sidechain through client libraries', () => {
     expect(d.ports.ws).not.toBe(d.ports.jsonRpc);
   });
 
-  it('ethers: a user transfer and its receipt', async () => {
+  it('ethers: a user transfer (signed) and its receipt', async () => {
     const block = await findBlock(
       (b) => b.prefetchedTransactions.some((t) => t.to !== null && t.to !== ZERO),
       'a block with a user transfer',
@@ -112,7 +112,15 @@ describe('the devnet sidechain through client libraries', () => {
     expect(receipt.gasUsed).toBe(21_000n);
     expect(receipt.blockHash).toBe(block.hash);
     expect(receipt.index).toBe(tx.index);
-    expect(receipt.logs).toEqual([]);
+    // Bor's LogTransfer from the MATIC token, the one log of a value transfer.
+    expect(receipt.logs.map((l) => [l.address.toLowerCase(), l.topics[0]])).toEqual([
+      [
+        '0x0000000000000000000000000000000000001010',
+        id('LogTransfer(address,address,address,uint256,uint256,uint256,uint256,uint256)'),
+      ],
+    ]);
+    // The workload's transfers are signed: ethers rebuilt the transaction and checked its hash.
+    expect(tx.signature.r).not.toBe(`0x${'00'.repeat(32)}`);
     const count = await provider.send('eth_getBlockTransactionCountByNumber', [toQuantity(block.number)]);
     expect(Number(count)).toBe(block.transactions.length);
   }, 180_000);
