@@ -64,7 +64,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await d?.stop();
   rmSync(home, { recursive: true, force: true });
-});
+}, 60_000);
 
 interface Note {
   kind: 'head' | 'log';
@@ -198,7 +198,10 @@ function checkSubscriber(
   expect(newHeadAt).toBeGreaterThan(removedAt);
   // Never the whole chain: every header is near where the subscription began.
   const heads = notes.filter((n) => n.kind === 'head');
-  expect(Math.min(...heads.map((h) => h.number))).toBeGreaterThan(startHead - 16);
+  expect(
+    Math.min(...heads.map((h) => h.number)),
+    JSON.stringify(notes.map((n) => [n.kind, n.number, n.removed, n.blockHash.slice(0, 8)])),
+  ).toBeGreaterThan(startHead - 16);
   for (const n of notes) if (n.kind === 'log' && n.removed) expect(n.blockHash).toBe(first.blockHash);
 }
 
@@ -241,30 +244,34 @@ describe('wallets on the devnet sidechain', () => {
     expect(tx.from.toLowerCase()).toBe(user.address);
     expect(tx.nonce).toBe(1);
 
-    // The reorg.
-    const { p, q, faultEndsAtMs } = await cutOffAProducer();
-    const sub = await subscribe(p);
-    const startHead = await headOf(p);
-    const reorgUser = privateKeyToAccount(keyOf('user-4').private_key);
-    const toP = createWalletClient({
-      chain: chainFor(`${httpUrl}/node/${p}`),
-      transport: http(`${httpUrl}/node/${p}`),
-      account: reorgUser,
-    });
-    const hash = await toP.sendTransaction({ to, value: 3n });
-    // Sent while paused: pending on p already (a wallet asking for the next nonce sees it).
-    expect(await rpc(`${httpUrl}/node/${p}`, 'eth_getTransactionCount', [reorgUser.address, 'pending'])).toBe('0x1');
-    const { first, second } = await reorgOut(hash, p, q, faultEndsAtMs);
-    await until(
-      () => (sub.notes.some((n) => n.kind === 'log' && n.blockHash === second.blockHash) ? true : null),
-      'the new log',
-      10_000,
-    );
-    checkSubscriber(sub.notes, hash, first, second, startHead);
-    sub.close();
     await Promise.all(
       [wsPub.transport.getRpcClient(), wsWallet.transport.getRpcClient()].map(async (c) => (await c).close()),
     );
+
+    // The reorg.
+    const { p, q, faultEndsAtMs } = await cutOffAProducer();
+    const sub = await subscribe(p);
+    try {
+      const startHead = await headOf(p);
+      const reorgUser = privateKeyToAccount(keyOf('user-4').private_key);
+      const toP = createWalletClient({
+        chain: chainFor(`${httpUrl}/node/${p}`),
+        transport: http(`${httpUrl}/node/${p}`),
+        account: reorgUser,
+      });
+      const hash = await toP.sendTransaction({ to, value: 3n });
+      // Sent while paused: pending on p already (a wallet asking for the next nonce sees it).
+      expect(await rpc(`${httpUrl}/node/${p}`, 'eth_getTransactionCount', [reorgUser.address, 'pending'])).toBe('0x1');
+      const { first, second } = await reorgOut(hash, p, q, faultEndsAtMs);
+      await until(
+        () => (sub.notes.some((n) => n.kind === 'log' && n.blockHash === second.blockHash) ? true : null),
+        'the new log',
+        10_000,
+      );
+      checkSubscriber(sub.notes, hash, first, second, startHead);
+    } finally {
+      sub.close();
+    }
   }, 240_000);
 
   it('ethers: a dev wallet sends over HTTP and WebSocket, reads balance and nonce, a reorg takes the transfer out and puts it back', async () => {
@@ -273,6 +280,7 @@ describe('wallets on the devnet sidechain', () => {
     const to = keyOf('user-2').address;
     const provider = new JsonRpcProvider(httpUrl, CHAIN_ID, { staticNetwork: true, pollingInterval: 100 });
     const wsProvider = new WebSocketProvider(wsUrl, CHAIN_ID, { staticNetwork: true });
+    const closers: Array<() => Promise<void> | void> = [];
     try {
       const wallet = new Wallet(user.private_key, provider);
       const before = await provider.getBalance(to);
@@ -295,8 +303,10 @@ describe('wallets on the devnet sidechain', () => {
       // The reorg, with ethers' own log subscription watching too.
       const { p, q, faultEndsAtMs } = await cutOffAProducer();
       const sub = await subscribe(p);
+      closers.push(() => sub.close());
       const startHead = await headOf(p);
       const onP = new WebSocketProvider(`${wsUrl}/node/${p}`, CHAIN_ID, { staticNetwork: true });
+      closers.push(() => onP.destroy());
       const seen: Log[] = [];
       await onP.on({ address: MATIC, topics: [LOG_TRANSFER] }, (log: Log) => void seen.push(log));
       const reorgWallet = new Wallet(
@@ -335,10 +345,9 @@ describe('wallets on the devnet sidechain', () => {
         [second.blockHash, false],
       ]);
       await until(() => (orphaned.length ? true : null), "ethers' orphan event for the removed log", 10_000);
-      sub.close();
-      await onP.destroy();
       reorgWallet.provider?.destroy();
     } finally {
+      for (const close of closers) await close();
       provider.destroy();
       await wsProvider.destroy();
     }
