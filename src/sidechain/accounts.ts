@@ -23,6 +23,20 @@ export type AccountState = ReadonlyMap<Address, Account>;
 
 export const EMPTY_ACCOUNT: Account = Object.freeze({ nonce: 0n, balance: 0n });
 
+/** A balance a devnet's operator set (`anvil_setBalance`), applied before a block's transactions. */
+export interface BalanceOverride {
+  readonly address: Address;
+  readonly balance: bigint;
+}
+
+/** The accounts after a block's balance overrides (the nonces stay). */
+export function applyBalanceOverrides(parent: AccountState, overrides: readonly BalanceOverride[]): AccountState {
+  if (overrides.length === 0) return parent;
+  const changes = new Map<Address, Account>();
+  for (const o of overrides) changes.set(o.address, { nonce: accountOf(parent, o.address).nonce, balance: o.balance });
+  return withChanges(parent, changes);
+}
+
 /** A genesis allocation: who holds what at block 0. */
 export interface GenesisAlloc {
   readonly address: Address;

@@ -14,21 +14,18 @@ import { weakMemo } from '../core/memo';
 import { type Address } from '../core/address';
 import { type Hex, concatBytes, fromHex, toHex } from '../core/bytes';
 import { keccak256Bytes } from '../core/hash';
-import { type SidechainHeader } from './header';
+import { EMPTY_BLOOM, type SidechainHeader } from './header';
 import { logsBloom } from './logsBloom';
 import { type CommittedSpan, type StateSyncRecord } from './systemState';
 import { type SignedTx } from './transaction';
+import { type BalanceOverride } from './accounts';
 import { type TxOutcome } from './transfers';
 
 export { TRANSFER_GAS } from './transaction';
 
 export const EMPTY_ROOT: Hex = '0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421';
 
-/** A balance a devnet's operator set (`anvil_setBalance`), applied before the block's transactions. */
-export interface BalanceOverride {
-  readonly address: Address;
-  readonly balance: bigint;
-}
+export type { BalanceOverride } from './accounts';
 
 export interface SidechainBody {
   spanCommit: CommittedSpan | null;
@@ -80,5 +77,6 @@ export function receiptRoot(txs: readonly SignedTx[], outcomes: readonly TxOutco
 
 /** The header's bloom: every log of the block's transactions (the state-sync logs are not in it, as in Bor). */
 export function blockBloom(outcomes: readonly TxOutcome[]): Hex {
-  return logsBloom(outcomes.flatMap((o) => o.logs));
+  const logs = outcomes.flatMap((o) => o.logs);
+  return logs.length === 0 ? EMPTY_BLOOM : logsBloom(logs);
 }

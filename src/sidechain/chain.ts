@@ -32,19 +32,12 @@ import { type Snapshot, applyHeader, genesisSnapshot, snapshotSuccession } from 
 import { isSprintEnd, isSprintStart, isStateSyncBlock } from './sprint';
 import { compareHeads, isValidReorg } from './forkChoice';
 import { rootHashOf } from './rootHash';
-import {
-  type BalanceOverride,
-  type SidechainBlock,
-  EMPTY_BODY,
-  EMPTY_ROOT,
-  blockBloom,
-  receiptRoot,
-  txRoot,
-} from './block';
-import { type AccountState, type GenesisAlloc, accountOf, genesisAccounts, withChanges } from './accounts';
+import { type SidechainBlock, EMPTY_BODY, EMPTY_ROOT, txRoot } from './block';
+import { type AccountState, type GenesisAlloc, genesisAccounts } from './accounts';
+import { runBlock } from './blockRun';
 import { INITIAL_BASE_FEE, nextBaseFee } from './baseFee';
 import { stateRoot } from './stateRoot';
-import { type TxOutcome, executeTransfers } from './transfers';
+import { type TxOutcome } from './transfers';
 import {
   type SpanProducer,
   type SystemState,
@@ -118,14 +111,6 @@ export function executeSystemCalls(
     state = commitStateSync(state, r);
   }
   return { ok: true, state };
-}
-
-/** The accounts after a block's balance overrides (a devnet operator's `anvil_setBalance`). */
-export function applyBalanceOverrides(parent: AccountState, overrides: readonly BalanceOverride[]): AccountState {
-  if (overrides.length === 0) return parent;
-  const changes = new Map<BalanceOverride['address'], { nonce: bigint; balance: bigint }>();
-  for (const o of overrides) changes.set(o.address, { nonce: accountOf(parent, o.address).nonce, balance: o.balance });
-  return withChanges(parent, changes);
 }
 
 /** What a sidechain's genesis holds besides its time and producers: the funded accounts. */
@@ -289,18 +274,19 @@ export class SidechainChain {
     if (h.gasLimit !== parent.block.header.gasLimit) return reject('gas limit differs from the parent');
     const exec = executeSystemCalls(parent.state, block, this.cfg);
     if (!exec.ok) return reject(exec.reason);
-    const transfers = executeTransfers(applyBalanceOverrides(parent.accounts, block.body.balances), block.body.txs, {
+    const ran = runBlock(block, parent.accounts, {
       chainId: this.cfg.chainId,
       baseFee,
       gasLimit: h.gasLimit,
       author: signer,
     });
-    if (!transfers.ok) return reject(transfers.reason);
+    if (!ran.ok) return reject(ran.reason);
+    const transfers = ran.run;
     if (h.gasUsed !== transfers.gasUsed)
       return reject(`invalid gas used (remote: ${h.gasUsed} local: ${transfers.gasUsed})`);
-    if (h.txHash !== txRoot(block.body.txs) || h.receiptHash !== receiptRoot(block.body.txs, transfers.outcomes))
+    if (h.txHash !== txRoot(block.body.txs) || h.receiptHash !== transfers.receiptRoot)
       return reject('transaction or receipt root mismatch');
-    if (h.bloom !== blockBloom(transfers.outcomes)) return reject('invalid bloom');
+    if (h.bloom !== transfers.bloom) return reject('invalid bloom');
     if (stateRoot(exec.state, transfers.accounts) !== h.stateRoot) return reject('state root mismatch');
     const middle = headerValidatorBytes(h);
     if (isSprintEnd(n, this.cfg.sprint)) {

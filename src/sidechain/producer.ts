@@ -17,15 +17,10 @@ import {
   headerHash,
   sealHeader,
 } from './header';
-import {
-  type BalanceOverride,
-  type SidechainBlock,
-  type SidechainBody,
-  blockBloom,
-  receiptRoot,
-  txRoot,
-} from './block';
-import { type SidechainChain, type StoredBlock, applyBalanceOverrides, executeSystemCalls } from './chain';
+import { type BalanceOverride, type SidechainBlock, type SidechainBody, txRoot } from './block';
+import { type SidechainChain, type StoredBlock, executeSystemCalls } from './chain';
+import { applyBalanceOverrides } from './accounts';
+import { finishRun, rememberRun } from './blockRun';
 import { nextBaseFee } from './baseFee';
 import { stateRoot } from './stateRoot';
 import { type SignedTx } from './transaction';
@@ -133,6 +128,7 @@ export function buildBlock(
     MAX_BLOCK_TXS,
   );
   body.txs = chosen.txs;
+  const run = finishRun(body, chosen);
   const middle = isSprintEnd(n, cfg.sprint)
     ? fromHex(encodeValidatorBytes(producersForBlock(finalState, n + 1n, cfg.firstSpanEnd)))
     : new Uint8Array(0);
@@ -143,14 +139,14 @@ export function buildBlock(
     parentHash: plan.parentHash,
     uncleHash: parent.block.header.uncleHash,
     coinbase: ZERO_ADDRESS,
-    stateRoot: stateRoot(finalState, chosen.accounts),
+    stateRoot: stateRoot(finalState, run.accounts),
     txHash: txRoot(body.txs),
-    receiptHash: receiptRoot(body.txs, chosen.outcomes),
-    bloom: blockBloom(chosen.outcomes),
+    receiptHash: run.receiptRoot,
+    bloom: run.bloom,
     difficulty: plan.difficulty,
     number: n,
     gasLimit,
-    gasUsed: chosen.gasUsed,
+    gasUsed: run.gasUsed,
     time: timeS,
     extraData: toHex(extra),
     mixDigest: parent.block.header.mixDigest,
@@ -158,5 +154,8 @@ export function buildBlock(
     baseFee,
   };
   const sealed = sealHeader(header, privateKey, chain.scheme);
-  return { header: sealed, hash: headerHash(sealed), signer, body };
+  const block: SidechainBlock = { header: sealed, hash: headerHash(sealed), signer, body };
+  // Its importers (this node first) reuse what the producer ran.
+  rememberRun(block, parent.accounts, run);
+  return block;
 }
