@@ -11,6 +11,7 @@ import { type SignatureScheme, registerFastKey, schemeFor } from '../../src/core
 import { ONE_TOKEN } from '../../src/core/amount';
 import { type SidechainConfig, sidechainConfig } from '../../src/sidechain/config';
 import { type SpanProducer } from '../../src/sidechain/systemState';
+import { type GenesisAlloc } from '../../src/sidechain/accounts';
 import { Rng } from '../env/rng';
 import { type Scenario } from '../scenario/scenario';
 
@@ -46,6 +47,9 @@ export interface RotationKey {
   pubKey: Hex;
 }
 
+/** What each user holds on the sidechain at genesis: 10,000 tokens (wei), as anvil funds its dev accounts. */
+export const SIDECHAIN_USER_BALANCE = 10_000n * ONE_TOKEN;
+
 export interface ClusterSetup {
   rng: Rng;
   scheme: SignatureScheme;
@@ -61,6 +65,8 @@ export interface ClusterSetup {
   validatorOfSigner: ReadonlyMap<Address, number>;
   users: Array<{ key: Hex; address: Address }>;
   genesis: unknown;
+  /** The sidechain's genesis accounts: every user funded (the devnet's dev accounts). */
+  sidechainAlloc: GenesisAlloc[];
   sidechainChainId: string;
   svcIds: string[];
   scIds: string[];
@@ -191,6 +197,7 @@ export function clusterSetup(scenario: Scenario, seed: number): ClusterSetup {
     validatorOfSigner,
     users,
     genesis,
+    sidechainAlloc: users.map((u) => ({ address: u.address, balance: SIDECHAIN_USER_BALANCE })),
     sidechainChainId,
     svcIds: keys.map((k) => `svc-${k.index}`),
     scIds: keys.map((k) => `sc-${k.index}`),

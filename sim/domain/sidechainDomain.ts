@@ -1,7 +1,8 @@
 /**
  * The sidechain domain: one sidechain node per validator, the producer faults (offline, slow,
  * equivocating, early seal, isolated; `inTurn` targets resolve here, on the best local head), the
- * crashes, pauses, skews and partitions of sidechain nodes, and the sidechain workload (user txs).
+ * crashes, pauses, skews and partitions of sidechain nodes, and the sidechain workload: wallets that
+ * sign transfers and send them to a node, as eth_sendRawTransaction does on a devnet (one path).
  * It runs inline or in a worker thread (sim/workers/sidechainDomain.worker.ts); what the rest of the
  * run learns from it is plain data: cross-domain messages at barriers and `report()` at the end.
  */
@@ -12,6 +13,9 @@ import { SidechainNode } from '../../src/node/sidechain/sidechainNode';
 import { DEFAULT_SIDECHAIN_NODE_CONFIG } from '../../src/node/sidechain/config';
 import { type SidechainBlock } from '../../src/sidechain/block';
 import { type ImportResult } from '../../src/sidechain/chain';
+import { SUGGESTED_TIP, nextBaseFee } from '../../src/sidechain/baseFee';
+import { TRANSFER_GAS, signTransfer } from '../../src/sidechain/transaction';
+import { NET_DELIVER } from '../env/network';
 import { type Rng } from '../env/rng';
 import { type NetworkStats } from '../env/network';
 import { type Scenario } from '../scenario/scenario';
@@ -139,7 +143,7 @@ export class SidechainDomain extends Domain {
           serviceNode: svcIds[i]!,
         },
         setup.scCfg,
-        { timeS: BigInt(Math.floor(scenario.epochMs / 1000)), producers: setup.producers },
+        { timeS: BigInt(Math.floor(scenario.epochMs / 1000)), producers: setup.producers, alloc: setup.sidechainAlloc },
         setup.scheme,
         { ...DEFAULT_SIDECHAIN_NODE_CONFIG, jitter: scenario.params.jitter },
         {
@@ -175,8 +179,12 @@ export class SidechainDomain extends Domain {
   }
 
   /**
-   * The sidechain workload draws from its own stream (`workload-sidechain`): sharing the main
-   * domain's `workload` stream would tie the two domains' draws together.
+   * A wallet sends a transfer: it asks a node for the sender's pending nonce and the next block's
+   * base fee, signs (legacy or EIP-1559, at the suggested tip) and sends the raw transaction to the
+   * node, which checks it and gossips it like a devnet's eth_sendRawTransaction. A node that is
+   * down cannot be asked: the wallet sends nothing that round. The draws come from the workload's
+   * own stream (`workload-sidechain`): sharing the main domain's `workload` stream would tie the
+   * two domains' draws together.
    */
   private workload(what: string): void {
     if (what !== 'sidechainTx') return;
@@ -185,12 +193,26 @@ export class SidechainDomain extends Domain {
     const users = this.setup.users;
     const node = rng.pick(this.sidechainNodes);
     const from = rng.pick(users);
-    node.txpool.push({
-      from: from.address,
-      to: rng.pick(users).address,
-      value: 1n,
-      nonce: BigInt(this.engine.nowMs()),
-    });
+    const to = rng.pick(users).address;
+    const type = rng.bool() ? 2 : 0;
+    if (this.slot(node.id).alive) {
+      const baseFee = nextBaseFee(node.chain.head().block.header);
+      const tx = signTransfer(
+        {
+          type,
+          chainId: node.chain.cfg.chainId,
+          nonce: node.txs.pendingNonce(from.address),
+          to,
+          value: 1n,
+          gasLimit: TRANSFER_GAS,
+          maxFeePerGas: 2n * baseFee + SUGGESTED_TIP,
+          maxPriorityFeePerGas: SUGGESTED_TIP,
+        },
+        from.key,
+        this.setup.scheme,
+      );
+      this.engine.at(this.engine.nowMs(), NET_DELIVER, node.id, { kind: 'sc.submit', raw: tx.raw }, 'client');
+    }
     this.engine.after(this.scenario.workload.sidechainTxs!.everyMs, 'workload', '', { what, index: 0 });
   }
 

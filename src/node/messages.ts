@@ -3,6 +3,7 @@
  * themselves, call their parent-chain RPC and their local sidechain node's RPC; sidechain nodes
  * gossip blocks and call their service node's REST API (spans, state syncs, checkpoints).
  */
+import { type Address } from '../core/address';
 import { type Hex } from '../core/bytes';
 import { type CommittedBlock, type Proposal, type Vote } from '../consensus/types';
 import { type ParentCall } from '../parent/parentChain';
@@ -10,6 +11,7 @@ import { type ParentSyncResult } from '../bridge/parentView';
 import { type HeaderSummary } from '../bridge/sidechainView';
 import { type SidechainBlock } from '../sidechain/block';
 import { type CommittedSpan, type StateSyncRecord } from '../sidechain/systemState';
+import { type SignedTx } from '../sidechain/transaction';
 
 export type NodeMessage =
   // service <-> service
@@ -38,6 +40,10 @@ export type NodeMessage =
   | { kind: 'sc.block'; block: SidechainBlock }
   /** The handshake's status (eth `Status`): sent when a connection opens, and answered. */
   | { kind: 'sc.status'; head: Hex; number: bigint; td: bigint; answer: boolean }
+  /** Pending transactions passed on to peers (eth `Transactions`). */
+  | { kind: 'sc.txs'; txs: readonly SignedTx[] }
+  // a client -> sidechain node: a signed transaction (eth_sendRawTransaction, the workload)
+  | { kind: 'sc.submit'; raw: Hex }
   // sidechain -> service REST, and answers
   | { kind: 'svc.getSpan'; id: bigint }
   | { kind: 'svc.span'; id: bigint; span: CommittedSpan | null }
@@ -45,8 +51,11 @@ export type NodeMessage =
   | { kind: 'svc.stateSyncs'; records: StateSyncRecord[] }
   | { kind: 'svc.getCheckpoint' }
   | { kind: 'svc.checkpoint'; checkpoint: { start: bigint; end: bigint; rootHash: Hex } | null }
-  // operator -> sidechain node (the console's debug.setHead)
-  | { kind: 'op.setHead'; number: bigint };
+  // operator -> sidechain node (the console's debug.setHead; a devnet's anvil_setBalance and
+  // evm_setNextBlockTimestamp)
+  | { kind: 'op.setHead'; number: bigint }
+  | { kind: 'op.setBalance'; address: Address; balance: bigint }
+  | { kind: 'op.nextBlockTime'; timeS: bigint };
 
 /** A short, deterministic description of a message for the trace (never whole blocks). */
 export function describeMessage(m: NodeMessage): string {
@@ -81,6 +90,10 @@ export function describeMessage(m: NodeMessage): string {
       return `{"k":"sc.getBlock","h":"${m.hash.slice(0, 10)}"}`;
     case 'sc.status':
       return `{"k":"sc.status","n":${m.number},"td":${m.td},"answer":${m.answer}}`;
+    case 'sc.txs':
+      return `{"k":"sc.txs","n":${m.txs.length},"h":"${m.txs[0]?.hash.slice(0, 10) ?? ''}"}`;
+    case 'sc.submit':
+      return `{"k":"sc.submit","len":${(m.raw.length - 2) / 2}}`;
     case 'svc.getSpan':
       return `{"k":"svc.getSpan","id":${m.id}}`;
     case 'svc.span':
@@ -95,5 +108,9 @@ export function describeMessage(m: NodeMessage): string {
       return `{"k":"svc.checkpoint","end":${m.checkpoint?.end ?? 'null'}}`;
     case 'op.setHead':
       return `{"k":"op.setHead","n":${m.number}}`;
+    case 'op.setBalance':
+      return `{"k":"op.setBalance","a":"${m.address}","b":${m.balance}}`;
+    case 'op.nextBlockTime':
+      return `{"k":"op.nextBlockTime","t":${m.timeS}}`;
   }
 }

@@ -393,6 +393,11 @@ export type Observation =
   | { kind: 'sidechain.produced'; number: bigint; hash: Hex; signer: Address; difficulty: bigint }
   | { kind: 'sidechain.imported'; block: DeepReadonly<SidechainBlockFact>; head: Readonly<HeadFact> }
   | { kind: 'sidechain.rejected'; number: bigint; hash: Hex; reason: string }
+  /**
+   * A client's transaction the node admitted to its pool or refused (hash null when it did not
+   * decode), or one a reorg or rewind returned to its pool (`origin: 'reorg'`).
+   */
+  | { kind: 'sidechain.tx'; hash: Hex | null; ok: boolean; error: string | null; origin: 'client' | 'reorg' }
   | { kind: 'sidechain.equivocated'; number: bigint; a: Hex; b: Hex }
   | { kind: 'sidechain.reorg'; depth: number; oldHead: Hex; newHead: Hex; ancestor: bigint }
   /** The finality floor moved to this canonical block (a checkpoint verified on the node's chain). */

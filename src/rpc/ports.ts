@@ -9,7 +9,10 @@
  * deterministic; their promises resolve when the simulation has produced the answer.
  */
 import { type QueryAnswer } from '../app/queryRouter';
+import { type Address } from '../core/address';
+import { type Hex } from '../core/bytes';
 import { type SidechainReadPort } from '../sidechain/readPort';
+import { type SignedTx } from '../sidechain/transaction';
 
 export type BroadcastMode = 'sync' | 'async' | 'block';
 
@@ -108,13 +111,32 @@ export interface NodeStatusPort {
     votingPower: bigint;
   };
   netInfo(): { listening: boolean; peers: PeerInfo[] };
+  /** The transactions the node received and has not committed, in order (`/unconfirmed_txs`), if it tells. */
+  unconfirmedTxs?(): Uint8Array[];
 }
 
 export type OperatorResult = { ok: true } | { ok: false; error: string };
 
+/** What a sidechain node's transaction pool shows (pending transactions, not yet in its chain). */
+export interface SidechainPoolView {
+  /** The nonce the sender's next transaction should carry: its account's, past its pending ones. */
+  pendingNonce(address: Address): bigint;
+  transaction(hash: Hex): SignedTx | undefined;
+}
+
+/** What became of a raw transaction a client sent: its hash once admitted, or geth's error text. */
+export type SubmitResult = { ok: true; hash: Hex } | { ok: false; error: string };
+
 /** What the sidechain JSON-RPC and the console read of one sidechain node at one moment. */
 export interface SidechainView {
   chain: SidechainReadPort;
+  /** The node's pending transactions, when it keeps a pool (a devnet's nodes do). */
+  pool?: SidechainPoolView;
+  /**
+   * Send a signed transaction (0x hex of its bytes) to the node: `eth_sendRawTransaction`. Absent
+   * where nothing can be sent (the method is then unavailable).
+   */
+  submit?(raw: Hex): Promise<SubmitResult>;
   chainId: bigint;
   peerCount: number;
   syncing: { startingBlock: bigint; currentBlock: bigint; highestBlock: bigint } | null;

@@ -1,31 +1,38 @@
 /**
  * A sidechain block: the sealed header plus a body carrying the sprint-start system-call inputs
- * (the span to commit and the state-sync records) and user transactions. The system-call inputs
+ * (the span to commit and the state-sync records), the balance overrides a devnet's operator asked
+ * for (`anvil_setBalance`), and the signed user transactions. The system-call inputs and overrides
  * travel in the body so that every importer re-executes the same calls deterministically; they are
  * not part of the transaction and receipt roots (pre-PIP-74 Bor, reference §2.8).
+ *
+ * The roots commit to the transactions and their receipts as lists (keccak256 of the RLP list of
+ * the signed encodings, and of the receipts' consensus encodings), not as Merkle-Patricia tries:
+ * nothing on the sidechain proves one transaction's inclusion, and any change moves the root.
  */
+import { encodeRlp, toBeArray } from 'ethers';
 import { weakMemo } from '../core/memo';
 import { type Address } from '../core/address';
-import { type Hex, toHex, utf8 } from '../core/bytes';
-import { canonicalJson } from '../core/canonicalJson';
+import { type Hex, concatBytes, fromHex, toHex } from '../core/bytes';
 import { keccak256Bytes } from '../core/hash';
-import { type SidechainHeader } from './header';
+import { EMPTY_BLOOM, type SidechainHeader } from './header';
+import { logsBloom } from './logsBloom';
 import { type CommittedSpan, type StateSyncRecord } from './systemState';
+import { type SignedTx } from './transaction';
+import { type BalanceOverride } from './accounts';
+import { type TxOutcome } from './transfers';
+
+export { TRANSFER_GAS } from './transaction';
 
 export const EMPTY_ROOT: Hex = '0x56e81f171bcc55a6ff8345e692c0f86e5b48e01b996cadc001622fb5e363b421';
 
-/** A user transfer (the workload's sidechain traffic); no EVM is modelled. */
-export interface SidechainTx {
-  from: Address;
-  to: Address;
-  value: bigint;
-  nonce: bigint;
-}
+export type { BalanceOverride } from './accounts';
 
 export interface SidechainBody {
   spanCommit: CommittedSpan | null;
   stateSyncs: StateSyncRecord[];
-  txs: SidechainTx[];
+  /** Balance overrides (a devnet's operator input); empty on any chain that has none. */
+  balances: readonly BalanceOverride[];
+  txs: readonly SignedTx[];
 }
 
 export interface SidechainBlock {
@@ -36,47 +43,40 @@ export interface SidechainBlock {
   body: SidechainBody;
 }
 
-export const EMPTY_BODY: SidechainBody = { spanCommit: null, stateSyncs: [], txs: [] };
-
-/** Gas a user transfer uses: 21,000, a plain value transfer's cost on Ethereum. */
-export const TRANSFER_GAS = 21_000n;
-
-// Transfers are immutable values shared by every node that imports their block: hashed once.
-const txHashes = weakMemo<SidechainTx, Hex>('sidechain.txHashes');
-
-/**
- * A transfer's hash: keccak256 of the canonical JSON of {from, to, value, nonce}. No EVM
- * transaction encoding is modelled, so the hash names the transfer's fields rather than RLP bytes.
- */
-export function sidechainTxHash(tx: SidechainTx): Hex {
-  return txHashes.getOrCompute(tx, () =>
-    toHex(keccak256Bytes(utf8(canonicalJson({ from: tx.from, to: tx.to, value: tx.value, nonce: tx.nonce })))),
-  );
-}
+export const EMPTY_BODY: SidechainBody = { spanCommit: null, stateSyncs: [], balances: [], txs: [] };
 
 // A block's tx list is an immutable value that its producer and every importer hash: the roots
 // are cached by the list's identity.
-const txRoots = weakMemo<readonly SidechainTx[], Hex>('sidechain.txRoots');
-const receiptRoots = weakMemo<readonly SidechainTx[], Hex>('sidechain.receiptRoots');
+const txRoots = weakMemo<readonly SignedTx[], Hex>('sidechain.txRoots');
 
-export function txRoot(txs: readonly SidechainTx[]): Hex {
+export function txRoot(txs: readonly SignedTx[]): Hex {
   if (txs.length === 0) return EMPTY_ROOT;
-  let root = txRoots.get(txs);
-  if (root === undefined) {
-    root = toHex(keccak256Bytes(utf8(canonicalJson({ txs }))));
-    txRoots.set(txs, root);
-  }
-  return root;
+  return txRoots.getOrCompute(txs, () => toHex(keccak256Bytes(fromHex(encodeRlp(txs.map((t) => t.raw))))));
 }
 
-export function receiptRoot(txs: readonly SidechainTx[]): Hex {
+/** A receipt's consensus encoding: rlp([status, cumulativeGasUsed, bloom, logs]), typed ones prefixed. */
+function receiptEncoding(type: number, cumulativeGasUsed: bigint, outcome: TxOutcome): Hex {
+  const body = encodeRlp([
+    toBeArray(1n),
+    toBeArray(cumulativeGasUsed),
+    logsBloom(outcome.logs),
+    outcome.logs.map((l) => [l.address, [...l.topics], l.data]),
+  ]);
+  return type === 0 ? (body as Hex) : toHex(concatBytes(new Uint8Array([type]), fromHex(body)));
+}
+
+export function receiptRoot(txs: readonly SignedTx[], outcomes: readonly TxOutcome[]): Hex {
   if (txs.length === 0) return EMPTY_ROOT;
-  let root = receiptRoots.get(txs);
-  if (root === undefined) {
-    root = toHex(
-      keccak256Bytes(utf8(canonicalJson({ receipts: txs.map((t) => ({ status: 1, from: t.from, nonce: t.nonce })) }))),
-    );
-    receiptRoots.set(txs, root);
-  }
-  return root;
+  let cumulative = 0n;
+  const encoded = txs.map((t, i) => {
+    cumulative += outcomes[i]!.gasUsed;
+    return receiptEncoding(t.type, cumulative, outcomes[i]!);
+  });
+  return toHex(keccak256Bytes(fromHex(encodeRlp(encoded))));
+}
+
+/** The header's bloom: every log of the block's transactions (the state-sync logs are not in it, as in Bor). */
+export function blockBloom(outcomes: readonly TxOutcome[]): Hex {
+  const logs = outcomes.flatMap((o) => o.logs);
+  return logs.length === 0 ? EMPTY_BLOOM : logsBloom(logs);
 }

@@ -1,9 +1,9 @@
 /**
- * What a block's transactions did: its transactions in order, their receipts and their logs,
- * derived from the block alone (no EVM is modelled; sidechain.md §2.7-§2.8).
+ * What a block's transactions did: its transactions in order, their receipts and their logs, from
+ * the block and what executing it gave (the stored block's outcomes; sidechain.md §2.7-§2.8).
  *
- * - A user transfer (the workload's traffic) is a plain value transfer: status 1, 21,000 gas,
- *   no logs, as an Ethereum transfer between accounts.
+ * - A user transfer is a signed value transfer: status 1, 21,000 gas, its effective gas price, and
+ *   Bor's `LogTransfer` log from the MATIC token contract when it moved value (transfers.ts).
  * - A block that committed state syncs (a sprint start) also carries Bor's state-sync
  *   "transaction" and its receipt: hash keccak256("matic-bor-receipt-" ‖ u64be(number) ‖ blockHash),
  *   placed last (index = number of user transactions), from and to the zero address, no gas,
@@ -18,7 +18,8 @@
 import { weakMemo } from '../core/memo';
 import { type Address, ZERO_ADDRESS } from '../core/address';
 import { type Hex } from '../core/bytes';
-import { type SidechainBlock, type SidechainTx, TRANSFER_GAS, sidechainTxHash } from './block';
+import { type StoredBlock } from './chain';
+import { type SignedTx } from './transaction';
 import { stateCommittedLog, stateSyncTxHash } from './stateSync';
 import { type StateSyncRecord } from './systemState';
 
@@ -37,7 +38,7 @@ export interface SidechainLog {
 
 /** One transaction of a block, in block order. */
 export type SidechainTxEntry =
-  | { readonly kind: 'transfer'; readonly hash: Hex; readonly index: number; readonly tx: SidechainTx }
+  | { readonly kind: 'transfer'; readonly hash: Hex; readonly index: number; readonly tx: SignedTx }
   | {
       readonly kind: 'stateSync';
       readonly hash: Hex;
@@ -55,6 +56,10 @@ export interface SidechainReceipt {
   readonly to: Address;
   readonly gasUsed: bigint;
   readonly cumulativeGasUsed: bigint;
+  /** The transaction's type (0 legacy, 2 EIP-1559; the state-sync one is 0). */
+  readonly type: number;
+  /** What each gas unit cost the sender (0 for the state-sync transaction). */
+  readonly effectiveGasPrice: bigint;
   readonly status: 1;
   readonly logs: readonly SidechainLog[];
 }
@@ -67,35 +72,50 @@ export interface BlockActivity {
 }
 
 // Blocks are immutable values shared by every node that imports them: derived once per block.
-const cache = weakMemo<SidechainBlock, BlockActivity>('sidechain.blockActivity');
+const cache = weakMemo<StoredBlock, BlockActivity>('sidechain.blockActivity');
 
-export function blockActivity(block: SidechainBlock): BlockActivity {
-  return cache.getOrCompute(block, () => derive(block));
+export function blockActivity(stored: StoredBlock): BlockActivity {
+  return cache.getOrCompute(stored, () => derive(stored));
 }
 
-function derive(block: SidechainBlock): BlockActivity {
-  const { header, hash: blockHash, body } = block;
+function derive(stored: StoredBlock): BlockActivity {
+  const { header, hash: blockHash, body } = stored.block;
   const blockNumber = header.number;
   const txs: SidechainTxEntry[] = [];
   const receipts: SidechainReceipt[] = [];
   const logs: SidechainLog[] = [];
   let cumulativeGasUsed = 0n;
   body.txs.forEach((tx, index) => {
-    const hash = sidechainTxHash(tx);
-    txs.push({ kind: 'transfer', hash, index, tx });
-    cumulativeGasUsed += TRANSFER_GAS;
+    const outcome = stored.outcomes[index]!;
+    txs.push({ kind: 'transfer', hash: tx.hash, index, tx });
+    cumulativeGasUsed += outcome.gasUsed;
+    const txLogs: SidechainLog[] = [];
+    for (const l of outcome.logs) {
+      const log: SidechainLog = {
+        ...l,
+        blockNumber,
+        blockHash,
+        txHash: tx.hash,
+        txIndex: index,
+        logIndex: logs.length,
+      };
+      logs.push(log);
+      txLogs.push(log);
+    }
     receipts.push({
       kind: 'transfer',
-      txHash: hash,
+      txHash: tx.hash,
       txIndex: index,
       blockHash,
       blockNumber,
       from: tx.from,
       to: tx.to,
-      gasUsed: TRANSFER_GAS,
+      gasUsed: outcome.gasUsed,
       cumulativeGasUsed,
+      type: tx.type,
+      effectiveGasPrice: outcome.effectiveGasPrice,
       status: 1,
-      logs: [],
+      logs: txLogs,
     });
   });
   if (body.stateSyncs.length > 0) {
@@ -124,6 +144,8 @@ function derive(block: SidechainBlock): BlockActivity {
       to: ZERO_ADDRESS,
       gasUsed: 0n,
       cumulativeGasUsed: 0n,
+      type: 0,
+      effectiveGasPrice: 0n,
       status: 1,
       logs: stateLogs,
     });

@@ -7,9 +7,13 @@ import { addressOfPublicKey, publicKeyBytesFromPrivateKey } from '../core/secp25
 import { SidechainChain, type StoredBlock } from './chain';
 import { buildBlock, planProduction, type ProductionInputs } from './producer';
 import { type SidechainBlock } from './block';
+import { type SidechainHeader, headerHash, sealHeader } from './header';
+import { type SignedTx } from './transaction';
 import {
   FIXTURE_CONFIG,
   type FixtureKey as Key,
+  fixtureAlloc,
+  fixtureTransfer,
   fixtureKeys,
   fixtureProducers,
   fixtureRecords,
@@ -315,5 +319,56 @@ describe('sidechain properties', () => {
       ),
       { numRuns: 60 },
     );
+  });
+});
+
+describe('a block’s transactions and state (issue 22)', () => {
+  const funded = () => new SidechainChain(cfg, { timeS: 1000n, producers, alloc: fixtureAlloc(keys) });
+  /** The in-turn block on the head carrying `txs`, with header fields changed and sealed again. */
+  function tampered(chain: SidechainChain, txs: readonly SignedTx[], change: Partial<SidechainHeader>) {
+    const head = chain.head();
+    const who = inTurn(head);
+    const plan = planProduction(cfg, head, who)!;
+    const b = buildBlock(chain, plan, keyOf(who).sk, who, { ...inputs(), txs }, plan.timeS);
+    const header = sealHeader({ ...b.header, ...change }, keyOf(who).sk);
+    return { ...b, header, hash: headerHash(header) };
+  }
+  const reject = (chain: SidechainChain, b: SidechainBlock, why: RegExp) =>
+    expect(chain.import(b, FAR, 0)).toMatchObject({ status: 'rejected', reason: expect.stringMatching(why) });
+
+  it('the genesis state root commits to the funded accounts; a block without transactions keeps them', () => {
+    const a = funded();
+    const b = new SidechainChain(cfg, { timeS: 1000n, producers });
+    expect(a.genesis.block.header.stateRoot).not.toBe(b.genesis.block.header.stateRoot);
+    expect(a.genesis.block.header.baseFee).toBe(10n ** 9n);
+    grow(a, 1);
+    expect(a.head().accounts).toBe(a.genesis.accounts);
+  });
+
+  it('a header that does not match what its transactions did is refused', () => {
+    const chain = funded();
+    const tx = fixtureTransfer(keys[0]!, keys[1]!.address, 0n);
+    const ok = tampered(chain, [tx], {});
+    reject(chain, tampered(chain, [tx], { baseFee: ok.header.baseFee! + 1n }), /invalid baseFee/);
+    reject(chain, tampered(chain, [tx], { gasUsed: 0n }), /invalid gas used \(remote: 0 local: 21000\)/);
+    reject(chain, tampered(chain, [tx], { stateRoot: `0x${'11'.repeat(32)}` }), /state root mismatch/);
+    reject(chain, tampered(chain, [tx], { receiptHash: `0x${'22'.repeat(32)}` }), /receipt root mismatch/);
+    reject(chain, tampered(chain, [tx], { bloom: `0x${'00'.repeat(256)}` }), /invalid bloom/);
+    expect(chain.import(ok, FAR, 0)).toMatchObject({ status: 'imported', newHead: true });
+    expect(chain.head().accounts.get(keys[0]!.address)!.nonce).toBe(1n);
+  });
+
+  it('a block carrying a transaction that cannot run is refused (a producer never seals one)', () => {
+    const chain = funded();
+    const ahead = fixtureTransfer(keys[0]!, keys[1]!.address, 5n);
+    // The producer leaves it out...
+    expect(tampered(chain, [ahead], {}).body.txs).toEqual([]);
+    // ...and a block that carries it anyway does not import.
+    const head = chain.head();
+    const who = inTurn(head);
+    const plan = planProduction(cfg, head, who)!;
+    const good = buildBlock(chain, plan, keyOf(who).sk, who, inputs(), plan.timeS);
+    const forged = { ...good, body: { ...good.body, txs: [ahead] } };
+    reject(chain, forged, /nonce too high/);
   });
 });

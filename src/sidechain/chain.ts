@@ -32,7 +32,12 @@ import { type Snapshot, applyHeader, genesisSnapshot, snapshotSuccession } from 
 import { isSprintEnd, isSprintStart, isStateSyncBlock } from './sprint';
 import { compareHeads, isValidReorg } from './forkChoice';
 import { rootHashOf } from './rootHash';
-import { type SidechainBlock, EMPTY_BODY, EMPTY_ROOT, receiptRoot, txRoot } from './block';
+import { type SidechainBlock, EMPTY_BODY, EMPTY_ROOT, txRoot } from './block';
+import { type AccountState, type GenesisAlloc, genesisAccounts } from './accounts';
+import { runBlock } from './blockRun';
+import { INITIAL_BASE_FEE, nextBaseFee } from './baseFee';
+import { stateRoot } from './stateRoot';
+import { type TxOutcome } from './transfers';
 import {
   type SpanProducer,
   type SystemState,
@@ -43,7 +48,6 @@ import {
   genesisSystemState,
   needsSpanCommit,
   producersForBlock,
-  systemStateRoot,
 } from './systemState';
 import { isPlanted } from '../core/plants';
 
@@ -54,6 +58,10 @@ export interface StoredBlock {
   snapshot: Snapshot;
   /** System state after this block's system calls. */
   state: SystemState;
+  /** The accounts after this block's balance overrides and transactions. */
+  accounts: AccountState;
+  /** What each of the block's transactions did, in block order. */
+  outcomes: readonly TxOutcome[];
   /** Virtual ms at which this node first imported it (for reports). */
   importedAtMs: number;
 }
@@ -105,6 +113,13 @@ export function executeSystemCalls(
   return { ok: true, state };
 }
 
+/** What a sidechain's genesis holds besides its time and producers: the funded accounts. */
+export interface SidechainGenesis {
+  timeS: bigint;
+  producers: SpanProducer[];
+  alloc?: readonly GenesisAlloc[];
+}
+
 export class SidechainChain {
   private readonly blocks = new Map<Hex, StoredBlock>();
   private readonly canonical = new Map<bigint, Hex>();
@@ -118,17 +133,18 @@ export class SidechainChain {
 
   constructor(
     readonly cfg: SidechainConfig,
-    genesis: { timeS: bigint; producers: SpanProducer[] },
+    genesis: SidechainGenesis,
     /** How seals are checked: secp256k1 (`real`) or the run's `fast` keyed hash. */
     readonly scheme: SignatureScheme = realScheme,
   ) {
     const state = genesisSystemState(genesis.producers);
+    const accounts = genesisAccounts(genesis.alloc ?? []);
     // Genesis carries the initial producers in its extra data and an empty seal, as clique does.
     const header: SidechainHeader = {
       parentHash: ZERO_HASH,
       uncleHash: UNCLE_HASH,
       coinbase: ZERO_ADDRESS,
-      stateRoot: systemStateRoot(state),
+      stateRoot: stateRoot(state, accounts),
       txHash: EMPTY_ROOT,
       receiptHash: EMPTY_ROOT,
       bloom: EMPTY_BLOOM,
@@ -142,6 +158,8 @@ export class SidechainChain {
       ),
       mixDigest: ZERO_HASH,
       nonce: ZERO_NONCE,
+      // London from genesis, as a new Bor chain: geth's initial base fee.
+      baseFee: INITIAL_BASE_FEE,
     };
     const hash = headerHash(header);
     const snapshot = genesisSnapshot(
@@ -153,6 +171,8 @@ export class SidechainChain {
       td: 1n,
       snapshot,
       state,
+      accounts,
+      outcomes: [],
       importedAtMs: 0,
     };
     this.store(this.genesis);
@@ -207,6 +227,8 @@ export class SidechainChain {
       td: parent.td + block.header.difficulty,
       snapshot: applyHeader(parent.snapshot, block.header, block.signer, BigInt(this.cfg.sprint)),
       state: verdict.state,
+      accounts: verdict.accounts,
+      outcomes: verdict.outcomes,
       importedAtMs: nowMs,
     };
     this.store(stored);
@@ -221,7 +243,10 @@ export class SidechainChain {
     parent: StoredBlock,
     block: SidechainBlock,
     nowS: bigint,
-  ): { status: 'ok'; state: SystemState } | { status: 'future' } | { status: 'rejected'; reason: string } {
+  ):
+    | { status: 'ok'; state: SystemState; accounts: AccountState; outcomes: readonly TxOutcome[] }
+    | { status: 'future' }
+    | { status: 'rejected'; reason: string } {
     const h = block.header;
     const n = h.number;
     const reject = (reason: string) => ({ status: 'rejected' as const, reason: `block ${n}: ${reason}` });
@@ -244,11 +269,25 @@ export class SidechainChain {
     if (h.time < parent.block.header.time + BigInt(delay) && !isPlanted('early-block'))
       return reject(`Block ${n} was created too soon. Signer turn-ness number is ${succession}`);
     if (h.time > nowS) return { status: 'future' };
-    if (h.txHash !== txRoot(block.body.txs) || h.receiptHash !== receiptRoot(block.body.txs))
-      return reject('transaction or receipt root mismatch');
+    const baseFee = nextBaseFee(parent.block.header);
+    if (h.baseFee !== baseFee) return reject(`invalid baseFee: have ${h.baseFee}, want ${baseFee}`);
+    if (h.gasLimit !== parent.block.header.gasLimit) return reject('gas limit differs from the parent');
     const exec = executeSystemCalls(parent.state, block, this.cfg);
     if (!exec.ok) return reject(exec.reason);
-    if (systemStateRoot(exec.state) !== h.stateRoot) return reject('state root mismatch');
+    const ran = runBlock(block, parent.accounts, {
+      chainId: this.cfg.chainId,
+      baseFee,
+      gasLimit: h.gasLimit,
+      author: signer,
+    });
+    if (!ran.ok) return reject(ran.reason);
+    const transfers = ran.run;
+    if (h.gasUsed !== transfers.gasUsed)
+      return reject(`invalid gas used (remote: ${h.gasUsed} local: ${transfers.gasUsed})`);
+    if (h.txHash !== txRoot(block.body.txs) || h.receiptHash !== transfers.receiptRoot)
+      return reject('transaction or receipt root mismatch');
+    if (h.bloom !== transfers.bloom) return reject('invalid bloom');
+    if (stateRoot(exec.state, transfers.accounts) !== h.stateRoot) return reject('state root mismatch');
     const middle = headerValidatorBytes(h);
     if (isSprintEnd(n, this.cfg.sprint)) {
       const expected = encodeValidatorBytes(producersForBlock(exec.state, n + 1n, this.cfg.firstSpanEnd));
@@ -256,7 +295,7 @@ export class SidechainChain {
     } else if (middle.length !== 0) {
       return reject('validator bytes on a non-sprint-end block (errExtraValidators)');
     }
-    return { status: 'ok', state: exec.state };
+    return { status: 'ok', state: exec.state, accounts: transfers.accounts, outcomes: transfers.outcomes };
   }
 
   /** A new head may not replace the canonical block at the finality floor (Bor's whitelist). */

@@ -17,8 +17,14 @@ import {
   headerHash,
   sealHeader,
 } from './header';
-import { type SidechainBlock, type SidechainBody, type SidechainTx, TRANSFER_GAS, receiptRoot, txRoot } from './block';
+import { type BalanceOverride, type SidechainBlock, type SidechainBody, txRoot } from './block';
 import { type SidechainChain, type StoredBlock, executeSystemCalls } from './chain';
+import { applyBalanceOverrides } from './accounts';
+import { finishRun, rememberRun } from './blockRun';
+import { nextBaseFee } from './baseFee';
+import { stateRoot } from './stateRoot';
+import { type SignedTx } from './transaction';
+import { selectTransfers } from './transfers';
 import { isSprintEnd, isSprintStart, isStateSyncBlock } from './sprint';
 import { snapshotSuccession } from './snapshot';
 import {
@@ -27,7 +33,6 @@ import {
   currentSpan,
   needsSpanCommit,
   producersForBlock,
-  systemStateRoot,
 } from './systemState';
 
 export interface ProductionPlan {
@@ -66,8 +71,16 @@ export interface ProductionInputs {
   span(id: bigint): CommittedSpan | null;
   /** State-sync records with id >= fromId and record time < toTimeS, in id order. */
   stateSyncs(fromId: bigint, toTimeS: bigint): StateSyncRecord[];
-  txs: SidechainTx[];
+  /** Candidate transactions, in the order to try them (each sender's by nonce); those that cannot run are left out. */
+  txs: readonly SignedTx[];
+  /** Balance overrides to apply (a devnet operator's). */
+  balances?: readonly BalanceOverride[];
+  /** The extra data's 32 vanity bytes (zeros by default). */
+  vanity?: Uint8Array;
 }
+
+/** User transactions one block carries at most. */
+export const MAX_BLOCK_TXS = 50;
 
 /** Build and seal the block of `plan`; `nowS` may push the timestamp later (never earlier). */
 export function buildBlock(
@@ -83,7 +96,7 @@ export function buildBlock(
   const timeS = plan.timeS > nowS ? plan.timeS : nowS;
   const n = plan.number;
   const sprint = BigInt(cfg.sprint);
-  const body: SidechainBody = { spanCommit: null, stateSyncs: [], txs: inputs.txs };
+  const body: SidechainBody = { spanCommit: null, stateSyncs: [], balances: inputs.balances ?? [], txs: [] };
   if (isSprintStart(n, sprint) && needsSpanCommit(parent.state, n, sprint))
     body.spanCommit = inputs.span(currentSpan(parent.state).id + 1n);
   if (isStateSyncBlock(n, sprint)) {
@@ -106,28 +119,43 @@ export function buildBlock(
     reason: exec.ok ? '' : exec.reason,
   });
   const finalState = exec.state;
+  const baseFee = nextBaseFee(parent.block.header);
+  const gasLimit = parent.block.header.gasLimit;
+  const chosen = selectTransfers(
+    applyBalanceOverrides(parent.accounts, body.balances),
+    inputs.txs,
+    { chainId: cfg.chainId, baseFee, gasLimit, author: signer },
+    MAX_BLOCK_TXS,
+  );
+  body.txs = chosen.txs;
+  const run = finishRun(body, chosen);
   const middle = isSprintEnd(n, cfg.sprint)
     ? fromHex(encodeValidatorBytes(producersForBlock(finalState, n + 1n, cfg.firstSpanEnd)))
     : new Uint8Array(0);
   const extra = new Uint8Array(EXTRA_VANITY_LENGTH + middle.length + EXTRA_SEAL_LENGTH);
+  if (inputs.vanity) extra.set(inputs.vanity.subarray(0, EXTRA_VANITY_LENGTH), 0);
   extra.set(middle, EXTRA_VANITY_LENGTH);
   const header: SidechainHeader = {
     parentHash: plan.parentHash,
     uncleHash: parent.block.header.uncleHash,
     coinbase: ZERO_ADDRESS,
-    stateRoot: systemStateRoot(finalState),
+    stateRoot: stateRoot(finalState, run.accounts),
     txHash: txRoot(body.txs),
-    receiptHash: receiptRoot(body.txs),
-    bloom: parent.block.header.bloom,
+    receiptHash: run.receiptRoot,
+    bloom: run.bloom,
     difficulty: plan.difficulty,
     number: n,
-    gasLimit: parent.block.header.gasLimit,
-    gasUsed: TRANSFER_GAS * BigInt(body.txs.length),
+    gasLimit,
+    gasUsed: run.gasUsed,
     time: timeS,
     extraData: toHex(extra),
     mixDigest: parent.block.header.mixDigest,
     nonce: parent.block.header.nonce,
+    baseFee,
   };
   const sealed = sealHeader(header, privateKey, chain.scheme);
-  return { header: sealed, hash: headerHash(sealed), signer, body };
+  const block: SidechainBlock = { header: sealed, hash: headerHash(sealed), signer, body };
+  // Its importers (this node first) reuse what the producer ran.
+  rememberRun(block, parent.accounts, run);
+  return block;
 }

@@ -52,7 +52,7 @@ export function chainReadPort(chain: SidechainChain): SidechainReadPort {
       return floor ? chain.get(floor.hash) : undefined;
     },
     rootHash: (start, end) => chain.rootHash(start, end),
-    activity: (block) => blockActivity(block.block),
+    activity: (block) => blockActivity(block),
     transaction: (hash) => indexOf(chain).lookup(hash),
     receipt: (hash) => {
       const at = indexOf(chain).lookup(hash);

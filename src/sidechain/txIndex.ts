@@ -45,7 +45,7 @@ export class TxIndex {
       if (block?.block.hash === at.blockHash && (!found || at.number > found.block.header.number)) found = block;
     }
     if (!found) return undefined;
-    const activity = blockActivity(found.block);
+    const activity = blockActivity(found);
     const entry = activity.txs.find((t) => t.hash === txHash);
     return entry ? { block: found, entry, activity } : undefined;
   }
@@ -57,7 +57,7 @@ export class TxIndex {
       const seen = this.indexedAt.get(n);
       if (seen?.blockHash === b.block.hash) break;
       if (seen) this.forget(n, seen);
-      const txHashes = blockActivity(b.block).txs.map((t) => t.hash);
+      const txHashes = blockActivity(b).txs.map((t) => t.hash);
       for (const h of txHashes) {
         const list = this.where.get(h);
         const at = { number: n, blockHash: b.block.hash };

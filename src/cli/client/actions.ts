@@ -23,6 +23,7 @@ import { RestClient, parseAbciLog } from './http';
 import { type ClientKey, homeCrypto, keysDir, listKeys, loadKey, resolveChainId, resolveHome } from './keys';
 import { NodeUnreachableError, NodeReplyError, TxOutcomeUnknownError, UsageError } from './errors';
 import { render, txResultView } from './format';
+import { pendingOfAccount } from './pendingSequence';
 
 export interface ClientIO {
   out(text: string): void;
@@ -32,7 +33,10 @@ export interface ClientIO {
 }
 
 export interface CommonArgs {
-  node: string;
+  /** The REST API to ask: a URL, or where to read it before each request (target.ts). */
+  node: string | (() => string);
+  /** The node status RPC to ask (for its unconfirmed transactions), when known. */
+  status?: () => string | undefined;
   home?: string;
   json: boolean;
   timeoutMs: number;
@@ -95,6 +99,8 @@ async function sendTx<M>(
   const key = loadKey(home, fromName);
   const ctx: TxContext = { home, key, chainId, rest };
   const msg = await build(ctx);
+  // A fast-crypto network checks the fast scheme's signatures (see src/core/signatureScheme.ts).
+  const scheme = schemeFor(homeCrypto(home));
   let accountNumber = a.accountNumber;
   let sequence = a.sequence;
   if (accountNumber === undefined || sequence === undefined) {
@@ -102,16 +108,23 @@ async function sendTx<M>(
       `/auth/accounts/${key.address}/sequence`,
     );
     accountNumber ??= num(acc.result.account_number ?? '0', 'account_number');
-    sequence ??= num(acc.result.sequence ?? '0', 'sequence');
+    if (sequence === undefined) {
+      // The committed sequence knows nothing of pending transactions: take the one after them, and say so.
+      const committed = num(acc.result.sequence ?? '0', 'sequence');
+      const p = pendingOfAccount(
+        await unconfirmedTxs(a, io),
+        { address: key.address, chainId, accountNumber, committed },
+        scheme,
+      );
+      sequence = p.next;
+      const last = p.pending.at(-1);
+      if (last && p.next > committed)
+        io.err(
+          `lockstep: sequence ${p.next}: transaction ${last.hash} (sequence ${last.sequence}) is still pending; this is another transaction (lockstep query tx ${last.hash} --wait follows the pending one)\n`,
+        );
+    }
   }
-  // A fast-crypto network checks the fast scheme's signatures (see src/core/signatureScheme.ts).
-  const tx = signTx(
-    def,
-    msg,
-    { chainId, accountNumber, sequence, memo: a.memo },
-    key.privateKey,
-    schemeFor(homeCrypto(home)),
-  );
+  const tx = signTx(def, msg, { chainId, accountNumber, sequence, memo: a.memo }, key.privateKey, scheme);
   const hash = tendermintHash(txHash(encodeTx(tx)));
   const started = Date.now();
   let result: BroadcastResult;
@@ -124,10 +137,70 @@ async function sendTx<M>(
     io.err(`lockstep: transaction ${hash} was sent but not answered (${lost}); waiting for its outcome\n`);
     return printTxResult(await waitForTx(rest, hash, a, started), a.json, io);
   }
+  if (result.code !== 0) return reportRefusal(rest, result, hash, a, io, started);
   // sync and async answer before the commit: --wait looks the tx up until it is in a block.
-  if (a.wait && result.code === 0 && (result.height === '0' || result.height === ''))
+  if (a.wait && (result.height === '0' || result.height === ''))
     return printTxResult(await waitForTx(rest, hash, a, started), a.json, io);
   return printTxResult(result, a.json, io);
+}
+
+/**
+ * The node refused this copy of a transaction: before calling it failed, ask what the chain knows of
+ * the hash. The same bytes sent before (after a lost answer, a restart) are committed or pending,
+ * and then that is the outcome; otherwise the refusal stands.
+ */
+async function reportRefusal(
+  rest: RestClient,
+  refused: BroadcastResult,
+  hash: string,
+  a: TxArgs,
+  io: ClientIO,
+  started: number,
+): Promise<number> {
+  let known: Awaited<ReturnType<RestClient['lookupTx']>> | null = null;
+  try {
+    known = await rest.lookupTx(hash);
+  } catch {
+    // The look-up failed (a node without GET /txs, or gone): the refusal is all there is.
+  }
+  const why = `code ${refused.code}: ${parseAbciLog(refused.raw_log)?.message ?? refused.raw_log}`;
+  if (known && 'found' in known && known.found.code === 0 && known.found.height !== '0') {
+    io.err(
+      `lockstep: transaction ${hash} is already committed: the same transaction was sent before, and the node refused this copy (${why}); it was applied once\n`,
+    );
+    return printTxResult(known.found, a.json, io);
+  }
+  if (known && 'pending' in known && known.known) {
+    io.err(
+      `lockstep: transaction ${hash} is already pending: the same transaction was sent before, and the node refused this copy (${why})\n`,
+    );
+    if (a.wait) return printTxResult(await waitForTx(rest, hash, a, started), a.json, io);
+    io.out(render(a.json ? { txhash: hash, status: 'pending' } : { txhash: hash, status: 'pending' }, a.json));
+    return 0;
+  }
+  return printTxResult(refused, a.json, io);
+}
+
+/** The node's unconfirmed transactions (the status port's /unconfirmed_txs), or none when it does not tell. */
+async function unconfirmedTxs(a: CommonArgs, io: ClientIO): Promise<Uint8Array[]> {
+  let base: string | undefined;
+  try {
+    base = a.status?.();
+  } catch {
+    return [];
+  }
+  if (base === undefined) return [];
+  try {
+    const res = await (io.fetch ?? fetch)(`${base}/unconfirmed_txs?limit=100`, {
+      signal: AbortSignal.timeout(Math.min(a.timeoutMs, 10_000)),
+    });
+    if (!res.ok) return [];
+    const body = (await res.json()) as { result?: { txs?: unknown } };
+    const txs = body.result?.txs;
+    return Array.isArray(txs) ? txs.filter((t) => typeof t === 'string').map((t) => Buffer.from(t, 'base64')) : [];
+  } catch {
+    return [];
+  }
 }
 
 /**

@@ -31,7 +31,8 @@ import {
   validatorJoin,
 } from './actions';
 import { DEFAULT_NODE, normalizeNodeUrl } from './http';
-import { KEY_NAME, addressOrKeyName, boundRestUrl, resolveHome } from './keys';
+import { KEY_NAME, addressOrKeyName, resolveHome } from './keys';
+import { resolveTarget } from './target';
 import { ParseUsageError, UsageError, isClientError } from './errors';
 import {
   checkAll,
@@ -143,25 +144,18 @@ function txOptions<U>(y: Argv<U>, defaultFrom: string) {
     .epilogue(TX_EPILOGUE);
 }
 
-/**
- * The REST URL to ask: --node as a URL; --node N as validator N's node (`/node/N`) of the home's
- * running devnet; without --node, the home's running devnet (data/ports.json), else the default.
- */
-export function resolveNodeUrl(flag: string | undefined, home: string): string {
-  const base = boundRestUrl(home) ?? DEFAULT_NODE;
-  if (flag === undefined) return base;
-  if (/^[1-9]\d*$/.test(flag)) return `${base}/node/${flag}`;
-  return normalizeNodeUrl(flag);
-}
-
 function commonArgs(a: A, env: NodeJS.ProcessEnv): CommonArgs {
   const home = str(a, 'home');
   const node = str(a, 'node');
   const target = [home !== undefined ? `--home ${home}` : '', node !== undefined ? `--node ${node}` : '']
     .filter((x) => x !== '')
     .join(' ');
+  const homeNamed = home !== undefined || (env.LOCKSTEP_HOME !== undefined && env.LOCKSTEP_HOME !== '');
+  // Read again before every request: a devnet restarted on new ports is followed (target.ts).
+  const nodeTarget = resolveTarget(node, resolveHome(home, env), homeNamed);
   return {
-    node: resolveNodeUrl(node, resolveHome(home, env)),
+    node: () => nodeTarget.rest(),
+    status: () => nodeTarget.status(),
     ...(home !== undefined ? { home } : {}),
     json: a.json === true,
     timeoutMs: parseTimeoutFlag(a.timeout ?? '60s'),

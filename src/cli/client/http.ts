@@ -14,8 +14,11 @@ export interface HeightResult<T> {
 }
 
 export interface RestClientOptions {
-  /** Base URL of the REST API, e.g. http://127.0.0.1:1317 (a path prefix is kept). */
-  node: string;
+  /**
+   * Base URL of the REST API, e.g. http://127.0.0.1:1317 (a path prefix is kept), or where to read
+   * it from before each request (a devnet that may restart on other ports: target.ts).
+   */
+  node: string | (() => string);
   /** Per-request time limit in milliseconds (default 60 s; block-mode broadcasts wait for a commit). */
   timeoutMs?: number;
   fetch?: typeof fetch;
@@ -59,14 +62,23 @@ export function parseAbciLog(text: string): { codespace: string; code: number; m
 }
 
 export class RestClient {
-  readonly node: string;
+  private readonly base: () => string;
   private readonly timeoutMs: number;
   private readonly fetchImpl: typeof fetch;
 
   constructor(opts: RestClientOptions) {
-    this.node = normalizeNodeUrl(opts.node);
+    const node = opts.node;
+    if (typeof node === 'string') {
+      const fixed = normalizeNodeUrl(node);
+      this.base = () => fixed;
+    } else this.base = () => normalizeNodeUrl(node());
     this.timeoutMs = opts.timeoutMs ?? 60_000;
     this.fetchImpl = opts.fetch ?? fetch;
+  }
+
+  /** The REST API's base URL now. */
+  get node(): string {
+    return this.base();
   }
 
   url(path: string): string {
@@ -74,6 +86,7 @@ export class RestClient {
   }
 
   private async request(path: string, init: RequestInit): Promise<{ status: number; body: unknown; url: string }> {
+    // Where the node is now (a devnet restarted on new ports is followed).
     const url = this.url(path);
     let res: Response;
     try {
@@ -142,14 +155,16 @@ export class RestClient {
   /**
    * GET /txs/{hash} (hash: hex, with or without 0x): the TxResponse of a tx the node committed
    * (or refused at CheckTx: height "0"), or `pending` with the node's words when it has not got
-   * there (404).
+   * there (404; `known` when the node says it has the tx pending).
    */
-  async lookupTx(hash: string): Promise<{ found: BroadcastResult } | { pending: string }> {
+  async lookupTx(hash: string): Promise<{ found: BroadcastResult } | { pending: string; known: boolean }> {
     const { status, body, url } = await this.request(`/txs/${hash}`, {
       method: 'GET',
       headers: { accept: 'application/json' },
     });
-    if (status === 404) return { pending: describeErrorBody(body) };
+    // A devnet says whether it has the tx pending (`known`) or never received it.
+    if (status === 404)
+      return { pending: describeErrorBody(body), known: (body as { status?: unknown })?.status === 'pending' };
     if (status < 200 || status > 299) throw new NodeReplyError(status, url, describeErrorBody(body));
     if (body === null || typeof body !== 'object' || typeof (body as { txhash?: unknown }).txhash !== 'string')
       throw new NodeReplyError(0, url, `not a tx response: ${JSON.stringify(body).slice(0, 200)}`);

@@ -5,7 +5,7 @@
  *   <home>/keys/<name>.json      {"name","address","pub_key","private_key"} (secp256k1, 0x hex)
  *
  *   <home>/config/scenario.json  the network (its `crypto` says how to sign)
- *   <home>/data/ports.json       the addresses a running devnet bound (the default REST URL)
+ *   <home>/data/ports.json       the addresses a running devnet bound (target.ts reads them)
  *
  * Home: the --home flag, else $LOCKSTEP_HOME, else ~/.lockstep.
  */
@@ -132,19 +132,6 @@ export function homeCrypto(home: string): CryptoMode {
     return (JSON.parse(readFileSync(file, 'utf8')) as { crypto?: unknown }).crypto === 'fast' ? 'fast' : 'real';
   } catch {
     return 'real';
-  }
-}
-
-/** The REST API of the devnet running in the home (`data/ports.json`, written by `node start`), if any. */
-export function boundRestUrl(home: string): string | undefined {
-  const file = join(home, 'data', 'ports.json');
-  if (!existsSync(file)) return undefined;
-  try {
-    const p = JSON.parse(readFileSync(file, 'utf8')) as { host?: unknown; rest?: unknown };
-    if (typeof p.host !== 'string' || typeof p.rest !== 'number') return undefined;
-    return `http://${p.host.includes(':') ? `[${p.host}]` : p.host}:${p.rest}`;
-  } catch {
-    return undefined;
   }
 }
 

@@ -30,6 +30,20 @@ const STEER_EPILOGUE =
 
 const out = (text: string) => void process.stdout.write(text);
 
+/** The examples `lockstep node fault --help` shows (each one runs: faultExamples.test.ts). */
+export const NODE_FAULT_EXAMPLES: ReadonlyArray<[string, string]> = [
+  ['node fault crash svc-3 --for 30s --home ./dn', 'crash a service node for 30 s'],
+  [
+    'node fault partition --groups svc-1,sc-1 svc-2,sc-2,svc-3,sc-3,svc-4,sc-4 --for 20s --home ./dn',
+    'cut validator 1 off',
+  ],
+  ['node fault offlineProducer inTurn --for 40s --home ./dn', 'silence whoever is in turn'],
+  [
+    `node fault --json '{"kind":"clockSkew","node":"sc-2","skew":"3s","for":"1m"}' --home ./dn`,
+    'any fault as JSON (no kind argument then)',
+  ],
+];
+
 export function registerDevnetCommands<T>(y: Argv<T>, setExit: (code: number) => void): Argv<T> {
   return y
     .command(
@@ -270,16 +284,7 @@ export function registerDevnetCommands<T>(y: Argv<T>, setExit: (code: number) =>
                   type: 'string',
                   describe: 'the whole fault as JSON instead: {"kind":"crash","node":"svc-3","for":"30s"}',
                 })
-                .example('$0 node fault crash svc-3 --for 30s --home ./dn', 'crash a service node for 30 s')
-                .example(
-                  '$0 node fault partition --groups svc-1,sc-1 svc-2,sc-2,svc-3,sc-3,svc-4,sc-4 --for 20s --home ./dn',
-                  '',
-                )
-                .example('$0 node fault offlineProducer inTurn --for 40s --home ./dn', 'silence whoever is in turn')
-                .example(
-                  `$0 node fault x --json '{"kind":"clockSkew","node":"sc-2","skew":"3s","for":"1m"}' --home ./dn`,
-                  'any fault as JSON (the kind argument is then ignored)',
-                )
+                .example(NODE_FAULT_EXAMPLES.map(([cmd, what]) => [`$0 ${cmd}`, what]))
                 .epilogue(
                   `${STEER_EPILOGUE} The fault shows in the daemon log, \`lockstep node status\` and the report.`,
                 ),

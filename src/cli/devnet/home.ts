@@ -7,7 +7,7 @@
  *   config/config.toml             the consensus node's config: moniker, status RPC address, peers
  *   config/scenario.json           the network the simulation runs (validators, params, workload)
  *   lockstep-seeds.txt             the seeds list (the simulated peers)
- *   sidechain/genesis.json         sidechain genesis (chain id, producers, clique/bor parameters)
+ *   sidechain/genesis.json         sidechain genesis (chain id, producers, clique/bor parameters, funded accounts)
  *   sidechain/lockstep-sidechain.ipc  the operator console's socket (while running), and
  *   sidechain/lockstep-sidechain-N.ipc  one per sidechain node N
  *   keys/<name>.json               validator signer keys (validator-N) and user keys (user-N)
@@ -203,6 +203,10 @@ export function initHome(o: InitOptions): string[] {
           },
         },
         timestamp: Math.floor(o.scenario.epochMs / 1000),
+        // geth's genesis alloc: the dev accounts (the users' keys, keys/user-N.json), balances in wei.
+        alloc: Object.fromEntries(
+          setup.sidechainAlloc.map((a) => [a.address, { balance: `0x${a.balance.toString(16)}` }]),
+        ),
         producers: setup.producers.map((pr) => ({
           id: Number(pr.id),
           address: pr.address,

@@ -6,6 +6,9 @@
  *
  * Lines (`b` is the window barrier the line belongs to, `t` the virtual ms the run had reached):
  *   {"k":"tx","b":B,"node":"svc-1","tx":"0x…"}            a transaction from a client
+ *   {"k":"scTx","b":B,"node":"sc-1","tx":"0x…"}           a signed sidechain transaction (eth_sendRawTransaction)
+ *   {"k":"scBalance","b":B,"address":"0x…","balance":"<dec>"}  anvil_setBalance: carried by the next block
+ *   {"k":"scTime","b":B,"timeS":"<dec>"}                  evm_setNextBlockTimestamp: the next block's earliest time
  *   {"k":"setHead","b":B,"node":"sc-1","n":"<dec>"}        the console's debug.setHead
  *   {"k":"fault","b":B,"f":{…}}                            a fault injected (the scenario's fault format)
  *   {"k":"snapshot","b":B,"t":T,"id":"0x1","name":"x"}     a snapshot: this position in the journal
@@ -13,7 +16,7 @@
  *   {"k":"advance","b":B,"t":T,"by":"evm_mine","s":N}      a fast-forward (step, evm_mine, evm_increaseTime; s: seconds asked)
  *   {"k":"reached","b":B,"t":T}                            how far the network had run
  *
- * Inputs (tx, setHead, fault) change the run; the others record positions: a restart runs
+ * Inputs (tx, scTx, scBalance, scTime, setHead, fault) change the run; the others record positions: a restart runs
  * (unpaced) to the furthest barrier any line names, and comes back paused when the last pause or
  * resume line is a pause. A snapshot is a position in the journal (the lines before it and its
  * barrier); a revert truncates the journal after it (the dropped tail is kept in a backup file)
@@ -25,6 +28,9 @@ import { InputError } from '../../core/errors';
 
 export type JournalEntry =
   | { k: 'tx'; b: number; node: string; tx: string }
+  | { k: 'scTx'; b: number; node: string; tx: string }
+  | { k: 'scBalance'; b: number; address: string; balance: string }
+  | { k: 'scTime'; b: number; timeS: string }
   | { k: 'setHead'; b: number; node: string; n: string }
   | { k: 'fault'; b: number; f: Record<string, unknown> }
   | { k: 'snapshot'; b: number; t: number; id: string; name: string }
@@ -33,21 +39,19 @@ export type JournalEntry =
   | { k: 'advance'; b: number; t: number; by: string; s?: number }
   | { k: 'reached'; b: number; t: number };
 
-export type JournalInput = Extract<JournalEntry, { k: 'tx' | 'setHead' | 'fault' }>;
+const INPUT_KINDS = ['tx', 'scTx', 'scBalance', 'scTime', 'setHead', 'fault'] as const;
 
-const KINDS: ReadonlySet<string> = new Set([
-  'tx',
-  'setHead',
-  'fault',
-  'snapshot',
-  'pause',
-  'resume',
-  'advance',
-  'reached',
-]);
+export type JournalInput = Extract<JournalEntry, { k: (typeof INPUT_KINDS)[number] }>;
+
+/** An input before it has a barrier (the one it is journaled at). */
+export type JournalInputBody = JournalInput extends infer E ? (E extends JournalInput ? Omit<E, 'b'> : never) : never;
+
+const KINDS: ReadonlySet<string> = new Set([...INPUT_KINDS, 'snapshot', 'pause', 'resume', 'advance', 'reached']);
+
+const INPUTS: ReadonlySet<string> = new Set(INPUT_KINDS);
 
 export function isInput(e: JournalEntry): e is JournalInput {
-  return e.k === 'tx' || e.k === 'setHead' || e.k === 'fault';
+  return INPUTS.has(e.k);
 }
 
 export function readJournal(file: string): { entries: JournalEntry[]; tornTail: boolean } {

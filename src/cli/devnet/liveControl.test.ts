@@ -16,6 +16,7 @@ import { loadScenario } from '../../../sim/scenario/load';
 import { initHome, loadHome, loadKey, paths } from './home';
 import { LiveNetwork } from './liveNetwork';
 import { readJournal } from './journal';
+import { Wallet, keccak256 } from 'ethers';
 
 const root = mkdtempSync(join(tmpdir(), 'lockstep-control-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -204,5 +205,65 @@ describe('evm_mine, evm_increaseTime, faults, and a restart', () => {
     await again.stop();
     await running2;
     expect(existsSync(paths(home).journal)).toBe(true);
+  }, 120_000);
+});
+
+describe('sidechain transactions, balances and block times as journaled inputs', () => {
+  it('a wallet’s transfer, anvil_setBalance and evm_setNextBlockTimestamp go through the journal; a restart replays them to the same chain', async () => {
+    const home = newHome('sidechain-inputs', 23);
+    const net = new LiveNetwork(loadHome(home), { speed: 200 });
+    const running = net.start();
+    await until(
+      () => !net.replaying && net.sidechainNode(1).chain.head().block.header.number >= 2n,
+      'the first blocks',
+    );
+    await net.control.pause();
+    const user = loadKey(home, 'user-1');
+    const to = loadKey(home, 'user-2').address;
+    // A wallet's real signature: a fast-crypto devnet still takes it.
+    const head = net.sidechainNode(1).chain.head().block.header;
+    const raw = await new Wallet(user.private_key).signTransaction({
+      type: 2,
+      chainId: 15001n,
+      nonce: 0,
+      to,
+      value: 77n,
+      gasLimit: 21_000n,
+      maxFeePerGas: 2n * head.baseFee! + 10n ** 9n,
+      maxPriorityFeePerGas: 10n ** 9n,
+    });
+    const sc = net.sidechainPort(1)!;
+    const sent = await sc.view().submit!(raw as `0x${string}`);
+    expect(sent).toEqual({ ok: true, hash: keccak256(raw) });
+    // Paused: journaled, not in the node yet; a wallet still sees it pending.
+    expect(sc.view().pool!.pendingNonce(user.address)).toBe(1n);
+    expect(await sc.view().submit!(raw as `0x${string}`)).toEqual({ ok: false, error: 'already known' });
+    await net.control.mine(1, { blocks: 2, intervalS: 0 });
+    expect(sc.view().chain.receipt(keccak256(raw) as `0x${string}`)).toMatchObject({ status: 1 });
+    expect(await sc.view().submit!(raw as `0x${string}`)).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/nonce too low/),
+    });
+
+    await net.control.setBalance(1, to, 5n);
+    expect(net.sidechainNode(1).chain.head().accounts.get(to)?.balance).toBe(5n);
+    const t = net.sidechainNode(1).chain.head().block.header.time + 40n;
+    await net.control.setNextBlockTimestamp(1, Number(t));
+    await net.control.mine(1);
+    expect(net.sidechainNode(1).chain.head().block.header.time).toBe(t);
+    const at = { ms: net.run.ranToMs(), head: net.sidechainNode(1).chain.head().block.hash };
+    const kinds = readJournal(paths(home).journal).entries.map((e) => e.k);
+    expect(kinds).toEqual(expect.arrayContaining(['scTx', 'scBalance', 'scTime']));
+    await net.stop();
+    await running;
+
+    const again = new LiveNetwork(loadHome(home), { speed: 200 });
+    const running2 = again.start();
+    await until(() => !again.replaying, 'the replay');
+    expect(again.run.ranToMs()).toBe(at.ms);
+    expect(again.sidechainNode(1).chain.head().block.hash).toBe(at.head);
+    expect(again.sidechainNode(1).chain.head().accounts.get(to)?.balance).toBe(5n);
+    await again.stop();
+    await running2;
   }, 120_000);
 });

@@ -4,28 +4,28 @@
  * ports the servers need (REST, node status, sidechain JSON-RPC and console) for every validator's
  * nodes (livePorts.ts).
  *
- * Determinism: reads happen between windows and change nothing. Inputs (client txs, the console's
- * debug.setHead, injected faults) wait until the next window barrier, or enter at once while the
- * run is paused (it is then between two windows); either way they are journaled (fsynced) first
- * and enter at that barrier. Actions that only move the run (pause, resume, step, evm_mine,
+ * Determinism: reads happen between windows and change nothing. Inputs (client txs, wallets'
+ * sidechain txs, the console's debug.setHead, injected faults, the operator's balance and
+ * next-block-time overrides) wait until the next window barrier, or enter at once while the run is
+ * paused (it is then between two windows); either way they are journaled (fsynced) first and
+ * enter at that barrier. Actions that only move the run (pause, resume, step, evm_mine,
  * evm_increaseTime, snapshots) are journaled as positions. A restart replays genesis + seed +
- * journal to the furthest position (and at least to the state clients have read, servedMark.ts),
+ * journal to the furthest position (and at least to the state clients have read, catchUpGate.ts),
  * delivering each input at its barrier, so it reaches the same state; only the pace of the wall
  * clock is not replayed. A revert truncates the journal at a snapshot and replays it the same way.
  *
  * Everything that runs the network (the paced loop, steps, reverts) runs in one loop, one command
- * at a time, so windows never interleave.
+ * at a time, so windows never interleave. This file is that loop, the journal and the inputs; the
+ * parts are beside it: the admin namespace (liveControl.ts), the service transactions
+ * (serviceTxs.ts), the sidechain transactions (sidechainTxs.ts), the served marks and catch-up
+ * gate (catchUpGate.ts), the ports (livePorts.ts), the log lines (liveLog.ts).
  */
 import { existsSync, writeFileSync } from 'node:fs';
-import { txHash } from '../../modules/auth/stdTx';
-import { type Hex, fromHex, toHex } from '../../core/bytes';
-import { InputError } from '../../core/errors';
+import { type Hex } from '../../core/bytes';
 import { type QueryAnswer } from '../../app/queryRouter';
 import {
   type BroadcastMode,
   type BroadcastResult,
-  BroadcastTimeoutError,
-  type CatchUpGate,
   type NodeStatusPort,
   type OperatorResult,
   type PeerInfo,
@@ -33,25 +33,32 @@ import {
   type SidechainPort,
   type SidechainView,
   type TxLookup,
-  TxFateUnknownError,
 } from '../../rpc/ports';
-import { type DevnetControl, type StepRequest } from '../../rpc/jsonrpc/adminMethods';
-import { tendermintHash } from '../../rpc/rest/txResponse';
 import { prepareRun, type PreparedRun } from '../../../sim/run';
 import { type RunRecord } from '../../../sim/domain/observation';
-import { observationJson } from '../../../sim/trace/observationJson';
-import { type ClientReply } from '../../node/ports';
 import { type FaultSpec } from '../../../sim/scenario/scenario';
 import { type Violation } from '../../../sim/oracles/oracle';
 import { type ServiceNode } from '../../node/service/serviceNode';
 import { type SidechainNode } from '../../node/sidechain/sidechainNode';
-import { Journal, type JournalEntry, type JournalInput, isInput, readJournal, writeJournal } from './journal';
+import {
+  Journal,
+  type JournalEntry,
+  type JournalInput,
+  type JournalInputBody,
+  isInput,
+  readJournal,
+  writeJournal,
+} from './journal';
 import { type DevnetConfig, devnetScenario, paths } from './home';
 import { rfc3339FromUnixMs } from '../../core/time';
 import { LiveOracles } from './liveOracles';
-import { NO_MARK, type ServedMark, readServedMark, writeServedMark } from './servedMark';
-import { decodeLiveFault, describeFault, encodeLiveFault } from './faultInput';
+import { decodeLiveFault, describeFault } from './faultInput';
 import { NodeService, NodeSidechain, NodeStatus } from './livePorts';
+import { ServedGate } from './catchUpGate';
+import { ServiceTxs } from './serviceTxs';
+import { SidechainTxs } from './sidechainTxs';
+import { LiveControl } from './liveControl';
+import { jsonText, logLine, yieldToIo } from './liveLog';
 
 export interface LiveOptions {
   /** Simulated seconds per wall second (default 1). */
@@ -68,24 +75,19 @@ export interface LiveOptions {
   readOnly?: { untilBarrier: number };
 }
 
-type Pending =
-  | { k: 'tx'; node: string; tx: Hex; mode: BroadcastMode; resolve: (r: BroadcastResult) => void }
-  | { k: 'setHead'; node: string; n: bigint; resolve: (r: OperatorResult) => void }
-  | { k: 'fault'; fault: Record<string, unknown>; resolve: (r: InjectedFault) => void };
-
-interface TxWaiter {
-  node: string;
-  mode: 'sync' | 'block';
-  resolve: (r: BroadcastResult) => void;
-  reject: (e: Error) => void;
+/** What an input became once journaled: the fault it started, or the node's answer to a setHead. */
+export interface InputDone {
+  fault: InjectedFault | null;
+  setHead?: OperatorResult;
 }
 
-/** What the devnet knows of a client's tx (from the journal and the node's records). */
-interface ClientTx {
-  node: string;
-  barrier: number;
-  checked?: BroadcastResult;
-  delivered?: BroadcastResult;
+/** An input from outside waiting for a window barrier, and how its caller hears back. */
+export interface WaitingInput {
+  input: JournalInputBody;
+  /** Journaled and entered at the barrier (a setHead: once the node has done it). */
+  journaled(done: InputDone): void;
+  /** Never journaled (the devnet stopped first): nothing was applied. */
+  refused(message: string): void;
 }
 
 export interface InjectedFault {
@@ -118,39 +120,38 @@ export interface OpenedAt {
 const REACHED_EVERY_WALL_MS = 1_000;
 /** Run windows for at most this long (wall) before letting the servers answer. */
 const SLICE_WALL_MS = 15;
-/** A step by blocks, or evm_mine, gives up after this much virtual time without the blocks. */
-const BLOCK_WAIT_BOUND_MS = 10 * 60_000;
 
 export class LiveNetwork implements ServicePort, NodeStatusPort, SidechainPort {
   readonly chainId: string;
   private _run!: PreparedRun;
   private journal: Journal | null = null;
-  private journalLines = 0;
+  /** Lines in the journal (a snapshot's position is one). */
+  journalLines = 0;
   private readonly replay = new Map<number, JournalInput[]>();
   /** Virtual times the journal names per barrier: a replay that reaches another time is not the same run. */
   private readonly expectedTimes = new Map<number, number>();
   private mismatchReported = false;
   private target = 0;
   private targetMs = 0;
-  private mark: ServedMark = NO_MARK;
   private mode: 'replaying' | 'live' = 'replaying';
-  private paused = false;
-  private ended: string | null = null;
+  /** Set by `pause`/`step` (liveControl.ts) and by the journal's last pause or resume line. */
+  paused = false;
+  /** Why the run ended (an invariant broke, or the event bound), if it did. */
+  ended: string | null = null;
   private openBeforeMs: number | null = null;
   opened: OpenedAt | null = null;
-  private pending: Pending[] = [];
+  private pending: WaitingInput[] = [];
   private readonly commands: Array<{ run: () => Promise<void>; cancel: (e: Error) => void }> = [];
   private wake: (() => void) | null = null;
-  private readonly txWaiters = new Map<Hex, TxWaiter[]>();
-  private readonly txBook = new Map<Hex, ClientTx>();
   private readonly setHeadWaiters = new Map<string, Array<(r: OperatorResult) => void>>();
-  private readonly catchUpWaiters = new Set<() => void>();
-  private snapshots: SnapshotInfo[] = [];
-  private nextSnapshotId = 1;
-  private timeOffsetS = 0;
-  private injected: InjectedFault[] = [];
-  private readonly activeFaults = new Map<number, { kind: string; detail: string }>();
-  private readonly oracles: LiveOracles;
+  /** Snapshots in force (liveControl.ts takes and reverts them). */
+  snapshots: SnapshotInfo[] = [];
+  nextSnapshotId = 1;
+  /** The total of every evm_increaseTime, seconds. */
+  timeOffsetS = 0;
+  injected: InjectedFault[] = [];
+  readonly activeFaults = new Map<number, { kind: string; detail: string }>();
+  readonly oracles: LiveOracles;
   private stopped = false;
   private lastReachedWall = 0;
   private runDone: Promise<void> | null = null;
@@ -159,14 +160,19 @@ export class LiveNetwork implements ServicePort, NodeStatusPort, SidechainPort {
   private readonly svc: NodeService[] = [];
   private readonly stat: NodeStatus[] = [];
   private readonly sc: NodeSidechain[] = [];
+  readonly served: ServedGate;
+  readonly serviceTxs = new ServiceTxs(this);
+  readonly sidechainTxs = new SidechainTxs(this);
+  private readonly admin = new LiveControl(this);
   /** Inputs accepted since start (for the status line). */
-  readonly stats = { txs: 0, setHeads: 0, faults: 0, replayedInputs: 0 };
+  readonly stats = { txs: 0, scTxs: 0, setHeads: 0, faults: 0, replayedInputs: 0 };
 
   constructor(
     readonly config: DevnetConfig,
-    private readonly opts: LiveOptions = {},
+    readonly opts: LiveOptions = {},
   ) {
     this.chainId = config.chainId;
+    this.served = new ServedGate(this, opts.catchUpWaitMs ?? 30_000);
     const p = paths(config.home);
     const { entries, tornTail } = readJournal(p.journal);
     const readOnly = opts.readOnly;
@@ -181,14 +187,14 @@ export class LiveNetwork implements ServicePort, NodeStatusPort, SidechainPort {
       this.stat.push(new NodeStatus(this, i));
       this.sc.push(new NodeSidechain(this, i));
     }
+    this.served.load(readOnly !== undefined);
     if (readOnly) {
       const kept = entries.filter((e) => e.b <= readOnly.untilBarrier);
       this.load(kept, readOnly.untilBarrier, false);
       this.target = readOnly.untilBarrier;
     } else {
-      this.mark = readServedMark(p.served);
       const fresh = !entries.some((e) => !isInput(e));
-      this.load(entries, this.mark.b, fresh && config.start !== undefined);
+      this.load(entries, this.served.mark.b, fresh && config.start !== undefined);
       this.journal = new Journal(p.journal);
     }
   }
@@ -205,6 +211,10 @@ export class LiveNetwork implements ServicePort, NodeStatusPort, SidechainPort {
 
   get isPaused(): boolean {
     return this.paused;
+  }
+
+  get isStopped(): boolean {
+    return this.stopped;
   }
 
   /** The devnet's own node (node_index), 1-based. */
@@ -237,13 +247,18 @@ export class LiveNetwork implements ServicePort, NodeStatusPort, SidechainPort {
     return this.sc[i - 1] ?? null;
   }
 
+  /** The admin namespace (lockstep_*, evm_*, anvil_*, hardhat_*): liveControl.ts. */
+  get control(): LiveControl {
+    return this.admin;
+  }
+
   // --- building the run from the journal -------------------------------------------------------
 
   /**
    * A new run from genesis + seed, with the journal's inputs queued at their barriers, to be
    * replayed to the furthest position the journal names (at least `atLeastBarrier`).
    */
-  private load(entries: readonly JournalEntry[], atLeastBarrier: number, open: boolean): void {
+  load(entries: readonly JournalEntry[], atLeastBarrier: number, open: boolean): void {
     this.replay.clear();
     this.expectedTimes.clear();
     this.snapshots = [];
@@ -253,8 +268,10 @@ export class LiveNetwork implements ServicePort, NodeStatusPort, SidechainPort {
     this.paused = false;
     this.ended = null;
     this.mismatchReported = false;
+    this.sidechainTxs.clear();
     let target = atLeastBarrier;
-    let targetMs = this.mark.b <= atLeastBarrier ? this.mark.t : 0;
+    const mark = this.served.mark;
+    let targetMs = mark.b <= atLeastBarrier ? mark.t : 0;
     entries.forEach((e, line) => {
       target = Math.max(target, e.b);
       if (isInput(e)) (this.replay.get(e.b) ?? this.replay.set(e.b, []).get(e.b)!).push(e);
@@ -285,10 +302,22 @@ export class LiveNetwork implements ServicePort, NodeStatusPort, SidechainPort {
       onRecord: (r) => this.onRecord(r),
     });
     // The nodes answer a client's tx on their client-reply port (CheckTx, then DeliverTx).
-    this._run.main.onClientReply((node, reply) => this.onClientReply(node, reply));
+    this._run.main.onClientReply((node, reply) => this.serviceTxs.onClientReply(node, reply));
     this.oracles.follow(() => this._run.violations());
     this.replayStartHeads = new Map(this.sc.map((p) => [p.id, p.node().chain.head().block.header.number]));
     this.injectReplayed(0);
+  }
+
+  /** The journal's entries now (for a revert). */
+  journalEntries(): JournalEntry[] {
+    return readJournal(paths(this.config.home).journal).entries;
+  }
+
+  /** Replace the journal with `entries` (a revert's cut), reopened for appending. */
+  rewriteJournal(entries: readonly JournalEntry[]): void {
+    this.journal?.close();
+    writeJournal(paths(this.config.home).journal, entries);
+    this.journal = new Journal(paths(this.config.home).journal);
   }
 
   // --- the simulation loop ---------------------------------------------------------------------
@@ -349,7 +378,7 @@ export class LiveNetwork implements ServicePort, NodeStatusPort, SidechainPort {
    * Replay to the target barrier as fast as possible (progress as it goes); a home that opens a
    * run at a time then runs on to the last barrier before it and pauses there.
    */
-  private async catchUp(): Promise<void> {
+  async catchUp(): Promise<void> {
     this.mode = 'replaying';
     let sliceStart = Date.now();
     const progress = () => this.opts.onReplayProgress?.(this._run.ranToMs(), Math.max(this.targetMs, 1));
@@ -357,7 +386,7 @@ export class LiveNetwork implements ServicePort, NodeStatusPort, SidechainPort {
       if (!this.window()) break;
       if (Date.now() - sliceStart > SLICE_WALL_MS) {
         progress();
-        this.releaseCaughtUp();
+        this.served.release();
         await yieldToIo();
         sliceStart = Date.now();
       }
@@ -385,7 +414,7 @@ export class LiveNetwork implements ServicePort, NodeStatusPort, SidechainPort {
     }
     progress();
     this.mode = 'live';
-    this.releaseCaughtUp();
+    this.served.release();
     if (this.pending.length && !this.opts.readOnly) this.acceptPending(this._run.barriers());
   }
 
@@ -395,19 +424,22 @@ export class LiveNetwork implements ServicePort, NodeStatusPort, SidechainPort {
    */
   private dropInputsAfter(b: number): void {
     if (![...this.replay.keys()].some((x) => x > b) || !this.journal) return;
-    const p = paths(this.config.home);
-    const { entries } = readJournal(p.journal);
+    const entries = this.journalEntries();
     const keep = entries.filter((e) => e.b <= b);
-    const dropped = entries.filter((e) => e.b > b);
+    const backup = this.backupJournal(entries.filter((e) => e.b > b));
+    this.rewriteJournal(keep);
+    this.journalLines = keep.length;
+    for (const k of [...this.replay.keys()]) if (k > b) this.replay.delete(k);
+    this.logDaemon('journal.dropped', { after: b, entries: this.journalLines, backup });
+  }
+
+  /** Keep a dropped tail of the journal in the next free backup file; its name. */
+  backupJournal(dropped: readonly JournalEntry[]): string {
+    const p = paths(this.config.home);
     let n = 1;
     while (existsSync(p.revertedJournal(n))) n++;
     writeFileSync(p.revertedJournal(n), dropped.map((e) => `${JSON.stringify(e)}\n`).join(''));
-    this.journal.close();
-    writeJournal(p.journal, keep);
-    this.journal = new Journal(p.journal);
-    this.journalLines = keep.length;
-    for (const k of [...this.replay.keys()]) if (k > b) this.replay.delete(k);
-    this.logDaemon('journal.dropped', { after: b, entries: dropped.length, backup: p.revertedJournal(n) });
+    return p.revertedJournal(n);
   }
 
   private idle(ms?: number): Promise<void> {
@@ -432,7 +464,7 @@ export class LiveNetwork implements ServicePort, NodeStatusPort, SidechainPort {
   }
 
   /** Run something that drives the network, in the loop, between windows. */
-  private command<T>(f: () => Promise<T> | T): Promise<T> {
+  command<T>(f: () => Promise<T> | T): Promise<T> {
     if (this.stopped) return Promise.reject(new Error('the devnet is stopping'));
     return new Promise<T>((resolve, reject) => {
       this.commands.push({
@@ -449,8 +481,8 @@ export class LiveNetwork implements ServicePort, NodeStatusPort, SidechainPort {
     });
   }
 
-  /** Run windows until `done()` (checked before each window), yielding to the servers as it goes. */
-  private async runWhile(more: () => boolean): Promise<number> {
+  /** Run windows until `more()` is false (checked before each window), yielding to the servers as it goes. */
+  async runWhile(more: () => boolean): Promise<number> {
     let windows = 0;
     let sliceStart = Date.now();
     while (!this.stopped && !this.ended && more()) {
@@ -479,28 +511,16 @@ export class LiveNetwork implements ServicePort, NodeStatusPort, SidechainPort {
       this.journal.close();
       this.journal = null;
     }
-    for (const p of this.pending) {
-      if (p.k === 'tx')
-        p.resolve(
-          txError(
-            p.tx,
-            1,
-            'the devnet stopped before this tx was journaled: it was not received (nothing was applied)',
-          ),
-        );
-      else if (p.k === 'setHead') p.resolve({ ok: false, error: 'the devnet stopped' });
-    }
-    this.pending = [];
-    for (const [hash, ws] of this.txWaiters)
-      for (const w of ws)
-        w.reject(
-          new TxFateUnknownError(
-            `tx ${tendermintHash(hash)} was journaled, but the devnet stopped before it committed: it will be applied when the devnet starts again. Do not send it again; look it up with GET /txs/${tendermintHash(hash)}`,
-          ),
-        );
-    this.txWaiters.clear();
+    for (const w of this.pending.splice(0))
+      w.refused(
+        w.input.k === 'setHead' || w.input.k === 'fault'
+          ? 'the devnet stopped'
+          : 'the devnet stopped before this input was journaled: it was not received (nothing was applied)',
+      );
+    this.serviceTxs.stopped();
+    this.sidechainTxs.clear();
     for (const c of this.commands.splice(0)) c.cancel(new Error('the devnet stopped'));
-    this.releaseCaughtUp();
+    this.served.release();
   }
 
   // --- barriers: the journal's inputs, new inputs -------------------------------------------
@@ -538,57 +558,98 @@ export class LiveNetwork implements ServicePort, NodeStatusPort, SidechainPort {
     this.stats.replayedInputs += replayed.length;
   }
 
-  private append(entries: JournalEntry[], sync = true): void {
+  /** Journal entries, synced unless told otherwise. */
+  append(entries: JournalEntry[], sync = true): void {
     if (!this.journal) return;
     this.journal.append(entries, sync);
     this.journalLines += entries.length;
     this.lastReachedWall = Date.now();
   }
 
+  /** An input from outside: it is journaled and enters at the next window barrier (at once while paused). */
+  enqueue(w: WaitingInput): void {
+    if (this.stopped) {
+      w.refused('the devnet is stopping: the input was not received (nothing was applied)');
+      return;
+    }
+    this.pending.push(w);
+    this.poke();
+  }
+
+  /** Inputs (already journaled or journaled here) waiting for service node answers: their tx bytes. */
+  waitingServiceTxs(): Hex[] {
+    return this.pending.flatMap((w) => (w.input.k === 'tx' ? [w.input.tx as Hex] : []));
+  }
+
   /** Journal (synced) and deliver the inputs waiting for a barrier; answer their callers. */
   private acceptPending(b: number): void {
     const batch = this.pending;
     this.pending = [];
-    const entries: JournalInput[] = batch.map((p) =>
-      p.k === 'tx'
-        ? { k: 'tx', b, node: p.node, tx: p.tx }
-        : p.k === 'setHead'
-          ? { k: 'setHead', b, node: p.node, n: p.n.toString() }
-          : { k: 'fault', b, f: p.fault },
-    );
-    // Journaled and synced before the input enters the network (and so before any answer).
-    this.append(entries);
-    batch.forEach((p, i) => {
-      const injected = this.inject(entries[i]!);
-      if (p.k === 'setHead') {
-        this.stats.setHeads++;
-        const q = this.setHeadWaiters.get(p.node) ?? this.setHeadWaiters.set(p.node, []).get(p.node)!;
-        q.push(p.resolve);
-        return;
-      }
-      if (p.k === 'fault') {
-        this.stats.faults++;
-        p.resolve(injected!);
-        return;
-      }
-      this.stats.txs++;
-      const hash = txHash(fromHex(p.tx));
-      if (p.mode === 'async') p.resolve({ height: '0', txhash: tendermintHash(hash), code: 0, raw_log: '' });
-    });
+    this.acceptAt(b, batch);
     this.poke();
   }
 
+  /**
+   * An input from a command running between windows (liveControl.ts): journaled and entered at the
+   * current barrier, as a paused devnet takes inputs.
+   */
+  acceptNow(input: JournalInputBody): void {
+    this.acceptAt(this._run.barriers(), [{ input, journaled: () => {}, refused: () => {} }]);
+  }
+
+  private acceptAt(b: number, batch: readonly WaitingInput[]): void {
+    const entries = batch.map((w) => ({ ...w.input, b }) as JournalInput);
+    // Journaled and synced before the input enters the network (and so before any answer).
+    this.append(entries);
+    batch.forEach((w, i) => {
+      const e = entries[i]!;
+      const fault = this.inject(e);
+      if (e.k === 'setHead') {
+        this.stats.setHeads++;
+        (this.setHeadWaiters.get(e.node) ?? this.setHeadWaiters.set(e.node, []).get(e.node)!).push((r) =>
+          w.journaled({ fault: null, setHead: r }),
+        );
+        return;
+      }
+      if (e.k === 'fault') this.stats.faults++;
+      if (e.k === 'tx') this.stats.txs++;
+      if (e.k === 'scTx') this.stats.scTxs++;
+      w.journaled({ fault });
+    });
+  }
+
   private inject(e: JournalInput): InjectedFault | null {
-    if (e.k === 'tx') {
-      const hash = txHash(fromHex(e.tx));
-      if (!this.txBook.has(hash)) this.txBook.set(hash, { node: e.node, barrier: e.b });
-      this._run.main.deliverExternal(e.node, { kind: 'client.tx', tx: e.tx as Hex });
-      return null;
+    switch (e.k) {
+      case 'tx':
+        this.serviceTxs.entered(e);
+        this._run.main.deliverExternal(e.node, { kind: 'client.tx', tx: e.tx as Hex });
+        return null;
+      case 'scTx': {
+        const at = this._run.sidechain.deliverExternal(e.node, { kind: 'sc.submit', raw: e.tx as Hex });
+        this.sidechainTxs.entered(Number(e.node.slice(3)), e.tx as Hex, at);
+        return null;
+      }
+      case 'scBalance':
+        for (const n of this._run.sidechain.sidechainNodes)
+          this._run.sidechain.deliverExternal(n.id, {
+            kind: 'op.setBalance',
+            address: e.address as `0x${string}`,
+            balance: BigInt(e.balance),
+          });
+        return null;
+      case 'scTime':
+        for (const n of this._run.sidechain.sidechainNodes)
+          this._run.sidechain.deliverExternal(n.id, { kind: 'op.nextBlockTime', timeS: BigInt(e.timeS) });
+        return null;
+      case 'setHead':
+        this._run.sidechain.deliverExternal(e.node, { kind: 'op.setHead', number: BigInt(e.n) });
+        return null;
+      case 'fault':
+        return this.injectFault(e);
     }
-    if (e.k === 'setHead') {
-      this._run.sidechain.deliverExternal(e.node, { kind: 'op.setHead', number: BigInt(e.n) });
-      return null;
-    }
+  }
+
+  private injectFault(e: Extract<JournalInput, { k: 'fault' }>): InjectedFault {
     const f: FaultSpec = decodeLiveFault(e.f, this.config.scenario);
     const { index, atMs } = this._run.injectFault(f);
     const info: InjectedFault = {
@@ -611,7 +672,7 @@ export class LiveNetwork implements ServicePort, NodeStatusPort, SidechainPort {
     return info;
   }
 
-  // --- records: client tx answers, logs, faults in force --------------------------------------
+  // --- records: logs, faults in force, setHead answers -----------------------------------------
 
   private onRecord(r: RunRecord): void {
     const o = r.obs;
@@ -635,380 +696,6 @@ export class LiveNetwork implements ServicePort, NodeStatusPort, SidechainPort {
     }
   }
 
-  /**
-   * A node's answers to a client's tx on its client-reply port: its CheckTx (`checked`) and its
-   * delivery (`delivered`). The only place that reads them.
-   */
-  private onClientReply(node: string, d: ClientReply): void {
-    if (node === `svc-${this.config.nodeIndex}`)
-      this.opts.log?.('daemon', replyLine(this.config.scenario.epochMs, this._run.ranToMs(), d));
-    // Not even hex (never the case for what the servers send): nothing to answer by.
-    if (d.hash === null) return;
-    const result: BroadcastResult = {
-      height: d.kind === 'delivered' ? d.height.toString() : '0',
-      txhash: tendermintHash(d.hash),
-      code: d.code,
-      ...(d.codespace ? { codespace: d.codespace } : {}),
-      raw_log: d.log,
-      ...(d.gasWanted !== null ? { gas_wanted: d.gasWanted.toString() } : {}),
-      ...(d.gasUsed !== null ? { gas_used: d.gasUsed.toString() } : {}),
-    };
-    const checked = d.kind === 'checked';
-    const book = this.txBook.get(d.hash) ?? { node, barrier: this._run.barriers() };
-    if (checked) book.checked ??= result;
-    else book.delivered = result;
-    this.txBook.set(d.hash, book);
-    const waiters = this.txWaiters.get(d.hash);
-    if (!waiters) return;
-    const keep: TxWaiter[] = [];
-    for (const w of waiters) {
-      // Another node's record, or a block-mode waiter at CheckTx of a tx that passed it: not yet.
-      if (w.node !== node || (checked && w.mode === 'block' && d.code === 0)) keep.push(w);
-      else w.resolve(result);
-    }
-    if (keep.length) this.txWaiters.set(d.hash, keep);
-    else this.txWaiters.delete(d.hash);
-  }
-
-  // --- served marks and the catch-up gate -------------------------------------------------------
-
-  /** A read is being answered: if it shows a later state than any before, remember it first. */
-  noteServed(): void {
-    const b = this._run.barriers();
-    if (b <= this.mark.b || this.opts.readOnly) return;
-    const heads: Record<string, string> = {};
-    for (const p of this.sc) heads[p.id] = p.node().chain.head().block.header.number.toString();
-    for (const p of this.svc) heads[p.id] = p.node().height.toString();
-    this.mark = { b, t: this._run.ranToMs(), heads };
-    writeServedMark(paths(this.config.home).served, this.mark);
-  }
-
-  /** The head a client may already have seen of node `id` (for eth_syncing's highestBlock). */
-  servedHead(id: string): bigint {
-    const h = this.mark.heads[id];
-    return h === undefined ? 0n : BigInt(h);
-  }
-
-  replayStartHead(id: string): bigint {
-    return this.replayStartHeads.get(id) ?? 0n;
-  }
-
-  readonly gate: CatchUpGate = {
-    catchingUp: () => this.mode === 'replaying' && this._run.barriers() < this.mark.b,
-    caughtUp: () =>
-      new Promise<void>((resolve, reject) => {
-        if (!this.gate.catchingUp()) return resolve();
-        const waitMs = this.opts.catchUpWaitMs ?? 30_000;
-        const timer = setTimeout(() => {
-          this.catchUpWaiters.delete(check);
-          reject(
-            new Error(
-              `the node is catching up: replaying its journal (${(this._run.ranToMs() / 1000).toFixed(0)} of ${(this.mark.t / 1000).toFixed(0)} s simulated); retry shortly (eth_syncing and /status say how far it is)`,
-            ),
-          );
-        }, waitMs);
-        const check = () => {
-          if (this.gate.catchingUp() && !this.stopped) return;
-          clearTimeout(timer);
-          this.catchUpWaiters.delete(check);
-          resolve();
-        };
-        this.catchUpWaiters.add(check);
-      }),
-  };
-
-  private releaseCaughtUp(): void {
-    for (const check of [...this.catchUpWaiters]) check();
-  }
-
-  // --- inputs from the servers ------------------------------------------------------------------
-
-  /** A client's tx for service node `i` (1-based). */
-  broadcastTo(i: number, tx: Uint8Array, mode: BroadcastMode): Promise<BroadcastResult> {
-    if (this.stopped) return Promise.resolve(txError(txHash(tx), 1, 'the devnet is stopping: the tx was not received'));
-    const node = `svc-${i}`;
-    return new Promise<BroadcastResult>((resolve, reject) => {
-      const hex = toHex(tx);
-      const hash = txHash(tx);
-      let settled = false;
-      const waiter: TxWaiter = {
-        node,
-        mode: mode === 'block' ? 'block' : 'sync',
-        resolve: (r) => finish(() => resolve(r)),
-        reject: (e) => finish(() => reject(e)),
-      };
-      const finish = (f: () => void) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        f();
-      };
-      const timeoutMs = this.opts.blockTimeoutMs ?? 60_000;
-      const timer = setTimeout(() => {
-        const ws = this.txWaiters.get(hash);
-        if (ws)
-          this.txWaiters.set(
-            hash,
-            ws.filter((w) => w !== waiter),
-          );
-        const journaled = this.txBook.has(hash);
-        const paused = this.paused
-          ? ' The devnet is paused: the node runs CheckTx and commits when the network runs (lockstep node step or resume).'
-          : '';
-        finish(() =>
-          reject(
-            new BroadcastTimeoutError(
-              journaled
-                ? `timed out after ${timeoutMs} ms waiting for tx ${tendermintHash(hash)} (mode ${mode}): it was journaled and may still commit. Do not send it again; look it up with GET /txs/${tendermintHash(hash)}.${paused}`
-                : `timed out after ${timeoutMs} ms: tx ${tendermintHash(hash)} is still waiting to enter the network`,
-            ),
-          ),
-        );
-      }, timeoutMs);
-      if (mode !== 'async') (this.txWaiters.get(hash) ?? this.txWaiters.set(hash, []).get(hash)!).push(waiter);
-      this.pending.push({ k: 'tx', node, tx: hex, mode, resolve: waiter.resolve });
-      this.poke();
-    });
-  }
-
-  setHeadOf(i: number, n: bigint): Promise<OperatorResult> {
-    if (this.stopped) return Promise.resolve({ ok: false, error: 'the devnet is stopping' });
-    return new Promise((resolve) => {
-      this.pending.push({ k: 'setHead', node: `sc-${i}`, n, resolve });
-      this.poke();
-    });
-  }
-
-  /** What GET /txs/{hash} says on service node `i`. */
-  lookupTxOn(i: number, hash: Hex): TxLookup {
-    const e = this.txBook.get(hash);
-    const h = tendermintHash(hash);
-    if (!e) {
-      // Every journaled tx is in the book once the replay has passed it: until then, ask again.
-      if (this.mode === 'replaying')
-        return {
-          status: 'pending',
-          message: `the devnet is replaying its journal: ask again about tx ${h} once it has caught up`,
-        };
-      if (this.pending.some((p) => p.k === 'tx' && txHash(fromHex(p.tx)) === hash))
-        return { status: 'pending', message: `tx ${h} is waiting for the next window barrier to enter the network` };
-      return {
-        status: 'unknown',
-        message: `tx ${h} is unknown to this devnet: it was never journaled (or a revert dropped it), so it was not applied`,
-      };
-    }
-    if (e.delivered) {
-      const height = this.serviceNode(i).height;
-      if (height >= BigInt(e.delivered.height)) return { status: 'committed', result: e.delivered };
-      return {
-        status: 'pending',
-        message: `tx ${h} was committed at height ${e.delivered.height}; this node is at height ${height} and has not committed it yet`,
-      };
-    }
-    if (e.checked && e.checked.code !== 0) return { status: 'refused', result: e.checked };
-    return {
-      status: 'pending',
-      message: `tx ${h} is pending: ${e.node} received it (journaled at window barrier ${e.barrier}${e.checked ? ', CheckTx passed' : ''}) and it is not in a block yet`,
-    };
-  }
-
-  // --- the admin namespace (lockstep_*, evm_*) ------------------------------------------------
-
-  readonly control: DevnetControl = {
-    status: () => this.adminStatus(),
-    pause: () =>
-      this.command(() => {
-        if (!this.paused) {
-          this.paused = true;
-          this.append([{ k: 'pause', b: this._run.barriers(), t: this._run.ranToMs() }]);
-          this.logDaemon('devnet.pause', this.position());
-        }
-        return { paused: true, ...this.position() };
-      }),
-    resume: () =>
-      this.command(() => {
-        if (this.paused) {
-          this.paused = false;
-          this.append([{ k: 'resume', b: this._run.barriers(), t: this._run.ranToMs() }]);
-          this.logDaemon('devnet.resume', this.position());
-        }
-        return { paused: false, ...this.position() };
-      }),
-    step: (s) => this.command(() => this.step(s)),
-    snapshot: (name) => this.command(() => this.snapshot(name)),
-    revert: (ref, consume) => this.command(() => this.revert(ref, consume)),
-    fault: async (spec) => this.injectFault(spec),
-    mine: (node) => this.command(() => this.mine(node ?? this.config.nodeIndex)),
-    increaseTime: (seconds) => this.command(() => this.increaseTime(seconds)),
-  };
-
-  private position() {
-    const t = this._run.ranToMs();
-    return { barrier: this._run.barriers(), timeMs: t, time: rfc3339FromUnixMs(this.config.scenario.epochMs + t) };
-  }
-
-  private checkNode(n: number | undefined, field: string): number {
-    const i = n ?? this.config.nodeIndex;
-    if (!Number.isInteger(i) || i < 1 || i > this.nodeCount)
-      throw new InputError(field, `no node ${i}: this devnet's nodes are 1-${this.nodeCount}`);
-    return i;
-  }
-
-  private async step(s: StepRequest) {
-    const node = this.checkNode(s.node, 'step.node');
-    const from = { ...this.position(), events: this._run.events() };
-    const head0 = this.sidechainNode(node).chain.head().block.header.number;
-    let stoppedBecause = '';
-    if (s.events !== undefined) {
-      const goal = from.events + s.events;
-      await this.runWhile(() => this._run.events() < goal);
-      stoppedBecause = `${this._run.events() - from.events} events delivered (steps end at window barriers)`;
-    } else if (s.untilMs !== undefined) {
-      const until = s.untilMs;
-      if (until < from.timeMs)
-        throw new InputError('step.until', `the run is already at ${from.timeMs} ms, past ${until} ms`);
-      const windows = await this.runWhile(() => {
-        const next = this._run.peekRanToMs();
-        return next !== null && next <= until;
-      });
-      const next = this._run.peekRanToMs();
-      stoppedBecause =
-        windows === 0 && this._run.ranToMs() < until
-          ? `already at the last window barrier at or before ${until} ms (the next one is at ${next} ms)`
-          : `the last window barrier at or before ${until} ms`;
-    } else if (s.blocks !== undefined) {
-      const goal = head0 + BigInt(s.blocks);
-      const bound = from.timeMs + BLOCK_WAIT_BOUND_MS;
-      await this.runWhile(
-        () => this.sidechainNode(node).chain.head().block.header.number < goal && this._run.ranToMs() < bound,
-      );
-      const head = this.sidechainNode(node).chain.head().block.header.number;
-      stoppedBecause =
-        head >= goal
-          ? `sc-${node} reached block ${head}`
-          : `sc-${node} made no ${s.blocks} blocks within ${BLOCK_WAIT_BOUND_MS / 60_000} min of virtual time (head ${head})`;
-    }
-    this.paused = true;
-    const to = this.position();
-    this.append([
-      { k: 'advance', b: to.barrier, t: to.timeMs, by: 'step' },
-      { k: 'pause', b: to.barrier, t: to.timeMs },
-    ]);
-    this.logDaemon('devnet.step', { from: from.timeMs, to: to.timeMs, stoppedBecause });
-    return {
-      ...to,
-      paused: true,
-      ranMs: to.timeMs - from.timeMs,
-      events: this._run.events() - from.events,
-      head: { node: `sc-${node}`, number: Number(this.sidechainNode(node).chain.head().block.header.number) },
-      stoppedBecause,
-      ...(this.ended ? { ended: this.ended } : {}),
-    };
-  }
-
-  private async mine(node: number) {
-    const i = this.checkNode(node, 'node');
-    // A new block on top: the head number grows (a reorg at the same height is not one).
-    const chain = () => this.sidechainNode(i).chain.head().block;
-    const start = chain().header.number;
-    const bound = this._run.ranToMs() + BLOCK_WAIT_BOUND_MS;
-    await this.runWhile(() => chain().header.number <= start && this._run.ranToMs() < bound);
-    if (chain().header.number <= start)
-      throw new Error(
-        `sc-${i} made no new block within ${BLOCK_WAIT_BOUND_MS / 60_000} min of virtual time (is it crashed or cut off? lockstep_status shows the faults in force)`,
-      );
-    const to = this.position();
-    this.append([{ k: 'advance', b: to.barrier, t: to.timeMs, by: 'evm_mine' }]);
-    return { ...to, block: Number(chain().header.number) };
-  }
-
-  private async increaseTime(seconds: number): Promise<number> {
-    const goal = this._run.ranToMs() + seconds * 1000;
-    await this.runWhile(() => this._run.ranToMs() < goal);
-    this.timeOffsetS += seconds;
-    const to = this.position();
-    this.append([{ k: 'advance', b: to.barrier, t: to.timeMs, by: 'evm_increaseTime', s: seconds }]);
-    return this.timeOffsetS;
-  }
-
-  private snapshot(name: string | undefined): SnapshotInfo {
-    const id = `0x${(this.nextSnapshotId++).toString(16)}`;
-    const nm = name ?? id;
-    const { barrier, timeMs } = this.position();
-    this.append([{ k: 'snapshot', b: barrier, t: timeMs, id, name: nm }]);
-    const info: SnapshotInfo = { id, name: nm, barrier, timeMs, line: this.journalLines - 1 };
-    this.snapshots = this.snapshots.filter((s) => s.name !== nm);
-    this.snapshots.push(info);
-    this.logDaemon('devnet.snapshot', { id, name: nm, barrier, timeMs });
-    return info;
-  }
-
-  /**
-   * Truncate the journal at a snapshot (after it; before it when `consume`), keep the dropped tail
-   * in a backup file, and rebuild the network by replaying what is left. The served mark goes back
-   * to the snapshot: reading a lower block after a revert is what was asked for.
-   */
-  private async revert(ref: string, consume: boolean) {
-    const s = [...this.snapshots].reverse().find((x) => x.name === ref || x.id === ref);
-    if (!s) return null;
-    const p = paths(this.config.home);
-    const { entries } = readJournal(p.journal);
-    const keep = consume ? s.line : s.line + 1;
-    const dropped = entries.slice(keep);
-    let n = 1;
-    while (existsSync(p.revertedJournal(n))) n++;
-    const backup = p.revertedJournal(n);
-    writeFileSync(backup, dropped.map((e) => `${JSON.stringify(e)}\n`).join(''));
-    this.journal?.close();
-    writeJournal(p.journal, entries.slice(0, keep));
-    this.journal = new Journal(p.journal);
-    const wasPaused = this.paused;
-    // Waiters of txs the revert dropped: those txs are not applied (they are in the backup).
-    for (const [hash, ws] of this.txWaiters)
-      for (const w of ws)
-        w.resolve(
-          txError(hash, 1, `the devnet was reverted to snapshot ${s.name} before this tx committed: it was dropped`),
-        );
-    this.txWaiters.clear();
-    this.txBook.clear();
-    this.mark = { b: s.barrier, t: s.timeMs, heads: {} };
-    writeServedMark(p.served, this.mark);
-    this.logDaemon('devnet.revert', {
-      snapshot: s.name,
-      id: s.id,
-      barrier: s.barrier,
-      dropped: dropped.length,
-      backup,
-    });
-    this.load(entries.slice(0, keep), s.barrier, false);
-    await this.catchUp();
-    if (this.paused !== wasPaused) {
-      this.paused = wasPaused;
-      const at = this.position();
-      this.append([
-        wasPaused ? { k: 'pause', b: at.barrier, t: at.timeMs } : { k: 'resume', b: at.barrier, t: at.timeMs },
-      ]);
-    }
-    return {
-      reverted: s.name,
-      id: s.id,
-      ...this.position(),
-      droppedEntries: dropped.length,
-      backup,
-      kept: !consume,
-    };
-  }
-
-  private injectFault(spec: unknown): Promise<InjectedFault> {
-    const f = decodeLiveFault(spec, this.config.scenario);
-    if (this.stopped) return Promise.reject(new Error('the devnet is stopping'));
-    const encoded = encodeLiveFault(f, this.config.scenario);
-    return new Promise((resolve) => {
-      this.pending.push({ k: 'fault', fault: encoded, resolve });
-      this.poke();
-    });
-  }
-
   private onViolation(v: Violation): void {
     this.logDaemon('oracle.violation', {
       oracle: v.oracle,
@@ -1019,77 +706,72 @@ export class LiveNetwork implements ServicePort, NodeStatusPort, SidechainPort {
     });
   }
 
-  private logDaemon(kind: string, data: Record<string, unknown>): void {
+  logDaemon(kind: string, data: Record<string, unknown>): void {
     const t = this._run?.ranToMs() ?? 0;
     this.opts.log?.('daemon', `${rfc3339FromUnixMs(this.config.scenario.epochMs + t)} ${kind} ${jsonText(data)}`);
   }
 
-  /** What `lockstep_status` and `lockstep node status` show. */
+  // --- served marks and the catch-up gate (catchUpGate.ts) ------------------------------------
+
+  /** A read is being answered: if it shows a later state than any before, remember it first. */
+  noteServed(): void {
+    this.served.noteServed(this.opts.readOnly !== undefined);
+  }
+
+  /** The head a client may already have seen of node `id` (for eth_syncing's highestBlock). */
+  servedHead(id: string): bigint {
+    return this.served.servedHead(id);
+  }
+
+  replayStartHead(id: string): bigint {
+    return this.replayStartHeads.get(id) ?? 0n;
+  }
+
+  get gate(): ServedGate {
+    return this.served;
+  }
+
+  // --- inputs from the servers ------------------------------------------------------------------
+
+  /** A client's tx for service node `i` (1-based). */
+  broadcastTo(i: number, tx: Uint8Array, mode: BroadcastMode): Promise<BroadcastResult> {
+    return this.serviceTxs.broadcastTo(i, tx, mode);
+  }
+
+  /** What GET /txs/{hash} says on service node `i`. */
+  lookupTxOn(i: number, hash: Hex): TxLookup {
+    return this.serviceTxs.lookupOn(i, hash);
+  }
+
+  setHeadOf(i: number, n: bigint): Promise<OperatorResult> {
+    if (this.stopped) return Promise.resolve({ ok: false, error: 'the devnet is stopping' });
+    return new Promise((resolve) => {
+      this.enqueue({
+        input: { k: 'setHead', node: `sc-${i}`, n: n.toString() },
+        journaled: (done) => resolve(done.setHead ?? { ok: true }),
+        refused: (error) => resolve({ ok: false, error }),
+      });
+    });
+  }
+
+  /** What `lockstep_status` and `lockstep node status` show (liveControl.ts). */
   adminStatus() {
-    const epochMs = this.config.scenario.epochMs;
-    const at = (ms: number) => rfc3339FromUnixMs(epochMs + ms);
-    const state = this.stopped
-      ? 'stopped'
-      : this.mode === 'replaying'
-        ? 'replaying'
-        : this.ended
-          ? 'ended'
-          : this.paused
-            ? 'paused'
-            : 'running';
-    return {
-      state,
-      speed: this.opts.speed ?? 1,
-      ...this.position(),
-      events: this._run.events(),
-      catchingUp: this.mode === 'replaying',
-      ...(this.mode === 'replaying'
-        ? { replay: { barrier: this._run.barriers(), targetBarrier: this.target, targetMs: this.targetMs } }
-        : {}),
-      ...(this.ended ? { ended: this.ended } : {}),
-      ...(this.config.scenario.plant ? { plant: this.config.scenario.plant } : {}),
-      ...(this.opened ? { opened: { ...this.opened, note: this.config.start?.note ?? '' } } : {}),
-      nodeIndex: this.config.nodeIndex,
-      nodes: this.svc.map((p, k) => {
-        const i = k + 1;
-        const s = this.serviceNode(i);
-        const c = this.sidechainNode(i).chain.head().block;
-        return {
-          node: i,
-          service: { id: p.id, height: Number(s.height), alive: s.isAlive },
-          sidechain: {
-            id: `sc-${i}`,
-            head: Number(c.header.number),
-            hash: c.hash,
-            alive: this.sidechainNode(i).isAlive,
-          },
-        };
-      }),
-      violations: this.oracles.list().map((v) => ({
-        oracle: v.oracle,
-        class: v.class,
-        atMs: v.atMs,
-        time: at(v.atMs),
-        node: v.node,
-        message: v.message,
-      })),
-      faultsInForce: [...this.activeFaults].map(([index, f]) => ({ index, ...f })),
-      injectedFaults: this.injected.map((f) => ({
-        index: f.index,
-        kind: f.kind,
-        description: f.description,
-        atMs: f.atMs,
-        endsAtMs: f.endsAtMs,
-      })),
-      snapshots: this.snapshots.map(({ line: _line, ...s }) => s),
-      timeOffsetS: this.timeOffsetS,
-      journal: { file: paths(this.config.home).journal, entries: this.journalLines },
-    };
+    return this.admin.status();
   }
 
   /** Faults injected so far (for the report). */
   injectedFaults(): readonly InjectedFault[] {
     return this.injected;
+  }
+
+  position() {
+    const t = this._run.ranToMs();
+    return { barrier: this._run.barriers(), timeMs: t, time: rfc3339FromUnixMs(this.config.scenario.epochMs + t) };
+  }
+
+  /** The replay's progress, while it runs (for the status). */
+  replayProgress(): { barrier: number; targetBarrier: number; targetMs: number } {
+    return { barrier: this._run.barriers(), targetBarrier: this.target, targetMs: this.targetMs };
   }
 
   // --- the default node's ports (node_index), as before ------------------------------------------
@@ -1128,40 +810,6 @@ export class LiveNetwork implements ServicePort, NodeStatusPort, SidechainPort {
     const sc = this.sidechainNode(this.config.nodeIndex).chain.head().block.header.number;
     const state = this.mode === 'replaying' ? '(replaying) ' : this.paused ? '(paused) ' : '';
     const v = this.oracles.list();
-    return `${state}service height ${s.latestBlockHeight}, sidechain block ${sc}, ${(this._run.ranToMs() / 1000).toFixed(0)} s simulated, ${this.stats.txs} txs received${v.length ? `, ${v.length} oracle violation${v.length > 1 ? 's' : ''} (${v.map((x) => x.oracle).join(', ')})` : ''}`;
+    return `${state}service height ${s.latestBlockHeight}, sidechain block ${sc}, ${(this._run.ranToMs() / 1000).toFixed(0)} s simulated, ${this.stats.txs} txs and ${this.stats.scTxs} sidechain txs received${v.length ? `, ${v.length} oracle violation${v.length > 1 ? 's' : ''} (${v.map((x) => x.oracle).join(', ')})` : ''}`;
   }
-}
-
-export function txError(hash: string, code: number, message: string): BroadcastResult {
-  return {
-    height: '0',
-    txhash: tendermintHash(hash),
-    code,
-    codespace: 'sdk',
-    raw_log: JSON.stringify({ codespace: 'sdk', code, message }),
-  };
-}
-
-function jsonText(data: unknown): string {
-  return JSON.stringify(data, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
-}
-
-function logLine(epochMs: number, r: RunRecord): string {
-  return `${rfc3339FromUnixMs(epochMs + r.t)} ${r.obs.kind} ${observationJson(r.obs)}`;
-}
-
-/** A client answer in the daemon log (as the node's broadcast endpoint would log it). */
-function replyLine(epochMs: number, t: number, r: ClientReply): string {
-  const fields = {
-    hash: r.hash,
-    ...(r.kind === 'delivered' ? { height: r.height.toString() } : {}),
-    code: r.code,
-    codespace: r.codespace,
-    log: r.log,
-  };
-  return `${rfc3339FromUnixMs(epochMs + t)} service.${r.kind === 'checked' ? 'clientTx' : 'clientTxResult'} ${JSON.stringify(fields)}`;
-}
-
-function yieldToIo(): Promise<void> {
-  return new Promise((r) => setImmediate(r));
 }

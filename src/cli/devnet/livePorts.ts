@@ -1,7 +1,8 @@
 /**
  * The ports of one validator's nodes on a live devnet (the servers' `/node/N`): its service node
- * for REST (reads, `POST /txs`, `GET /txs/{hash}`), for the node status RPC, and its sidechain node
- * for JSON-RPC and the console. Every read notes that the state it shows was served (so a restart
+ * for REST (reads, `POST /txs`, `GET /txs/{hash}`), for the node status RPC (`/status`,
+ * `/net_info`, `/unconfirmed_txs`), and its sidechain node for JSON-RPC (reads, its pool, and
+ * `eth_sendRawTransaction`) and the console. Every read notes that the state it shows was served (so a restart
  * never shows an older one without saying so), and reads wait at the devnet's catch-up gate.
  */
 import { type Hex } from '../../core/bytes';
@@ -94,6 +95,12 @@ export class NodeStatus implements NodeStatusPort {
     };
   }
 
+  /** The transactions this devnet received and has not committed (Tendermint's `/unconfirmed_txs`). */
+  unconfirmedTxs(): Uint8Array[] {
+    this.net.noteServed();
+    return this.net.serviceTxs.unconfirmed();
+  }
+
   netInfo(): { listening: boolean; peers: PeerInfo[] } {
     const peers: PeerInfo[] = [];
     const me = `svc-${this.index}`;
@@ -150,6 +157,8 @@ export class NodeSidechain implements SidechainPort {
     }
     return {
       chain: chainReadPort(me.chain),
+      pool: this.net.sidechainTxs.poolView(this.index),
+      submit: (raw: Hex) => this.net.sidechainTxs.submit(this.index, raw),
       chainId: BigInt(run.main.setup.sidechainChainId),
       peerCount: peers,
       syncing,

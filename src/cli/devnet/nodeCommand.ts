@@ -27,6 +27,7 @@ import { type AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { type FastifyInstance } from 'fastify';
 import pino from 'pino';
+import { formatUnits } from 'ethers';
 import { InputError } from '../../core/errors';
 import { rfc3339FromUnixMs } from '../../core/time';
 import { loadScenario } from '../../../sim/scenario/load';
@@ -43,7 +44,7 @@ import { readJournal, writeJournal } from './journal';
 import { readServedMark } from './servedMark';
 import { defaultReportDir, writeDevnetReport } from './devnetReport';
 import { adminCall, boundPorts } from './adminClient';
-import { describeFault, faultFromArgs, type FaultArgs } from './faultInput';
+import { decodeLiveFault, describeFault, faultFromArgs, type FaultArgs } from './faultInput';
 
 export interface InitCliOptions {
   home: string;
@@ -342,7 +343,10 @@ async function waitCaughtUp(net: LiveNetwork): Promise<void> {
   while (net.replaying) await new Promise((r) => setTimeout(r, 20));
 }
 
-/** The start-up banner: chain ids, URLs per node, the admin namespace, funded accounts and their keys. */
+/**
+ * The start-up banner: chain ids, URLs per node, the admin namespace, funded accounts and their
+ * keys, and the sidechain's funded dev accounts with their private keys (as anvil prints them).
+ */
 function banner(config: DevnetConfig, host: string, ports: RunningDevnet['ports'], net: LiveNetwork): string[] {
   const s = config.scenario;
   const sidechainChainId = net.run.main.setup.sidechainChainId;
@@ -385,6 +389,17 @@ function banner(config: DevnetConfig, host: string, ports: RunningDevnet['ports'
     const k = loadKey(config.home, name);
     lines.push(`  ${name.padEnd(14)} ${k.address}  ${balances.get(k.address.toLowerCase()) ?? '0matic'} at genesis`);
   }
+  // As anvil prints its dev accounts: what a wallet needs to send on the sidechain.
+  const setup = net.run.main.setup;
+  lines.push(
+    `sidechain accounts    funded at sidechain genesis, for wallets on chain ${sidechainChainId} (ethers, viem: the key signs)`,
+  );
+  setup.sidechainAlloc.forEach((a, i) => {
+    const user = setup.users.find((u) => u.address === a.address);
+    lines.push(
+      `  (${i}) ${a.address}  ${formatUnits(a.balance, 18)} MATIC  private key ${user?.key ?? '(not in keys/)'}`,
+    );
+  });
   lines.push(
     `logs                  ${paths(config.home).logs} (daemon, bridge, sidechain; rest-server, status, jsonrpc as JSON)`,
   );
@@ -562,6 +577,8 @@ export async function nodeFault(home: string, a: FaultArgs & { json?: string }, 
       throw new InputError('--json', `not JSON: ${(e as Error).message}`);
     }
   } else spec = faultFromArgs(a);
+  // Checked here, against the home's network, before anything is sent: a bad fault names its field.
+  decodeLiveFault(spec, loadHome(home).scenario);
   const r = (await adminCall(home, 'lockstep_fault', [spec])) as {
     index: number;
     fault: Record<string, unknown>;

@@ -95,7 +95,7 @@ describe('the devnet sidechain through client libraries', () => {
     expect(d.ports.ws).not.toBe(d.ports.jsonRpc);
   });
 
-  it('ethers: a user transfer and its receipt', async () => {
+  it('ethers: a user transfer (signed) and its receipt', async () => {
     const block = await findBlock(
       (b) => b.prefetchedTransactions.some((t) => t.to !== null && t.to !== ZERO),
       'a block with a user transfer',
@@ -112,7 +112,15 @@ describe('the devnet sidechain through client libraries', () => {
     expect(receipt.gasUsed).toBe(21_000n);
     expect(receipt.blockHash).toBe(block.hash);
     expect(receipt.index).toBe(tx.index);
-    expect(receipt.logs).toEqual([]);
+    // Bor's LogTransfer from the MATIC token, the one log of a value transfer.
+    expect(receipt.logs.map((l) => [l.address.toLowerCase(), l.topics[0]])).toEqual([
+      [
+        '0x0000000000000000000000000000000000001010',
+        id('LogTransfer(address,address,address,uint256,uint256,uint256,uint256,uint256)'),
+      ],
+    ]);
+    // The workload's transfers are signed: ethers rebuilt the transaction and checked its hash.
+    expect(tx.signature.r).not.toBe(`0x${'00'.repeat(32)}`);
     const count = await provider.send('eth_getBlockTransactionCountByNumber', [toQuantity(block.number)]);
     expect(Number(count)).toBe(block.transactions.length);
   }, 180_000);
@@ -133,12 +141,17 @@ describe('the devnet sidechain through client libraries', () => {
     expect(receipt.status).toBe(1);
     expect(receipt.gasUsed).toBe(0n);
     expect(receipt.logs.length).toBeGreaterThan(0);
+    // Its logs are numbered after the logs of the block's transfers (one LogTransfer each).
+    const receipts = (await provider.send('eth_getBlockReceipts', [toQuantity(block.number)])) as Array<{
+      logs: unknown[];
+    }>;
+    const before = receipts.slice(0, -1).reduce((k, r) => k + r.logs.length, 0);
     for (const [i, l] of receipt.logs.entries()) {
       expect(l.address.toLowerCase()).toBe(STATE_RECEIVER);
       expect(l.topics[0]).toBe(STATE_COMMITTED);
       expect(l.transactionHash).toBe(hash);
       expect(l.blockNumber).toBe(block.number);
-      expect(l.index).toBe(i);
+      expect(l.index).toBe(before + i);
     }
     // The devnet's first state syncs are ids 1 and 2, committed together.
     expect(receipt.logs.map((l) => Number(BigInt(l.topics[1]!)))).toEqual([1, 2]);
@@ -157,9 +170,15 @@ describe('the devnet sidechain through client libraries', () => {
       topics: [STATE_COMMITTED, [toBeHex(2, 32), toBeHex(7, 32)]],
     });
     expect(second.map((l) => Number(BigInt(l.topics[1]!)))).toEqual([2]);
-    expect(await provider.getLogs({ blockHash: all[0]!.blockHash })).toHaveLength(
+    // By block hash: every log of the block, its transfers' LogTransfer logs besides the state syncs'.
+    expect(await provider.getLogs({ blockHash: all[0]!.blockHash, topics: [STATE_COMMITTED] })).toHaveLength(
       all.filter((l) => l.blockHash === all[0]!.blockHash).length,
     );
+    const inBlock = await provider.getLogs({ blockHash: all[0]!.blockHash });
+    const receiptsOfBlock = (await provider.send('eth_getBlockReceipts', [all[0]!.blockHash])) as Array<{
+      logs: unknown[];
+    }>;
+    expect(inBlock).toHaveLength(receiptsOfBlock.reduce((k, r) => k + r.logs.length, 0));
     expect(await provider.getLogs({ fromBlock: 0, address: `0x${'22'.repeat(20)}` })).toEqual([]);
     expect(
       await provider.getLogs({

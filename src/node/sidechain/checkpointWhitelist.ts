@@ -20,8 +20,8 @@ export const CHECKPOINT_RECHECK_MS = 100_000;
 /** What the whitelist may make its node do. */
 export interface WhitelistActions {
   observe(o: Observation): void;
-  /** Plan production again (the head moved under the plan). */
-  replan(): void;
+  /** Plan production again (the head moved under the plan, to another branch when `reorg`). */
+  replan(reorg: Reorg | null): void;
   /** Forget the blocks above `n`, keeping the blocks waiting for parents (they came from peers). */
   rewind(n: bigint): { ok: true; removed: number } | { ok: false; error: string };
 }
@@ -68,7 +68,7 @@ export class CheckpointWhitelist {
         head: headFact(chain),
       });
       if (reorg) act.observe(reorgObservation(reorg));
-      act.replan();
+      act.replan(reorg);
       return;
     }
     // Bor checks its checkpoint every 100 s; rewinding at every poll would undo the catch-up.

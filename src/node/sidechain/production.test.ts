@@ -10,7 +10,7 @@ import { BlockProduction } from './production';
 const keys = fixtureKeys('production-test');
 const later = fixtureKeys('production-test-rotated');
 const never = () => 0;
-const bends = { delayS: () => 0, sealEarly: () => false };
+const bends = { delayS: () => 0, sealEarly: () => false, notBeforeS: () => null };
 
 describe('block production with a key ring', () => {
   it('plans and seals with the key the span lists (its first key listed or not)', () => {
@@ -26,7 +26,7 @@ describe('block production with a key ring', () => {
     expect(timer).not.toBeNull();
     const plan = node.due(timer!.parentHash)!;
     expect(plan.key.address).toBe(later[0]!.address);
-    const block = node.build(plan, { span: () => null, stateSyncs: () => [], txs: [] });
+    const block = node.build(plan, { span: () => null, stateSyncs: () => [], txs: [], balances: [] });
     expect(chain.import(block, 10n ** 12n, 0)).toMatchObject({ status: 'imported' });
     expect(chain.head().block.signer).toBe(later[0]!.address);
   });

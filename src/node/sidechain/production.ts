@@ -4,14 +4,12 @@
  * parent.
  */
 import { type Hex } from '../../core/bytes';
-import { type SidechainBlock, type SidechainTx } from '../../sidechain/block';
+import { type BalanceOverride, type SidechainBlock } from '../../sidechain/block';
 import { type SidechainChain } from '../../sidechain/chain';
 import { buildBlock, jitterBoundMs, planProduction, type ProductionPlan } from '../../sidechain/producer';
 import { type CommittedSpan, type StateSyncRecord } from '../../sidechain/systemState';
+import { type SignedTx } from '../../sidechain/transaction';
 import { type ProducerKey } from './config';
-
-/** User transactions one block carries at most. */
-export const MAX_BLOCK_TXS = 50;
 
 export interface ProductionTimer {
   afterMs: number;
@@ -25,13 +23,17 @@ export interface ProductionBends {
   delayS(plan: ProductionPlan): number | null;
   /** Early seal: a backup seals as if it were in turn. */
   sealEarly(plan: ProductionPlan): boolean;
+  /** The operator's next-block time for this block (evm_setNextBlockTimestamp), or null. */
+  notBeforeS(plan: ProductionPlan): bigint | null;
 }
 
 /** Where a block's system data comes from (the node's copies of the service node's spans and records). */
 export interface BlockSources {
   span(id: bigint): CommittedSpan | null;
   stateSyncs(fromId: bigint, toTimeS: bigint): StateSyncRecord[];
-  txs: SidechainTx[];
+  txs: readonly SignedTx[];
+  balances: readonly BalanceOverride[];
+  vanity?: Uint8Array;
 }
 
 export class BlockProduction {
@@ -60,7 +62,14 @@ export class BlockProduction {
     const extra = bends.delayS(plan);
     if (extra === null) return null;
     const early = bends.sealEarly(plan);
-    const timeS = early ? head.block.header.time + BigInt(this.chain.cfg.periodS) : plan.timeS + BigInt(extra);
+    let timeS = early ? head.block.header.time + BigInt(this.chain.cfg.periodS) : plan.timeS + BigInt(extra);
+    // An operator's next-block time holds every producer back to it, backups by their wiggle too,
+    // so the in-turn block still comes first and every delay rule still holds.
+    const notBefore = bends.notBeforeS(plan);
+    if (notBefore !== null) {
+      const wiggled = notBefore + BigInt(plan.succession * this.chain.cfg.backupMultiplierS);
+      if (wiggled > timeS) timeS = wiggled;
+    }
     let releaseMs = Number(timeS) * 1000;
     if (this.jitter && plan.succession > 0)
       releaseMs += Math.floor(random() * jitterBoundMs(head.snapshot.validatorSet.size));

@@ -14,18 +14,19 @@
 import { type Hex } from '../../core/bytes';
 import { type SignatureScheme } from '../../core/signatureScheme';
 import { type SidechainConfig } from '../../sidechain/config';
-import { SidechainChain, type ImportResult } from '../../sidechain/chain';
-import { type SidechainBlock, type SidechainTx } from '../../sidechain/block';
+import { SidechainChain, type ImportResult, type Reorg, type SidechainGenesis } from '../../sidechain/chain';
+import { type SidechainBlock } from '../../sidechain/block';
+import { type SignedTx } from '../../sidechain/transaction';
 import { type ProductionPlan } from '../../sidechain/producer';
-import { type SpanProducer } from '../../sidechain/systemState';
 import { type NodeContext, type SimNode } from '../ports';
 import { type NodeMessage } from '../messages';
 import { DEFAULT_SIDECHAIN_NODE_CONFIG, type SidechainIdentity, type SidechainNodeConfig } from './config';
 import { CheckpointWhitelist } from './checkpointWhitelist';
 import { headersAnswer } from './headerAnswers';
 import { FETCH_TIMEOUT_MS, MAX_FETCH_ATTEMPTS, OrphanPool } from './orphanPool';
-import { BlockProduction, MAX_BLOCK_TXS } from './production';
+import { BlockProduction } from './production';
 import { BlockGossip, type GossipHost, type GossipTimer } from './blockGossip';
+import { SidechainTxIntake } from './txIntake';
 import { ServiceData } from './serviceData';
 import { blockFact, headFact, reorgObservation, startedObservation } from './sidechainFacts';
 
@@ -37,6 +38,9 @@ export type SidechainTimer =
   | { kind: 'pollService' };
 
 const KNOWN: ImportResult = { status: 'known' };
+
+/** The vanity bytes of an equivocating producer's second block (any other vanity makes another block). */
+const EQUIVOCATION_VANITY = new Uint8Array(32).fill(0xee);
 
 /** A block this node seals itself is never "from the future" for it. */
 const OWN_BLOCK_FUTURE_S = 1_000_000n;
@@ -66,13 +70,13 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
   /** Its connections to the peers are open (false before the first start and after a crash). */
   private connected = false;
   private started = false;
-  /** Pending user transactions (the workload's sidechain traffic). */
-  txpool: SidechainTx[] = [];
+  /** Clients' transactions, the pool, and the operator's wishes for the next block. */
+  readonly txs: SidechainTxIntake;
 
   constructor(
     readonly identity: SidechainIdentity,
     cfg: SidechainConfig,
-    genesis: { timeS: bigint; producers: SpanProducer[] },
+    genesis: SidechainGenesis,
     scheme: SignatureScheme,
     readonly nodeCfg: SidechainNodeConfig = DEFAULT_SIDECHAIN_NODE_CONFIG,
     readonly hooks: SidechainHooks = {},
@@ -94,6 +98,7 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
       holds: (hash) => this.orphans.holds(hash),
       fetch: (ctx, hash, from) => this.fetch(ctx as Ctx, hash, from),
     };
+    this.txs = new SidechainTxIntake(this.chain);
     this.gossip = new BlockGossip(identity.id, identity.peers, host);
   }
 
@@ -125,7 +130,7 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
     this.orphans.clear({ fetches: true });
     this.gossip.reset();
     this.whitelist.reset();
-    this.txpool = [];
+    this.txs.clear();
   }
 
   restart(ctx: Ctx): void {
@@ -142,6 +147,10 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
     const t = this.production.plan(ctx.nowMs(), () => ctx.random(), {
       delayS: (plan) => (this.hooks.productionDelayS ? this.hooks.productionDelayS(this, plan) : 0),
       sealEarly: (plan) => this.hooks.sealEarly?.(this, plan) ?? false,
+      notBeforeS: (plan) => {
+        const t = this.txs.nextBlockTime;
+        return t && t.number === plan.number ? t.timeS : null;
+      },
     });
     if (t) ctx.setTimer(t.afterMs, { kind: 'produce', parentHash: t.parentHash, number: t.number });
   }
@@ -150,12 +159,14 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
     const plan = this.production?.due(parentHash) ?? null;
     if (!plan || !this.production) return;
     const me = plan.key;
-    const txs = this.txpool.splice(0, MAX_BLOCK_TXS);
+    const txs = this.txs.candidates();
+    const balances = this.txs.pendingOverrides();
     const data = this.data;
     const block = this.production.build(plan, {
       span: (id) => data.span(id),
       stateSyncs: (fromId, toTimeS) => data.stateSyncs(fromId, toTimeS),
       txs,
+      balances,
     });
     ctx.observe({
       kind: 'sidechain.produced',
@@ -170,7 +181,10 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
       ? this.production.build(plan, {
           span: () => block.body.spanCommit,
           stateSyncs: () => block.body.stateSyncs,
-          txs: [...txs, { from: me.address, to: me.address, value: 0n, nonce: block.header.number }],
+          txs,
+          balances,
+          // The same block with other vanity bytes: a second, different block at the height.
+          vanity: EQUIVOCATION_VANITY,
         })
       : null;
     if (twin) {
@@ -194,7 +208,10 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
         ctx.observe({ kind: 'sidechain.imported', block: blockFact(block), head: headFact(this.chain) });
         if (relay) this.gossip.propagate(ctx, block);
         if (result.reorg) ctx.observe(reorgObservation(result.reorg));
-        if (result.newHead) this.scheduleProduction(ctx);
+        if (result.newHead) {
+          this.headMoved(ctx, result.reorg);
+          this.scheduleProduction(ctx);
+        }
         for (const o of this.orphans.release(block.hash)) this.importBlock(ctx, o.block, o.from, o.relay);
         return;
       }
@@ -248,13 +265,31 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
         if (msg.checkpoint)
           this.whitelist.apply(this.chain, msg.checkpoint, ctx.nowMs(), {
             observe: (o) => ctx.observe(o),
-            replan: () => {
+            replan: (reorg) => {
+              this.headMoved(ctx, reorg);
               this.production?.forget();
               this.scheduleProduction(ctx);
             },
             // Blocks waiting for their parents came from peers (the checkpointed fork, most likely): kept.
             rewind: (n) => this.rewind(ctx, n, { keepOrphans: true }),
           });
+        return;
+      case 'sc.txs':
+        this.txs.receive(msg.txs);
+        return;
+      case 'sc.submit': {
+        const { verdict, gossip } = this.txs.submit(msg.raw);
+        ctx.observe({ kind: 'sidechain.tx', ...verdict, origin: 'client' });
+        if (gossip) ctx.broadcast(this.identity.peers, { kind: 'sc.txs', txs: [gossip] });
+        return;
+      }
+      case 'op.setBalance':
+        this.txs.setBalance({ address: msg.address, balance: msg.balance });
+        return;
+      case 'op.nextBlockTime':
+        this.txs.nextBlockTime = { number: this.chain.head().block.header.number + 1n, timeS: msg.timeS };
+        this.production?.forget();
+        this.scheduleProduction(ctx);
         return;
       case 'op.setHead': {
         // The operator rewinds this node; the next block its peers gossip brings it back (its ancestors fetched).
@@ -280,6 +315,16 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
     ctx.setTimer(FETCH_TIMEOUT_MS, { kind: 'fetch', hash, attempt });
   }
 
+  /** The head moved: the pool follows it, and what a reorg took out of the chain goes back to the peers. */
+  private headMoved(ctx: Ctx, reorg: Reorg | null): void {
+    this.gossipAgain(ctx, this.txs.headMoved(reorg));
+  }
+
+  private gossipAgain(ctx: Ctx, txs: SignedTx[]): void {
+    for (const tx of txs) ctx.observe({ kind: 'sidechain.tx', hash: tx.hash, ok: true, error: null, origin: 'reorg' });
+    if (txs.length) ctx.broadcast(this.identity.peers, { kind: 'sc.txs', txs });
+  }
+
   private onFetchTimeout(ctx: Ctx, hash: Hex, attempt: number): void {
     this.orphans.endFetch(hash);
     // The peers that announced it are asked in turn; a missing parent, every peer in turn.
@@ -301,8 +346,10 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
 
   /** Forget the blocks above `n` (every branch) and plan production on the new head. */
   private rewind(ctx: Ctx, n: bigint, opts: { keepOrphans?: boolean } = {}): ReturnType<SidechainChain['rewindTo']> {
+    const forgotten = this.txs.above(n);
     const r = this.chain.rewindTo(n);
     if (r.ok) {
+      this.gossipAgain(ctx, this.txs.rewound(forgotten));
       if (!opts.keepOrphans) this.orphans.clear({ fetches: false });
       this.production?.forget();
       this.scheduleProduction(ctx);

@@ -4,16 +4,25 @@
  * - `lockstep_*`, the admin namespace `lockstep node pause|resume|step|status|snapshot|revert|fault`
  *   speaks: `lockstep_status`, `lockstep_pause`, `lockstep_resume`, `lockstep_step({events?, until?,
  *   blocks?, node?})`, `lockstep_snapshot(name?)`, `lockstep_revert(name)`, `lockstep_fault(fault)`;
- * - the EVM devnet methods test tools call (ganache, anvil, hardhat), with this simulation's
- *   meaning: `evm_snapshot` (a hex id), `evm_revert(id)` (true, or false for an unknown id; the
- *   snapshot and every later one are gone after it), `evm_mine` (run until the node this request
- *   speaks to has a new block on top; "0x0"), `evm_increaseTime(seconds)` (run that much virtual time as
- *   fast as it can; the total of all increases, in seconds, as a decimal string as hardhat answers).
+ * - the EVM devnet methods test tools call (ganache, anvil, hardhat; viem's test client in each of
+ *   its three modes), with this simulation's meaning:
+ *   - `evm_snapshot` / `anvil_snapshot` (a hex id), `evm_revert(id)` / `anvil_revert(id)` (true, or
+ *     false for an unknown id; the snapshot and every later one are gone after it);
+ *   - `evm_mine` (`[]`, `[timestamp]` as hardhat, `[{blocks?, timestamp?}]` as ganache; "0x0"),
+ *     `anvil_mine(blocks?, interval?)` (null) and `hardhat_mine(blocks?, interval?)` (true): run
+ *     until the node the request speaks to has that many new blocks on top; an interval pushes each
+ *     block's time to at least its parent's plus the interval;
+ *   - `evm_setNextBlockTimestamp(seconds)`: the next block is sealed no earlier than that time;
+ *   - `anvil_setBalance` / `hardhat_setBalance` / `evm_setAccountBalance(address, wei)`: the
+ *     sidechain account's balance, carried by the next block (the call returns once it is in);
+ *   - `evm_increaseTime(seconds)`: run that much virtual time as fast as it can; the total of all
+ *     increases, in seconds, as a decimal string (as hardhat answers).
  *
  * The work is the control port's (the devnet runtime); this file only reads the parameters and
  * shapes the answers. A control error that is the caller's (an InputError) is `-32602` with its
  * message; any other is `-32000`.
  */
+import { type Address, parseAddress } from '../../core/address';
 import { InputError } from '../../core/errors';
 import { parseDurationMs } from '../../core/duration';
 import { type RpcResult } from './methods';
@@ -30,6 +39,12 @@ export interface StepRequest {
   node?: number;
 }
 
+export interface MineRequest {
+  blocks: number;
+  /** Seconds between consecutive blocks' times at least (0: the chain's own pace). */
+  intervalS: number;
+}
+
 /** What the devnet runtime does for the admin methods. Results are plain JSON. */
 export interface DevnetControl {
   status(): unknown;
@@ -44,8 +59,15 @@ export interface DevnetControl {
    */
   revert(ref: string, consume: boolean): Promise<unknown | null>;
   fault(spec: unknown): Promise<unknown>;
-  /** Run until node `node` (default: the devnet's node) has a new head. */
-  mine(node: number | undefined): Promise<unknown>;
+  /**
+   * Run until node `node` (default: the devnet's node) has `blocks` new blocks on top (default 1),
+   * each sealed at least `intervalS` after its parent when that is more than the chain's own pace.
+   */
+  mine(node: number | undefined, opts?: MineRequest): Promise<unknown>;
+  /** The next block (on top of node `node`'s head) is sealed no earlier than `timeS` (unix seconds). */
+  setNextBlockTimestamp(node: number | undefined, timeS: number): Promise<unknown>;
+  /** Set a sidechain account's balance (wei); resolves once node `node`'s head carries it. */
+  setBalance(node: number | undefined, address: Address, balance: bigint): Promise<unknown>;
   /** Run `seconds` of virtual time; the total of all increases, seconds. */
   increaseTime(seconds: number): Promise<number>;
 }
@@ -100,6 +122,29 @@ function seconds(v: unknown): number {
   throw new InputError('seconds', `expected a non-negative number of seconds, got ${JSON.stringify(v)}`);
 }
 
+/** A non-negative count: a JSON number, or a hex quantity (viem's `numberToHex`). */
+function quantity(v: unknown, field: string): number {
+  if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return v;
+  if (typeof v === 'string' && /^0x[0-9a-fA-F]+$/.test(v) && Number.isSafeInteger(Number(v))) return Number(v);
+  throw new InputError(field, `expected a non-negative number (JSON or 0x hex), got ${JSON.stringify(v)}`);
+}
+
+/** `anvil_mine` / `hardhat_mine`: (blocks = 1, interval = 0); at least one block. */
+function mineRequest(blocksArg: unknown, intervalArg: unknown): MineRequest {
+  const blocks = blocksArg === undefined || blocksArg === null ? 1 : quantity(blocksArg, 'blocks');
+  if (blocks < 1) throw new InputError('blocks', 'mine at least one block');
+  const intervalS = intervalArg === undefined || intervalArg === null ? 0 : quantity(intervalArg, 'interval');
+  return { blocks, intervalS };
+}
+
+/** A balance in wei: a hex quantity, or a decimal string or number. */
+function wei(v: unknown): bigint {
+  if (typeof v === 'string' && /^0x[0-9a-fA-F]+$/.test(v)) return BigInt(v);
+  if (typeof v === 'string' && /^\d+$/.test(v)) return BigInt(v);
+  if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return BigInt(v);
+  throw new InputError('balance', `expected a balance in wei (0x hex), got ${JSON.stringify(v)}`);
+}
+
 function refOf(v: unknown, field: string): string {
   if (typeof v === 'string' && v !== '') return v;
   if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return `0x${v.toString(16)}`;
@@ -110,6 +155,10 @@ const ok = (result: unknown): RpcResult => ({ ok: true, result });
 
 /** The admin and evm methods for requests that speak to `node` (undefined: the default node). */
 export function adminMethods(control: DevnetControl, node: number | undefined): (name: string) => Handler | undefined {
+  const setBalance = (a: unknown[]) => {
+    if (a.length < 2) throw new InputError('params', 'give the address and the balance in wei');
+    return control.setBalance(node, parseAddress(a[0], 'address'), wei(a[1]));
+  };
   /** Each method: how many arguments it takes at most, and what it answers. */
   const table: Record<string, { max: number; run: (a: unknown[]) => Promise<unknown> }> = {
     lockstep_status: { max: 0, run: async () => control.status() },
@@ -149,17 +198,72 @@ export function adminMethods(control: DevnetControl, node: number | undefined): 
       },
     },
     evm_snapshot: { max: 0, run: async () => (await control.snapshot(undefined)).id },
+    anvil_snapshot: { max: 0, run: async () => (await control.snapshot(undefined)).id },
     evm_revert: { max: 1, run: async (a) => (await control.revert(refOf(a[0], 'id'), true)) !== null },
+    anvil_revert: { max: 1, run: async (a) => (await control.revert(refOf(a[0], 'id'), true)) !== null },
     evm_mine: {
-      max: Number.POSITIVE_INFINITY,
+      max: 1,
       run: async (a) => {
-        if (a.length > 0)
-          throw new InputError(
-            'params',
-            'evm_mine takes no timestamp here: block times follow the simulated clock (use evm_increaseTime to run ahead)',
-          );
-        await control.mine(node);
+        // hardhat: evm_mine(timestamp); ganache: evm_mine({blocks, timestamp}); anvil: either.
+        const arg = a[0];
+        let blocks = 1;
+        let timestamp: number | undefined;
+        if (arg !== undefined && arg !== null) {
+          if (typeof arg === 'object' && !Array.isArray(arg)) {
+            const o = arg as Record<string, unknown>;
+            for (const k of Object.keys(o))
+              if (k !== 'blocks' && k !== 'timestamp')
+                throw new InputError(`params.${k}`, 'unknown field (evm_mine takes {blocks, timestamp})');
+            if (o.blocks !== undefined && o.blocks !== null) blocks = mineRequest(o.blocks, 0).blocks;
+            if (o.timestamp !== undefined && o.timestamp !== null) timestamp = quantity(o.timestamp, 'timestamp');
+          } else timestamp = quantity(arg, 'timestamp');
+        }
+        if (timestamp !== undefined) await control.setNextBlockTimestamp(node, timestamp);
+        await control.mine(node, { blocks, intervalS: 0 });
         return '0x0';
+      },
+    },
+    anvil_mine: {
+      max: 2,
+      run: async (a) => {
+        await control.mine(node, mineRequest(a[0], a[1]));
+        return null;
+      },
+    },
+    hardhat_mine: {
+      max: 2,
+      run: async (a) => {
+        await control.mine(node, mineRequest(a[0], a[1]));
+        return true;
+      },
+    },
+    evm_setNextBlockTimestamp: {
+      max: 1,
+      run: async (a) => {
+        if (a.length === 0) throw new InputError('timestamp', 'give the next block’s time (unix seconds)');
+        await control.setNextBlockTimestamp(node, quantity(a[0], 'timestamp'));
+        return null;
+      },
+    },
+    anvil_setBalance: {
+      max: 2,
+      run: async (a) => {
+        await setBalance(a);
+        return null;
+      },
+    },
+    hardhat_setBalance: {
+      max: 2,
+      run: async (a) => {
+        await setBalance(a);
+        return true;
+      },
+    },
+    evm_setAccountBalance: {
+      max: 2,
+      run: async (a) => {
+        await setBalance(a);
+        return true;
       },
     },
     evm_increaseTime: {

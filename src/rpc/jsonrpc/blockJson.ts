@@ -21,7 +21,11 @@ export function blockJson(
   pending = false,
 ): Record<string, unknown> {
   const { header, hash, body } = stored.block;
-  const at = { blockHash: pending ? null : lower(hash), blockNumber: header.number };
+  const at = {
+    blockHash: pending ? null : lower(hash),
+    blockNumber: header.number,
+    ...(header.baseFee !== undefined ? { baseFee: header.baseFee } : {}),
+  };
   const txs = activity.txs
     .filter((t) => !pending || t.kind === 'transfer')
     .map((t) => (fullTx ? transactionJson(t, at) : t.hash));

@@ -2,7 +2,9 @@
  * Which block a JSON-RPC block argument names, on one node's chain (geth's `BlockByNumberOrHash`
  * with Bor's tags, sidechain.md §3.2): `latest` and `pending` are the head (a simulated node has no
  * pending block of its own), `earliest` is genesis, `finalized` and `safe` are the finality floor
- * (the last acknowledged checkpoint's end block) or the error "finalized block not found".
+ * (the last acknowledged checkpoint's end block), and genesis before the first checkpoint: genesis
+ * is final by definition, and a client asking for the finalized block (ethers, viem) gets a block
+ * instead of an error it cannot interpret.
  */
 import { type Address } from '../../core/address';
 import { type SidechainReadPort, type StoredBlock } from '../../sidechain/readPort';
@@ -25,11 +27,8 @@ export function resolveBlock(chain: SidechainReadPort, ref: BlockRef | undefined
     case 'earliest':
       return chain.byNumber(0n);
     case 'finalized':
-    case 'safe': {
-      const b = chain.finalized();
-      if (!b) throw handlerError('finalized block not found');
-      return b;
-    }
+    case 'safe':
+      return chain.finalized() ?? chain.genesis();
   }
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { encodeRlp, keccak256 } from 'ethers';
+import { type Hex, bytesToHex, fromRlp, hexToBytes, toRlp } from 'viem';
 import { headerRlpList } from '../../sidechain/header';
 import { buildFixtureChain } from '../testing/sidechainPort';
 import { blockSize } from './blockSize';
@@ -7,30 +8,18 @@ import { blockSize } from './blockSize';
 describe("geth's block size", () => {
   const chain = buildFixtureChain(14);
 
-  it('matches the sizes the hand-written RLP length gave before it was replaced (genesis, transfers, producer lists)', () => {
-    // Computed by the previous implementation over the same fixture chain: genesis carries the
-    // producers, 3/7/11 are sprint ends with producer lists, 10 and 12 carry two transfers.
-    const expected: Record<string, number> = {
-      0: 0x33f,
-      1: 0x25d,
-      2: 0x25d,
-      3: 0x2fe,
-      4: 0x25d,
-      5: 0x25d,
-      6: 0x25d,
-      7: 0x2fe,
-      8: 0x25d,
-      9: 0x25d,
-      10: 0x2a8,
-      11: 0x2fe,
-      12: 0x2a8,
-      13: 0x25d,
-      14: 0x25d,
-    };
-    for (const b of chain.canonicalRange(0n))
-      expect(blockSize(b.block.header, b.block.body.txs), `block ${b.block.header.number}`).toBe(
-        expected[String(b.block.header.number)],
-      );
+  it('is the length of [header, transactions, uncles] in RLP, as viem encodes it (legacy as lists, typed as bytes)', () => {
+    // An independent encoder: viem's RLP over the header list, each transaction's signed bytes
+    // (a legacy one is an RLP list already, a typed one a byte string) and the empty uncles.
+    let withTxs = 0;
+    for (const b of chain.canonicalRange(0n)) {
+      const txs = b.block.body.txs.map((t) => (t.type === 0 ? fromRlp(t.raw as Hex) : (t.raw as Hex)));
+      const header = headerRlpList(b.block.header).map((f) => bytesToHex(f));
+      const expected = hexToBytes(toRlp([header, txs, []] as never)).length;
+      expect(blockSize(b.block.header, b.block.body.txs), `block ${b.block.header.number}`).toBe(expected);
+      if (txs.length) withTxs++;
+    }
+    expect(withTxs).toBe(2);
   });
 
   it('an empty block is its header (the block hash preimage) and two empty lists, in one list', () => {

@@ -72,6 +72,35 @@ describe('ChainFollower', () => {
     expect(numbers(f.poll(port).added)).toEqual([5]);
   });
 
+  it('a follower that knows only the head it started on: a reorg takes back that head and what led to it, never the whole chain', () => {
+    // A devnet opened at a time starts its follower on the head it finds: nothing below was ever
+    // announced. A depth-2 reorg must still remove 2 blocks and add the new branch (issue 22).
+    const chain = new SidechainChain(FIXTURE_CONFIG, { timeS: 1000n, producers });
+    grow(chain, 20);
+    const port = chainReadPort(chain);
+    const f = new ChainFollower();
+    expect(f.poll(port)).toEqual({ added: [], removed: [] });
+    const fork = chain.byNumber(19n)!;
+    const old20 = chain.head();
+    // A weaker block on top of the followed head, announced, then replaced with its parent's sibling chain.
+    const weak = produce(chain, old20, backup(old20));
+    chain.import(weak, FAR, 0);
+    expect(numbers(f.poll(port).added)).toEqual([21]);
+    // A heavier branch from block 19: 20' (a backup's) and 21', 22' in turn on it.
+    const b20 = produce(chain, fork, backup(fork));
+    chain.import(b20, FAR, 0);
+    const s20 = chain.get(b20.hash)!;
+    const b21 = produce(chain, s20, inTurn(s20));
+    chain.import(b21, FAR, 0);
+    const s21 = chain.get(b21.hash)!;
+    chain.import(produce(chain, s21, inTurn(s21)), FAR, 0);
+    expect(chain.head().block.header.number).toBe(22n);
+    expect(chain.byNumber(20n)!.block.hash).toBe(b20.hash);
+    const c = f.poll(port);
+    expect(c.removed.map((b) => b.block.hash)).toEqual([old20.block.hash, weak.hash]);
+    expect(numbers(c.added)).toEqual([20, 21, 22]);
+  });
+
   it('a jump past maxBlocks announces only the newest maxBlocks', () => {
     const chain = new SidechainChain(FIXTURE_CONFIG, { timeS: 1000n, producers });
     const port = chainReadPort(chain);

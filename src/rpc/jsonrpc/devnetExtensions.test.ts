@@ -60,10 +60,19 @@ const control: DevnetControl = {
     if ((spec as Json).kind === 'nonsense') throw new InputError('fault.kind', 'unknown fault kind "nonsense"');
     return { index: 0 };
   },
-  mine: async (node) => {
-    calls.push({ method: 'mine', args: [node] });
+  mine: async (node, opts) => {
+    calls.push({ method: 'mine', args: [node, opts] });
     const p = node === 2 ? two : one;
-    growChain(p.chain, 1);
+    growChain(p.chain, opts?.blocks ?? 1);
+    return {};
+  },
+  setNextBlockTimestamp: async (node, timeS) => {
+    calls.push({ method: 'setNextBlockTimestamp', args: [node, timeS] });
+    if (timeS < 1000) throw new InputError('timestamp', `${timeS} is not after the head's time`);
+    return {};
+  },
+  setBalance: async (node, address, balance) => {
+    calls.push({ method: 'setBalance', args: [node, address, balance] });
     return {};
   },
   increaseTime: async (s) => {
@@ -176,10 +185,64 @@ describe('admin and evm methods', () => {
     const [mined, number] = r.body as Json[];
     expect(mined).toMatchObject({ id: 1, result: '0x0' });
     expect(number).toMatchObject({ id: 2, result: `0x${(before + 1).toString(16)}` });
-    expect(calls.at(-1)).toEqual({ method: 'mine', args: [2] });
-    const t = await post('', call('evm_mine', [1_700_000_000]));
+    expect(calls.at(-1)).toEqual({ method: 'mine', args: [2, { blocks: 1, intervalS: 0 }] });
+    // hardhat's evm_mine(timestamp): that time for the block it mines.
+    expect((await post('', call('evm_mine', [1_700_000_000]))).body).toMatchObject({ result: '0x0' });
+    expect(calls.slice(-2)).toEqual([
+      { method: 'setNextBlockTimestamp', args: [undefined, 1_700_000_000] },
+      { method: 'mine', args: [undefined, { blocks: 1, intervalS: 0 }] },
+    ]);
+    const t = await post('', call('evm_mine', [{ count: 2 }]));
     expect(t.body).toMatchObject({ error: { code: -32602 } });
-    expect(JSON.stringify(t.body)).toContain('evm_increaseTime');
+    expect(JSON.stringify(t.body)).toContain('params.count');
+  });
+
+  it('anvil_mine, hardhat_mine and evm_mine({blocks}) mine that many blocks, with an interval (viem test client)', async () => {
+    const before = Number(one.chain.head().block.header.number);
+    expect((await post('', call('anvil_mine', ['0x2', '0x0']))).body).toMatchObject({ result: null });
+    expect(calls.at(-1)).toEqual({ method: 'mine', args: [undefined, { blocks: 2, intervalS: 0 }] });
+    expect((await post('', call('hardhat_mine', ['0x3', '0xc']))).body).toMatchObject({ result: true });
+    expect(calls.at(-1)).toEqual({ method: 'mine', args: [undefined, { blocks: 3, intervalS: 12 }] });
+    // ganache mode: evm_mine with {blocks}; anvil with no count mines one.
+    expect((await post('', call('evm_mine', [{ blocks: '0x2' }]))).body).toMatchObject({ result: '0x0' });
+    expect(calls.at(-1)).toEqual({ method: 'mine', args: [undefined, { blocks: 2, intervalS: 0 }] });
+    expect((await post('', call('anvil_mine'))).body).toMatchObject({ result: null });
+    expect(Number(one.chain.head().block.header.number)).toBe(before + 8);
+    const bad = (await post('', call('anvil_mine', ['0x0']))).body as { error: Json };
+    expect(bad.error).toMatchObject({ code: -32602 });
+    expect(String(bad.error.message)).toContain('blocks');
+  });
+
+  it('evm_setNextBlockTimestamp: the next block’s time (a hex or decimal number of seconds)', async () => {
+    expect((await post('', call('evm_setNextBlockTimestamp', ['0x6553f200']))).body).toMatchObject({ result: null });
+    expect(calls.at(-1)).toEqual({ method: 'setNextBlockTimestamp', args: [undefined, 0x6553f200] });
+    expect((await post('/node/2', call('evm_setNextBlockTimestamp', [1_700_000_500]))).body).toMatchObject({
+      result: null,
+    });
+    expect(calls.at(-1)).toEqual({ method: 'setNextBlockTimestamp', args: [2, 1_700_000_500] });
+    const early = (await post('', call('evm_setNextBlockTimestamp', [5]))).body as { error: Json };
+    expect(early.error).toMatchObject({ code: -32602 });
+    expect(String(early.error.message)).toContain('not after');
+  });
+
+  it('anvil_setBalance, hardhat_setBalance and evm_setAccountBalance set a sidechain balance', async () => {
+    const who = '0x00000000000000000000000000000000000000aa';
+    expect((await post('', call('anvil_setBalance', [who, '0xde0b6b3a7640000']))).body).toMatchObject({
+      result: null,
+    });
+    expect(calls.at(-1)).toEqual({ method: 'setBalance', args: [undefined, who, 10n ** 18n] });
+    expect((await post('', call('hardhat_setBalance', [who, '0x1']))).body).toMatchObject({ result: true });
+    expect((await post('', call('evm_setAccountBalance', [who, '0x2']))).body).toMatchObject({ result: true });
+    expect(calls.at(-1)).toEqual({ method: 'setBalance', args: [undefined, who, 2n] });
+    const bad = (await post('', call('anvil_setBalance', ['0x12', '0x1']))).body as { error: Json };
+    expect(bad.error).toMatchObject({ code: -32602 });
+  });
+
+  it('anvil_snapshot and anvil_revert are evm_snapshot and evm_revert', async () => {
+    const id = ((await post('', call('anvil_snapshot'))).body as Json).result;
+    expect(id).toMatch(/^0x[0-9a-f]+$/);
+    expect((await post('', call('anvil_revert', ['0x1']))).body).toMatchObject({ result: true });
+    expect((await post('', call('anvil_revert', ['0x99']))).body).toMatchObject({ result: false });
   });
 
   it('evm_increaseTime answers the total offset in seconds as a decimal string (as hardhat)', async () => {
@@ -228,9 +291,10 @@ describe('the catch-up gate', () => {
     });
     await new Promise((r) => setTimeout(r, 100));
     expect(answered).toBe(false);
+    const before = Number(one.chain.head().block.header.number);
     growChain(one.chain, 2);
     gate.open();
-    expect((await read).body).toMatchObject({ result: '0x5' });
+    expect((await read).body).toMatchObject({ result: `0x${(before + 2).toString(16)}` });
   });
 
   it('a gate that does not open in time answers reads with an error, never an old block', async () => {

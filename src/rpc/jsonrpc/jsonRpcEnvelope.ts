@@ -14,6 +14,7 @@
 import { type CatchUpGate, type SidechainView } from '../ports';
 import { type RpcMessage, encodeJson, parseRpcBody } from './jsonText';
 import { type RpcResult, callRpc } from './methods';
+import { SEND_RAW_TRANSACTION, sendRawTransaction } from './sendTransaction';
 import {
   JSONRPC_INTERNAL_ERROR,
   JSONRPC_INVALID_PARAMS,
@@ -196,6 +197,12 @@ async function execute(msg: RpcMessage, c: Context): Promise<Answer> {
       return r.ok ? resultAnswer(msg.idRaw, r.result) : errorAnswer(msg.idRaw, r.error);
     }
     if (c.gateError && !ANSWERED_WHILE_CATCHING_UP.has(msg.method)) return errorAnswer(msg.idRaw, c.gateError);
+    if (msg.method === SEND_RAW_TRANSACTION) {
+      const sent = await sendRawTransaction(c.view(), params);
+      // The pool changed: later calls of a batch read it again.
+      c.stale();
+      return sent.ok ? resultAnswer(msg.idRaw, sent.result) : errorAnswer(msg.idRaw, sent.error);
+    }
     const r = callRpc(c.view(), msg.method, params);
     return r.ok ? resultAnswer(msg.idRaw, r.result) : errorAnswer(msg.idRaw, r.error);
   } catch {

@@ -530,7 +530,7 @@ describe('JSON-RPC server: ethers v6 JsonRpcProvider end to end (sidechain.md §
       const b12 = chain.byNumber(12n)!.block;
       expect(
         withTxs.prefetchedTransactions.slice(0, 2).map((t) => [t.from.toLowerCase(), t.to?.toLowerCase(), t.value]),
-      ).toEqual(FIXTURE_TRANSFERS.map((t) => [t.from, t.to, t.value]));
+      ).toEqual(FIXTURE_TRANSFERS.get(12n)!.map((t) => [t.from, t.to, t.value]));
       if (b12.body.stateSyncs.length > 0)
         expect(withTxs.prefetchedTransactions.at(-1)!.hash).toBe(stateSyncTxHash(12n, b12.hash));
       expect(await provider.getBlock(99)).toBeNull();

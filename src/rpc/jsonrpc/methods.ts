@@ -45,6 +45,8 @@ import { JSONRPC_INTERNAL_ERROR, type RpcErrorObject, RpcFailure, handlerError, 
 import { syncingJson } from './syncingJson';
 import { transactionJson } from './transactionJson';
 import { type StoredBlock } from '../../sidechain/readPort';
+import { ACCOUNT_METHODS } from './accountMethods';
+import { signedTxJson } from './transactionJson';
 
 export type RpcResult = { ok: true; result: unknown } | { ok: false; error: RpcErrorObject };
 
@@ -78,7 +80,23 @@ function txAtIndex(view: SidechainView, b: StoredBlock | undefined, index: bigin
   const txs = b ? view.chain.activity(b).txs : [];
   const entry = index < BigInt(txs.length) ? txs[Number(index)] : undefined;
   if (!b || !entry) return null;
-  return transactionJson(entry, { blockHash: b.block.hash, blockNumber: b.block.header.number });
+  return transactionJson(entry, { blockHash: b.block.hash, blockNumber: b.block.header.number, ...baseFeeOf(b) });
+}
+
+const baseFeeOf = (b: StoredBlock): { baseFee?: bigint } =>
+  b.block.header.baseFee === undefined ? {} : { baseFee: b.block.header.baseFee };
+
+/** geth: a canonical transaction with its block, else a pending one of the pool (no block), else null. */
+function transactionByHash(view: SidechainView, hash: Hex): unknown {
+  const at = view.chain.transaction(hash);
+  if (at)
+    return transactionJson(at.entry, {
+      blockHash: at.block.block.hash,
+      blockNumber: at.block.block.header.number,
+      ...baseFeeOf(at.block),
+    });
+  const pending = view.pool?.transaction(hash);
+  return pending ? signedTxJson(pending, { blockHash: null, blockNumber: null, transactionIndex: null }) : null;
 }
 
 /** geth's `eth_getBlockReceipts`: null for an unknown block. */
@@ -138,12 +156,7 @@ const METHODS: ReadonlyMap<string, Method> = new Map<string, Method>([
     'eth_getTransactionByHash',
     {
       args: [required(hashArg)],
-      run: (v, [hash]) => {
-        const at = v.chain.transaction(hash as Hex);
-        return at
-          ? transactionJson(at.entry, { blockHash: at.block.block.hash, blockNumber: at.block.block.header.number })
-          : null;
-      },
+      run: (v, [hash]) => transactionByHash(v, hash as Hex),
     },
   ],
   [
@@ -265,6 +278,7 @@ const METHODS: ReadonlyMap<string, Method> = new Map<string, Method>([
   ],
   ['sidechain_getRootHash', { args: [required(parseUint64Arg), required(parseUint64Arg)], run: rootHash }],
   ['eth_getRootHash', { args: [required(parseUint64Arg), required(parseUint64Arg)], run: rootHash }],
+  ...ACCOUNT_METHODS,
 ]);
 
 /** The methods `callRpc` answers, sorted. */

@@ -7,7 +7,7 @@
  * bloom when it reads the stored receipt).
  */
 import { type SidechainLog, type SidechainReceipt } from '../../sidechain/readPort';
-import { logsBloom } from './logsBloom';
+import { logsBloom } from '../../sidechain/logsBloom';
 import { toQuantity } from './quantity';
 
 export function logJson(log: SidechainLog, removed = false): Record<string, unknown> {
@@ -37,8 +37,8 @@ export function receiptJson(r: SidechainReceipt): Record<string, unknown> {
     contractAddress: null,
     logs: r.logs.map((l) => logJson(l)),
     logsBloom: logsBloom(r.logs),
-    type: '0x0',
-    effectiveGasPrice: '0x0',
+    type: toQuantity(r.type),
+    effectiveGasPrice: toQuantity(r.effectiveGasPrice),
     status: toQuantity(r.status),
   };
 }

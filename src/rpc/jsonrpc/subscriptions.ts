@@ -7,7 +7,8 @@
  *   after a reorg, every header of the new branch, so two headers may share a number.
  * - `logs` (with a filter: address, topics, and fromBlock/toBlock as block-number bounds): each
  *   matching log of each new canonical block, one notification per log; the logs of blocks a
- *   reorg or rewind removed are sent again first, with `removed: true`. The state-sync logs are
+ *   reorg or rewind removed are sent again first, with `removed: true`, before any of the
+ *   connection's notifications of the new blocks (as geth's removed-logs event comes first). The state-sync logs are
  *   among them, as Bor delivers them to log subscribers.
  * Other names are geth's `no "<name>" subscription in eth namespace`; arguments are decoded and
  * refused as geth does (`non-array args`, `expected subscription name as first argument`, …).
@@ -142,19 +143,24 @@ export class SubscriptionSet implements RpcSession {
       out.push(
         `{"jsonrpc":"2.0","method":"${namespace}_subscription","params":{"subscription":${encodeJson(id)},"result":${encodeJson(result)}}}`,
       );
+    const matching = (
+      id: string,
+      sub: Extract<Subscription, { kind: 'logs' }>,
+      removed: boolean,
+      blocks: typeof change.added,
+    ) => {
+      for (const b of blocks)
+        for (const l of chain.activity(b).logs)
+          if (inBounds(l.blockNumber, sub.criteria) && logMatches(l, sub.criteria))
+            send(id, sub.namespace, logJson(l, removed));
+    };
+    // As geth sends a reorg's removed logs before the new chain's events: first what left, for
+    // every subscription of the connection, then the new headers and logs.
+    for (const [id, sub] of this.subs) if (sub.kind === 'logs') matching(id, sub, true, change.removed);
     for (const [id, sub] of this.subs) {
-      if (sub.kind === 'newHeads') {
+      if (sub.kind === 'newHeads')
         for (const b of change.added) send(id, sub.namespace, headerJson(b.block.header, b.block.hash));
-        continue;
-      }
-      const matching = (removed: boolean, blocks: typeof change.added) => {
-        for (const b of blocks)
-          for (const l of chain.activity(b).logs)
-            if (inBounds(l.blockNumber, sub.criteria) && logMatches(l, sub.criteria))
-              send(id, sub.namespace, logJson(l, removed));
-      };
-      matching(true, change.removed);
-      matching(false, change.added);
+      else matching(id, sub, false, change.added);
     }
     return out;
   }

@@ -1,7 +1,8 @@
 /**
- * Transactions, receipts and logs over JSON-RPC (issue 16 item 5; sidechain.md §2.8, §4.3, §5):
- * the fixture chain's transfers and state-sync transactions read back by hash, by block and
- * index, as receipts and as filtered logs, in geth's shapes, and through ethers' formatters.
+ * Transactions, receipts and logs over JSON-RPC (issue 16 item 5, issue 22; sidechain.md §2.8,
+ * §4.3, §5): the fixture chain's signed transfers (and their LogTransfer logs) and state-sync
+ * transactions read back by hash, by block and index, as receipts and as filtered logs, in geth's
+ * shapes, and through ethers' formatters.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JsonRpcApiProvider, type JsonRpcError, type JsonRpcPayload, type JsonRpcResult, toBeHex } from 'ethers';
@@ -59,14 +60,12 @@ describe('the chain under test', () => {
 
 describe('eth_getTransactionByHash', () => {
   it('answers every transaction of every block as the block lists it, the state-sync one included', () => {
-    // The fixture repeats its two transfers in blocks 10 and 12: the later block answers, as
-    // geth's lookup entry is overwritten by the newer block.
-    const latest = new Map<string, Json>();
+    const every = new Map<string, Json>();
     for (const b of chain.canonicalRange(0n))
-      for (const tx of blockTxs(b.block.header.number)) latest.set(tx.hash as string, tx);
-    expect(latest.size).toBe(2 + syncBlocks().length);
-    for (const [hash, tx] of latest) expect(ok(call('eth_getTransactionByHash', [hash]))).toEqual(tx);
-    expect((ok(call('eth_getTransactionByHash', [blockTxs(10n)[0]!.hash])) as Json).blockNumber).toBe('0xc');
+      for (const tx of blockTxs(b.block.header.number)) every.set(tx.hash as string, tx);
+    expect(every.size).toBe(4 + syncBlocks().length);
+    for (const [hash, tx] of every) expect(ok(call('eth_getTransactionByHash', [hash]))).toEqual(tx);
+    expect((ok(call('eth_getTransactionByHash', [blockTxs(10n)[0]!.hash])) as Json).blockNumber).toBe('0xa');
     const s = chain.byNumber(12n)!;
     expect(ok(call('eth_getTransactionByHash', [stateSyncTxHash(12n, s.block.hash)]))).toMatchObject({
       hash: stateSyncTxHash(12n, s.block.hash),
@@ -86,11 +85,15 @@ describe('eth_getTransactionByHash', () => {
 });
 
 describe('eth_getTransactionReceipt', () => {
-  it('a transfer: status 1, 21,000 gas, cumulative gas, no logs, every field in geth format', () => {
+  it('a transfer: status 1, 21,000 gas, cumulative gas, its type and price, its LogTransfer, every field in geth format', () => {
     const b = chain.byNumber(12n)!;
+    const baseFee = b.block.header.baseFee!;
     const txs = blockTxs(12n).slice(0, 2);
     txs.forEach((tx, i) => {
-      const r = ok(call('eth_getTransactionReceipt', [tx.hash])) as Json;
+      const r = ok(call('eth_getTransactionReceipt', [tx.hash])) as Json & { logs: Json[] };
+      const signed = b.block.body.txs[i]!;
+      const price = signed.type === 0 ? signed.maxFeePerGas : baseFee + signed.maxPriorityFeePerGas;
+      const topics = (r.logs[0]!.topics as Hex[]) ?? [];
       expect(r).toEqual({
         blockHash: b.block.hash,
         blockNumber: '0xc',
@@ -101,12 +104,26 @@ describe('eth_getTransactionReceipt', () => {
         gasUsed: '0x5208',
         cumulativeGasUsed: toQuantity(21_000 * (i + 1)),
         contractAddress: null,
-        logs: [],
-        logsBloom: `0x${'00'.repeat(256)}`,
-        type: '0x0',
-        effectiveGasPrice: '0x0',
+        logs: [
+          {
+            address: '0x0000000000000000000000000000000000001010',
+            topics,
+            data: r.logs[0]!.data,
+            blockNumber: '0xc',
+            transactionHash: tx.hash,
+            transactionIndex: toQuantity(i),
+            blockHash: b.block.hash,
+            logIndex: toQuantity(i),
+            removed: false,
+          },
+        ],
+        logsBloom: r.logsBloom,
+        type: toQuantity(signed.type),
+        effectiveGasPrice: toQuantity(price),
         status: '0x1',
       });
+      expect(topics.slice(2)).toEqual([toBeHex(BigInt(signed.from), 32), toBeHex(BigInt(signed.to), 32)]);
+      expect(BigInt(r.logsBloom as string)).toBe(bloomOf(['0x0000000000000000000000000000000000001010', ...topics]));
     });
   });
 
@@ -139,7 +156,8 @@ describe('eth_getTransactionReceipt', () => {
           transactionHash: hash,
           transactionIndex: toQuantity(index),
           blockHash: b.block.hash,
-          logIndex: toQuantity(i),
+          // After the transfers' logs (a transfer of value 0 logs nothing).
+          logIndex: toQuantity(i + b.outcomes.reduce((k, o) => k + o.logs.length, 0)),
           removed: false,
         })),
       );
@@ -207,7 +225,8 @@ describe('transaction counts and transactions by block and index', () => {
 });
 
 describe('eth_getLogs', () => {
-  const allLogs = (): Json[] =>
+  /** The state-sync logs, block by block. */
+  const stateLogs = (): Json[] =>
     syncBlocks().flatMap(
       (b) =>
         (
@@ -216,6 +235,15 @@ describe('eth_getLogs', () => {
           }
         ).logs,
     );
+  /** Every log of every block: the transfers' and the state syncs'. */
+  const allLogs = (): Json[] =>
+    chain
+      .canonicalRange(0n)
+      .flatMap((b) =>
+        (ok(call('eth_getBlockReceipts', [toQuantity(b.block.header.number)])) as Array<{ logs: Json[] }>).flatMap(
+          (r) => r.logs,
+        ),
+      );
   const logs = (filter: unknown): Json[] => ok(call('eth_getLogs', [filter])) as Json[];
   const idTopic = (id: number) => toBeHex(id, 32);
 
@@ -241,16 +269,20 @@ describe('eth_getLogs', () => {
   });
 
   it('address: one or any of several', () => {
-    const all = allLogs();
+    const all = stateLogs();
+    expect(allLogs().length).toBe(all.length + 3);
     expect(logs({ fromBlock: '0x0', address: STATE_RECEIVER_ADDRESS })).toEqual(all);
     expect(logs({ fromBlock: '0x0', address: STATE_RECEIVER_ADDRESS.toUpperCase().replace('0X', '0x') })).toEqual(all);
     expect(logs({ fromBlock: '0x0', address: [`0x${'11'.repeat(20)}`, STATE_RECEIVER_ADDRESS] })).toEqual(all);
     expect(logs({ fromBlock: '0x0', address: `0x${'11'.repeat(20)}` })).toEqual([]);
-    expect(logs({ fromBlock: '0x0', address: [] })).toEqual(all);
+    expect(logs({ fromBlock: '0x0', address: [] })).toEqual(allLogs());
   });
 
   it('topics: positions, OR-arrays, nulls, and more positions than a log has', () => {
-    const all = allLogs();
+    const all = stateLogs();
+    const everything = allLogs();
+    const transfers = everything.filter((l) => (l.topics as string[]).length === 4);
+    expect(transfers).toHaveLength(3);
     const byId = (ids: number[]) => all.filter((l) => ids.includes(Number(BigInt((l.topics as string[])[1]!))));
     expect(logs({ fromBlock: '0x0', topics: [STATE_COMMITTED_TOPIC] })).toEqual(all);
     expect(logs({ fromBlock: '0x0', topics: [null, idTopic(2)] })).toEqual(byId([2]));
@@ -259,11 +291,11 @@ describe('eth_getLogs', () => {
       byId([1]),
     );
     // A null inside an OR-array, or an empty array, matches anything in that position.
-    expect(logs({ fromBlock: '0x0', topics: [null, [idTopic(1), null]] })).toEqual(all);
-    expect(logs({ fromBlock: '0x0', topics: [[], []] })).toEqual(all);
+    expect(logs({ fromBlock: '0x0', topics: [null, [idTopic(1), null]] })).toEqual(everything);
+    expect(logs({ fromBlock: '0x0', topics: [[], []] })).toEqual(everything);
     expect(logs({ fromBlock: '0x0', topics: [`0x${'ee'.repeat(32)}`] })).toEqual([]);
-    // StateCommitted has two topics: a third position matches nothing, even as null.
-    expect(logs({ fromBlock: '0x0', topics: [null, null, null] })).toEqual([]);
+    // StateCommitted has two topics: a third position matches it never, even as null; LogTransfer has four.
+    expect(logs({ fromBlock: '0x0', topics: [null, null, null] })).toEqual(transfers);
     expect(logs({ fromBlock: '0x0', topics: [STATE_COMMITTED_TOPIC], address: STATE_RECEIVER_ADDRESS })).toEqual(all);
   });
 

@@ -171,13 +171,17 @@ export function createRestServer(port: ServicePort, opts: RestServerOptions = {}
       case 'committed':
       case 'refused':
         return sendJson(reply, 200, found.result);
+      // 404 either way (not committed here), with what the node knows of it: a client deciding
+      // whether a copy it sent was a duplicate reads `status`.
       case 'pending':
-        throw new RestError(404, found.message);
+        return sendJson(reply, 404, { ...errorBody(found.message), status: 'pending' });
       case 'unknown':
-        throw new RestError(
-          404,
-          found.message ?? `tx ${body.toUpperCase()} not found: this node neither received nor committed it`,
-        );
+        return sendJson(reply, 404, {
+          ...errorBody(
+            found.message ?? `tx ${body.toUpperCase()} not found: this node neither received nor committed it`,
+          ),
+          status: 'unknown',
+        });
     }
   });
 

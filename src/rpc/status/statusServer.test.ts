@@ -167,6 +167,32 @@ describe('node status RPC', () => {
     }
   });
 
+  it('/unconfirmed_txs: the pending txs, base64, with Tendermint’s totals; limit 1-100; absent where the port does not tell', async () => {
+    const txs = [new Uint8Array([1, 2, 3]), new Uint8Array([4, 5])];
+    const port: NodeStatusPort = {
+      ...f.statusPort,
+      status: () => f.statusPort.status(),
+      netInfo: () => f.statusPort.netInfo(),
+      unconfirmedTxs: () => txs,
+    };
+    const s = createStatusServer(port);
+    try {
+      const r = await s.inject('/unconfirmed_txs');
+      expect(r.statusCode, r.body).toBe(200);
+      expect(r.json().result).toEqual({ n_txs: '2', total: '2', total_bytes: '5', txs: ['AQID', 'BAU='] });
+      expect((await s.inject('/unconfirmed_txs?limit=1')).json().result).toMatchObject({
+        n_txs: '1',
+        total: '2',
+        txs: ['AQID'],
+      });
+      expectRpcError(await s.inject('/unconfirmed_txs?limit=x'), 400, -32602);
+    } finally {
+      await s.close();
+    }
+    // The fixture's port does not tell: the route is "Method not found".
+    expectRpcError(await server.inject('/unconfirmed_txs'), 404, -32601);
+  });
+
   it('300 malformed requests: each is a 200 for the two routes or a JSON-RPC error envelope; the server keeps serving', async () => {
     const segment = fc.oneof(
       fc.constantFrom(

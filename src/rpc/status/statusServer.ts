@@ -1,7 +1,8 @@
 /**
  * The node status RPC (port 26657): `GET /status` and `GET /net_info` in Tendermint's shapes
- * (tendermintJson.ts), over a NodeStatusPort. Only the two routes the spec names exist; anything
- * else is a JSON-RPC error envelope, never an HTML page or a dropped connection. With `nodes` (a
+ * (tendermintJson.ts), over a NodeStatusPort, and Tendermint's `GET /unconfirmed_txs?limit=N` where
+ * the port tells (a devnet: the client reads it to take the sequence after a pending transaction's).
+ * Anything else is a JSON-RPC error envelope, never an HTML page or a dropped connection. With `nodes` (a
  * devnet), `/node/N/status` is validator N's node. `/status` never waits while a restart replays
  * its journal: it answers `catching_up: true` (the port's `catchingUp`) instead.
  */
@@ -17,7 +18,7 @@ import { type NodePorts, type NodeStatusPort } from '../ports';
 import { NodePrefix, pickNode } from '../http/nodePrefix';
 import { clientErrorHandler } from '../http/clientError';
 import { HARDENED_HTTP_OPTIONS, hardenHttp } from '../http/httpHardening';
-import { RpcErrorCode, netInfoResult, rpcError, rpcResult, statusResult } from './tendermintJson';
+import { RpcErrorCode, netInfoResult, rpcError, rpcResult, statusResult, unconfirmedTxsResult } from './tendermintJson';
 
 export interface StatusServerOptions {
   logger?: FastifyServerOptions['logger'];
@@ -27,7 +28,7 @@ export interface StatusServerOptions {
   nodes?: NodePorts<NodeStatusPort>;
 }
 
-const ROUTES: ReadonlySet<string> = new Set(['/status', '/net_info']);
+const ROUTES: ReadonlySet<string> = new Set(['/status', '/net_info', '/unconfirmed_txs']);
 
 /** Requests carry no body worth reading; a small limit keeps a flood from buffering megabytes. */
 const BODY_LIMIT_BYTES = 64 * 1024;
@@ -101,6 +102,21 @@ export function createStatusServer(port: NodeStatusPort, opts: StatusServerOptio
   app.get('/net_info', async (request, reply) => {
     const p = portOf(request, reply);
     return p ? send(reply, 200, rpcResult(netInfoResult(p.netInfo()))) : reply;
+  });
+
+  app.get('/unconfirmed_txs', async (request, reply) => {
+    const p = portOf(request, reply);
+    if (!p) return reply;
+    if (!p.unconfirmedTxs) return send(reply, 404, rpcError(RpcErrorCode.MethodNotFound, 'Method not found'));
+    const q = request.query as Record<string, unknown>;
+    const raw = q.limit === undefined ? '30' : String(q.limit).replace(/^"|"$/g, '');
+    if (!/^\d+$/.test(raw))
+      return send(
+        reply,
+        400,
+        rpcError(RpcErrorCode.InvalidParams, 'Invalid params', `limit: expected a number, got ${raw}`),
+      );
+    return send(reply, 200, rpcResult(unconfirmedTxsResult(p.unconfirmedTxs(), Number(raw))));
   });
 
   return app;

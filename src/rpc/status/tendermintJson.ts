@@ -15,6 +15,7 @@ const ID = -1;
 export const RpcErrorCode = {
   InvalidRequest: -32600,
   MethodNotFound: -32601,
+  InvalidParams: -32602,
   InternalError: -32603,
 } as const;
 
@@ -56,5 +57,17 @@ export function netInfoResult(n: ReturnType<NodeStatusPort['netInfo']>) {
       is_outbound: true,
       remote_ip: '127.0.0.1',
     })),
+  };
+}
+
+/** Tendermint's `/unconfirmed_txs`: at most `limit` (1-100, default 30) txs, base64, and the totals. */
+export function unconfirmedTxsResult(txs: readonly Uint8Array[], limit: number) {
+  const n = Math.min(100, Math.max(1, limit || 30));
+  const shown = txs.slice(0, n);
+  return {
+    n_txs: String(shown.length),
+    total: String(txs.length),
+    total_bytes: String(txs.reduce((k, t) => k + t.length, 0)),
+    txs: shown.map((t) => Buffer.from(t).toString('base64')),
   };
 }

@@ -6,14 +6,16 @@
  * `setHead(n)` rewinds by replaying the canonical blocks 1..n into a fresh chain: the chain has no
  * rewind of its own, and a replay gives exactly the state a node would have had at block n.
  */
-import { type SidechainTx } from '../../sidechain/block';
+import { type SignedTx } from '../../sidechain/transaction';
 import { SidechainChain, type StoredBlock } from '../../sidechain/chain';
 import { buildBlock, planProduction, type ProductionInputs } from '../../sidechain/producer';
 import { chainReadPort } from '../../sidechain/readPort';
 import { type OperatorResult, type SidechainPort, type SidechainView } from '../ports';
 import {
   FIXTURE_CONFIG,
+  fixtureAlloc,
   fixtureKeys,
+  fixtureTransfer,
   fixtureProducers,
   fixtureRecords,
   fixtureSpans,
@@ -32,13 +34,28 @@ const producers = fixtureProducers(keys);
 const spans = () => fixtureSpans(producers, { rotate: false });
 const records = fixtureRecords(6, GENESIS_TIME_S);
 
-/** Two transfers between the first two producers' addresses. */
-export const FIXTURE_TRANSFERS: readonly SidechainTx[] = [
-  { from: keys[0]!.address, to: keys[1]!.address, value: 5n * 10n ** 18n, nonce: 0n },
-  { from: keys[1]!.address, to: keys[0]!.address, value: 0n, nonce: 7n },
-];
+/**
+ * The signed transfers of blocks 10 and 12, between the first two producers: a legacy and an
+ * EIP-1559 transfer in each (one of value 0, which logs nothing).
+ */
+export const FIXTURE_TRANSFERS: ReadonlyMap<bigint, readonly SignedTx[]> = new Map([
+  [
+    10n,
+    [
+      fixtureTransfer(keys[0]!, keys[1]!.address, 0n, { value: 5n * 10n ** 18n, type: 0 }),
+      fixtureTransfer(keys[1]!, keys[0]!.address, 0n, { value: 0n, type: 2 }),
+    ],
+  ],
+  [
+    12n,
+    [
+      fixtureTransfer(keys[0]!, keys[1]!.address, 1n, { value: 10n ** 18n, type: 2 }),
+      fixtureTransfer(keys[1]!, keys[0]!.address, 1n, { value: 2n, type: 0 }),
+    ],
+  ],
+]);
 
-function inputs(txs: SidechainTx[]): ProductionInputs {
+function inputs(txs: readonly SignedTx[]): ProductionInputs {
   const spanMap = spans();
   return {
     span: (id) => spanMap.get(id) ?? null,
@@ -48,14 +65,14 @@ function inputs(txs: SidechainTx[]): ProductionInputs {
 }
 
 function emptyChain(): SidechainChain {
-  return new SidechainChain(FIXTURE_CONFIG, { timeS: GENESIS_TIME_S, producers });
+  return new SidechainChain(FIXTURE_CONFIG, { timeS: GENESIS_TIME_S, producers, alloc: fixtureAlloc(keys) });
 }
 
 /** Grow `chain` by `count` blocks, each sealed by the in-turn producer; `txsAt(n)` fills block n. */
 export function growChain(
   chain: SidechainChain,
   count: number,
-  txsAt: (n: bigint) => readonly SidechainTx[] = () => [],
+  txsAt: (n: bigint) => readonly SignedTx[] = () => [],
 ): void {
   for (let i = 0; i < count; i++) {
     const head = chain.head();
@@ -63,7 +80,7 @@ export function growChain(
     const plan = planProduction(chain.cfg, head, who);
     if (!plan) throw new Error(`fixture: ${who} cannot produce on block ${head.block.header.number}`);
     const key = keys.find((k) => k.address === who)!;
-    const block = buildBlock(chain, plan, key.sk, who, inputs([...txsAt(head.block.header.number + 1n)]), plan.timeS);
+    const block = buildBlock(chain, plan, key.sk, who, inputs(txsAt(head.block.header.number + 1n)), plan.timeS);
     const r = chain.import(block, FAR_FUTURE_S, 0);
     if (r.status !== 'imported' || !r.newHead)
       throw new Error(
@@ -75,7 +92,7 @@ export function growChain(
 /** A chain of `blocks` blocks; blocks 10 and 12 carry transfers (12 is a sprint start with state syncs). */
 export function buildFixtureChain(blocks = 14): SidechainChain {
   const chain = emptyChain();
-  growChain(chain, blocks, (n) => (n === 10n || n === 12n ? FIXTURE_TRANSFERS : []));
+  growChain(chain, blocks, (n) => FIXTURE_TRANSFERS.get(n) ?? []);
   return chain;
 }
 

@@ -9,6 +9,9 @@ import { keccak256Bytes } from '../../core/hash';
 import { addressOfPublicKey, publicKeyBytesFromPrivateKey } from '../../core/secp256k1';
 import { sidechainConfig } from '../config';
 import { type CommittedSpan, type SpanProducer, type StateSyncRecord } from '../systemState';
+import { type GenesisAlloc } from '../accounts';
+import { type SignedTx, type TxType, TRANSFER_GAS, signTransfer } from '../transaction';
+import { realScheme } from '../../core/signatureScheme';
 
 export interface FixtureKey {
   sk: Hex;
@@ -63,4 +66,37 @@ export function fixtureRecords(count: number, fromTimeS: bigint): StateSyncRecor
     chainId: '15001',
     timeS: fromTimeS + BigInt(i) * 7n,
   }));
+}
+
+/** What each fixture key holds at genesis: 1,000 tokens (wei). */
+export const FIXTURE_BALANCE = 1000n * 10n ** 18n;
+
+export function fixtureAlloc(keys: readonly FixtureKey[]): GenesisAlloc[] {
+  return keys.map((k) => ({ address: k.address, balance: FIXTURE_BALANCE }));
+}
+
+/**
+ * A transfer signed by a fixture key for the fixture chain: 21,000 gas, a fee cap of 10 gwei (the
+ * base fee starts at 1 gwei and falls), a 1 gwei tip; legacy (type 0) or EIP-1559 (type 2).
+ */
+export function fixtureTransfer(
+  from: FixtureKey,
+  to: Address,
+  nonce: bigint,
+  opts: { value?: bigint; type?: TxType; chainId?: bigint } = {},
+): SignedTx {
+  return signTransfer(
+    {
+      type: opts.type ?? 2,
+      chainId: opts.chainId ?? FIXTURE_CONFIG.chainId,
+      nonce,
+      to,
+      value: opts.value ?? 1n,
+      gasLimit: TRANSFER_GAS,
+      maxFeePerGas: 10n ** 10n,
+      maxPriorityFeePerGas: 10n ** 9n,
+    },
+    from.sk,
+    realScheme,
+  );
 }

@@ -2,10 +2,11 @@
  * The 2048-bit logs bloom of a receipt (Ethereum yellow paper §4.3.1, geth `types.CreateBloom`):
  * for the address and every topic of every log, three bits chosen by the first three 16-bit pairs
  * of its keccak256 hash, each modulo 2048, numbered from the last byte. A receipt's JSON carries it
- * as `logsBloom`; Bor recomputes it from the logs when it reads the state-sync receipt.
+ * as `logsBloom`, and a block header over its transfers' logs; Bor recomputes it from the logs when it
+ * reads the state-sync receipt (whose logs no header bloom covers).
  */
-import { type Hex, fromHex, toHex } from '../../core/bytes';
-import { keccak256Bytes } from '../../core/hash';
+import { type Hex, fromHex, toHex } from '../core/bytes';
+import { keccak256Bytes } from '../core/hash';
 
 export const BLOOM_BYTES = 256;
 

@@ -1,0 +1,269 @@
+/**
+ * The methods a wallet calls before and after it signs (geth `internal/ethapi`, sidechain.md §5
+ * item 8): the account state at a block, fees, estimates, and the pending transactions of the
+ * node's pool. Pure functions over a `SidechainView`, merged into `callRpc`'s table (methods.ts).
+ *
+ * - `eth_getBalance`, `eth_getTransactionCount` (`pending`: the pool's next nonce), `eth_getCode`
+ *   and `eth_getStorageAt` (no account has code: `0x` and zero words), at any block the node has;
+ * - `eth_gasPrice` (the head's base fee plus the suggested tip), `eth_maxPriorityFeePerGas`,
+ *   `eth_feeHistory` (base fees, gas used ratios and tip percentiles of recent blocks);
+ * - `eth_estimateGas`: 21,000 for a transfer the sender can pay for; `eth_call`: `0x`, what a call
+ *   to an account without code returns. Data, or a call without a recipient, is refused: there is no
+ *   EVM to run it;
+ * - `eth_getRawTransactionByHash`, and the pool's side of `eth_getTransactionByHash` (methods.ts).
+ * An unknown block is geth's `header not found`.
+ */
+import { type Address } from '../../core/address';
+import { type Hex } from '../../core/bytes';
+import { accountOf } from '../../sidechain/accounts';
+import { SUGGESTED_TIP, nextBaseFee } from '../../sidechain/baseFee';
+import { type StoredBlock } from '../../sidechain/readPort';
+import { TRANSFER_GAS, effectiveGasPrice } from '../../sidechain/transaction';
+import { type SidechainView } from '../ports';
+import { resolveBlock } from './blockResolution';
+import {
+  type ArgSpec,
+  type BlockRef,
+  type Parsed,
+  bad,
+  decodeHexBytes,
+  good,
+  jsonKind,
+  optional,
+  parseBlockNumber,
+  parseBlockNumberOrHash,
+  parseFixedHex,
+  parseHash,
+  required,
+} from './goArguments';
+import { toQuantity } from './quantity';
+import { handlerError } from './rpcErrors';
+
+interface Method {
+  args: ReadonlyArray<ArgSpec<unknown>>;
+  run(view: SidechainView, args: unknown[]): unknown;
+}
+
+const parseAddressArg = (v: unknown): Parsed<Address> => parseFixedHex(v, 20, 'common.Address') as Parsed<Address>;
+
+/** `hexutil.Big`: `0x` + hex without leading zeros, at most 256 bits. */
+export function decodeBigHex(v: unknown, typeName = 'hexutil.Big'): Parsed<bigint> {
+  if (typeof v !== 'string') return bad(`json: cannot unmarshal non-string into Go value of type ${typeName}`);
+  const fail = (why: string) => bad(`json: cannot unmarshal ${why} into Go value of type ${typeName}`);
+  if (!/^0[xX]/.test(v)) return fail('hex string without 0x prefix');
+  const raw = v.slice(2);
+  if (raw === '') return fail('hex string "0x"');
+  if (raw.length > 1 && raw[0] === '0') return fail('hex number with leading zero digits');
+  if (!/^[0-9a-fA-F]+$/.test(raw)) return fail('invalid hex string');
+  if (raw.length > 64) return fail('hex number > 256 bits');
+  return good(BigInt(`0x${raw}`));
+}
+
+/** The fields of geth's `TransactionArgs` a transfer uses. */
+export interface CallArgs {
+  from?: Address;
+  to?: Address | null;
+  value?: bigint;
+  data?: Hex;
+}
+
+export function parseCallArgs(v: unknown): Parsed<CallArgs> {
+  if (typeof v !== 'object' || v === null || Array.isArray(v))
+    return bad(`json: cannot unmarshal ${jsonKind(v)} into Go value of type ethapi.TransactionArgs`);
+  const o = v as Record<string, unknown>;
+  const out: CallArgs = {};
+  for (const k of ['from', 'to'] as const) {
+    if (o[k] === undefined || o[k] === null) continue;
+    const a = parseAddressArg(o[k]);
+    if (!a.ok) return a;
+    out[k] = a.value;
+  }
+  if (o.value !== undefined && o.value !== null) {
+    const n = decodeBigHex(o.value);
+    if (!n.ok) return n;
+    out.value = n.value;
+  }
+  const data = o.input ?? o.data;
+  if (o.input !== undefined && o.data !== undefined && o.input !== o.data)
+    return bad('both "data" and "input" are set and not equal. Please use "input" to pass transaction call data');
+  if (data !== undefined && data !== null) {
+    if (typeof data !== 'string') return bad('json: cannot unmarshal non-string into Go value of type hexutil.Bytes');
+    const d = decodeHexBytes(data);
+    if (!d.ok) return bad(`json: cannot unmarshal ${d.message} into Go value of type hexutil.Bytes`);
+    out.data = d.value;
+  }
+  return good(out);
+}
+
+/** The block an account read names (latest by default); geth's error when the node does not have it. */
+function stateAt(view: SidechainView, ref: BlockRef | undefined): StoredBlock {
+  const b = resolveBlock(view.chain, ref ?? { tag: 'latest' });
+  if (!b) throw handlerError('header not found');
+  return b;
+}
+
+function refuseCode(args: CallArgs, what: string): void {
+  if (args.to === undefined || args.to === null)
+    throw handlerError(
+      `contract creation is not supported: the sidechain runs no EVM (${what} of value transfers only)`,
+    );
+  if (args.data !== undefined && args.data !== '0x')
+    throw handlerError(`contract calls are not supported: the sidechain runs no EVM (${what} of value transfers only)`);
+}
+
+/** geth's `eth_feeHistory` limit on blockCount. */
+const MAX_FEE_HISTORY = 1024n;
+
+function feeHistory(view: SidechainView, [countArg, newestRef, percentiles]: unknown[]): unknown {
+  const newest = stateAt(view, newestRef as BlockRef);
+  let count = countArg as bigint;
+  if (count > MAX_FEE_HISTORY) count = MAX_FEE_HISTORY;
+  const last = newest.block.header.number;
+  if (count > last + 1n) count = last + 1n;
+  if (count === 0n) return { oldestBlock: '0x0' };
+  const oldest = last - count + 1n;
+  const ps = (percentiles as number[] | undefined) ?? [];
+  const baseFeePerGas: string[] = [];
+  const gasUsedRatio: number[] = [];
+  const reward: string[][] = [];
+  for (let n = oldest; n <= last; n++) {
+    const b = view.chain.byNumber(n);
+    if (!b) throw handlerError('header not found');
+    const h = b.block.header;
+    const baseFee = h.baseFee ?? 0n;
+    baseFeePerGas.push(toQuantity(baseFee));
+    gasUsedRatio.push(h.gasLimit === 0n ? 0 : Number(h.gasUsed) / Number(h.gasLimit));
+    // geth sorts the block's transactions by tip and weights each by its gas: every transfer uses
+    // the same gas, so the p-th percentile is the tip of the transaction at that rank.
+    const tips = b.block.body.txs
+      .map((t) => (effectiveGasPrice(t, baseFee) ?? baseFee) - baseFee)
+      .sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
+    reward.push(
+      ps.map((p) => {
+        if (tips.length === 0) return '0x0';
+        const i = Math.min(tips.length - 1, Math.max(0, Math.ceil((p / 100) * tips.length) - 1));
+        return toQuantity(tips[i]!);
+      }),
+    );
+  }
+  baseFeePerGas.push(toQuantity(nextBaseFee(newest.block.header)));
+  return {
+    oldestBlock: toQuantity(oldest),
+    baseFeePerGas,
+    gasUsedRatio,
+    ...(percentiles !== undefined ? { reward } : {}),
+  };
+}
+
+/** `math.HexOrDecimal64`: a JSON number, or a hex or decimal string. */
+function parseBlockCount(v: unknown): Parsed<bigint> {
+  if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return good(BigInt(v));
+  if (typeof v === 'string' && /^0[xX][0-9a-fA-F]+$/.test(v)) return good(BigInt(v));
+  if (typeof v === 'string' && /^\d+$/.test(v)) return good(BigInt(v));
+  return bad(`json: cannot unmarshal ${jsonKind(v)} into Go value of type math.HexOrDecimal64`);
+}
+
+function parsePercentiles(v: unknown): Parsed<number[]> {
+  if (!Array.isArray(v) || v.some((p) => typeof p !== 'number'))
+    return bad('json: cannot unmarshal into Go value of type []float64');
+  const ps = v as number[];
+  for (let i = 0; i < ps.length; i++) {
+    if (ps[i]! < 0 || ps[i]! > 100) return bad(`invalid reward percentile: ${ps[i]}`);
+    if (i > 0 && ps[i]! <= ps[i - 1]!)
+      return bad(`invalid reward percentile: #${i - 1}:${ps[i - 1]} >= #${i}:${ps[i]}`);
+  }
+  return good(ps);
+}
+
+export const ACCOUNT_METHODS: ReadonlyArray<[string, Method]> = [
+  [
+    'eth_getBalance',
+    {
+      args: [required(parseAddressArg), required(parseBlockNumberOrHash)],
+      run: (v, [address, ref]) =>
+        toQuantity(accountOf(stateAt(v, ref as BlockRef).accounts, address as Address).balance),
+    },
+  ],
+  [
+    'eth_getTransactionCount',
+    {
+      args: [required(parseAddressArg), required(parseBlockNumberOrHash)],
+      run: (v, [address, ref]) => {
+        const r = ref as BlockRef;
+        if ('tag' in r && r.tag === 'pending' && v.pool) return toQuantity(v.pool.pendingNonce(address as Address));
+        return toQuantity(accountOf(stateAt(v, r).accounts, address as Address).nonce);
+      },
+    },
+  ],
+  [
+    'eth_getCode',
+    {
+      args: [required(parseAddressArg), required(parseBlockNumberOrHash)],
+      run: (v, [, ref]) => {
+        stateAt(v, ref as BlockRef);
+        return '0x';
+      },
+    },
+  ],
+  [
+    'eth_getStorageAt',
+    {
+      args: [
+        required(parseAddressArg),
+        required((x) => decodeBigHex(x, 'common.Hash')),
+        required(parseBlockNumberOrHash),
+      ],
+      run: (v, [, , ref]) => {
+        stateAt(v, ref as BlockRef);
+        return `0x${'00'.repeat(32)}`;
+      },
+    },
+  ],
+  ['eth_gasPrice', { args: [], run: (v) => toQuantity((v.chain.head().block.header.baseFee ?? 0n) + SUGGESTED_TIP) }],
+  ['eth_maxPriorityFeePerGas', { args: [], run: () => toQuantity(SUGGESTED_TIP) }],
+  [
+    'eth_feeHistory',
+    {
+      args: [required(parseBlockCount), required(parseBlockNumber), optional(parsePercentiles)],
+      run: feeHistory,
+    },
+  ],
+  [
+    'eth_estimateGas',
+    {
+      args: [required(parseCallArgs), optional(parseBlockNumberOrHash)],
+      run: (v, [callArgs, ref]) => {
+        const a = callArgs as CallArgs;
+        refuseCode(a, 'estimates');
+        const b = stateAt(v, ref as BlockRef | undefined);
+        if (a.from && a.value && accountOf(b.accounts, a.from).balance < a.value)
+          throw handlerError('insufficient funds for transfer');
+        return toQuantity(TRANSFER_GAS);
+      },
+    },
+  ],
+  [
+    'eth_call',
+    {
+      args: [required(parseCallArgs), optional(parseBlockNumberOrHash)],
+      run: (v, [callArgs, ref]) => {
+        const a = callArgs as CallArgs;
+        if (a.to === undefined || a.to === null) refuseCode(a, 'calls');
+        stateAt(v, ref as BlockRef | undefined);
+        // A call to an account without code runs nothing and returns nothing.
+        return '0x';
+      },
+    },
+  ],
+  [
+    'eth_getRawTransactionByHash',
+    {
+      args: [required(parseHash)],
+      run: (v, [hash]) => {
+        const at = v.chain.transaction(hash as Hex);
+        if (at) return at.entry.kind === 'transfer' ? at.entry.tx.raw : null;
+        return v.pool?.transaction(hash as Hex)?.raw ?? null;
+      },
+    },
+  ],
+];

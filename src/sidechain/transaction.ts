@@ -1,0 +1,191 @@
+/**
+ * Signed sidechain transactions: value transfers as a wallet sends them, EIP-155 legacy (type 0)
+ * and EIP-1559 (type 2), encoded, decoded and checked by ethers' `Transaction` (RLP, the typed
+ * envelope, the signing digest). A transaction's hash is keccak256 of its signed encoding, as on
+ * any Ethereum chain, so a client re-deriving it (ethers' "hash mismatch" check) agrees.
+ *
+ * No EVM runs on the sidechain, so only what a transfer needs is accepted: a recipient, no data,
+ * no access list, a chain id (EIP-155 replay protection). The sender is recovered from the
+ * signature:
+ * - `real`: secp256k1 recovery of `r ‖ s ‖ yParity` over the signing digest (cached per process);
+ * - `fast` (a fast-crypto simulation's own workload only): the fast scheme's keyed hash, carried as
+ *   r = the 32-byte MAC and s = the signer's address left-padded to 32 bytes. A fast-crypto network
+ *   still accepts real signatures, so a wallet can send to a fast-crypto devnet.
+ *
+ * Decoded transactions are immutable values shared by every node that sees them: a decode (and
+ * its recovery) is cached by the raw bytes.
+ */
+import { Signature, Transaction } from 'ethers';
+import { boundedMemo } from '../core/memo';
+import { minBig } from '../core/amount';
+import { type Address } from '../core/address';
+import { type Bytes, type Hex, concatBytes, fromHex, toHex } from '../core/bytes';
+import { keccak256Bytes } from '../core/hash';
+import { type SignatureScheme, fastScheme, realScheme } from '../core/signatureScheme';
+
+/** Gas a plain value transfer uses (and the least any transaction may offer): 21,000. */
+export const TRANSFER_GAS = 21_000n;
+
+export type TxType = 0 | 2;
+
+export interface SignedTx {
+  /** The signed encoding (a legacy RLP list, or 0x02 ‖ RLP for EIP-1559). */
+  readonly raw: Hex;
+  /** keccak256(raw). */
+  readonly hash: Hex;
+  readonly type: TxType;
+  readonly chainId: bigint;
+  readonly nonce: bigint;
+  readonly to: Address;
+  readonly value: bigint;
+  readonly gasLimit: bigint;
+  /** Legacy: the gas price; EIP-1559: maxFeePerGas. */
+  readonly maxFeePerGas: bigint;
+  /** Legacy: the gas price; EIP-1559: maxPriorityFeePerGas. */
+  readonly maxPriorityFeePerGas: bigint;
+  /** The recovered sender. */
+  readonly from: Address;
+  readonly r: Hex;
+  readonly s: Hex;
+  readonly yParity: 0 | 1;
+  /** The `v` a legacy transaction carries (chainId × 2 + 35 + yParity); yParity for EIP-1559. */
+  readonly v: bigint;
+}
+
+/** What a transfer says before it is signed. */
+export interface TransferFields {
+  type: TxType;
+  chainId: bigint;
+  nonce: bigint;
+  to: Address;
+  value: bigint;
+  gasLimit: bigint;
+  /** Legacy: the gas price; EIP-1559: maxFeePerGas. */
+  maxFeePerGas: bigint;
+  /** EIP-1559 only (a legacy transaction's tip is its price above the base fee). */
+  maxPriorityFeePerGas?: bigint;
+}
+
+export type DecodeResult = { ok: true; tx: SignedTx } | { ok: false; error: string };
+
+/** geth's words for what the sidechain refuses before it looks at any state. */
+export const TX_ERRORS = {
+  typeNotSupported: 'transaction type not supported',
+  unprotected: 'only replay-protected (EIP-155) transactions allowed over RPC',
+  invalidSender: 'invalid sender',
+} as const;
+
+const decoded = boundedMemo<string, DecodeResult & { ok: true }>('sidechain.decodedTxs', 8192);
+
+/** Decode and check a signed transaction (its bytes as 0x hex or bytes); the error says what is wrong. */
+export function decodeSignedTx(raw: Hex | Bytes, scheme: SignatureScheme = realScheme): DecodeResult {
+  const hex = typeof raw === 'string' ? (raw.toLowerCase() as Hex) : toHex(raw);
+  const key = `${scheme.mode}:${hex}`;
+  const hit = decoded.get(key);
+  if (hit) return hit;
+  const r = decode(hex, scheme);
+  // Only what decoded is kept: a fast key registered later could make a refused signature good.
+  if (r.ok) decoded.set(key, r);
+  return r;
+}
+
+function decode(hex: Hex, scheme: SignatureScheme): DecodeResult {
+  let t: Transaction;
+  try {
+    t = Transaction.from(hex);
+  } catch (e) {
+    const why = (e as { shortMessage?: string }).shortMessage ?? (e as Error).message;
+    return { ok: false, error: /unsupported transaction type/.test(why) ? TX_ERRORS.typeNotSupported : `rlp: ${why}` };
+  }
+  if (t.type !== 0 && t.type !== 2) return { ok: false, error: TX_ERRORS.typeNotSupported };
+  if (t.to === null)
+    return { ok: false, error: 'contract creation is not supported: the sidechain runs no EVM (value transfers only)' };
+  if (t.data !== '0x')
+    return {
+      ok: false,
+      error: `contract calls are not supported: the sidechain runs no EVM (value transfers only), and this transaction carries ${(t.data.length - 2) / 2} bytes of data`,
+    };
+  if (t.type === 2 && (t.accessList?.length ?? 0) > 0)
+    return { ok: false, error: 'access lists are not supported: the sidechain runs no EVM (value transfers only)' };
+  if (t.chainId === 0n) return { ok: false, error: TX_ERRORS.unprotected };
+  const sig = t.signature;
+  if (sig === null) return { ok: false, error: TX_ERRORS.invalidSender };
+  const digest = fromHex(t.unsignedHash as Hex);
+  const from = recoverSender(digest, sig, scheme);
+  if (from === null) return { ok: false, error: TX_ERRORS.invalidSender };
+  const yParity = sig.yParity;
+  const tx: SignedTx = {
+    raw: hex,
+    hash: toHex(keccak256Bytes(fromHex(hex))),
+    type: t.type,
+    chainId: t.chainId,
+    nonce: BigInt(t.nonce),
+    to: t.to.toLowerCase() as Address,
+    value: t.value,
+    gasLimit: t.gasLimit,
+    maxFeePerGas: t.type === 2 ? t.maxFeePerGas! : t.gasPrice!,
+    maxPriorityFeePerGas: t.type === 2 ? t.maxPriorityFeePerGas! : t.gasPrice!,
+    from,
+    r: sig.r.toLowerCase() as Hex,
+    s: sig.s.toLowerCase() as Hex,
+    yParity,
+    v: t.type === 2 ? BigInt(yParity) : t.chainId * 2n + 35n + BigInt(yParity),
+  };
+  return { ok: true, tx: Object.freeze(tx) };
+}
+
+const ZERO_12 = new Uint8Array(12);
+
+/** The sender: the fast scheme's signer (fast networks only), else secp256k1 recovery; null if neither. */
+function recoverSender(digest: Bytes, sig: Signature, scheme: SignatureScheme): Address | null {
+  const r = fromHex(sig.r as Hex);
+  const s = fromHex(sig.s as Hex);
+  if (scheme.mode === 'fast' && s.subarray(0, 12).every((b) => b === 0)) {
+    const fast = fastScheme.recover(digest, concatBytes(r, s.subarray(12), new Uint8Array(13)));
+    if (fast) return fast.address;
+  }
+  return realScheme.recover(digest, concatBytes(r, s, new Uint8Array([sig.yParity])))?.address ?? null;
+}
+
+/** Sign a transfer with `privateKey` under `scheme` (a wallet's `real` signature, or the fast scheme's). */
+export function signTransfer(fields: TransferFields, privateKey: Hex, scheme: SignatureScheme): SignedTx {
+  const t = Transaction.from({
+    type: fields.type,
+    chainId: fields.chainId,
+    nonce: Number(fields.nonce),
+    to: fields.to,
+    value: fields.value,
+    gasLimit: fields.gasLimit,
+    data: '0x',
+    ...(fields.type === 2
+      ? { maxFeePerGas: fields.maxFeePerGas, maxPriorityFeePerGas: fields.maxPriorityFeePerGas ?? 0n }
+      : { gasPrice: fields.maxFeePerGas }),
+  });
+  const signature = scheme.sign(fromHex(t.unsignedHash as Hex), privateKey);
+  t.signature =
+    scheme.mode === 'fast'
+      ? Signature.from({
+          r: toHex(signature.subarray(0, 32)),
+          s: toHex(concatBytes(ZERO_12, signature.subarray(32, 52))),
+          yParity: 0,
+        })
+      : Signature.from({
+          r: toHex(signature.subarray(0, 32)),
+          s: toHex(signature.subarray(32, 64)),
+          yParity: signature[64] === 1 ? 1 : 0,
+        });
+  const r = decodeSignedTx(t.serialized as Hex, scheme);
+  if (!r.ok) throw new Error(`a transfer signed here does not decode: ${r.error}`);
+  return r.tx;
+}
+
+/** The price per gas a transaction pays under `baseFee`, or null when its fee cap is below it. */
+export function effectiveGasPrice(tx: SignedTx, baseFee: bigint): bigint | null {
+  if (tx.maxFeePerGas < baseFee) return null;
+  return minBig(baseFee + tx.maxPriorityFeePerGas, tx.maxFeePerGas);
+}
+
+/** What the sender must hold for a transaction to be valid: gas at its fee cap, plus the value. */
+export function maxCost(tx: SignedTx): bigint {
+  return tx.gasLimit * tx.maxFeePerGas + tx.value;
+}
