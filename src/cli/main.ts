@@ -64,14 +64,22 @@ export async function main(argv: string[]): Promise<number> {
     .scriptName('lockstep')
     .usage('$0 <command> [options]')
     .command(
-      'run',
+      'run [file]',
       'Run a scenario on virtual time and print its summary',
       (y) =>
         y
+          .positional('file', {
+            type: 'string',
+            describe: 'the scenario, as --scenario (name or JSON file); give one or the other',
+          })
           .option('scenario', {
             type: 'string',
-            default: 'default',
-            describe: 'scenario name (under scenarios/) or a JSON file',
+            describe: 'scenario name (under scenarios/) or a JSON file (default: default)',
+          })
+          .check((a) => {
+            if (a.file !== undefined && a.scenario !== undefined)
+              throw new Error(`give the scenario once: as an argument (${a.file}) or as --scenario (${a.scenario})`);
+            return true;
           })
           .option('seed', {
             type: 'number',
@@ -133,6 +141,7 @@ export async function main(argv: string[]): Promise<number> {
           .option('progress-interval', PROGRESS_INTERVAL)
           .option('test-diverge-after', { type: 'number', hidden: true })
           .example('$0 run', 'run the default scenario')
+          .example('$0 run scenarios/smoke.json', 'run a scenario file')
           .example('$0 run --scenario smoke --seed 7 --json', 'one JSON line for scripts')
           .example('$0 run --scenario reports/runs/smoke-7/scenario.json --seed 7', 'run a report folder again')
           .example('$0 run --scenario smoke --check-determinism', 'same trace hash in three runs?')
@@ -142,7 +151,7 @@ export async function main(argv: string[]): Promise<number> {
           ),
       async (args) => {
         exitCode = await runCommand({
-          scenario: args.scenario,
+          scenario: args.file ?? args.scenario ?? 'default',
           ...(args.seed !== undefined ? { seed: args.seed } : {}),
           ...(args.until !== undefined ? { until: args.until } : {}),
           placement: args.placement,
