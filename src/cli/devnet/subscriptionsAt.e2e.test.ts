@@ -88,8 +88,7 @@ describe('subscriptions on a devnet opened --at 4m', () => {
     // told of). A reorg that begins and ends inside one step replaces a block no subscriber heard
     // of and shows as neither, so the node's reorg count alone is not enough.
     const headNumbers = () => notes.filter((n) => n.sub === 'head').map((n) => n.number);
-    const replaced = () =>
-      new Set(headNumbers()).size < headNumbers().length || headNumbers().some((n) => n <= start);
+    const replaced = () => new Set(headNumbers()).size < headNumbers().length || headNumbers().some((n) => n <= start);
     let reorgs = 0;
     for (let i = 0; i < 120 && !replaced(); i++) {
       const before = d.net.sidechainNode(1).chain.reorgs.length;
