@@ -234,6 +234,32 @@ describe('the service-model oracles', () => {
     expect(vs.map((v) => v.message).join('\n')).toMatch(/does not hold|tallied|refuses|applies/);
   });
 
+  it('side-tx-results: a vote no honest validator casts on a relayed event is named', () => {
+    // Each yes on a join, stake update, exit, signer update or record turned into a no (the event
+    // says what the message says): the oracle fires, naming the vote (or, where the one vote moves
+    // the tally, the tally).
+    let named = 0;
+    let checked = 0;
+    const eventBacked = /MsgValidatorJoin|MsgStakeUpdate|MsgValidatorExit|MsgSignerUpdate|MsgEventRecord/;
+    for (const { r, index } of commits) {
+      const c = r.obs as Commit;
+      const backed = new Set(c.sideTxs.filter((t) => eventBacked.test(t.msgType)).map((t) => t.txHash));
+      for (const [vi, v] of c.sideVotes.entries()) {
+        if (v.result !== 'yes' || !backed.has(v.txHash)) continue;
+        const sideVotes = [...c.sideVotes];
+        sideVotes[vi] = { ...v, result: 'no', observation: null };
+        const got = replay(log, { index, record: { ...r, obs: { ...c, sideVotes } } }).find(
+          (x) => x.oracle === 'side-tx-results',
+        );
+        expect(got, `vote ${vi} at ${c.height}`).toBeDefined();
+        if (/which no honest validator votes/.test(got!.message)) named++;
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(4);
+    expect(named).toBeGreaterThan(0);
+  });
+
   it('query-answers: a change in any field of any answer, or a refusal turned into an answer, is named', () => {
     const queries = log.map((r, index) => ({ r, index })).filter((x) => x.r.obs.kind === 'service.query');
     const model = new ServiceModel('real');

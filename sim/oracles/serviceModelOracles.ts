@@ -184,6 +184,7 @@ export class SideTxResultsOracle extends Oracle {
   /** The rules the model's tally and post handlers decide (sim/oracles/model/service/{block,post}.ts). */
   static readonly judges: readonly RuleId[] = [
     'app.side-tx.tally',
+    'app.side-tx.vote-matches-event',
     'app.side-tx.post-only-on-yes',
     'app.side-tx.forged-minority',
     'staking.join.already-joined',
@@ -249,6 +250,17 @@ export class SideTxResultsOracle extends Oracle {
                 : null;
       const mustMatch = MUST_MATCH[m.msgType as MsgType];
       if (mustMatch) this.saw(mustMatch);
+      if (m.votesJudged && s.txHash.toLowerCase() === m.txHash) this.saw('app.side-tx.vote-matches-event');
+      const bad = problem === null ? m.badVotes[0] : undefined;
+      if (bad) {
+        this.fail(
+          r.t,
+          r.node,
+          `block ${c.height}, ${m.msgType} ${m.txHash}: validator ${bad.validator} voted ${bad.result}, which no honest validator votes: ${bad.why}`,
+          { height: c.height, txHash: m.txHash, msgType: m.msgType, badVotes: m.badVotes },
+        );
+        return;
+      }
       if (problem) {
         this.fail(r.t, r.node, `block ${c.height}, ${m.msgType} ${m.txHash}: ${problem}`, {
           height: c.height,

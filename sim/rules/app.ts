@@ -12,6 +12,15 @@ export const APP_RULES = [
     },
   },
   {
+    id: 'app.side-tx.vote-matches-event',
+    rule: "A validator votes on a message that relays a parent-chain event by looking the event up at the message's tx hash and log index, confirmed: skip while it is not there or not confirmed, no when it is another event or says something else (validator id, key, signer, record), yes when it says what the message says.",
+    source: 'reference: heimdall.md §9 (side handlers of staking, top-up, clerk); spec: What the service does 3',
+    guard: {
+      oracle: 'side-tx-results',
+      compares: "each vote in the block's commit on a join, stake update, exit, signer update, top-up or state-sync record against the parent chain's event at the message's tx hash and log index, as the chain reported it",
+    },
+  },
+  {
     id: 'app.side-tx.forged-minority',
     rule: 'An observation held by less than 2/3 of the power wins nothing, even held by the largest validator; a split between two observations fails.',
     source: 'reference: heimdall.md §9',

@@ -11,6 +11,7 @@ import { ACCEPTED, by, H, type Outcome, SDK } from './outcome';
 import { type ParentTruth, post, tally, type Vote } from './post';
 import { type ModelState } from './state';
 import { decodeModelTx, SIDE_MSGS } from './txDecode';
+import { honestVotes } from './sideVotes';
 import { type RuleId } from '../../ruleId';
 
 /** Spec "Limits": block max gas and max bytes. */
@@ -34,6 +35,10 @@ export interface SideOutcome {
   tally: 'yes' | 'no' | 'skip';
   outcome: Outcome;
   disagreement: string | null;
+  /** Votes no honest validator casts on this message, given the parent chain's event (sideVotes.ts). */
+  badVotes: Array<{ validator: string; result: 'yes' | 'no' | 'skip'; why: string }>;
+  /** The votes were judged against the event (an event-backed message). */
+  votesJudged: boolean;
 }
 
 export interface BlockOutcome {
@@ -119,10 +124,15 @@ function begin(s: ModelState, input: BlockInput, b: BlockContext, parent: Parent
   for (const [key, p] of s.pending.entries()) {
     if (p.height > input.height - 2n) continue;
     s.pending.delete(key);
-    const t = tally(
-      members,
-      input.votes.filter((v) => v.txHash === p.txHash),
-    );
+    const votes = input.votes.filter((v) => v.txHash === p.txHash);
+    const t = tally(members, votes);
+    const honest = 'txHash' in p.msg ? honestVotes(p.msg, parent.event(p.msg.txHash, p.msg.logIndex)) : null;
+    const badVotes = honest
+      ? votes
+          .filter((v) => !honest.allowed.has(v.result))
+          .map((v) => ({ validator: v.validator, result: v.result, why: honest.why }))
+      : [];
+    const judged = { badVotes, votesJudged: honest !== null };
     if (t.result !== 'yes') {
       out.push({
         txHash: p.txHash,
@@ -130,13 +140,21 @@ function begin(s: ModelState, input: BlockInput, b: BlockContext, parent: Parent
         tally: t.result,
         outcome: by('app.side-tx.post-only-on-yes', H.sideTxFailed(`the validators voted ${t.result}`)),
         disagreement: null,
+        ...judged,
       });
       continue;
     }
     const branch = s.branch();
     const r = post(branch, p.msg, t.observation, b, parent);
     if (r.outcome.code === 0) branch.commit();
-    out.push({ txHash: p.txHash, msgType: p.msg.type, tally: 'yes', outcome: r.outcome, disagreement: r.disagreement });
+    out.push({
+      txHash: p.txHash,
+      msgType: p.msg.type,
+      tally: 'yes',
+      outcome: r.outcome,
+      disagreement: r.disagreement,
+      ...judged,
+    });
   }
   return out;
 }
