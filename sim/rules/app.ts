@@ -17,7 +17,8 @@ export const APP_RULES = [
     source: 'reference: heimdall.md §9 (side handlers of staking, top-up, clerk); spec: What the service does 3',
     guard: {
       oracle: 'side-tx-results',
-      compares: "each vote in the block's commit on a join, stake update, exit, signer update, top-up or state-sync record against the parent chain's event at the message's tx hash and log index, as the chain reported it",
+      compares:
+        "each vote in the block's commit on a join, stake update, exit, signer update, top-up or state-sync record against the parent chain's event at the message's tx hash and log index, as the chain reported it",
     },
   },
   {
