@@ -25,6 +25,7 @@ import { type RuleId } from './ruleId';
 import { SpanCommitOracle } from './spanCommit';
 import { FinalityFloorOracle } from './finalityFloor';
 import { BridgeConfirmationsOracle } from './bridgeConfirmations';
+import { CheckpointSubmitterOracle } from './checkpointSubmitter';
 import { RoundProposerOracle } from './roundProposer';
 import { BftProgressOracle, bftProgressBounds } from './bftProgress';
 import { DEFAULT_ORACLE_TIMINGS, type OracleTimings, triesFor, worstLatencyMs } from './timings';
@@ -152,6 +153,7 @@ export class OracleSuite {
       new SpanCommitOracle(this.model, { fetchMs }),
       this.floor,
       new BridgeConfirmationsOracle(BigInt(p.parentConfirmations), BigInt(p.sidechainConfirmations)),
+      new CheckpointSubmitterOracle(),
       new RoundProposerOracle(addressOf),
       this.bftProgress,
       // The reference model's oracles come last: when one record breaks a rule that a specific

@@ -49,6 +49,16 @@ export const BRIDGE_RULES = [
     },
   },
   {
+    id: 'bridge.checkpoint.proposer-submits',
+    rule: 'A checkpoint the service agreed on is sent to the parent chain by the bridge of the validator it names as proposer, and by no other.',
+    source:
+      "spec: What the service does 10; reference: Heimdall v1's bridge (its checkpoint processor submits to the root chain only as the checkpoint's proposer)",
+    guard: {
+      oracle: 'checkpoint-submitter',
+      compares: 'the sender of each checkpoint submission a bridge reports against the proposer the checkpoint names',
+    },
+  },
+  {
     id: 'bridge.checkpoint.acks-resume',
     rule: 'Checkpoints keep being proposed, submitted to the parent chain and acked: after faults heal an ack comes within the buffer time plus a checkpoint interval.',
     source: 'spec: What the service does 10, States and transitions (MsgCheckpointNoAck)',

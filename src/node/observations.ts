@@ -343,7 +343,11 @@ export type Observation =
   /** A vote signed with the node's key: by its consensus, or by a (Byzantine) wrapper around it. */
   | { kind: 'consensus.vote'; vote: Readonly<VoteFact>; origin: 'consensus' | 'wrapper' }
   | { kind: 'consensus.evidence'; validator: Address; height: bigint; round: number; voteType: 'prevote' | 'precommit' }
-  | { kind: 'bridge.parentCall'; method: string; key: string }
+  /**
+   * A call the bridge sent to the parent chain: its sender, and for a checkpoint submission the
+   * proposer the checkpoint names.
+   */
+  | { kind: 'bridge.parentCall'; method: string; key: string; from: Address; proposer: Address | null }
   | {
       kind: 'bridge.tx';
       msgType: string;

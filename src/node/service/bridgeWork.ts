@@ -64,7 +64,13 @@ export class BridgeWork {
   private act(ctx: Ctx, a: BridgeAction): void {
     if (a.kind === 'parentCall') {
       ctx.send(this.node.identity.parentNode, { kind: 'p.submit', call: a.call });
-      ctx.observe({ kind: 'bridge.parentCall', method: a.call.method, key: a.key });
+      ctx.observe({
+        kind: 'bridge.parentCall',
+        method: a.call.method,
+        key: a.key,
+        from: a.call.from,
+        proposer: a.call.method === 'submitCheckpoint' ? a.call.checkpoint.proposer : null,
+      });
       return;
     }
     const tx = signOwnTx(this.node, a.def, a.msg);
