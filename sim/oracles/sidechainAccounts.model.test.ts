@@ -123,61 +123,117 @@ type Tx = NonNullable<Fact['transfers']>['txs'][number];
 /** The changes to one block fact, each with the field the oracle must name. */
 function changes(b: Fact): Array<{ what: string; field: RegExp; change: (f: Fact) => void }> {
   const out: Array<{ what: string; field: RegExp; change: (f: Fact) => void }> = [
-    { what: 'baseFee', field: /^baseFee$/, change: (f) => void (f.baseFee = f.baseFee! + 1n) },
-    { what: 'gasUsed', field: /^gasUsed$/, change: (f) => void (f.gasUsed += 1n) },
+    {
+      what: 'baseFee',
+      field: /^baseFee$/,
+      change: (f) => {
+        f.baseFee = f.baseFee! + 1n;
+      },
+    },
+    {
+      what: 'gasUsed',
+      field: /^gasUsed$/,
+      change: (f) => {
+        f.gasUsed += 1n;
+      },
+    },
   ];
   const t = b.transfers;
   if (!t) return out;
   out.push(
-    { what: 'gasLimit', field: /^gasLimit$/, change: (f) => void (f.gasLimit = TRANSFER_GAS - 1n) },
-    { what: 'signer', field: /^balance of /, change: (f) => void (f.signer = NOBODY) },
+    {
+      what: 'gasLimit',
+      field: /^gasLimit$/,
+      change: (f) => {
+        f.gasLimit = TRANSFER_GAS - 1n;
+      },
+    },
+    {
+      what: 'signer',
+      field: /^balance of /,
+      change: (f) => {
+        f.signer = NOBODY;
+      },
+    },
   );
   const tx = (i: number, what: string, field: RegExp, change: (x: Tx) => void) =>
     out.push({ what: `txs[${i}].${what}`, field, change: (f) => change(f.transfers!.txs[i]!) });
   for (const [i, x] of t.txs.entries()) {
-    tx(i, 'chainId', /^chainId$/, (y) => void (y.chainId += 1n));
-    tx(i, 'nonce', /^nonce$/, (y) => void (y.nonce += 1n));
-    tx(i, 'from', /^(nonce|balance)$/, (y) => void (y.from = NOBODY));
-    tx(i, 'to', /^balance of /, (y) => void (y.to = `0x${'77'.repeat(20)}` as Address));
+    tx(i, 'chainId', /^chainId$/, (y) => {
+      y.chainId += 1n;
+    });
+    tx(i, 'nonce', /^nonce$/, (y) => {
+      y.nonce += 1n;
+    });
+    tx(i, 'from', /^(nonce|balance)$/, (y) => {
+      y.from = NOBODY;
+    });
+    tx(i, 'to', /^balance of /, (y) => {
+      y.to = `0x${'77'.repeat(20)}` as Address;
+    });
     // A transfer to oneself moves no value: a different value changes no balance.
-    if (x.from !== x.to) tx(i, 'value', /^balance of /, (y) => void (y.value += 1n));
-    tx(i, 'gasLimit', /^gasLimit$/, (y) => void (y.gasLimit = TRANSFER_GAS - 1n));
-    tx(i, 'gasUsed', /^gasUsed$/, (y) => void (y.gasUsed += 1n));
-    tx(i, 'effectiveGasPrice', /^effectiveGasPrice$/, (y) => void (y.effectiveGasPrice += 1n));
-    if (x.type === 0) tx(i, 'gasPrice', /^effectiveGasPrice$/, (y) => void (y.gasPrice! += 1n));
+    if (x.from !== x.to)
+      tx(i, 'value', /^balance of /, (y) => {
+        y.value += 1n;
+      });
+    tx(i, 'gasLimit', /^gasLimit$/, (y) => {
+      y.gasLimit = TRANSFER_GAS - 1n;
+    });
+    tx(i, 'gasUsed', /^gasUsed$/, (y) => {
+      y.gasUsed += 1n;
+    });
+    tx(i, 'effectiveGasPrice', /^effectiveGasPrice$/, (y) => {
+      y.effectiveGasPrice += 1n;
+    });
+    if (x.type === 0)
+      tx(i, 'gasPrice', /^effectiveGasPrice$/, (y) => {
+        y.gasPrice! += 1n;
+      });
     else {
       // Below the base fee, and so (geth checks it first) often below the tip too.
-      tx(i, 'maxFeePerGas', /^max(Priority)?FeePerGas$/, (y) => void (y.maxFeePerGas = b.baseFee! - 1n));
+      tx(i, 'maxFeePerGas', /^max(Priority)?FeePerGas$/, (y) => {
+        y.maxFeePerGas = b.baseFee! - 1n;
+      });
       tx(i, 'maxPriorityFeePerGas above the cap', /^maxPriorityFeePerGas$/, (y) => {
         y.maxPriorityFeePerGas = y.maxFeePerGas! + 1n;
       });
       // A price held at the cap does not move with the tip.
       if (x.effectiveGasPrice !== x.maxFeePerGas)
-        tx(i, 'maxPriorityFeePerGas', /^effectiveGasPrice$/, (y) => void (y.maxPriorityFeePerGas! += 1n));
+        tx(i, 'maxPriorityFeePerGas', /^effectiveGasPrice$/, (y) => {
+          y.maxPriorityFeePerGas! += 1n;
+        });
     }
   }
   for (const [i, a] of t.accounts.entries()) {
     out.push({
       what: `accounts[${i}].nonce`,
       field: /^nonce of /,
-      change: (f) => void (f.transfers!.accounts[i]!.nonce += 1n),
+      change: (f) => {
+        f.transfers!.accounts[i]!.nonce += 1n;
+      },
     });
     out.push({
       what: `accounts[${i}].balance`,
       field: /^balance of /,
-      change: (f) => void (f.transfers!.accounts[i]!.balance -= 1n),
+      change: (f) => {
+        f.transfers!.accounts[i]!.balance -= 1n;
+      },
     });
     out.push({
       what: `accounts[${i}] left out (${a.address})`,
       field: /^(nonce|balance) of /,
-      change: (f) => void f.transfers!.accounts.splice(i, 1),
+      change: (f) => {
+        f.transfers!.accounts.splice(i, 1);
+      },
     });
   }
   for (const [i] of t.balances.entries())
     out.push({
       what: `balances[${i}].balance`,
       field: /^balance of /,
-      change: (f) => void (f.transfers!.balances[i]!.balance += 1n),
+      change: (f) => {
+        f.transfers!.balances[i]!.balance += 1n;
+      },
     });
   return out;
 }
