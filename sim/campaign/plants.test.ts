@@ -45,6 +45,7 @@ const TARGETS: Record<PlantName, { scenario: string; untilS: number }> = {
   'round-proposer': { scenario: 'bft-two-crashed', untilS: 60 },
   'round-skip': { scenario: 'bft-round-skip', untilS: 170 },
   'backup-wiggle': { scenario: 'producer-offline-sprint', untilS: 200 },
+  'base-fee-to-author': { scenario: 'default', untilS: 30 },
 };
 
 const file = (name: string) => (name.includes('/') ? `scenarios/${name}.json` : name);

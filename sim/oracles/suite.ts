@@ -20,6 +20,7 @@ import { ByzantineRefusedOracle } from './byzantineRefused';
 import { SidechainModel } from './model/sidechainModel';
 import { ServiceModel } from './model/service/serviceModel';
 import { type KeyLookup } from './model/service/signature';
+import { SidechainAccountsOracle } from './sidechainAccounts';
 import { QueryAnswersOracle, ServiceStateOracle, SideTxResultsOracle, TxResultsOracle } from './serviceModelOracles';
 import { type RuleId } from './ruleId';
 import { SpanCommitOracle } from './spanCommit';
@@ -163,6 +164,8 @@ export class OracleSuite {
       new SideTxResultsOracle(this.service),
       new ServiceStateOracle(this.service),
       new QueryAnswersOracle(this.service),
+      // The sidechain's accounts model: its transfers' results, then the accounts they left.
+      new SidechainAccountsOracle(),
     ];
   }
 

@@ -252,4 +252,84 @@ export const SIDECHAIN_RULES = [
       why: 'a byte layout; the announced list itself is judged by producer-schedule',
     },
   },
+  {
+    id: 'sidechain.base-fee.eip1559',
+    rule: "A block's base fee follows from its parent's header (EIP-1559, London from genesis): the parent's fee when the parent used exactly its gas target (half its gas limit); above it, the fee rises by fee × (used − target) / target / 16, at least 1 wei; below it, it falls by fee × (target − used) / target / 16. The denominator is Bor's 16 (geth: 8); the genesis fee is 1 gwei.",
+    source: 'reference: sidechain.md §2.1 (Delhi: BaseFeeChangeDenominator 8→16); geth eip1559.CalcBaseFee',
+    guard: {
+      oracle: 'sidechain-accounts',
+      compares: "each imported block's base fee against its own computation from the parent header it recorded",
+    },
+  },
+  {
+    id: 'sidechain.tx.chain-id',
+    rule: "A sidechain transaction carries the sidechain's chain id (EIP-155 replay protection); one signed for another chain is not in any block.",
+    source: 'EIP-155; geth London signer (invalid chain id for signer)',
+    guard: { oracle: 'sidechain-accounts', compares: "each block transaction's chain id against the genesis chain id" },
+  },
+  {
+    id: 'sidechain.tx.nonce',
+    rule: "A transaction's nonce is its sender's nonce in the state it runs on (the parent's, after the block's earlier transactions); running it raises the sender's nonce by one, and nothing else moves a nonce.",
+    source: 'geth state transition preCheck (nonce too low / too high)',
+    guard: {
+      oracle: 'sidechain-accounts',
+      compares: "each transaction's nonce and every account nonce a block reports against its own accounts",
+    },
+  },
+  {
+    id: 'sidechain.tx.fee-cap',
+    rule: "A transaction's tip is at most its fee cap and its fee cap at least the block's base fee (a legacy transaction's gas price is both); it pays the effective price min(baseFee + tip, feeCap) per gas.",
+    source: 'EIP-1559; geth state transition preCheck (ErrTipAboveFeeCap, ErrFeeCapTooLow)',
+    guard: {
+      oracle: 'sidechain-accounts',
+      compares: "each transaction's caps against the base fee, and the effective gas price the node reports",
+    },
+  },
+  {
+    id: 'sidechain.tx.funds',
+    rule: "The sender holds at least gas limit × fee cap + value before the transaction runs (geth's buyGas: insufficient funds for gas * price + value).",
+    source: 'geth state transition buyGas (ErrInsufficientFunds)',
+    guard: {
+      oracle: 'sidechain-accounts',
+      compares: "each sender's balance in its own accounts against the transaction's cost",
+    },
+  },
+  {
+    id: 'sidechain.tx.gas',
+    rule: "A transaction offers at least 21,000 gas and no more than the block has left; a transfer uses exactly 21,000 gas, and a header's gas used is the sum of its transactions'.",
+    source: 'geth intrinsic gas (TxGas) and gas pool (ErrGasLimitReached); yellow paper header gasUsed',
+    guard: {
+      oracle: 'sidechain-accounts',
+      compares: "each transaction's gas limit and gas used, and each header's gas used, against its own sums",
+    },
+  },
+  {
+    id: 'sidechain.tx.transfer',
+    rule: 'A transfer debits its sender the value plus gas used × effective price and credits its recipient the value; no other account changes but the block author (the tip) and overridden balances.',
+    source: 'geth state transition (buyGas, Transfer, refundGas) for an account without code',
+    guard: {
+      oracle: 'sidechain-accounts',
+      compares:
+        'every account balance a block reports, and every account it should have changed, against its own accounts',
+    },
+  },
+  {
+    id: 'sidechain.tx.tip-to-author',
+    rule: "The block's author (its signer: Bor's coinbase is zero) is credited gas used × (effective price − base fee) per transaction; the base fee part is burnt.",
+    source:
+      'EIP-1559; reference: sidechain.md §2.1 (Bor sends the base fee to a burnt contract; here it is burnt: docs/DEVNET.md)',
+    guard: {
+      oracle: 'sidechain-accounts',
+      compares: "the author's balance after each block against its own sum of tips",
+    },
+  },
+  {
+    id: 'sidechain.accounts.balance-override',
+    rule: "A block's balance overrides (a devnet operator's anvil_setBalance, carried in the body) set those balances before the block's transactions run; nonces stay.",
+    source: 'docs/DEVNET.md (anvil_setBalance is carried by a block)',
+    guard: {
+      oracle: 'sidechain-accounts',
+      compares: 'the overridden accounts after the block against its own accounts',
+    },
+  },
 ] as const satisfies readonly Rule[];

@@ -151,6 +151,11 @@ export const PLANTS = {
     bug: 'a backup steps in one wiggle late',
     oracle: 'backup-step-in',
   },
+  'base-fee-to-author': {
+    rule: "a transfer's tip above the base fee goes to the block's author; the base fee is burnt",
+    bug: 'the whole gas price, base fee included, goes to the author',
+    oracle: 'sidechain-accounts',
+  },
 } as const satisfies Record<string, PlantInfo>;
 
 export type PlantName = keyof typeof PLANTS;

@@ -280,6 +280,47 @@ export interface SidechainBlockFact {
   spanCommit: { id: bigint; startBlock: bigint; endBlock: bigint; producers: ProducerFact[] } | null;
   /** A sprint-end header's producer list (extra data), as written; null on other blocks. */
   announced: Array<{ address: Address; power: bigint }> | null;
+  /** The header's EIP-1559 base fee (wei per gas; null: the header has none). */
+  baseFee: bigint | null;
+  gasLimit: bigint;
+  gasUsed: bigint;
+  /** What the block's body did to the accounts; absent when it carries no transaction and no override. */
+  transfers?: SidechainTransfersFact;
+}
+
+/** A sidechain transaction as the node decoded it, with what its run came to on the importing node. */
+export interface SidechainTxFact {
+  hash: Hex;
+  /** 0: EIP-155 legacy (gasPrice), 2: EIP-1559 (maxFeePerGas, maxPriorityFeePerGas). */
+  type: number;
+  chainId: bigint;
+  nonce: bigint;
+  /** The sender recovered from the signature. */
+  from: Address;
+  to: Address;
+  value: bigint;
+  gasLimit: bigint;
+  gasPrice?: bigint;
+  maxFeePerGas?: bigint;
+  maxPriorityFeePerGas?: bigint;
+  /** The node's outcome. */
+  gasUsed: bigint;
+  effectiveGasPrice: bigint;
+}
+
+/** An account as a block left it. */
+export interface SidechainAccountFact {
+  address: Address;
+  nonce: bigint;
+  balance: bigint;
+}
+
+export interface SidechainTransfersFact {
+  /** The balance overrides the body carries (a devnet's `anvil_setBalance`), applied before its transactions. */
+  balances: Array<{ address: Address; balance: bigint }>;
+  txs: SidechainTxFact[];
+  /** Every account whose nonce or balance after the block differs from the parent's, sorted by address. */
+  accounts: SidechainAccountFact[];
 }
 
 export interface HeadFact {
@@ -389,6 +430,13 @@ export type Observation =
         txHash: Hex;
         receiptHash: Hex;
         producers: ProducerFact[];
+        /** The sidechain's chain id (EIP-155), and the genesis header's gas fields. */
+        chainId: bigint;
+        baseFee: bigint | null;
+        gasLimit: bigint;
+        gasUsed: bigint;
+        /** The accounts the genesis funds (nonce 0), sorted by address. */
+        alloc: Array<{ address: Address; balance: bigint }>;
       };
       head: Readonly<HeadFact>;
       /** The service node this node reads spans, records and checkpoints from. */

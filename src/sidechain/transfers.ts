@@ -15,6 +15,7 @@
  * is no code to run or revert. A block whose transactions do not pass is invalid.
  */
 import { type Address, ZERO_ADDRESS } from '../core/address';
+import { isPlanted } from '../core/plants';
 import { type Bytes, type Hex, concatBytes, fromHex, toHex } from '../core/bytes';
 import { type Account, type AccountState, accountOf, withChanges } from './accounts';
 import { type SignedTx, TRANSFER_GAS, effectiveGasPrice } from './transaction';
@@ -91,7 +92,7 @@ function apply(draft: Map<Address, Account>, base: AccountState, tx: SignedTx, e
     tx.value > 0n ? [transferLog(tx.from, tx.to, [tx.value, in1, in2, get(tx.from).balance, get(tx.to).balance])] : [];
   const refund = (tx.gasLimit - TRANSFER_GAS) * price;
   draft.set(tx.from, { ...get(tx.from), balance: get(tx.from).balance + refund });
-  const tip = TRANSFER_GAS * (price - env.baseFee);
+  const tip = TRANSFER_GAS * (isPlanted('base-fee-to-author') ? price : price - env.baseFee);
   if (tip > 0n && env.author !== ZERO_ADDRESS)
     draft.set(env.author, { ...get(env.author), balance: get(env.author).balance + tip });
   return { gasUsed: TRANSFER_GAS, effectiveGasPrice: price, logs };

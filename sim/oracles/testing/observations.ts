@@ -48,6 +48,11 @@ export function sidechainStarted(producers = PRODUCERS): Observation {
       txHash: EMPTY_ROOT,
       receiptHash: EMPTY_ROOT,
       producers,
+      chainId: CHAIN_ID,
+      baseFee: INITIAL_BASE_FEE,
+      gasLimit: GAS_LIMIT,
+      gasUsed: 0n,
+      alloc: [],
     },
     head: { hash: hash('genesis'), number: 0n },
   };
@@ -69,8 +74,22 @@ export function block(
     stateSyncs: [],
     spanCommit: null,
     announced: null,
+    baseFee: emptyChainBaseFee(number),
+    gasLimit: GAS_LIMIT,
+    gasUsed: 0n,
     ...over,
   };
+}
+
+export const CHAIN_ID = 15001n;
+export const INITIAL_BASE_FEE = 1_000_000_000n;
+export const GAS_LIMIT = 30_000_000n;
+
+/** The base fee at block `number` of a chain whose blocks all used no gas: 1/16 less each block. */
+export function emptyChainBaseFee(number: bigint): bigint {
+  let fee = INITIAL_BASE_FEE;
+  for (let n = 0n; n < number; n++) fee -= fee / 16n;
+  return fee;
 }
 
 export const genesisRef = { hash: hash('genesis'), number: 0n, time: GENESIS_TIME };

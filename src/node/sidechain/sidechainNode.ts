@@ -205,7 +205,10 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
     this.hooks.onImport?.(this, block, result, ctx.nowMs());
     switch (result.status) {
       case 'imported': {
-        ctx.observe({ kind: 'sidechain.imported', block: blockFact(block), head: headFact(this.chain) });
+        const stored = this.chain.get(block.hash)!;
+        const parent = this.chain.get(block.header.parentHash)!;
+        const run = { parentAccounts: parent.accounts, accounts: stored.accounts, outcomes: stored.outcomes };
+        ctx.observe({ kind: 'sidechain.imported', block: blockFact(block, run), head: headFact(this.chain) });
         if (relay) this.gossip.propagate(ctx, block);
         if (result.reorg) ctx.observe(reorgObservation(result.reorg));
         if (result.newHead) {
