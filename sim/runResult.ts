@@ -125,6 +125,7 @@ export function assembleResult(
       checkpointsAcked: main.checkpointsAcked,
       noAcks: main.noAcks,
       reorgs: sc.reorgs.length,
+      sidechainTransfers: sc.sidechainTransfers,
     },
     reach: messageReach(main.records),
     maxReorgDepth: sc.maxReorgDepth,

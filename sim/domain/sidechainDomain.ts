@@ -96,6 +96,8 @@ export interface SidechainReport {
   /** The node with the highest head (the first one on ties). */
   bestNode: string;
   sidechainBlocks: number;
+  /** User transfers on the best node's canonical chain. */
+  sidechainTransfers: number;
   reorgs: ReorgRecord[];
   maxReorgDepth: number;
   backupBlocks: number;
@@ -346,6 +348,7 @@ export class SidechainDomain extends Domain {
       nodes,
       bestNode: best.id,
       sidechainBlocks,
+      sidechainTransfers: best.chain.canonicalRange(1n).reduce((n, b) => n + b.block.body.txs.length, 0),
       reorgs,
       maxReorgDepth,
       backupBlocks,

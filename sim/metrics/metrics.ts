@@ -10,7 +10,7 @@
 import { type RunRecord } from '../domain/observation';
 import { type RunResult } from '../runResult';
 
-export type MetricUnit = 'blocks' | 'reorgs' | 'no-acks' | 'spans' | 'checkpoints' | 's' | 'rounds';
+export type MetricUnit = 'blocks' | 'reorgs' | 'no-acks' | 'spans' | 'checkpoints' | 's' | 'rounds' | 'transactions';
 
 export interface MetricDef {
   name: string;
@@ -192,6 +192,13 @@ export const METRICS: readonly MetricDef[] = [
     unit: 'blocks',
     definition: 'the highest sidechain head any node reached; the count `sidechainBlocks`',
     compute: (r) => r.counts.sidechainBlocks,
+  },
+  {
+    name: 'sidechainTransfers',
+    unit: 'transactions',
+    definition:
+      'user transfers on the canonical sidechain of the node with the highest head at the end; the count `sidechainTransfers`',
+    compute: (r) => r.counts.sidechainTransfers,
   },
   {
     name: 'spans',

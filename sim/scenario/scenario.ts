@@ -101,6 +101,8 @@ export interface Counts {
   checkpointsAcked: number;
   noAcks: number;
   reorgs: number;
+  /** User transfers on the sidechain's canonical chain at the end (the node with the highest head). */
+  sidechainTransfers: number;
 }
 
 /**
@@ -343,7 +345,15 @@ function decodeChecked(value: unknown): Scenario {
   const verdict = er.str(eo, 'verdict', 'pass');
   if (!['pass', 'safety', 'liveness', 'crash'].includes(verdict))
     throw new InputError('expect.verdict', `expected pass, safety, liveness or crash, got ${describeValue(verdict)}`);
-  const countKeys = ['serviceBlocks', 'sidechainBlocks', 'spans', 'checkpointsAcked', 'noAcks', 'reorgs'];
+  const countKeys = [
+    'serviceBlocks',
+    'sidechainBlocks',
+    'spans',
+    'checkpointsAcked',
+    'noAcks',
+    'reorgs',
+    'sidechainTransfers',
+  ];
   const named = (c: Reader, b: Obj, key: string, known: readonly string[], what: string) => {
     const n = c.child(key);
     const x = n.obj(b[key]);

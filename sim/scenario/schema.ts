@@ -104,7 +104,15 @@ const PARAMS: Record<string, Schema> = {
   relayDelayPerRank: DURATION,
 };
 
-const COUNTS = ['serviceBlocks', 'sidechainBlocks', 'spans', 'checkpointsAcked', 'noAcks', 'reorgs'];
+const COUNTS = [
+  'serviceBlocks',
+  'sidechainBlocks',
+  'spans',
+  'checkpointsAcked',
+  'noAcks',
+  'reorgs',
+  'sidechainTransfers',
+];
 /** Counts by name (message types, Byzantine kinds): the decoder checks the names and words the error. */
 const NAMED_COUNTS = (what: string): Schema => ({
   type: 'object',
