@@ -76,5 +76,8 @@ export function probe(
   // Arguments a careful server refuses, by name.
   ask(round % 2 === 0 ? '/staking/validator/x1' : '/sidechain/span/-1');
   ask(round % 2 === 0 ? '/auth/accounts/0x1234' : '/checkpoints/list?page=1');
+  // The zero address is no account's (refused, not an empty account); a validator id nobody has.
+  ask(`/auth/accounts/0x${'00'.repeat(20)}`);
+  ask(`/topup/dividend-account/${validators + 1000}`);
   return out;
 }
