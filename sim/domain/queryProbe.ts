@@ -72,6 +72,13 @@ export function probe(
   ask('/topup/dividend-account-root');
   ask(`/topup/dividend-account/${id}`);
   ask(`/clerk/event-record/${(round % 8) + 1}`);
+  // As the sidechain fetches records (from an id, up to a time), and the other two ways of paging.
+  const nowS = Math.floor(node.app.lastBlockTimeMs / 1000);
+  ask(
+    `/clerk/event-record/list?from-id=${(round % 12) + 1}&to-time=${nowS - (round % 3) * 60}&limit=${(round % 3) * 4 + 3}`,
+  );
+  ask(`/clerk/event-record/list?from-time=${nowS - 600}&to-time=${nowS}&page=${(round % 2) + 1}&limit=4`);
+  ask(`/clerk/event-record/list?page=${(round % 3) + 1}&limit=${round % 2 === 0 ? 5 : 60}`);
   ask('/chain/params');
   // Arguments a careful server refuses, by name.
   ask(round % 2 === 0 ? '/staking/validator/x1' : '/sidechain/span/-1');

@@ -387,6 +387,7 @@ function routeRule(path: string, refused: boolean): RuleId {
   if (p === '/checkpoints/parama' || p === '/checkpoints/params') return 'rest.checkpoint.parama';
   if (p.startsWith('/checkpoints/')) return 'rest.checkpoint.numbered';
   if (p.startsWith('/topup/')) return 'rest.topup.dividend-account';
+  if (p === '/clerk/event-record/list') return 'clerk.query.from-id';
   if (p.startsWith('/clerk/')) return 'rest.clerk.record';
   return 'rest.query.state-agrees';
 }
@@ -411,6 +412,7 @@ export class QueryAnswersOracle extends Oracle {
     'rest.overview.fields',
     'rest.topup.dividend-account',
     'rest.clerk.record',
+    'clerk.query.from-id',
   ];
 
   constructor(private readonly model: ServiceModel) {

@@ -72,12 +72,12 @@ export const CLERK_RULES = [
   },
   {
     id: 'clerk.query.from-id',
-    rule: 'The record list by from-id and to-time returns consecutive ids from from-id while record_time < to-time, at most 50 (larger limits clamped).',
-    source: 'reference: heimdall.md §7 (fetch API used by the sidechain)',
+    rule: 'The record list: by from-id and to-time, consecutive ids from from-id while record_time < to-time ([] when from-id has no record); by from-time and to-time, records in [from, to) by time then id, paged; otherwise paged over the record keys (the id as decimal text: 10 before 2). At most 50 a page (larger limits clamped); an empty page of the paged ways is null.',
+    source: 'reference: heimdall.md §7 (fetch API used by the sidechain; clerk/client/rest/query.go)',
     guard: {
-      unit: 'src/modules/clerk/msgs.test.ts',
-      test: 'from-id + to-time pages through consecutive ids; limit is clamped to 50',
-      why: 'a query the sidechain nodes call; what they commit from it is guarded by state-sync',
+      oracle: 'query-answers',
+      compares:
+        "the REST client's list queries (from an id up to a time, a time range, plain pages; several limits) against the model's answer from its own records",
     },
   },
 ] as const satisfies readonly Rule[];

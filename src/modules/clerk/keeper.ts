@@ -2,6 +2,7 @@
 import { type Address } from '../../core/address';
 import { type Hex } from '../../core/bytes';
 import { assert } from '../../core/errors';
+import { compareStrings } from '../../core/order';
 import { type KVReader, type KVStore } from '../../store/kvStore';
 import { idKey } from '../framework/storeKeys';
 
@@ -58,8 +59,14 @@ export const MAX_RECORD_LIST_LIMIT = 50;
 /**
  * The list query (heimdall §7): from-id + to-time gives consecutive ids from `fromId` while
  * record_time < toTime, up to `limit`; from-time + to-time gives records in [from, to) by time
- * then id; otherwise plain paging by id. Times are virtual ms.
+ * then id; otherwise plain paging by id. Heimdall keys records by their id as decimal text, so
+ * "by id" is text order there (10 before 2): the same here. Times are virtual ms.
  */
+/** Heimdall's order of record keys: the id as decimal text. */
+function byIdText(a: EventRecord, b: EventRecord): number {
+  return compareStrings(a.id.toString(), b.id.toString());
+}
+
 export function listRecords(
   store: KVReader,
   q: { fromId?: bigint; fromTimeMs?: number; toTimeMs?: number; page?: number; limit?: number },
@@ -79,8 +86,8 @@ export function listRecords(
   if (q.fromTimeMs !== undefined && q.toTimeMs !== undefined) {
     const inRange = all
       .filter((r) => r.recordTimeMs >= q.fromTimeMs! && r.recordTimeMs < q.toTimeMs!)
-      .sort((a, b) => a.recordTimeMs - b.recordTimeMs || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      .sort((a, b) => a.recordTimeMs - b.recordTimeMs || byIdText(a, b));
     return inRange.slice((page - 1) * limit, page * limit);
   }
-  return page < 1 ? [] : all.slice((page - 1) * limit, page * limit);
+  return page < 1 ? [] : [...all].sort(byIdText).slice((page - 1) * limit, page * limit);
 }

@@ -49,7 +49,11 @@ export const CLERK_QUERIES: readonly QueryRoute[] = [
         page: args.page === undefined || args.page === null ? undefined : Number(args.page),
         limit: args.limit === undefined || args.limit === null ? undefined : Number(args.limit),
       });
-      return found(records.length ? records.map(recordJson) : []);
+      // From an id, an array ([] when that id has no record); a page of the other two ways is Go's
+      // nil slice when empty: null (heimdall §7).
+      const fromId =
+        args.fromId !== undefined && args.fromId !== null && args.toTime !== undefined && args.toTime !== null;
+      return found(records.length || fromId ? records.map(recordJson) : null);
     },
   },
   {

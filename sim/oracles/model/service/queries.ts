@@ -8,7 +8,14 @@
  * not judged.
  */
 import { accountRoot } from './deliver';
-import { type ModelParams, type ModelState, type ModelValidator, type SpanMember, idKey } from './state';
+import {
+  type ModelParams,
+  type ModelRecord,
+  type ModelState,
+  type ModelValidator,
+  type SpanMember,
+  idKey,
+} from './state';
 
 export type Answer =
   | { ok: true; result: unknown }
@@ -360,6 +367,55 @@ const ROUTES: readonly Route[] = [
       if (id === null) return notUint(arg!);
       if (!s.validator(id)) return failed('notFound', 'No validator found');
       return found({ ID: Number(id), feeAmount: (s.dividends.get(idKey(id)) ?? 0n).toString(), slashedAmount: '0' });
+    },
+  },
+  {
+    // heimdall §7 (clerk/client/rest/query.go): limit defaults to 50 and is clamped to 50, page to
+    // 1; from-id + to-time: consecutive ids from from-id while record_time < to-time (none when
+    // from-id has no record: []); from-time + to-time: from <= record_time < to by time, then id
+    // as text, paged; otherwise pages over the id index, whose keys are the ids as decimal text
+    // (so 10 comes before 2). An empty page is Go's nil slice: null.
+    path: exact('/clerk/event-record/list'),
+    answer(s, _p, _a, q) {
+      const args: Record<string, bigint | undefined> = {};
+      for (const name of ['from-id', 'from-time', 'to-time', 'page', 'limit']) {
+        const raw = q.get(name);
+        if (raw === null) continue;
+        const n = uint(raw);
+        if (n === null) return notUint(raw);
+        args[name] = n;
+      }
+      const limit = Number(args.limit === undefined || args.limit > 50n ? 50n : args.limit);
+      const pageNo = Number(args.page ?? 1n);
+      const byText = (a: ModelRecord, b: ModelRecord) => {
+        const x = a.id.toString();
+        const y = b.id.toString();
+        return x < y ? -1 : x > y ? 1 : 0;
+      };
+      const all = s.records.entries().map(([, r]) => r);
+      const toMs = args['to-time'] === undefined ? undefined : Number(args['to-time']) * 1000;
+      if (args['from-id'] !== undefined && toMs !== undefined) {
+        const out: ModelRecord[] = [];
+        for (let id = args['from-id']; out.length < limit; id++) {
+          const r = s.records.get(idKey(id));
+          if (!r || r.recordTimeMs >= toMs) break;
+          out.push(r);
+        }
+        return found(out.map(recordJson));
+      }
+      const pageOf = (xs: ModelRecord[]) => {
+        const got = pageNo < 1 ? [] : xs.slice((pageNo - 1) * limit, pageNo * limit);
+        return found(got.length ? got.map(recordJson) : null);
+      };
+      if (args['from-time'] !== undefined && toMs !== undefined) {
+        const fromMs = Number(args['from-time']) * 1000;
+        return pageOf(
+          all
+            .filter((r) => r.recordTimeMs >= fromMs && r.recordTimeMs < toMs)
+            .sort((a, b) => a.recordTimeMs - b.recordTimeMs || byText(a, b)),
+        );
+      }
+      return pageOf([...all].sort(byText));
     },
   },
   {
