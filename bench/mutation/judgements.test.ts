@@ -2,13 +2,21 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ruleById } from '../../sim/rules';
 import { JUDGEMENTS_FILE, addPlaceholders, judge, parseJudgements, readJudgements } from './judgements';
 
 const KEY = 'src/modules/bank/msgs.ts:10:4-10:12 EqualityOperator a <= b';
 
 describe('the judgements file', () => {
-  it('the checked-in file is valid', () => {
+  it('the checked-in file is valid, and every gap names a rule of the inventory', () => {
     expect(() => readJudgements(JUDGEMENTS_FILE)).not.toThrow();
+    const raw = JSON.parse(readFileSync(JUDGEMENTS_FILE, 'utf8')) as {
+      judgements: Record<string, { verdict: string; rule?: string }>;
+    };
+    const unknown = Object.entries(raw.judgements)
+      .filter(([, j]) => j.verdict === 'gap' && ruleById(j.rule ?? '') === undefined)
+      .map(([k, j]) => `${k}: ${j.rule}`);
+    expect(unknown).toEqual([]);
   });
 
   it('names the entry and field that is wrong', () => {
