@@ -25,10 +25,12 @@ function harness(loss = 0) {
     changes: VALIDATORS.map((v) => ({ address: v.signer, power: v.power })),
   });
   for (const n of NODES) feed(0, n, { kind: 'service.started', height: 0n });
-  /** Every node commits `height` (in `round`) at `t`. */
-  const commitAll = (t: number, height: bigint, round = 0) => {
+  /** Every node commits `height` (in `round`) at `t`; `live`: each took in a proposal of it first (it decided the height). */
+  const commitAll = (t: number, height: bigint, round = 0, live = true) => {
     const blockHash = hash(`block${height}`);
-    for (const n of NODES)
+    for (const n of NODES) {
+      if (live)
+        feed(t, n, { kind: 'consensus.proposal', height, round, blockHash, polRound: -1, proposer: ADDR[0]! });
       feed(
         t,
         n,
@@ -37,6 +39,7 @@ function harness(loss = 0) {
           commit: commitFactOf(height, blockHash, precommits(height, round, blockHash, ADDR), ADDR),
         }),
       );
+    }
   };
   return { oracle, feed, commitAll, bounds };
 }
@@ -69,6 +72,17 @@ describe('bft-progress oracle', () => {
     b.commitAll(2300, 1n);
     b.commitAll(4800, 2n);
     expect(b.oracle.violation!.message).toMatch(/height 2 took 2500 ms .* \(bound 2400 ms\)/);
+  });
+
+  it('does not judge a height a node only fetched (a block sync decided by the others)', () => {
+    const { oracle, commitAll } = harness();
+    commitAll(2300, 1n);
+    // Heights 2 and 3 arrive in one sync batch: no proposal of them reached the nodes' consensus.
+    commitAll(4600, 2n, 1, false);
+    commitAll(4600, 3n, 2, false);
+    expect(oracle.violation).toBeNull();
+    commitAll(6900, 4n, 1);
+    expect(oracle.violation!.message).toMatch(/height 4 committed in round 1 on a calm network/);
   });
 
   it('does not judge heights near a fault, nor on a lossy network', () => {

@@ -53,6 +53,12 @@ interface Position {
   sinceMs: number;
   /** Began after a restart or a sync: the height's time is not judged. */
   fresh: boolean;
+  /**
+   * The node's consensus took in a proposal of this height: it decided the height itself. A
+   * height it only fetched (a batch of a block sync, after the first block of which the node is
+   * no longer fresh) was decided by the others, perhaps while faults were in force: not judged.
+   */
+  live: boolean;
 }
 
 interface SkipDue {
@@ -89,11 +95,16 @@ export class BftProgressOracle extends Oracle {
     const o = r.obs;
     switch (o.kind) {
       case 'service.started':
-        this.pos.set(r.node, { height: o.height + 1n, round: 0, sinceMs: r.t, fresh: true });
+        this.pos.set(r.node, { height: o.height + 1n, round: 0, sinceMs: r.t, fresh: true, live: false });
         return;
       case 'service.synced':
-        this.pos.set(r.node, { height: o.height + 1n, round: 0, sinceMs: r.t, fresh: true });
+        this.pos.set(r.node, { height: o.height + 1n, round: 0, sinceMs: r.t, fresh: true, live: false });
         return;
+      case 'consensus.proposal': {
+        const p = this.pos.get(r.node);
+        if (p && p.height === o.height) p.live = true;
+        return;
+      }
       case 'consensus.round': {
         const p = this.pos.get(r.node);
         if (p && p.height === o.height && o.round > p.round) p.round = o.round;
@@ -105,8 +116,8 @@ export class BftProgressOracle extends Oracle {
       case 'service.commit': {
         if (!this.committedAt.has(o.height)) this.committedAt.set(o.height, r.t);
         const p = this.pos.get(r.node);
-        if (p && p.height === o.height && !p.fresh) this.judgeHeight(r, p, o.commit.round);
-        this.pos.set(r.node, { height: o.height + 1n, round: 0, sinceMs: r.t, fresh: false });
+        if (p && p.height === o.height && !p.fresh && p.live) this.judgeHeight(r, p, o.commit.round);
+        this.pos.set(r.node, { height: o.height + 1n, round: 0, sinceMs: r.t, fresh: false, live: false });
         return;
       }
       default:
