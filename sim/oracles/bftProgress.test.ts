@@ -29,8 +29,7 @@ function harness(loss = 0) {
   const commitAll = (t: number, height: bigint, round = 0, live = true) => {
     const blockHash = hash(`block${height}`);
     for (const n of NODES) {
-      if (live)
-        feed(t, n, { kind: 'consensus.proposal', height, round, blockHash, polRound: -1, proposer: ADDR[0]! });
+      if (live) feed(t, n, { kind: 'consensus.proposal', height, round, blockHash, polRound: -1, proposer: ADDR[0]! });
       feed(
         t,
         n,
