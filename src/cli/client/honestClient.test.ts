@@ -13,10 +13,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import yargs from 'yargs';
 import { type FastifyInstance } from 'fastify';
-import { EXIT, exitCodeForError } from '../exitCodes';
-import { TOKEN, type TestKey, testKey } from '../../app/testing/testChain';
+import { EXIT } from '../exitCodes';
+import { TOKEN, testKey } from '../../app/testing/testChain';
 import { AppNodeStatusPort, appServiceFixture, type AppServiceFixture } from '../../rpc/testing/appServicePort';
 import { createRestServer } from '../../rpc/rest/restServer';
 import { createStatusServer } from '../../rpc/status/statusServer';
@@ -26,53 +25,7 @@ import { MsgSendDef } from '../../modules/bank/msgs';
 import { realScheme } from '../../core/signatureScheme';
 import { tendermintHash } from '../../rpc/rest/txResponse';
 import { restQueryReply } from '../../rpc/rest/queryReply';
-import { registerClientCommands } from './commands';
-
-interface CliResult {
-  code: number;
-  out: string;
-  err: string;
-}
-
-async function cli(args: string[], fetchImpl?: typeof fetch): Promise<CliResult> {
-  let out = '';
-  let err = '';
-  let code: number = EXIT.pass;
-  const parser = registerClientCommands(yargs(args).scriptName('lockstep'), {
-    setExitCode: (c) => {
-      code = c;
-    },
-    stdout: (t) => {
-      out += t;
-    },
-    stderr: (t) => {
-      err += t;
-    },
-    env: {},
-    ...(fetchImpl ? { fetch: fetchImpl } : {}),
-  })
-    .strict()
-    .exitProcess(false)
-    .fail((msg, error) => {
-      if (error) throw error;
-      err += `lockstep: ${msg}\n`;
-      code = EXIT.badInput;
-    });
-  try {
-    await parser.parseAsync();
-  } catch (e) {
-    code = exitCodeForError(e);
-    err += `lockstep: ${(e as Error).message}\n`;
-  }
-  return { code, out, err };
-}
-
-function writeKey(home: string, name: string, key: TestKey): void {
-  writeFileSync(
-    join(home, 'keys', `${name}.json`),
-    JSON.stringify({ name, address: key.address, pub_key: key.pubKey, private_key: key.privateKey }),
-  );
-}
+import { cli, writeKey } from './testing/clientCli';
 
 function newHome(chainId: string): string {
   const home = mkdtempSync(join(tmpdir(), 'lockstep-honest-'));
