@@ -79,6 +79,13 @@ export function probe(
   );
   ask(`/clerk/event-record/list?from-time=${nowS - 600}&to-time=${nowS}&page=${(round % 2) + 1}&limit=4`);
   ask(`/clerk/event-record/list?page=${(round % 3) + 1}&limit=${round % 2 === 0 ? 5 : 60}`);
+  // The optional arguments left out, in turn: the limit (50 by default), then the page too.
+  ask(
+    round % 2 === 0
+      ? `/clerk/event-record/list?from-id=${(round % 12) + 1}&to-time=${nowS}`
+      : `/clerk/event-record/list?page=${(round % 3) + 1}`,
+  );
+  if (round % 4 === 1) ask('/clerk/event-record/list');
   ask('/chain/params');
   // Arguments a careful server refuses, by name.
   ask(round % 2 === 0 ? '/staking/validator/x1' : '/sidechain/span/-1');
