@@ -311,6 +311,38 @@ function zeros(bytes: number): Hex {
   return `0x${'00'.repeat(bytes)}` as Hex;
 }
 
+/**
+ * The size in bytes of a tx whose size and signature gas is the tx gas limit plus `over` bytes'
+ * worth (0: exactly at the limit); null when no whole size lands on the limit or when `over`
+ * bytes would already put the size gas alone over it.
+ */
+function gasBoundarySize(env: CraftEnv, over: bigint): number | null {
+  const p = getAuthParams(env.state);
+  const room = p.maxTxGas - p.sigVerifyCostSecp256k1;
+  if (room <= 0n || room % p.txSizeCostPerByte !== 0n) return null;
+  const size = room / p.txSizeCostPerByte + over;
+  return size * p.txSizeCostPerByte > p.maxTxGas ? null : Number(size);
+}
+
+/** A state-sync record signed by the sender, padded with data (and one memo character) to exactly `size` bytes. */
+function paddedRecord(env: CraftEnv, id: bigint, size: number): Hex | null {
+  const msg = stateSync(env, id, {});
+  const bare = sign(env, MsgEventRecordDef, msg);
+  if (bare === null) return null;
+  // Each data byte is two hex digits of the encoded tx; an odd remainder goes to the memo.
+  const extra = size - (bare.length - 2) / 2;
+  if (extra < 0) return null;
+  const hex = sign(
+    env,
+    MsgEventRecordDef,
+    { ...msg, data: zeros(Math.floor(extra / 2)) },
+    { memo: 'm'.repeat(extra % 2) },
+  );
+  if (hex === null) return null;
+  if ((hex.length - 2) / 2 !== size) throw new Error(`paddedRecord: ${(hex.length - 2) / 2} bytes, meant ${size}`);
+  return hex;
+}
+
 // --- the kinds --------------------------------------------------------------------------------
 
 /** Sign a dust send to itself with `opts` (the ante kinds break one thing of a valid tx). */
@@ -459,6 +491,20 @@ const CRAFTS = {
       sign(env, MsgEventRecordDef, stateSync(env, lastRecordId(env) + 1000n, { data: zeros(60_000) })),
       OUT_OF_GAS,
     );
+  },
+  txAtGasLimit(env) {
+    // A state-sync record padded so that its size and signature gas are exactly the 1,000,000 a tx
+    // may use (99,900 bytes at 10 gas a byte, plus 1,000 for the signature): the ante takes it
+    // (the limit is not exceeded), and the record, which no parent chain emitted, is voted down.
+    if (!canPay(env)) return null;
+    const size = gasBoundarySize(env, 0n);
+    return size === null ? null : one1(paddedRecord(env, lastRecordId(env) + 3000n, size), SIDE_REFUSED);
+  },
+  txSigGasOverLimit(env) {
+    // One byte more: the size gas alone is within the limit, the size and signature gas are over it.
+    if (!canPay(env)) return null;
+    const size = gasBoundarySize(env, 1n);
+    return size === null ? null : one1(paddedRecord(env, lastRecordId(env) + 3000n, size), OUT_OF_GAS);
   },
 
   // --- the block's limits ---

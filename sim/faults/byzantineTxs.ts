@@ -60,6 +60,8 @@ export type ByzantineTxsFault = FaultTiming & {
 /** Kinds that are an attack on a block's make-up: never gossiped (a mempool makes its own blocks). */
 const BLOCK_ONLY: ReadonlySet<ByzantineTx> = new Set<ByzantineTx>([
   'txSizeOverGas',
+  'txAtGasLimit',
+  'txSigGasOverLimit',
   'stateSyncTooBig',
   'blockGasOverLimit',
   'checkpointAfterTx',
