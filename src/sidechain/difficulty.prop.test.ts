@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { sidechainDifficulty, succession } from './difficulty';
+import { sidechainDifficulty } from './difficulty';
+import { successionInSorted as succession } from './testing/succession';
 import { compareAddresses, type Address } from '../core/address';
 import { toHex } from '../core/bytes';
 

@@ -28,20 +28,6 @@ export function successionFromIndices(signerIndex: number, proposerIndex: number
 }
 
 /**
- * Bor `GetSignerSuccessionNumber` over a producer list that is already sorted by address (the
- * order succession is defined in); an unsorted list is a caller bug and is rejected.
- */
-export function succession(producersAddressSorted: readonly string[], proposer: string, signer: string): number {
-  const producers = producersAddressSorted.map((p, i) => parseAddress(p, `producers[${i}]`));
-  for (let i = 1; i < producers.length; i++) {
-    if (compareAddresses(producers[i - 1]!, producers[i]!) >= 0) {
-      throw new InputError('producers', `must be sorted by address without duplicates (index ${i}: ${producers[i]})`);
-    }
-  }
-  return successionIn(producers, parseAddress(proposer, 'proposer'), parseAddress(signer, 'signer'));
-}
-
-/**
  * Bor `Difficulty(valset, signer)`: `N - succession`, or 1 for the zero address (Bor's special
  * case for an empty signer). Producers may come in any order (or as `{ address }` records); they
  * are sorted by address here because succession is defined in that order.

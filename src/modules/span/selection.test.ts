@@ -3,7 +3,8 @@ import fc from 'fast-check';
 import { fromHex } from '../../core/bytes';
 import { InputError } from '../../core/errors';
 import { SLOT_COST, producersFromSelection, selectNextProducers } from './selection';
-import { shuffleList, shuffleListSimple } from './shuffle';
+import { shuffleList } from './shuffle';
+import { shuffleListSimple } from './testing/shuffleReference';
 
 /** Heimdall bor/selection_test.go validators (heimdall.md §10.1), in the test's input order. */
 const HEIMDALL_VALIDATORS = [

@@ -2,13 +2,8 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { toHex } from '../../core/bytes';
 import { InputError } from '../../core/errors';
-import {
-  computeShuffledIndex,
-  computeUnshuffledIndices,
-  shuffleInPlace,
-  shuffleList,
-  shuffleListSimple,
-} from './shuffle';
+import { computeUnshuffledIndices, shuffleInPlace, shuffleList } from './shuffle';
+import { computeShuffledIndex, shuffleListSimple } from './testing/shuffleReference';
 
 /** A 32-byte seed: the given bytes followed by zeros (heimdall.md §10.4). */
 function seedOf(...prefix: number[]): Uint8Array {

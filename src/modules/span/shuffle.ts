@@ -4,8 +4,9 @@
  *
  * Semantics: `out[computeShuffledIndex(i, n, seed)] = in[i]` — the element at position i moves to
  * position perm(i), which is what the in-place round loop does when it runs the rounds forwards.
- * `shuffleList` is that optimised loop (one hash per 256 positions per round);
- * `shuffleListSimple` is the per-index definition, kept as the reference it is tested against.
+ * `shuffleList` is that optimised loop (one hash per 256 positions per round); the per-index
+ * definition it is tested against is a test fixture (testing/shuffleReference.ts), since no node
+ * runs it.
  */
 import { type BytesLike, toBytes } from '../../core/bytes';
 import { sha256Bytes } from '../../core/hash';
@@ -95,27 +96,6 @@ export function shuffleList<T>(list: readonly T[], seed: BytesLike): T[] {
   return shuffleInPlace(list.slice(), seed);
 }
 
-/** eth2 `compute_shuffled_index` with SHA-256 and 90 rounds (plain: three hashes per round). */
-export function computeShuffledIndex(index: number, n: number, seed: BytesLike): number {
-  if (!Number.isSafeInteger(n) || n <= 0) throw new InputError('n', `must be a positive integer: ${n}`);
-  if (!Number.isSafeInteger(index) || index < 0 || index >= n)
-    throw new InputError('index', `out of range [0, ${n}): ${index}`);
-  const buf = new Uint8Array(TOTAL_SIZE);
-  buf.set(seedBytes(seed), 0);
-  const view = new DataView(buf.buffer);
-  for (let round = 0; round < SHUFFLE_ROUND_COUNT; round++) {
-    buf[SEED_SIZE] = round;
-    const pivot = pivotOf(buf, n);
-    const flip = (pivot + n - index) % n;
-    const position = Math.max(index, flip);
-    setPositionBlock(view, position);
-    const source = sha256Bytes(buf);
-    const bit = (source[(position & 0xff) >> 3]! >> (position & 7)) & 1;
-    if (bit === 1) index = flip;
-  }
-  return index;
-}
-
 /**
  * The inverse of `computeShuffledIndex` for several positions: for each `positions[k]`, the input
  * index whose element `shuffleList` puts there, i.e. `shuffleList(list, seed)[p] =
@@ -149,46 +129,4 @@ export function computeUnshuffledIndices(positions: readonly number[], n: number
     }
     return index;
   });
-}
-
-/**
- * The per-index definition, `out[computeShuffledIndex(i)] = in[i]`, with the pivots and source
- * hashes of each round cached (O(90·n) steps). The reference for the optimised `shuffleList`.
- */
-export function shuffleListSimple<T>(list: readonly T[], seed: BytesLike): T[] {
-  const n = list.length;
-  const buf = new Uint8Array(TOTAL_SIZE);
-  buf.set(seedBytes(seed), 0);
-  if (n <= 1) return list.slice();
-  const view = new DataView(buf.buffer);
-  const pivots: number[] = [];
-  const sources: Array<Map<number, Uint8Array>> = [];
-  for (let round = 0; round < SHUFFLE_ROUND_COUNT; round++) {
-    buf[SEED_SIZE] = round;
-    pivots.push(pivotOf(buf, n));
-    sources.push(new Map());
-  }
-  const sourceFor = (round: number, block: number): Uint8Array => {
-    const cache = sources[round]!;
-    let s = cache.get(block);
-    if (s === undefined) {
-      buf[SEED_SIZE] = round;
-      view.setUint32(PIVOT_VIEW_SIZE, block, true);
-      s = sha256Bytes(buf);
-      cache.set(block, s);
-    }
-    return s;
-  };
-  const out = new Array<T>(n);
-  for (let i = 0; i < n; i++) {
-    let index = i;
-    for (let round = 0; round < SHUFFLE_ROUND_COUNT; round++) {
-      const flip = (pivots[round]! + n - index) % n;
-      const position = Math.max(index, flip);
-      const source = sourceFor(round, Math.floor(position / 256));
-      if (((source[(position & 0xff) >> 3]! >> (position & 7)) & 1) === 1) index = flip;
-    }
-    out[index] = list[i]!;
-  }
-  return out;
 }
