@@ -3,7 +3,7 @@
  * EIP-1559 transfers, a fee cap below base + tip, a transfer to oneself and one to the block's
  * author, a balance override, two blocks at one height), reported as a node reports them: the
  * unchanged run passes and exercises every rule; each field the oracle compares, changed in one
- * report, is caught and named.
+ * report, is caught and named (the header's bloom by the first byte that differs).
  */
 import { describe, expect, it } from 'vitest';
 import { type Address } from '../../src/core/address';
@@ -23,6 +23,7 @@ import {
   fixtureTransfer,
 } from '../../src/sidechain/testing/fixture';
 import { realScheme } from '../../src/core/signatureScheme';
+import { EMPTY_BLOOM } from './model/logsBloom';
 import { type RunRecord } from './oracle';
 import { SidechainAccountsOracle } from './sidechainAccounts';
 
@@ -137,7 +138,24 @@ function changes(b: Fact): Array<{ what: string; field: RegExp; change: (f: Fact
         f.gasUsed += 1n;
       },
     },
+    {
+      what: 'bloom, one bit of its last byte flipped',
+      field: /^bloom byte 255$/,
+      change: (f) => {
+        const last = Number.parseInt(f.bloom.slice(-2), 16) ^ 1;
+        f.bloom = `0x${f.bloom.slice(2, -2)}${last.toString(16).padStart(2, '0')}`;
+      },
+    },
   ];
+  // A block whose transfers logged: its bloom, left empty, misses their bits.
+  if (b.bloom !== EMPTY_BLOOM)
+    out.push({
+      what: 'bloom emptied',
+      field: /^bloom byte \d+$/,
+      change: (f) => {
+        f.bloom = EMPTY_BLOOM;
+      },
+    });
   const t = b.transfers;
   if (!t) return out;
   out.push(

@@ -3,8 +3,10 @@
  * hash (from the genesis allocation, each block on the state after its parent hash, so forks and
  * reorgs need nothing special), recomputes every block's base fee from its parent's header, every
  * transaction's validity and outcome and what the block leaves in the accounts
- * (model/sidechainAccounts.ts), and compares each with what the first node to import the block
- * reported. The first difference is named: block, transaction, field, expected and got.
+ * (model/sidechainAccounts.ts), and the header's logs bloom over its transfers' logs
+ * (model/logsBloom.ts), and compares each with what the first node to import the block reported.
+ * The first difference is named: block, transaction, field, expected and got (for the bloom, the
+ * first byte that differs).
  *
  * Every node runs the same code, so a bug in the execution of transfers passes every comparison
  * between nodes; only a model written from the rules sees it. A block imported again by other
@@ -21,6 +23,7 @@ import {
   childBaseFee,
   runTransfers,
 } from './model/sidechainAccounts';
+import { firstDifferingByte, logsBloom } from './model/logsBloom';
 import { Oracle, type RunRecord } from './oracle';
 import { type RuleId } from './ruleId';
 
@@ -46,6 +49,7 @@ export class SidechainAccountsOracle extends Oracle {
     'sidechain.tx.transfer',
     'sidechain.tx.tip-to-author',
     'sidechain.accounts.balance-override',
+    'sidechain.header.bloom',
   ];
 
   private chainId: bigint | null = null;
@@ -121,6 +125,11 @@ export class SidechainAccountsOracle extends Oracle {
     }
     if (b.gasUsed !== run.gasUsed) differs('sidechain.tx.gas', 'gasUsed', run.gasUsed, b.gasUsed);
     this.compareAccounts(run.accounts, parent.accounts, b, run.writers, differs);
+    // The header's bloom over the logs of its transactions only: the state-sync logs are in no
+    // header bloom (pre-PIP-74 Bor), and a block without logs has the empty bloom.
+    this.saw('sidechain.header.bloom');
+    const bloom = firstDifferingByte(logsBloom(run.outcomes.flatMap((o) => o.logs)), b.bloom);
+    if (bloom) differs('sidechain.header.bloom', `bloom byte ${bloom.byte}`, bloom.expected, bloom.got);
     return next(run.accounts);
   }
 

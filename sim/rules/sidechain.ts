@@ -332,4 +332,15 @@ export const SIDECHAIN_RULES = [
       compares: 'the overridden accounts after the block against its own accounts',
     },
   },
+  {
+    id: 'sidechain.header.bloom',
+    rule: "A header's logs bloom is the 2048-bit bloom of its transactions' logs: each log's address and each of its topics sets three bits, the low 11 bits of the first three byte pairs of its keccak256, the 256 bytes written most significant first. A transfer of a positive value logs Bor's LogTransfer from the fee-token contract 0x…1010 (topics: the event, the token, the sender, the recipient); a transfer of 0 logs nothing. The state-sync logs are in no header bloom, and a block without logs carries the empty bloom (256 zero bytes).",
+    source:
+      "yellow paper §4.3.1 (the bloom function); geth types.CreateBloom (bloom9); Bor core/bor_fee_log.go AddTransferLog; reference: sidechain.md §1.2 (the header's bloom field), §2.8 (the state-sync logs are not in the header's logsBloom)",
+    guard: {
+      oracle: 'sidechain-accounts',
+      compares:
+        "each imported header's bloom against its own bloom over the logs its model of the block's transfers emits, naming the first byte that differs",
+    },
+  },
 ] as const satisfies readonly Rule[];

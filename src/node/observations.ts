@@ -274,6 +274,8 @@ export interface SidechainBlockFact {
   signer: Address;
   txHash: Hex;
   receiptHash: Hex;
+  /** The header's logs bloom (256 bytes), as the header carries it. */
+  bloom: Hex;
   /** State-sync records committed by this block's system calls, in body order. */
   stateSyncs: Array<{ id: bigint; timeS: bigint }>;
   /** The span committed by this block's system call, as the body carries it. */

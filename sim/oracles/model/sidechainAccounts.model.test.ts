@@ -3,7 +3,8 @@
  * baseFee.ts), differentially: random blocks of transfers (right and wrong nonces, chain ids, fee
  * caps, tips, gas limits, balances too small, overrides, transfers to oneself and to the author),
  * each run by both on the state the previous block left. Both must accept the same blocks, refuse
- * the same transaction, and leave the same accounts and outcomes; and the base fee formulas agree.
+ * the same transaction, and leave the same accounts, outcomes and logs (and so the same header
+ * bloom); and the base fee formulas agree.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -11,9 +12,20 @@ import { type Address } from '../../../src/core/address';
 import { type Hex } from '../../../src/core/bytes';
 import { type AccountState, applyBalanceOverrides, genesisAccounts } from '../../../src/sidechain/accounts';
 import { nextBaseFee } from '../../../src/sidechain/baseFee';
+import { blockBloom } from '../../../src/sidechain/block';
 import { type SignedTx } from '../../../src/sidechain/transaction';
 import { executeTransfers } from '../../../src/sidechain/transfers';
-import { type ModelAccounts, type ModelTx, accountIn, childBaseFee, runTransfers } from './sidechainAccounts';
+import { logsBloom } from './logsBloom';
+import {
+  FEE_TOKEN,
+  LOG_TRANSFER_TOPIC,
+  type ModelAccounts,
+  type ModelTx,
+  accountIn,
+  childBaseFee,
+  runTransfers,
+  transferLogs,
+} from './sidechainAccounts';
 
 const CHAIN_ID = 15001n;
 const addr = (i: number) =>
@@ -146,8 +158,16 @@ describe('the sidechain accounts model agrees with the sidechain', () => {
             if (!s.ok || !m.ok) return;
             accepted++;
             expect(m.outcomes).toEqual(
-              s.outcomes.map((o) => ({ gasUsed: o.gasUsed, effectiveGasPrice: o.effectiveGasPrice })),
+              s.outcomes.map((o) => ({
+                gasUsed: o.gasUsed,
+                effectiveGasPrice: o.effectiveGasPrice,
+                logs: o.logs.map((l) => ({
+                  address: l.address.toLowerCase(),
+                  topics: l.topics.map((t) => t.toLowerCase()),
+                })),
+              })),
             );
+            expect(logsBloom(m.outcomes.flatMap((o) => o.logs))).toBe(blockBloom(s.outcomes));
             expect(m.gasUsed).toBe(s.gasUsed);
             sameAccounts(s.accounts, m.accounts);
             src = s.accounts;
@@ -186,5 +206,19 @@ describe('the sidechain accounts model agrees with the sidechain', () => {
     expect(childBaseFee({ baseFee: 1_600n, gasLimit: 100n, gasUsed: 0n })).toBe(1_500n);
     expect(childBaseFee({ baseFee: 1_600n, gasLimit: 100n, gasUsed: 100n })).toBe(1_700n);
     expect(childBaseFee({ baseFee: null, gasLimit: 100n, gasUsed: 0n })).toBe(1_000_000_000n);
+  });
+
+  it('a transfer’s log: Bor’s LogTransfer from 0x…1010 when it moves value, nothing for 0', () => {
+    // Bor core/bor_fee_log.go: transferLogSig, the hash the model computes from the signature.
+    expect(LOG_TRANSFER_TOPIC).toBe('0xe6497e3ee548a3372136af2fcb0696db31fc6cf20260707645068bd3fe97f3c4');
+    const from = '0x00000000000000000000000000000000000000AB';
+    const to = '0x00000000000000000000000000000000000000cd';
+    expect(transferLogs({ from, to, value: 1n })).toEqual([
+      {
+        address: FEE_TOKEN,
+        topics: [LOG_TRANSFER_TOPIC, `0x${'00'.repeat(30)}1010`, `0x${'00'.repeat(31)}ab`, `0x${'00'.repeat(31)}cd`],
+      },
+    ]);
+    expect(transferLogs({ from, to, value: 0n })).toEqual([]);
   });
 });

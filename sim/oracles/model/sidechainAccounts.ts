@@ -16,7 +16,14 @@
  *   sender pays the value and that gas and its nonce grows by one, the recipient gets the value,
  *   the block's author (its signer) gets (price − baseFee) per gas, the base fee is burnt.
  * - a devnet's balance overrides set balances (nonces stay) before the block's transactions.
+ * - a transfer of a positive value logs Bor's `LogTransfer` (core/bor_fee_log.go `AddTransferLog`):
+ *   from the fee-token contract 0x…1010, topics keccak256 of the event's signature, then the token,
+ *   the sender and the recipient, each left-padded to 32 bytes; a transfer of 0 logs nothing. Its
+ *   data (the amount and both balances before and after) is not modelled: the bloom does not read
+ *   it. Bor's deprecated `LogFeeTransfer` for the tip is not emitted here (docs/DEVNET.md).
  */
+import { toHex, utf8 } from '../../../src/core/bytes';
+import { keccak256Raw } from '../../../src/core/hash';
 import { type RuleId } from '../ruleId';
 
 export interface ModelAccount {
@@ -80,9 +87,37 @@ export interface ModelBlockEnv {
   author: string;
 }
 
+/** A log as the model knows it: lower-case hex address and topics. */
+export interface ModelLog {
+  readonly address: string;
+  readonly topics: readonly string[];
+}
+
 export interface ModelOutcome {
   gasUsed: bigint;
   effectiveGasPrice: bigint;
+  logs: ModelLog[];
+}
+
+/** Bor's fee-token contract on the sidechain (MATIC, now POL), which every native transfer's log names. */
+export const FEE_TOKEN = '0x0000000000000000000000000000000000001010';
+/** The event's signature hashed here, not copied: the topic the log must carry. */
+export const LOG_TRANSFER_TOPIC = toHex(
+  keccak256Raw(utf8('LogTransfer(address,address,address,uint256,uint256,uint256,uint256,uint256)')),
+);
+
+/** An address as an indexed event argument: 12 zero bytes, then its 20. */
+const asTopic = (address: string): string => `0x${'00'.repeat(12)}${address.slice(2).toLowerCase()}`;
+
+/** The logs of a valid transfer: Bor's LogTransfer when it moves a positive value, none otherwise. */
+export function transferLogs(tx: Pick<ModelTx, 'from' | 'to' | 'value'>): ModelLog[] {
+  if (tx.value <= 0n) return [];
+  return [
+    {
+      address: FEE_TOKEN,
+      topics: [LOG_TRANSFER_TOPIC, asTopic(FEE_TOKEN), asTopic(tx.from), asTopic(tx.to)],
+    },
+  ];
 }
 
 /** Why a transaction may not be in the block: the rule, the field, what the rule wants and what it has. */
@@ -167,7 +202,7 @@ export function runTransfers(
     const tip = used * (price - env.baseFee);
     if (tip > 0n && env.author !== ZERO)
       wrote(env.author, 'sidechain.tx.tip-to-author', (a) => ({ nonce: a.nonce, balance: a.balance + tip }));
-    outcomes.push({ gasUsed: used, effectiveGasPrice: price });
+    outcomes.push({ gasUsed: used, effectiveGasPrice: price, logs: transferLogs(tx) });
     gasUsed += used;
   }
   return { ok: true, accounts: next, outcomes, gasUsed, writers };

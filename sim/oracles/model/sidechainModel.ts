@@ -23,6 +23,7 @@ import { type SidechainBlockFact } from '../../../src/node/observations';
 import { type DeepReadonly } from '../../../src/core/readonly';
 import { type RunRecord } from '../oracle';
 import { PrioritySet } from './proposerPriority';
+import { EMPTY_BLOOM } from './logsBloom';
 import { type DelayParams, producerDelayS } from './producerDelay';
 
 export interface SidechainParams extends DelayParams {
@@ -101,6 +102,8 @@ export class SidechainModel {
           signer: `0x${'00'.repeat(20)}`,
           txHash: o.genesis.txHash,
           receiptHash: o.genesis.receiptHash,
+          // A genesis has no transactions: no logs.
+          bloom: EMPTY_BLOOM,
           stateSyncs: [],
           spanCommit: null,
           announced: null,

@@ -15,6 +15,7 @@ import {
   type VoteFact,
 } from '../../../src/node/observations';
 import { type RunObservation, type RunRecord } from '../../domain/observation';
+import { EMPTY_BLOOM } from '../model/logsBloom';
 
 export const rec = (t: number, node: string, obs: RunObservation): RunRecord => ({ t, node, obs });
 
@@ -71,6 +72,7 @@ export function block(
     time: parent.time + 2n,
     txHash: EMPTY_ROOT,
     receiptHash: EMPTY_ROOT,
+    bloom: EMPTY_BLOOM,
     stateSyncs: [],
     spanCommit: null,
     announced: null,

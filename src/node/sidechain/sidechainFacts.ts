@@ -108,6 +108,7 @@ function computeBlockFact(block: SidechainBlock, run: RunFacts): SidechainBlockF
     signer: block.signer,
     txHash: h.txHash,
     receiptHash: h.receiptHash,
+    bloom: h.bloom,
     stateSyncs: block.body.stateSyncs.map((r) => ({ id: r.id, timeS: r.timeS })),
     spanCommit: span
       ? {
