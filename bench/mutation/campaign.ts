@@ -51,6 +51,7 @@ export const DEFAULT_SCENARIOS: readonly string[] = [
   'scenarios/producer-offline-sprint.json',
   'scenarios/sidechain-partition.json',
   'scenarios/span-late-proposal.json',
+  'scenarios/first-span-late.json',
   'scenarios/sprint-16.json',
   'scenarios/send-disabled.json',
   'scenarios/bft-round-skip.json',
