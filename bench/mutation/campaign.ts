@@ -52,6 +52,7 @@ export const DEFAULT_SCENARIOS: readonly string[] = [
   'scenarios/sidechain-partition.json',
   'scenarios/span-late-proposal.json',
   'scenarios/first-span-late.json',
+  'scenarios/sidechain-halt-at-span-start.json',
   'scenarios/sprint-16.json',
   'scenarios/send-disabled.json',
   'scenarios/bft-round-skip.json',
