@@ -2,7 +2,8 @@
  * The sidechain domain: one sidechain node per validator, the producer faults (offline, slow,
  * equivocating, early seal, isolated; `inTurn` targets resolve here, on the best local head), the
  * crashes, pauses, skews and partitions of sidechain nodes, and the sidechain workload: wallets that
- * sign transfers and send them to a node, as eth_sendRawTransaction does on a devnet (one path).
+ * sign transfers and send them to a node, as eth_sendRawTransaction does on a devnet (one path),
+ * and a client that reads the nodes' JSON-RPC (rpcProbe.ts).
  * It runs inline or in a worker thread (sim/workers/sidechainDomain.worker.ts); what the rest of the
  * run learns from it is plain data: cross-domain messages at barriers and `report()` at the end.
  */

@@ -23,8 +23,9 @@
  *  - `eth_getLogs` from the StateReceiver over a range: the StateCommitted logs of the canonical
  *    blocks in the range, in order.
  *
- * A simulated chain has no contract code: every state-sync receiver is taken to be a contract whose
- * `onStateReceive` succeeds, so every record emits its log (docs/GLOSSARY.md, state sync).
+ * A simulated chain has no contract code: the sidechain takes every state-sync receiver to be a
+ * contract whose `onStateReceive` succeeds (its stated simplification of §2.7), so every record
+ * emits its log, with `success` true.
  */
 import { type Hex, concatBytes, fromHex, toHex, u64be, utf8 } from '../../src/core/bytes';
 import { keccak256Bytes } from '../../src/core/hash';
