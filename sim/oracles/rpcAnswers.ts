@@ -207,9 +207,10 @@ export class RpcAnswersOracle extends Oracle {
   }
 
   private judge(head: Hex, method: string, params: readonly unknown[], answer: RunRecordAnswer): void {
-    const result = (): unknown => {
+    /** The answer's result; an error is wrong (`expected`: what should have come instead). */
+    const result = (expected: unknown = 'a result'): unknown => {
       if (!answer.ok)
-        throw new Wrong('the answer', 'a result', { error: { code: answer.code, message: answer.message } });
+        throw new Wrong('the answer', expected, { error: { code: answer.code, message: answer.message } });
       return answer.result;
     };
     switch (method) {
@@ -219,7 +220,9 @@ export class RpcAnswersOracle extends Oracle {
         this.saw(receipt ? 'jsonrpc.tx.receipt' : 'jsonrpc.tx.by-hash');
         const h = String(params[0]).toLowerCase() as Hex;
         const at = this.locate(head, h);
-        const got = result();
+        const got = result(
+          at === null ? null : `the ${receipt ? 'receipt' : 'transaction'} in block ${at.block.number}`,
+        );
         if (at === null) {
           // geth: a pending transaction of the pool, without block; a receipt only in a block.
           if (got === null) return;
