@@ -2,7 +2,8 @@
  * The sidechain domain: one sidechain node per validator, the producer faults (offline, slow,
  * equivocating, early seal, isolated; `inTurn` targets resolve here, on the best local head), the
  * crashes, pauses, skews and partitions of sidechain nodes, and the sidechain workload: wallets that
- * sign transfers and send them to a node, as eth_sendRawTransaction does on a devnet (one path).
+ * sign transfers and send them to a node, as eth_sendRawTransaction does on a devnet (one path),
+ * and a client that reads the nodes' JSON-RPC (rpcProbe.ts).
  * It runs inline or in a worker thread (sim/workers/sidechainDomain.worker.ts); what the rest of the
  * run learns from it is plain data: cross-domain messages at barriers and `report()` at the end.
  */
@@ -23,6 +24,7 @@ import { type FaultSite } from '../faults/fault';
 import { type ClusterSetup, clusterSetup } from './clusterSetup';
 import { Domain, type DomainOptions } from './domain';
 import { type IndexedFaultFired } from './faultBook';
+import { RPC_PROBE_EVERY_MS, rpcProbe } from './rpcProbe';
 
 /** How a producer fault bends a producer's sidechain node (sim/faults/producerFault.ts). */
 export type ProducerFlag = 'offline' | 'slow' | 'equivocate' | 'earlySeal';
@@ -173,9 +175,23 @@ export class SidechainDomain extends Domain {
       (ev) => this.workload(ev.payload.what),
       (p) => `{"w":"${p.what}","i":${p.index}}`,
     );
+    this.engine.on<{ round: number }>(
+      'rpcProbe',
+      (ev) => this.rpcProbe(ev.payload.round),
+      (p) => `{"r":${p.round}}`,
+    );
+  }
+
+  /** A client reading the JSON-RPC of one live sidechain node in turn (sim/domain/rpcProbe.ts). */
+  private rpcProbe(round: number): void {
+    const alive = this.sidechainNodes.filter((n) => this.slot(n.id).alive);
+    const node = alive[round % Math.max(1, alive.length)];
+    if (node) for (const obs of rpcProbe(node, round)) this.record(node.id, obs);
+    this.engine.after(RPC_PROBE_EVERY_MS, 'rpcProbe', '', { round: round + 1 });
   }
 
   protected scheduleWorkload(): void {
+    this.engine.at(RPC_PROBE_EVERY_MS, 'rpcProbe', '', { round: 0 });
     const w = this.scenario.workload;
     if (w.sidechainTxs) this.engine.at(w.sidechainTxs.everyMs, 'workload', '', { what: 'sidechainTx', index: 0 });
   }

@@ -21,6 +21,7 @@ import { SidechainModel } from './model/sidechainModel';
 import { ServiceModel } from './model/service/serviceModel';
 import { type KeyLookup } from './model/service/signature';
 import { SidechainAccountsOracle } from './sidechainAccounts';
+import { RpcAnswersOracle } from './rpcAnswers';
 import { QueryAnswersOracle, ServiceStateOracle, SideTxResultsOracle, TxResultsOracle } from './serviceModelOracles';
 import { type RuleId } from './ruleId';
 import { SpanCommitOracle } from './spanCommit';
@@ -166,6 +167,8 @@ export class OracleSuite {
       new QueryAnswersOracle(this.service),
       // The sidechain's accounts model: its transfers' results, then the accounts they left.
       new SidechainAccountsOracle(),
+      // A simulated client's JSON-RPC reads of the sidechain, against the chain the nodes reported.
+      new RpcAnswersOracle(),
     ];
   }
 

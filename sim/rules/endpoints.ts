@@ -1,8 +1,9 @@
 /**
  * Rules of the endpoints: the service REST API, the node status RPC, the sidechain JSON-RPC, the
  * operator console and the client and daemon commands. Their shapes and formats are invisible to a
- * simulation (no client reads them during a run), so unit tests pin them; only what a REST answer
- * says about the state is compared by an oracle.
+ * simulation (no client reads them during a run), so unit tests pin them; what a REST answer says
+ * about the state, and what the sidechain's JSON-RPC transaction reads say about a node's chain,
+ * are compared by oracles (a simulated client reads both in every run).
  */
 import { type Rule } from './rule';
 
@@ -327,13 +328,60 @@ export const ENDPOINT_RULES = [
     },
   },
   {
+    id: 'jsonrpc.tx.by-hash',
+    rule: 'eth_getTransactionByHash answers a transaction of the canonical chain with its block hash, block number, index and sender; a hash no canonical block carries answers a pending transaction of the pool (without block) or null, never an error.',
+    source: 'spec: Sidechain JSON-RPC; reference: sidechain.md §4.3, §5 item 6',
+    guard: {
+      oracle: 'rpc-answers',
+      compares:
+        "a simulated client's reads of a canonical transfer and of a hash nobody sent against the node's canonical chain as its imports reported it",
+    },
+  },
+  {
+    id: 'jsonrpc.tx.receipt',
+    rule: 'eth_getTransactionReceipt answers the receipt of a canonical transaction (its block, index, sender, status 1, its logs placed in it), null for any other hash, never an error.',
+    source: 'spec: Sidechain JSON-RPC; reference: sidechain.md §4.3, §5 items 7-8',
+    guard: {
+      oracle: 'rpc-answers',
+      compares: "the client's receipt reads against the node's canonical chain as its imports reported it",
+    },
+  },
+  {
+    id: 'jsonrpc.block.transactions',
+    rule: 'eth_getBlockByNumber(n, full) answers the canonical block at n (null above the head) with its transactions in block order, each placed in it, the state-sync pseudo-transaction last.',
+    source: 'reference: sidechain.md §2.8, §4.3, §5 item 5',
+    guard: {
+      oracle: 'rpc-answers',
+      compares: "the client's full-block reads of blocks with state syncs against the block the node imported at n",
+    },
+  },
+  {
+    id: 'jsonrpc.block.receipts',
+    rule: 'eth_getBlockReceipts(n) answers every receipt of the canonical block at n in block order, the state-sync receipt last (null for an unknown block).',
+    source: 'reference: sidechain.md §2.8 (eth_getTransactionReceiptsByBlock appends the bor receipt)',
+    guard: {
+      oracle: 'rpc-answers',
+      compares: "the client's block-receipts reads against the block's transactions and state syncs as imported",
+    },
+  },
+  {
+    id: 'jsonrpc.logs.range',
+    rule: 'eth_getLogs over a range of block numbers answers the matching logs of the canonical blocks in the range, in block then log-index order, the state-sync logs included.',
+    source: 'reference: sidechain.md §2.8 (MergeBorLogs), §5 item 4',
+    guard: {
+      oracle: 'rpc-answers',
+      compares:
+        "the client's StateReceiver log reads of a block against one StateCommitted log per state sync it imported",
+    },
+  },
+  {
     id: 'jsonrpc.state-sync.pseudo-tx',
     rule: 'A block with state syncs lists the state-sync pseudo-transaction last, by its derived hash, and its receipt carries one StateCommitted log per record.',
     source: 'reference: README item 30, sidechain.md §2.8',
     guard: {
-      unit: JT,
-      test: 'the state-sync receipt: derived hash, last index, zero addresses and gas, one StateCommitted log per record',
-      why: FORMAT,
+      oracle: 'rpc-answers',
+      compares:
+        "the client's reads of the pseudo-transaction, its receipt, the block and its receipts against the hash derived from the block and its imported state syncs",
     },
   },
   {

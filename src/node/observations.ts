@@ -448,6 +448,18 @@ export type Observation =
   | { kind: 'sidechain.imported'; block: DeepReadonly<SidechainBlockFact>; head: Readonly<HeadFact> }
   | { kind: 'sidechain.rejected'; number: bigint; hash: Hex; reason: string }
   /**
+   * A client's JSON-RPC read of the node (sim/domain/rpcProbe.ts): the method and its params, the
+   * node's head when it answered, and the answer as a client reads it (JSON text parsed: hex
+   * quantities, null for "not found"), or the error object.
+   */
+  | {
+      kind: 'sidechain.query';
+      head: Readonly<HeadFact>;
+      method: string;
+      params: readonly unknown[];
+      answer: { ok: true; result: unknown } | { ok: false; code: number; message: string };
+    }
+  /**
    * A client's transaction the node admitted to its pool or refused (hash null when it did not
    * decode), or one a reorg or rewind returned to its pool (`origin: 'reorg'`).
    */
