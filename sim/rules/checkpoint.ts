@@ -114,9 +114,9 @@ export const CHECKPOINT_RULES = [
     rule: "Validators vote yes on an ack only when the parent chain's header-block record for headerBlock starts where the buffer starts (and, for the same range, has the same root).",
     source: 'reference: README item 10, heimdall.md §3.3 (side handler)',
     guard: {
-      unit: CP,
-      test: 'a record whose start differs, or with the same range and another root: validators vote no, 5502',
-      why: 'the parent-chain record each validator read is not reported; the acked outcome is guarded by checkpoint-roots and service-state',
+      oracle: 'side-tx-results',
+      compares:
+        "each ack's side-tx result against the model's copy of the parent chain's header-block record (its start, and its root for the same range)",
     },
   },
   {

@@ -55,9 +55,9 @@ export const CLERK_RULES = [
     rule: 'A record with more than 100000 bytes of data is refused by its stateless checks with 5403.',
     source: 'reference: heimdall.md §7 (ValidateBasic)',
     guard: {
-      unit: CLERK,
-      test: '5403 for data above 100000 bytes (ValidateBasic in the ante handler)',
-      why: 'no workload sends such data',
+      oracle: 'tx-results',
+      compares:
+        "each state-sync record's DeliverTx code against the model's size check (the Byzantine kind stateSyncTooBig sends 100,001 bytes)",
     },
   },
   {
