@@ -85,7 +85,8 @@ export const lateCheckpoint: FaultDef<LateCheckpointFault> = {
           const last = getLastCheckpoint(store)?.checkpoint.endBlock;
           const next = last === undefined ? 0n : last + 1n;
           const buf = getBuffer(store);
-          if (held.checkpoint.startBlock !== next) held = null; // acked or passed by another: stale
+          if (held.checkpoint.startBlock !== next)
+            held = null; // acked or passed by another: stale
           else if (!buf || buf.endBlock !== held.checkpoint.endBlock || buf.proposer !== held.checkpoint.proposer) {
             // Another checkpoint flushed ours: send ours now, ahead of its proposer's submission.
             out.push({ kind: 'parentCall', key: `submit/${held.checkpoint.startBlock}`, call: held });
@@ -98,4 +99,3 @@ export const lateCheckpoint: FaultDef<LateCheckpointFault> = {
     return `validator ${f.validator}, ${length}-block checkpoints submitted late`;
   },
 };
-

@@ -187,7 +187,10 @@ const SAMPLES: Record<FaultKind, Sample> = {
     file: { kind: 'setHead', at: '1m', node: 'sc-2', blocks: 5 },
     sides: ['sidechain'],
     bad: [
-      [{ kind: 'setHead', node: 'svc-2', blocks: 5 }, /^faults\[0\]\.node: expected a sidechain node \(sc-N\), got "svc-2"/],
+      [
+        { kind: 'setHead', node: 'svc-2', blocks: 5 },
+        /^faults\[0\]\.node: expected a sidechain node \(sc-N\), got "svc-2"/,
+      ],
       [{ kind: 'setHead', node: 'sc-2' }, /^faults\[0\]\.blocks: give exactly one of number .* or blocks/],
       [{ kind: 'setHead', node: 'sc-2', number: 3, blocks: 5 }, /^faults\[0\]\.blocks: give exactly one of number/],
       [{ kind: 'setHead', node: 'sc-2', blocks: 0 }, /^faults\[0\]\.blocks: /],

@@ -39,7 +39,10 @@ export const setHead: FaultDef<SetHeadFault> = {
     const node = readNode(r, o, 'node', ctx);
     if (!node.startsWith('sc-')) throw new InputError(r.at('node'), `expected a sidechain node (sc-N), got "${node}"`);
     if ((o.number === undefined) === (o.blocks === undefined))
-      throw new InputError(r.at('blocks'), 'give exactly one of number (a block to rewind to) or blocks (how far back)');
+      throw new InputError(
+        r.at('blocks'),
+        'give exactly one of number (a block to rewind to) or blocks (how far back)',
+      );
     return o.number !== undefined
       ? { node, number: BigInt(r.int(o, 'number', undefined, 0)), blocks: null }
       : { node, number: null, blocks: r.int(o, 'blocks', undefined, 1, 100_000) };

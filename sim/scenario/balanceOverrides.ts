@@ -41,7 +41,8 @@ export function decodeBalanceOverride(c: Reader, x: Obj): Omit<BalanceOverrideIt
   if (x.user !== undefined) target = { user: c.int(x, 'user', undefined, 1, USER_COUNT) };
   else {
     const a = c.str(x, 'address');
-    if (!/^0x[0-9a-fA-F]{40}$/.test(a)) throw new InputError(c.at('address'), `expected a 20-byte 0x address, got "${a}"`);
+    if (!/^0x[0-9a-fA-F]{40}$/.test(a))
+      throw new InputError(c.at('address'), `expected a 20-byte 0x address, got "${a}"`);
     target = { address: a.toLowerCase() as Address };
   }
   return { atMs: c.duration(x, 'at'), target, balanceWei: c.big(x, 'balanceWei') };

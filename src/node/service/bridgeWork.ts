@@ -59,8 +59,7 @@ export class BridgeWork {
     const store = this.node.app.store;
     return (
       hook(this.node, actions, {
-        rootHash: (start, end) =>
-          views.sidechain.rootHash(start, end, getChainParams(store).sidechainTxConfirmations),
+        rootHash: (start, end) => views.sidechain.rootHash(start, end, getChainParams(store).sidechainTxConfirmations),
       }) ?? actions
     );
   }
