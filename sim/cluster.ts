@@ -21,7 +21,13 @@ import { ONE_TOKEN } from '../src/core/amount';
 import { ParentChain } from '../src/parent/parentChain';
 import { ParentChainNode } from '../src/node/parentChainNode';
 import { ServiceNode } from '../src/node/service/serviceNode';
-import { DEFAULT_SERVICE_NODE_CONFIG, type ByzantineRoutes, type ByzantineTools } from '../src/node/service/config';
+import {
+  DEFAULT_SERVICE_NODE_CONFIG,
+  type ByzantineBridgeTools,
+  type ByzantineRoutes,
+  type ByzantineTools,
+} from '../src/node/service/config';
+import { type BridgeAction } from '../src/bridge/bridge';
 import { type NodeMessage } from '../src/node/messages';
 import { type ClientReply } from '../src/node/ports';
 import { type CommittedBlock, type Vote } from '../src/consensus/types';
@@ -55,6 +61,8 @@ export interface ValidatorBehaviour {
   routes?(msg: NodeMessage, tools: ByzantineTools): ByzantineRoutes | null;
   /** After the validator's node committed a block (a Byzantine sender acts here; see sendTxFrom). */
   onCommit?(node: ServiceNode, block: CommittedBlock, end: AppliedBlock['end']): void;
+  /** What the validator's bridge does instead of what it decided (null: that). */
+  bridgeActions?(node: ServiceNode, actions: BridgeAction[], tools: ByzantineBridgeTools): BridgeAction[] | null;
   /** The txs of a block the validator proposes, instead of those it reaped (null: those). */
   blockTxs?(node: ServiceNode, reaped: Hex[], block: { height: bigint; timeMs: number }): Hex[] | null;
 }
@@ -199,6 +207,13 @@ export class Cluster extends Domain {
             for (const b of this.behavioursOf(k.index)) {
               const routes = b.routes?.(msg, tools) ?? null;
               if (routes) return routes;
+            }
+            return null;
+          },
+          bridgeActions: (node, actions, tools) => {
+            for (const b of this.behavioursOf(k.index)) {
+              const out = b.bridgeActions?.(node, actions, tools) ?? null;
+              if (out) return out;
             }
             return null;
           },

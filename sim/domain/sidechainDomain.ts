@@ -172,7 +172,8 @@ export class SidechainDomain extends Domain {
     }
     this.engine.on<{ what: string; index: number }>(
       'workload',
-      (ev) => this.workload(ev.payload.what),
+      (ev) =>
+        ev.payload.what === 'balanceOverride' ? this.balanceOverride(ev.payload.index) : this.workload(ev.payload.what),
       (p) => `{"w":"${p.what}","i":${p.index}}`,
     );
     this.engine.on<{ round: number }>(
@@ -194,6 +195,27 @@ export class SidechainDomain extends Domain {
     this.engine.at(RPC_PROBE_EVERY_MS, 'rpcProbe', '', { round: 0 });
     const w = this.scenario.workload;
     if (w.sidechainTxs) this.engine.at(w.sidechainTxs.everyMs, 'workload', '', { what: 'sidechainTx', index: 0 });
+    for (const [index, o] of (w.balanceOverrides ?? []).entries())
+      for (let k = 0; k < (o.repeat ?? 1); k++)
+        this.engine.at(o.atMs + k * (o.everyMs ?? 0), 'workload', '', { what: 'balanceOverride', index });
+  }
+
+  /**
+   * An operator's anvil_setBalance: every sidechain node gets the override the devnet sends it
+   * (src/cli/devnet/liveNetwork.ts), and the next block each seals carries it. A node that is down
+   * gets nothing, as a devnet cannot reach it either.
+   */
+  private balanceOverride(index: number): void {
+    const o = this.scenario.workload.balanceOverrides![index]!;
+    const address = 'user' in o.target ? this.setup.users[o.target.user - 1]!.address : o.target.address;
+    for (const n of this.sidechainNodes)
+      this.engine.at(
+        this.engine.nowMs(),
+        NET_DELIVER,
+        n.id,
+        { kind: 'op.setBalance', address, balance: o.balanceWei },
+        'operator',
+      );
   }
 
   /**

@@ -12,6 +12,8 @@ import { buildBlock, planProduction } from '../../src/sidechain/producer';
 import { type Vote } from '../../src/consensus/types';
 import { type Hex } from '../../src/core/bytes';
 import { type NodeMessage } from '../../src/node/messages';
+import { type BridgeAction } from '../../src/bridge/bridge';
+import { MsgCheckpointDef } from '../../src/modules/checkpoint/msgs';
 import { getValidatorSet } from '../../src/modules/staking/keeper';
 import { Cluster } from '../cluster';
 import { SidechainDomain } from '../domain/sidechainDomain';
@@ -473,6 +475,63 @@ const CHECKS: Record<FaultKind, (net: Net) => void> = {
         node.hooks.onImport!(node, block, result, 0);
         expect(sent).not.toHaveBeenCalled();
       },
+    );
+  },
+  lateCheckpoint: (net) => {
+    const node = net.main.serviceNodes[0]!;
+    const root = `0x${'ab'.repeat(32)}` as Hex;
+    const tools = { rootHash: vi.fn((_s: bigint, _e: bigint): Hex | null => root) };
+    const msg = {
+      proposer: node.address,
+      startBlock: 0n,
+      endBlock: 15n,
+      rootHash: `0x${'cd'.repeat(32)}` as Hex,
+      accountRootHash: root,
+    };
+    const propose: BridgeAction = { kind: 'tx', key: 'checkpoint/0/15', def: MsgCheckpointDef, msg };
+    const submit = (startBlock: bigint): BridgeAction => ({
+      kind: 'parentCall',
+      key: `submit/${startBlock}`,
+      call: {
+        method: 'submitCheckpoint',
+        from: node.address,
+        checkpoint: { ...msg, startBlock, endBlock: startBlock + 7n, sidechainChainId: '15001' },
+        signatures: [],
+      },
+    });
+    startEnd(
+      net,
+      { kind: 'lateCheckpoint', validator: 1, length: 8, atMs: 0 },
+      (d) => {
+        expect(d).toEqual(['validator 1, 8-block checkpoints submitted late']);
+        // Its proposal covers 8 blocks, with the sidechain's root of that range.
+        const [p] = node.hooks.bridgeActions!(node, [propose], tools)!;
+        expect(tools.rootHash).toHaveBeenCalledWith(0n, 7n);
+        expect(p).toMatchObject({ kind: 'tx', msg: { startBlock: 0n, endBlock: 7n, rootHash: root } });
+        // A submission that is not the next record's is dropped; the next one goes out at once when
+        // the buffer does not hold it (nothing is buffered here).
+        expect(node.hooks.bridgeActions!(node, [submit(8n)], tools)).toEqual([]);
+        expect(node.hooks.bridgeActions!(node, [submit(0n)], tools)).toEqual([submit(0n)]);
+        expect(node.hooks.bridgeActions!(node, [], tools)).toEqual([]);
+      },
+      () => expect(node.hooks.bridgeActions!(node, [propose], tools)).toBeNull(),
+    );
+  },
+  setHead: (net) => {
+    const at = vi.spyOn(net.sc.engine, 'at');
+    const head = net.sc.sidechainNodes[1]!.chain.head().block.header.number;
+    startEnd(
+      net,
+      { kind: 'setHead', node: 'sc-2', number: 0n, blocks: null, atMs: 0 },
+      (d) => {
+        expect(d).toEqual([`sc-2 to 0 (head ${head})`]);
+        // The console's message, to that node alone, now.
+        expect(at.mock.calls.map((c) => c.slice(1))).toEqual([
+          ['net.deliver', 'sc-2', { kind: 'op.setHead', number: 0n }, 'operator'],
+        ]);
+      },
+      // Its end sends nothing.
+      () => expect(at).toHaveBeenCalledTimes(1),
     );
   },
 };

@@ -175,6 +175,27 @@ const SAMPLES: Record<FaultKind, Sample> = {
       [{ kind: 'outsiderBlocks', everyBlocks: 'often' }, /^faults\[0\]\.everyBlocks: expected an integer, got "often"/],
     ],
   },
+  lateCheckpoint: {
+    file: { kind: 'lateCheckpoint', at: '0s', validator: 1, length: 8 },
+    sides: ['service'],
+    bad: [
+      [{ kind: 'lateCheckpoint', validator: 9 }, /^faults\[0\]\.validator: /],
+      [{ kind: 'lateCheckpoint', validator: 1, length: 1 }, /^faults\[0\]\.length: /],
+    ],
+  },
+  setHead: {
+    file: { kind: 'setHead', at: '1m', node: 'sc-2', blocks: 5 },
+    sides: ['sidechain'],
+    bad: [
+      [
+        { kind: 'setHead', node: 'svc-2', blocks: 5 },
+        /^faults\[0\]\.node: expected a sidechain node \(sc-N\), got "svc-2"/,
+      ],
+      [{ kind: 'setHead', node: 'sc-2' }, /^faults\[0\]\.blocks: give exactly one of number .* or blocks/],
+      [{ kind: 'setHead', node: 'sc-2', number: 3, blocks: 5 }, /^faults\[0\]\.blocks: give exactly one of number/],
+      [{ kind: 'setHead', node: 'sc-2', blocks: 0 }, /^faults\[0\]\.blocks: /],
+    ],
+  },
 };
 
 const smoke = JSON.parse(readFileSync(join(SCENARIOS_DIR, 'smoke.json'), 'utf8')) as Record<string, unknown>;

@@ -38,6 +38,8 @@ import { type ReplayMessagesFault, replayMessages } from './replayMessages';
 import { type SplitVoteFault, splitVote } from './splitVote';
 import { type ByzantineTxsFault, byzantineTxs } from './byzantineTxs';
 import { type OutsiderBlocksFault, outsiderBlocks } from './outsiderBlocks';
+import { type SetHeadFault, setHead } from './setHead';
+import { type LateCheckpointFault, lateCheckpoint } from './lateCheckpoint';
 
 export type { TriggerChain } from './fault';
 
@@ -61,7 +63,9 @@ export type FaultSpec =
   | ReplayMessagesFault
   | SplitVoteFault
   | ByzantineTxsFault
-  | OutsiderBlocksFault;
+  | OutsiderBlocksFault
+  | SetHeadFault
+  | LateCheckpointFault;
 
 export type FaultKind = FaultSpec['kind'];
 
@@ -87,6 +91,8 @@ const REGISTRY: Registry = {
   splitVote,
   byzantineTxs,
   outsiderBlocks,
+  setHead,
+  lateCheckpoint,
 };
 
 export const FAULT_KINDS: readonly FaultKind[] = Object.keys(REGISTRY) as FaultKind[];

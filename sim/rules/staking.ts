@@ -27,8 +27,9 @@ export const STAKING_RULES = [
     rule: 'A join or stake update whose amount is below one token fails at the post handler with 1400 and changes nothing.',
     source: 'reference: heimdall.md §4.2, §4.5 (deliver and post handlers)',
     guard: {
-      oracle: 'side-tx-results',
-      compares: "each staking side tx's post result against the model's event amount",
+      unit: STAKING,
+      test: 'rejects an amount below one token with 1400 at post',
+      why: "no run can reach it: the parent chain's StakeManager refuses a stake below one token and a restake only adds (parent.stake.min-one-token), so no Staked or StakeUpdate event carries less, and a made-up event is refused at the side vote before the post handler; the stake update's twin is 'rejects a new amount below one token with 1400 at post (power unchanged)'",
     },
   },
   {

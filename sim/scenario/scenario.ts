@@ -18,6 +18,12 @@ import { type PlantName, parsePlant } from '../../src/core/plants';
 import { DEFAULT_STAKE_DISTRIBUTION, type StakeDistribution, drawStakes } from './stakeDistribution';
 import { BYZANTINE_TXS } from '../faults/byzantineTxs';
 import { MESSAGE_NAMES, UNDECODABLE } from '../report/messageReach';
+import {
+  type BalanceOverrideItem,
+  BALANCE_OVERRIDE_FIELDS,
+  decodeBalanceOverride,
+  encodeBalanceOverride,
+} from './balanceOverrides';
 
 /** The message types an expectation may bound (the client table's, and bytes that do not decode). */
 export const MESSAGE_TYPES: readonly string[] = [...MESSAGE_NAMES.values(), UNDECODABLE];
@@ -91,6 +97,8 @@ export interface WorkloadSpec {
   joins: Array<{ atMs: number; stakeTokens: bigint } & Repeats>;
   exits: Array<{ atMs: number; validator: number } & Repeats>;
   signerChanges: Array<{ atMs: number; validator: number } & Repeats>;
+  /** An operator's anvil_setBalance on the sidechain (sim/scenario/balanceOverrides.ts). */
+  balanceOverrides?: BalanceOverrideItem[];
   sidechainTxs: { everyMs: number } | null;
 }
 
@@ -265,6 +273,7 @@ function decodeChecked(value: unknown): Scenario {
     'stakeUpdates',
     'joins',
     'exits',
+    'balanceOverrides',
     'signerChanges',
     'sidechainTxs',
   ]);
@@ -332,6 +341,8 @@ function decodeChecked(value: unknown): Scenario {
     ]),
     sidechainTxs: scTxObj ? { everyMs: wr.child('sidechainTxs').duration(scTxObj, 'every') } : null,
   };
+  const balanceOverrides = list('balanceOverrides', decodeBalanceOverride, BALANCE_OVERRIDE_FIELDS);
+  if (balanceOverrides.length) workload.balanceOverrides = balanceOverrides;
   workload.stakeUpdates.forEach((u, i) => {
     if (u.amountTokens === 0n) throw new InputError(`workload.stakeUpdates[${i}].amount`, 'must be at least 1 token');
   });
@@ -490,6 +501,9 @@ export function encodeScenario(s: Scenario): Record<string, unknown> {
       })),
       joins: w.joins.map((t) => ({ at: durationText(t.atMs), stake: t.stakeTokens.toString(), ...encodeRepeats(t) })),
       exits: w.exits.map((t) => ({ at: durationText(t.atMs), validator: t.validator, ...encodeRepeats(t) })),
+      ...((w.balanceOverrides ?? []).length
+        ? { balanceOverrides: w.balanceOverrides!.map((t) => ({ ...encodeBalanceOverride(t), ...encodeRepeats(t) })) }
+        : {}),
       signerChanges: w.signerChanges.map((t) => ({
         at: durationText(t.atMs),
         validator: t.validator,

@@ -11,6 +11,7 @@
  */
 import { PLANT_NAMES } from '../../src/core/plants';
 import { FAULT_KINDS, faultDef } from '../faults/registry';
+import { balanceOverrideSchema } from './balanceOverrides';
 import { DURATION, LINK, MAX_VALIDATORS, type Schema, UINT, VALIDATOR_INDEX, int, object } from './schemaParts';
 
 /**
@@ -179,6 +180,7 @@ export function scenarioSchema(): Schema {
           ),
           joins: list(object({ at: DURATION, stake: UINT, ...REPEATS }, ['at', 'stake'])),
           exits: list(object({ at: DURATION, validator: VALIDATOR_INDEX, ...REPEATS }, ['at', 'validator'])),
+          balanceOverrides: list(balanceOverrideSchema(REPEATS)),
           signerChanges: list(object({ at: DURATION, validator: VALIDATOR_INDEX, ...REPEATS }, ['at', 'validator'])),
           sidechainTxs: object({ every: DURATION }, ['every']),
         }),

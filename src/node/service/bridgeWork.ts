@@ -35,18 +35,33 @@ export class BridgeWork {
   }
 
   tick(ctx: Ctx): void {
-    for (const a of this.bridge.tick(this.inputs(ctx))) this.act(ctx, a);
+    for (const a of this.bent(this.bridge.tick(this.inputs(ctx)))) this.act(ctx, a);
   }
 
   /** A checkpoint the block buffered goes to the root chain with the yes votes' signatures. */
   afterCommit(ctx: Ctx, end: AppliedBlock['end'], votes: readonly SideTxVotes[]): void {
+    const actions: BridgeAction[] = [];
     for (const r of end.sideTxResults) {
       if (r.msgType !== 'checkpoint/MsgCheckpoint' || r.code !== 0) continue;
       const buf = getBuffer(this.node.app.store);
       if (!buf) continue;
       const action = this.bridge.onCheckpointBuffered(this.inputs(ctx), buf, checkpointSignatures(votes, r.txHash));
-      if (action) this.act(ctx, action);
+      if (action) actions.push(action);
     }
+    for (const a of this.bent(actions)) this.act(ctx, a);
+  }
+
+  /** The actions a Byzantine fault makes of the bridge's (the simulator's hook; honest: unchanged). */
+  private bent(actions: BridgeAction[]): BridgeAction[] {
+    const hook = this.node.hooks.bridgeActions;
+    if (!hook) return actions;
+    const views = this.views;
+    const store = this.node.app.store;
+    return (
+      hook(this.node, actions, {
+        rootHash: (start, end) => views.sidechain.rootHash(start, end, getChainParams(store).sidechainTxConfirmations),
+      }) ?? actions
+    );
   }
 
   private inputs(ctx: Ctx): BridgeInputs {

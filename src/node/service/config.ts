@@ -8,7 +8,7 @@ import { type ServiceAppOptions } from '../../app/serviceApp';
 import { type AppliedBlock } from '../../app/sharedExecution';
 import { DEFAULT_TIMEOUTS, type TimeoutConfig, type TimeoutInput } from '../../consensus/tendermint';
 import { type CommittedBlock, type Proposal, type Vote } from '../../consensus/types';
-import { type BridgeConfig, DEFAULT_BRIDGE_CONFIG } from '../../bridge/bridge';
+import { type BridgeAction, type BridgeConfig, DEFAULT_BRIDGE_CONFIG } from '../../bridge/bridge';
 import { type NodeMessage } from '../messages';
 import { type ClientReplyPort } from '../ports';
 import { type ServiceNode } from './serviceNode';
@@ -80,8 +80,19 @@ export interface ServiceNodeHooks {
    * the other nodes must DeliverTx them). Null or absent = the reaped ones.
    */
   blockTxs?(node: ServiceNode, reaped: Hex[], block: { height: bigint; timeMs: number }): Hex[] | null;
+  /**
+   * A Byzantine bridge: given the actions this node's bridge decided (after each tick and each
+   * commit, none included), the actions it takes instead: a checkpoint of another range, a
+   * submission held back and sent late. Null or absent = as decided.
+   */
+  bridgeActions?(node: ServiceNode, actions: BridgeAction[], tools: ByzantineBridgeTools): BridgeAction[] | null;
   /** Where this node's answers to transaction-submitting clients go (a devnet's REST layer). */
   clientReplies?: ClientReplyPort;
+}
+
+/** What a Byzantine bridge may read: this node's sidechain view's root of a range (null: not confirmed yet). */
+export interface ByzantineBridgeTools {
+  rootHash(startBlock: bigint, endBlock: bigint): Hex | null;
 }
 
 /** What a Byzantine wrapper may do with this node's key: sign other versions of its messages. */
