@@ -180,7 +180,7 @@ export function scenarioSchema(): Schema {
           joins: list(object({ at: DURATION, stake: UINT, ...REPEATS }, ['at', 'stake'])),
           exits: list(object({ at: DURATION, validator: VALIDATOR_INDEX, ...REPEATS }, ['at', 'validator'])),
           signerChanges: list(object({ at: DURATION, validator: VALIDATOR_INDEX, ...REPEATS }, ['at', 'validator'])),
-          sidechainTxs: object({ every: DURATION }, ['every']),
+          sidechainTxs: object({ every: DURATION, fastSignedEvery: DURATION }, ['every']),
         }),
         expect: object({
           verdict: {
