@@ -8,6 +8,7 @@
 import { TARGETS } from './population';
 import { type AnyResult, MERGED_KIND, type MutantRecord } from './results';
 import { type Judged, type JudgementsFile, judge } from './judgements';
+import { OWN_CRYPTO_SCENARIOS } from './campaign';
 
 export interface FolderRow {
   folder: string;
@@ -90,6 +91,12 @@ export function survivors(r: AnyResult): MutantRecord[] {
     );
 }
 
+/** How the campaign's scenarios ran: fast crypto, but for those that run in their own. */
+function cryptoText(scenarios: readonly string[]): string {
+  const own = scenarios.filter((f) => OWN_CRYPTO_SCENARIOS.has(f)).map((f) => f.replace(/^scenarios\/|\.json$/g, ''));
+  return own.length === 0 ? 'fast crypto' : `fast crypto; in their own crypto: ${own.join(', ')}`;
+}
+
 function cpuText(r: AnyResult): string {
   const cpu = r.kind === MERGED_KIND ? null : r.cpu;
   if (!cpu) return '';
@@ -121,7 +128,7 @@ export function renderReport(r: AnyResult, judgements: JudgementsFile, markdown 
     '',
     `sample ${p.sampleSize} of ${p.populationSize} mutants (seed ${p.seed}), ${shardText}${r.kind !== MERGED_KIND && r.interrupted ? `, INTERRUPTED: ${r.mutants.length} of them ran` : ''}; lockstep ${r.version}${r.commit ? ` at ${r.commit.slice(0, 12)}` : ''}`,
     `mutators ${p.mutators.join(', ')}`,
-    `oracle campaign: ${p.campaign.scenarios.length} scenarios (fast crypto), then ${p.campaign.swarmSeeds} swarm seeds of ${p.campaign.swarmDurationMs / 60_000} simulated min for their survivors`,
+    `oracle campaign: ${p.campaign.scenarios.length} scenarios (${cryptoText(p.campaign.scenarios)}), then ${p.campaign.swarmSeeds} swarm seeds of ${p.campaign.swarmDurationMs / 60_000} simulated min for their survivors`,
     `baseline: ${r.baseline.length} runs of the unmodified code, all pass; control mutant (known wrong, outside the sample) ${r.control.oracles.status} by ${r.control.oracles.oracle ?? r.control.oracles.kind} in ${r.control.oracles.run}`,
     `wall time: unit stage ${(r.wall.unitMs / 60_000).toFixed(1)} min, oracle stage ${(r.wall.oraclesMs / 60_000).toFixed(1)} min, total ${(r.wall.totalMs / 60_000).toFixed(1)} min${r.kind === MERGED_KIND ? ' (longest shard)' : ''}${cpuText(r)}`,
     '',

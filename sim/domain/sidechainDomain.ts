@@ -16,6 +16,7 @@ import { type SidechainBlock } from '../../src/sidechain/block';
 import { type ImportResult } from '../../src/sidechain/chain';
 import { SUGGESTED_TIP, nextBaseFee } from '../../src/sidechain/baseFee';
 import { TRANSFER_GAS, signTransfer } from '../../src/sidechain/transaction';
+import { type SignatureScheme, fastScheme } from '../../src/core/signatureScheme';
 import { NET_DELIVER } from '../env/network';
 import { type Rng } from '../env/rng';
 import { type NetworkStats } from '../env/network';
@@ -198,6 +199,8 @@ export class SidechainDomain extends Domain {
     for (const [index, o] of (w.balanceOverrides ?? []).entries())
       for (let k = 0; k < (o.repeat ?? 1); k++)
         this.engine.at(o.atMs + k * (o.everyMs ?? 0), 'workload', '', { what: 'balanceOverride', index });
+    const fastEveryMs = w.sidechainTxs?.fastSignedEveryMs;
+    if (fastEveryMs !== undefined) this.engine.at(fastEveryMs, 'workload', '', { what: 'sidechainTxFast', index: 0 });
   }
 
   /**
@@ -225,9 +228,16 @@ export class SidechainDomain extends Domain {
    * down cannot be asked: the wallet sends nothing that round. The draws come from the workload's
    * own stream (`workload-sidechain`): sharing the main domain's `workload` stream would tie the
    * two domains' draws together.
+   *
+   * `sidechainTxFast` (workload.sidechainTxs.fastSignedEvery) signs in the fast scheme's format
+   * whatever the network's scheme, with the sender's key registered with the fast scheme in this
+   * process (signing registers it). A fast network takes it as any transfer; a real-crypto network
+   * must not take it as the key's: secp256k1 recovery of those bytes gives no address or another,
+   * unfunded one, and the node refuses it.
    */
   private workload(what: string): void {
-    if (what !== 'sidechainTx') return;
+    if (what !== 'sidechainTx' && what !== 'sidechainTxFast') return;
+    const scheme: SignatureScheme = what === 'sidechainTxFast' ? fastScheme : this.setup.scheme;
     this.wl ??= this.rng.fork('workload-sidechain');
     const rng = this.wl;
     const users = this.setup.users;
@@ -249,11 +259,15 @@ export class SidechainDomain extends Domain {
           maxPriorityFeePerGas: SUGGESTED_TIP,
         },
         from.key,
-        this.setup.scheme,
+        scheme,
       );
       this.engine.at(this.engine.nowMs(), NET_DELIVER, node.id, { kind: 'sc.submit', raw: tx.raw }, 'client');
     }
-    this.engine.after(this.scenario.workload.sidechainTxs!.everyMs, 'workload', '', { what, index: 0 });
+    const w = this.scenario.workload.sidechainTxs!;
+    this.engine.after(what === 'sidechainTxFast' ? w.fastSignedEveryMs! : w.everyMs, 'workload', '', {
+      what,
+      index: 0,
+    });
   }
 
   protected takeSample(timeMs: number): void {

@@ -34,6 +34,10 @@ function chain(): SidechainBlockFact[] {
           chainId: CHAIN_ID,
           nonce: 0n,
           from: SENDER,
+          // A made-up signature: this oracle compares answers with facts, it recovers no sender.
+          r: word(1) as Hex,
+          s: word(2) as Hex,
+          yParity: 0,
           to: address(8),
           value: 1n,
           gasLimit: 21_000n,

@@ -3,7 +3,9 @@
  * EIP-1559 transfers, a fee cap below base + tip, a transfer to oneself and one to the block's
  * author, a balance override, two blocks at one height), reported as a node reports them: the
  * unchanged run passes and exercises every rule; each field the oracle compares, changed in one
- * report, is caught and named (the header's bloom by the first byte that differs).
+ * report, is caught and named (the header's bloom by the first byte that differs). A sender the
+ * signature does not recover (another account's, or a fast-scheme signature taken as its key's) is
+ * caught on a real-crypto run and not judged on a fast one.
  */
 import { describe, expect, it } from 'vitest';
 import { type Address } from '../../src/core/address';
@@ -22,7 +24,7 @@ import {
   fixtureProducers,
   fixtureTransfer,
 } from '../../src/sidechain/testing/fixture';
-import { realScheme } from '../../src/core/signatureScheme';
+import { type CryptoMode, fastScheme, realScheme } from '../../src/core/signatureScheme';
 import { EMPTY_BLOOM } from './model/logsBloom';
 import { type RunRecord } from './oracle';
 import { SidechainAccountsOracle } from './sidechainAccounts';
@@ -112,8 +114,8 @@ function recordedRun(): { log: RunRecord[]; forkParent: Hex } {
   return { log, forkParent };
 }
 
-function replay(log: readonly RunRecord[]): SidechainAccountsOracle {
-  const oracle = new SidechainAccountsOracle();
+function replay(log: readonly RunRecord[], crypto: CryptoMode = 'real'): SidechainAccountsOracle {
+  const oracle = new SidechainAccountsOracle(crypto);
   for (const r of log) oracle.observe(r);
   return oracle;
 }
@@ -288,5 +290,82 @@ describe('the sidechain-accounts oracle', () => {
   it('judges a block once: the same block reported again by another node is skipped', () => {
     const again = log.filter((r) => r.obs.kind === 'sidechain.imported').map((r) => ({ ...r, node: 'sc-2' }));
     expect(replay([...log, ...again]).violation).toBeNull();
+  });
+});
+
+describe('the sidechain-accounts oracle: the sender a signature recovers', () => {
+  const { log } = recordedRun();
+  const at = log.findIndex((r) => r.obs.kind === 'sidechain.imported' && r.obs.block.transfers?.txs.length);
+  const record = log[at]!;
+  const obs = record.obs as Extract<RunRecord['obs'], { kind: 'sidechain.imported' }>;
+  const original = obs.block.transfers!.txs[0]!;
+  /** The log with the first transaction's report changed (its block's later reports dropped). */
+  const tampered = (change: (x: Tx) => void): RunRecord[] => {
+    const block = structuredClone(obs.block) as Fact;
+    change(block.transfers!.txs[0]!);
+    return [...log.slice(0, at), { ...record, obs: { ...obs, block } }];
+  };
+  /** Another funded account named as the sender: its accounts do not add up, whatever the crypto. */
+  const byOther = tampered((x) => {
+    x.from = bob!.address;
+  });
+  /** The same transfer signed by its sender's key in the fast scheme's format: the forgery a real network refuses. */
+  const fastSigned = signTransfer(
+    {
+      type: original.type as 0 | 2,
+      chainId: original.chainId,
+      nonce: original.nonce,
+      to: original.to,
+      value: original.value,
+      gasLimit: original.gasLimit,
+      maxFeePerGas: original.maxFeePerGas ?? original.gasPrice!,
+      ...(original.maxPriorityFeePerGas !== undefined ? { maxPriorityFeePerGas: original.maxPriorityFeePerGas } : {}),
+    },
+    alice!.sk,
+    fastScheme,
+  );
+  const forged = tampered((x) => {
+    x.r = fastSigned.r;
+    x.s = fastSigned.s;
+    x.yParity = fastSigned.yParity;
+  });
+  const flipped = tampered((x) => {
+    x.yParity = x.yParity === 0 ? 1 : 0;
+  });
+
+  it("the fixture: the first transfer is alice's, and the forged signature is the fast format of her key", () => {
+    expect(original.from).toBe(alice!.address);
+    expect(fastSigned.from).toBe(alice!.address);
+    expect(fastSigned.s.slice(2, 26)).toBe('0'.repeat(24));
+  });
+
+  it('real crypto: a sender the signature does not recover is named, with the block and the transaction', () => {
+    for (const [what, changed] of [
+      ['a fast-scheme signature taken as its key', forged],
+      ['the y parity flipped', flipped],
+    ] as const) {
+      const v = replay(changed, 'real').violation;
+      expect(v, what).not.toBeNull();
+      expect(v!.evidence, `${what}: ${v!.message}`).toMatchObject({
+        rule: 'sidechain.tx.sender-recovery',
+        field: 'from',
+        block: String(obs.block.number),
+        hash: obs.block.hash,
+        tx: original.hash,
+        got: alice!.address,
+      });
+      expect(v!.evidence.expected).not.toBe(v!.evidence.got);
+    }
+  });
+
+  it('fast crypto: the sender is not judged (the fast scheme is not secp256k1)', () => {
+    const o = replay(log, 'fast');
+    expect(o.violation).toBeNull();
+    expect(o.exercised.has('sidechain.tx.sender-recovery')).toBe(false);
+    // A signature that recovers no such sender passes; a sender whose accounts do not add up is still caught by them.
+    expect(replay(forged, 'fast').violation).toBeNull();
+    expect(replay(flipped, 'fast').violation).toBeNull();
+    for (const crypto of ['fast', 'real'] as const)
+      expect(replay(byOther, crypto).violation?.evidence.rule, crypto).toBe('sidechain.tx.nonce');
   });
 });

@@ -8,12 +8,19 @@
  * The first difference is named: block, transaction, field, expected and got (for the bloom, the
  * first byte that differs).
  *
+ * On a real-crypto run it also recovers each transaction's sender from its signature itself
+ * (model/txSender.ts) and compares it with the sender the node reported: a node that took some
+ * other signature format as a sender's (a fast-scheme signature, say) credits and debits the named
+ * account consistently, so only the recovery shows it. A fast-crypto run's signatures are the fast
+ * scheme's keyed hashes, not secp256k1: there the sender is not judged.
+ *
  * Every node runs the same code, so a bug in the execution of transfers passes every comparison
  * between nodes; only a model written from the rules sees it. A block imported again by other
  * nodes is not judged again (same hash, same block). States far below the highest block seen are
  * forgotten: a block built on one of them (a node catching up on old blocks) is not judged.
  */
 import { type DeepReadonly } from '../../src/core/readonly';
+import { type CryptoMode } from '../../src/core/signatureScheme';
 import { type SidechainBlockFact } from '../../src/node/observations';
 import {
   type ModelAccount,
@@ -24,6 +31,7 @@ import {
   runTransfers,
 } from './model/sidechainAccounts';
 import { firstDifferingByte, logsBloom } from './model/logsBloom';
+import { recoverTxSender } from './model/txSender';
 import { Oracle, type RunRecord } from './oracle';
 import { type RuleId } from './ruleId';
 
@@ -42,6 +50,7 @@ export class SidechainAccountsOracle extends Oracle {
   static readonly judges: readonly RuleId[] = [
     'sidechain.base-fee.eip1559',
     'sidechain.tx.chain-id',
+    'sidechain.tx.sender-recovery',
     'sidechain.tx.nonce',
     'sidechain.tx.fee-cap',
     'sidechain.tx.funds',
@@ -51,6 +60,11 @@ export class SidechainAccountsOracle extends Oracle {
     'sidechain.accounts.balance-override',
     'sidechain.header.bloom',
   ];
+
+  /** `crypto`: the run's signature scheme (only a real-crypto run's senders are recovered). */
+  constructor(private readonly crypto: CryptoMode) {
+    super();
+  }
 
   private chainId: bigint | null = null;
   private readonly states = new Map<string, BlockState>();
@@ -130,6 +144,23 @@ export class SidechainAccountsOracle extends Oracle {
     this.saw('sidechain.header.bloom');
     const bloom = firstDifferingByte(logsBloom(run.outcomes.flatMap((o) => o.logs)), b.bloom);
     if (bloom) differs('sidechain.header.bloom', `bloom byte ${bloom.byte}`, bloom.expected, bloom.got);
+    // Last: any other reported field that differs changes the signing digest, and so the recovered
+    // sender, too; it is named above. Fast crypto: the signatures are the fast scheme's keyed
+    // hashes, not secp256k1; nothing here recovers them, and the sender is not judged.
+    if (this.crypto === 'real')
+      for (const x of txs) {
+        this.saw('sidechain.tx.sender-recovery');
+        const sender = recoverTxSender(x);
+        if (sender.ok && sender.from === x.from.toLowerCase()) continue;
+        differs(
+          'sidechain.tx.sender-recovery',
+          'from',
+          sender.ok ? sender.from : `no sender (${sender.why})`,
+          x.from,
+          x.hash,
+        );
+        break;
+      }
     return next(run.accounts);
   }
 

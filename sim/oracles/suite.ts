@@ -166,7 +166,7 @@ export class OracleSuite {
       new ServiceStateOracle(this.service),
       new QueryAnswersOracle(this.service),
       // The sidechain's accounts model: its transfers' results, then the accounts they left.
-      new SidechainAccountsOracle(),
+      new SidechainAccountsOracle(scenario.crypto),
       // A simulated client's JSON-RPC reads of the sidechain, against the chain the nodes reported.
       new RpcAnswersOracle(),
     ];

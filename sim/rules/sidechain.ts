@@ -268,6 +268,17 @@ export const SIDECHAIN_RULES = [
     guard: { oracle: 'sidechain-accounts', compares: "each block transaction's chain id against the genesis chain id" },
   },
   {
+    id: 'sidechain.tx.sender-recovery',
+    rule: "A transaction's sender is the address whose secp256k1 key made its signature (r, s, yParity) over its signing digest (EIP-155 legacy or EIP-1559): ECDSA public-key recovery, the address the low 20 bytes of the key's keccak256. A signature that recovers no key is refused (invalid sender); a transaction is never taken as another account's, whatever else its signature's bytes look like. (A fast-crypto simulation's keyed-hash signatures stand in for this only on a fast-crypto network.)",
+    source:
+      'yellow paper Appendix F (the sender is ECDSARECOVER of the signing hash); EIP-155, EIP-1559 (the signing payloads); geth types.Sender (invalid sender); reference: sidechain.md §5 (a transaction carries r, s and v or yParity)',
+    guard: {
+      oracle: 'sidechain-accounts',
+      compares:
+        "each block transaction's sender against its own recovery (ethers) of the signature over the transaction's fields, on real-crypto runs",
+    },
+  },
+  {
     id: 'sidechain.tx.nonce',
     rule: "A transaction's nonce is its sender's nonce in the state it runs on (the parent's, after the block's earlier transactions); running it raises the sender's nonce by one, and nothing else moves a nonce.",
     source: 'geth state transition preCheck (nonce too low / too high)',

@@ -130,6 +130,27 @@ describe('scenario files', () => {
     expect(bad({ topups: [{ at: '1m', validator: 1, often: true }] })).toThrow(/^workload\.topups\[0\]\.often: /);
   });
 
+  it("sidechain transfers, some signed in the fast scheme's format; bad fields are named", () => {
+    const base = JSON.parse(readFileSync(join(SCENARIOS_DIR, 'smoke.json'), 'utf8'));
+    const decode = (sidechainTxs: unknown) => decodeScenario({ ...base, workload: { sidechainTxs } }).workload;
+    expect(decode({ every: '3s' }).sidechainTxs).toEqual({ everyMs: 3000 });
+    expect(decode({ every: '3s', fastSignedEvery: '20s' }).sidechainTxs).toEqual({
+      everyMs: 3000,
+      fastSignedEveryMs: 20_000,
+    });
+    const bad = (sidechainTxs: unknown) => () => decode(sidechainTxs);
+    expect(bad({ every: '3s', fastSignedEvery: 0 })).toThrow(
+      /^workload\.sidechainTxs\.fastSignedEvery: must be positive/,
+    );
+    expect(bad({ every: '3s', fastSignedEvery: 20 })).toThrow(
+      /^workload\.sidechainTxs\.fastSignedEvery: a bare number is ambiguous/,
+    );
+    // An interval of 0 would send forever at one instant.
+    expect(bad({ every: 0 })).toThrow(/^workload\.sidechainTxs\.every: must be positive/);
+    expect(bad({ fastSignedEvery: '20s' })).toThrow(/^workload\.sidechainTxs\.every: /);
+    expect(bad({ every: '3s', forgedEvery: '20s' })).toThrow(/^workload\.sidechainTxs\.forgedEvery: /);
+  });
+
   it('expectations by message type and Byzantine kind; an unknown name is named', () => {
     const base = JSON.parse(readFileSync(join(SCENARIOS_DIR, 'smoke.json'), 'utf8'));
     const expect_ = (e: unknown) => decodeScenario({ ...base, expect: e }).expect;

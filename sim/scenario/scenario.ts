@@ -99,7 +99,12 @@ export interface WorkloadSpec {
   signerChanges: Array<{ atMs: number; validator: number } & Repeats>;
   /** An operator's anvil_setBalance on the sidechain (sim/scenario/balanceOverrides.ts). */
   balanceOverrides?: BalanceOverrideItem[];
-  sidechainTxs: { everyMs: number } | null;
+  /**
+   * A wallet sends a sidechain transfer every `everyMs`, signed in the network's scheme; with
+   * `fastSignedEveryMs`, also one every `fastSignedEveryMs` signed in the fast scheme's format (on a
+   * real-crypto network a forged sender, which must be refused).
+   */
+  sidechainTxs: { everyMs: number; fastSignedEveryMs?: number } | null;
 }
 
 export interface Counts {
@@ -295,6 +300,7 @@ function decodeChecked(value: unknown): Scenario {
   const scTxObj = wo.sidechainTxs === undefined ? null : wr.child('sidechainTxs').obj(wo.sidechainTxs);
   if (transfersObj) wr.child('transfers').noExtra(transfersObj, ['every', 'amountWei']);
   if (multiObj) wr.child('multiSends').noExtra(multiObj, ['every', 'outputs', 'amountWei']);
+  if (scTxObj) wr.child('sidechainTxs').noExtra(scTxObj, ['every', 'fastSignedEvery']);
   const positive = (c: Reader, x: Obj, k: string) => {
     const ms = c.duration(x, k);
     if (ms === 0) throw new InputError(c.at(k), 'must be positive');
@@ -339,7 +345,14 @@ function decodeChecked(value: unknown): Scenario {
       'at',
       'validator',
     ]),
-    sidechainTxs: scTxObj ? { everyMs: wr.child('sidechainTxs').duration(scTxObj, 'every') } : null,
+    sidechainTxs: scTxObj
+      ? {
+          everyMs: positive(wr.child('sidechainTxs'), scTxObj, 'every'),
+          ...(scTxObj.fastSignedEvery !== undefined
+            ? { fastSignedEveryMs: positive(wr.child('sidechainTxs'), scTxObj, 'fastSignedEvery') }
+            : {}),
+        }
+      : null,
   };
   const balanceOverrides = list('balanceOverrides', decodeBalanceOverride, BALANCE_OVERRIDE_FIELDS);
   if (balanceOverrides.length) workload.balanceOverrides = balanceOverrides;
@@ -474,7 +487,16 @@ export function encodeScenario(s: Scenario): Record<string, unknown> {
             },
           }
         : {}),
-      ...(w.sidechainTxs ? { sidechainTxs: { every: durationText(w.sidechainTxs.everyMs) } } : {}),
+      ...(w.sidechainTxs
+        ? {
+            sidechainTxs: {
+              every: durationText(w.sidechainTxs.everyMs),
+              ...(w.sidechainTxs.fastSignedEveryMs !== undefined
+                ? { fastSignedEvery: durationText(w.sidechainTxs.fastSignedEveryMs) }
+                : {}),
+            },
+          }
+        : {}),
       topups: w.topups.map((t) => ({
         at: durationText(t.atMs),
         validator: t.validator,

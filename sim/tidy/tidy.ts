@@ -110,6 +110,10 @@ export const ORACLE_VALUE_IMPORTS: readonly string[] = [
   // A curve primitive (ECDSA public-key recovery), not the project's rule code: the service model
   // recovers transaction signers over sign bytes it builds itself.
   '@noble/curves/secp256k1.js',
+  // A library's transaction codec (the EIP-155 / EIP-1559 signing digest and the recovery of its
+  // signer), not the project's decoder: the sidechain-accounts oracle recovers each included
+  // transaction's sender itself, where the node's rule for which signature names whom is checked.
+  'ethers',
 ];
 
 /** Whole import/export-from statements (they may span lines): keyword, `type`, the clause, the module. */

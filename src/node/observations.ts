@@ -299,6 +299,10 @@ export interface SidechainTxFact {
   nonce: bigint;
   /** The sender recovered from the signature. */
   from: Address;
+  /** The signature as the transaction carries it (32-byte r and s, 0x hex; the y parity bit). */
+  r: Hex;
+  s: Hex;
+  yParity: 0 | 1;
   to: Address;
   value: bigint;
   gasLimit: bigint;
