@@ -50,12 +50,13 @@ export const BRIDGE_RULES = [
   },
   {
     id: 'bridge.checkpoint.proposer-submits',
-    rule: 'A checkpoint the service agreed on is sent to the parent chain by the bridge of the validator it names as proposer (from that validator\'s signer, a new one after a signer change), and by no other.',
+    rule: "A checkpoint the service agreed on is sent to the parent chain by the bridge of the validator it names as proposer (from that validator's signer, a new one after a signer change), and by no other.",
     source:
       "spec: What the service does 10; reference: Heimdall v1's bridge (its checkpoint processor submits to the root chain only as the checkpoint's proposer)",
     guard: {
       oracle: 'checkpoint-submitter',
-      compares: "the sender of each checkpoint submission a bridge reports against the signers the named proposer's validator has had on that node's state",
+      compares:
+        "the sender of each checkpoint submission a bridge reports against the signers the named proposer's validator has had on that node's state",
     },
   },
   {
