@@ -111,6 +111,12 @@ export interface CraftEnv {
   stranger: MadeUpKey;
   seen: SeenEvents;
   scheme: SignatureScheme;
+  /**
+   * The highest sidechain head any service node's view holds (null: none knows one): the bound a
+   * prediction about every validator's view must use, since the sender's own view may lag (its
+   * sidechain node paused, partitioned or syncing).
+   */
+  bestSidechainHead: bigint | null;
   /** A fresh 32-byte value for this craft (a tx hash no event has). */
   fresh(): Hex;
 }
@@ -398,9 +404,12 @@ const CRAFTS = {
     const p = getSpanParams(env.state);
     // The next span, right in every field, while the sidechain is outside the window of the last
     // one. Each validator judges the window on its own view of the head: well before the last
-    // span's start (two sprints), no honest view is inside it and the vote cannot pass; at or past
-    // its end some views may still be inside, and the tally is not the sender's to predict.
-    const early = head + 2n * p.sprintDuration < last.startBlock;
+    // span's start (two sprints) in the most advanced view any node has, no honest view is inside
+    // it and the vote cannot pass; at or past its end some views may still be inside, and the
+    // tally is not the sender's to predict. (Its own view is not the bound: swarm seed 678 paused
+    // the sender's sidechain node, and the others voted the span through.)
+    const best = env.bestSidechainHead ?? head;
+    const early = (best > head ? best : head) + 2n * p.sprintDuration < last.startBlock;
     return one1(
       sign(env, MsgProposeSpanDef, {
         spanId: last.id + 1n,

@@ -137,6 +137,10 @@ class Sender {
       stranger: this.stranger,
       seen: this.seen,
       scheme: this.c.scheme,
+      bestSidechainHead: this.c.serviceNodes.reduce<bigint | null>((best, n) => {
+        const h = n.views.sidechain.headNumber();
+        return h !== null && (best === null || h > best) ? h : best;
+      }, null),
       fresh: () => toHex(this.freshRng.bytes(32)),
     };
   }
