@@ -591,6 +591,30 @@ const CRAFTS = {
     msgValue(tx).amount = 5;
   }),
   notJson: () => one1(toHex(utf8('this is not a transaction')), TX_DECODE),
+  // JSON, but null where an object must be: the whole tx, then the message's value.
+  nullTx: () => one1(toHex(utf8('null')), TX_DECODE),
+  nullMsgValue: decodeKind((tx) => {
+    (tx.msg as { value: unknown }).value = null;
+  }),
+  // The same denomination twice in one amount (coins must be sorted and unique).
+  repeatedDenom: decodeKind((tx) => {
+    const coins = msgValue(tx).amount as unknown[];
+    msgValue(tx).amount = [coins[0], coins[0]];
+  }),
+  shortHash(env) {
+    // A 31-byte tx hash in a top-up (hashes are 32 bytes).
+    const id = myValidatorId(env);
+    if (id === null) return null;
+    const hex = mangled(
+      env,
+      MsgTopupDef,
+      { fromAddress: env.me.address, id, txHash: env.fresh(), logIndex: 0n },
+      (tx) => {
+        msgValue(tx).tx_hash = `0x${'ab'.repeat(31)}`;
+      },
+    );
+    return one1(hex, TX_DECODE);
+  },
   unknownMsgType: decodeKind((tx) => {
     (tx.msg as { type: string }).type = 'bank/MsgBurn';
   }),
