@@ -71,7 +71,17 @@ export function probe(
   ask('/overview');
   ask('/topup/dividend-account-root');
   ask(`/topup/dividend-account/${id}`);
-  ask(`/clerk/event-record/${(round % 8) + 1}`);
+  const record = ask(`/clerk/event-record/${(round % 8) + 1}`);
+  // Whether each module processed an event: the record's own (true), one nobody emitted (false),
+  // and a read without its log index (refused).
+  if (record.ok && typeof record.result === 'object' && record.result !== null) {
+    const r = record.result as { tx_hash?: unknown; log_index?: unknown };
+    if (typeof r.tx_hash === 'string' && typeof r.log_index === 'number')
+      ask(`/clerk/isoldtx?txhash=${r.tx_hash}&logindex=${r.log_index}`);
+  }
+  const unseen = `0x${(round + 1).toString(16).padStart(64, 'c')}`;
+  ask(`/${['staking', 'topup', 'clerk'][round % 3]}/isoldtx?txhash=${unseen}&logindex=${round % 4}`);
+  ask(`/${['topup', 'clerk', 'staking'][round % 3]}/isoldtx?txhash=${unseen}`);
   // As the sidechain fetches records (from an id, up to a time), and the other two ways of paging.
   const nowS = Math.floor(node.app.lastBlockTimeMs / 1000);
   ask(
@@ -90,6 +100,7 @@ export function probe(
   // Arguments a careful server refuses, by name.
   ask(round % 2 === 0 ? '/staking/validator/x1' : '/sidechain/span/-1');
   ask(round % 2 === 0 ? '/auth/accounts/0x1234' : '/checkpoints/list?page=1');
+  ask(round % 2 === 0 ? '/clerk/event-record/list?from-id=x&to-time=1' : '/clerk/event-record/list?page=1&limit=-5');
   // The zero address is no account's (refused, not an empty account); a validator id nobody has.
   ask(`/auth/accounts/0x${'00'.repeat(20)}`);
   ask(`/topup/dividend-account/${validators + 1000}`);

@@ -387,6 +387,7 @@ function routeRule(path: string, refused: boolean): RuleId {
   if (p === '/checkpoints/parama' || p === '/checkpoints/params') return 'rest.checkpoint.parama';
   if (p.startsWith('/checkpoints/')) return 'rest.checkpoint.numbered';
   if (p.startsWith('/topup/')) return 'rest.topup.dividend-account';
+  if (p.endsWith('/isoldtx')) return 'rest.events.isoldtx';
   if (p === '/clerk/event-record/list') return 'clerk.query.from-id';
   if (p.startsWith('/clerk/')) return 'rest.clerk.record';
   return 'rest.query.state-agrees';
@@ -397,6 +398,7 @@ export class QueryAnswersOracle extends Oracle {
   readonly class = 'safety' as const;
   static readonly judges: readonly RuleId[] = [
     'rest.query.state-agrees',
+    'rest.events.isoldtx',
     'rest.span.shape',
     'rest.sidechain.params',
     'rest.auth.account',

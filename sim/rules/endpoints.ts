@@ -237,6 +237,15 @@ export const ENDPOINT_RULES = [
     source: 'reference: README item 1 (renamed chain id field), heimdall.md §7',
     guard: { oracle: 'query-answers', compares: "each client read of a state-sync record against the model's record" },
   },
+  {
+    id: 'rest.events.isoldtx',
+    rule: '/staking, /topup and /clerk isoldtx?txhash=&logindex= answer whether that module has already processed the parent-chain event (true or false); both arguments are required, the hash is 32 bytes.',
+    source: 'reference: heimdall.md §4.7, §6, §7 (REST), §9 (the bridge asks before relaying)',
+    guard: {
+      oracle: 'query-answers',
+      compares: "each client read against the model's record of the events each module processed",
+    },
+  },
   // --- node status RPC
   {
     id: 'status.status.height',
@@ -425,7 +434,7 @@ export const ENDPOINT_RULES = [
     source: 'spec: Operator console (debug.setHead)',
     guard: {
       oracle: 'fork-choice',
-      compares: "each node's head after a setHead against the rewound-to block of its own view",
+      compares: "each node's head after a setHead against the rewound-to block of its own view, and the blocks it reports removed against those it held above it",
     },
   },
   // --- client and daemon commands

@@ -157,7 +157,8 @@ function validatorInfo(s: ModelState, v: ModelValidator): Record<string, unknown
 
 type Route = {
   path: RegExp;
-  answer(s: ModelState, p: ModelParams, args: readonly string[], q: URLSearchParams): Answer;
+  /** The answer; null: an argument the model does not judge (the read is not compared). */
+  answer(s: ModelState, p: ModelParams, args: readonly string[], q: URLSearchParams): Answer | null;
 };
 
 const exact = (path: string) => new RegExp(`^${path.replace(/[/-]/g, (c) => `\\${c}`)}$`);
@@ -360,6 +361,22 @@ const ROUTES: readonly Route[] = [
     },
   },
   { path: exact('/topup/dividend-account-root'), answer: (s) => found({ accountRootHash: accountRoot(s) }) },
+  {
+    // heimdall §4.7, §6, §7: whether the module already processed the parent-chain event at
+    // (txhash, logindex); both are required and the hash is 32 bytes.
+    path: /^\/(staking|topup|clerk)\/isoldtx$/,
+    answer(s, _p, [module], q) {
+      const txHash = q.get('txhash');
+      const logIndex = q.get('logindex');
+      if (txHash === null || logIndex === null)
+        return failed('missingArgument', 'txhash and logindex query params required');
+      // A hash that is not 32 bytes of hex: refused, with the hex decoder's own words (not judged).
+      if (!/^0[xX][0-9a-fA-F]{64}$/.test(txHash)) return null;
+      const li = uint(logIndex);
+      if (li === null) return notUint(logIndex);
+      return found(s.seen(module as 'staking' | 'topup' | 'clerk', txHash.toLowerCase(), li));
+    },
+  },
   {
     path: /^\/topup\/dividend-account\/([^/]+)$/,
     answer(s, _p, [arg]) {
