@@ -119,6 +119,26 @@ describe('fork-choice oracle', () => {
     expect(w.oracle.violation?.message).toMatch(/not the heaviest known chain/);
   });
 
+  it('a setHead must report as removed exactly the blocks the node held above it, on every branch', () => {
+    const side = block('s2', main[0]!, { signer: B, difficulty: 1n });
+    const run = (removed: number) => {
+      const { oracle, feed } = harness();
+      for (const b of main) feed('sc-1', imported(b));
+      feed('sc-1', imported(side, main[2]!));
+      feed('sc-1', {
+        kind: 'sidechain.setHead',
+        number: 1n,
+        removed,
+        error: null,
+        head: { hash: main[0]!.hash, number: 1n },
+      });
+      return oracle.violation?.message ?? null;
+    };
+    expect(run(3)).toBeNull(); // main 2 and 3, and the side block at 2
+    expect(run(2)).toMatch(/setHead\(1\) reports 2 blocks removed; the node held 3 above it/);
+    expect(run(-3)).toMatch(/reports -3 blocks removed/);
+  });
+
   it('a rewind resets the expected head to the rewound-to block; a checkpoint fork to its heaviest descendant', () => {
     const { oracle, feed } = harness();
     for (const b of main) feed('sc-1', imported(b));

@@ -119,7 +119,19 @@ export class ForkChoiceOracle extends Oracle {
         if (!v) return;
         if (o.error === null) {
           this.saw('console.set-head.rewinds');
-          this.rewind(v, o.number);
+          // geth's setHead forgets every block above n on every branch: as many as this node holds.
+          const held = this.rewind(v, o.number);
+          if (o.removed !== held)
+            this.fail(
+              r.t,
+              r.node,
+              `setHead(${o.number}) reports ${o.removed} blocks removed; the node held ${held} above it`,
+              {
+                number: o.number,
+                removed: o.removed,
+                held,
+              },
+            );
         }
         this.compare(r, v, o.head, `setHead(${o.number})`);
         return;
@@ -166,10 +178,17 @@ export class ForkChoiceOracle extends Oracle {
       });
   }
 
-  private rewind(v: NodeView, n: bigint): void {
-    for (const h of [...v.known]) if (this.model.get(h)!.fact.number > n) v.known.delete(h);
+  /** Forget the node's blocks above `n` and move its expected head down to `n`; how many it held above `n`. */
+  private rewind(v: NodeView, n: bigint): number {
+    let held = 0;
+    for (const h of [...v.known])
+      if (this.model.get(h)!.fact.number > n) {
+        v.known.delete(h);
+        held++;
+      }
     const to = this.model.ancestorAt(v.expected, n);
     if (to) v.expected = to;
+    return held;
   }
 
   private compare(r: RunRecord, v: NodeView, head: HeadFact, after: string): void {
