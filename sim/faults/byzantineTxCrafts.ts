@@ -33,12 +33,12 @@ import {
 } from '../../src/modules/staking/msgs';
 import { MsgCheckpointAckDef, MsgCheckpointDef, MsgCheckpointNoAckDef } from '../../src/modules/checkpoint/msgs';
 import { MsgProposeSpanDef } from '../../src/modules/span/msgs';
-import { MsgEventRecordDef } from '../../src/modules/clerk/msgs';
+import { type MsgEventRecord, MsgEventRecordDef } from '../../src/modules/clerk/msgs';
 import { allValidators, getValidator, getValidatorSet } from '../../src/modules/staking/keeper';
 import { getBuffer, getCheckpointParams, getLastCheckpoint, getLastNoAck } from '../../src/modules/checkpoint/keeper';
 import { getLastSpan, getSpanParams } from '../../src/modules/span/keeper';
 import { getChainParams } from '../../src/modules/chain/keeper';
-import { allRecords } from '../../src/modules/clerk/keeper';
+import { allRecords, getRecord } from '../../src/modules/clerk/keeper';
 import { dividendAccountRoot } from '../../src/modules/topup/accountRoot';
 import { type ServiceNode } from '../../src/node/service/serviceNode';
 
@@ -88,6 +88,11 @@ export interface SeenEvents {
   minted: MsgTopup[];
   /** Parent-chain events a staking message was voted through for (tx hash, log index). */
   staking: Array<{ txHash: Hex; logIndex: bigint }>;
+  /**
+   * Relays of real StateSynced events its node saw delivered (DeliverTx took them; its own bridge's
+   * too, never its own crafted ones: `relaysRealEvent`), latest last.
+   */
+  relays: Array<{ msg: MsgEventRecord; height: bigint }>;
 }
 
 export interface CraftEnv {
@@ -96,6 +101,8 @@ export interface CraftEnv {
   state: KVReader;
   /** The time of the block that delivers them. */
   timeMs: number;
+  /** The height of the block that delivers them (null: gossiped, delivered whenever a proposer takes them). */
+  height: bigint | null;
   /**
    * The side messages whose post handlers run at the start of the delivering block, before its
    * txs (delivered two blocks earlier): a craft whose answer they could change is not made then.
@@ -313,6 +320,26 @@ function lastRecordId(env: CraftEnv): bigint {
 }
 
 /** Hex data of `bytes` zero bytes. */
+/**
+ * Whether a delivered relay carries a StateSynced event the node's own parent view confirms, as the
+ * event says it, for this chain: an honest relay, not a crafted relay of a made-up event.
+ */
+export function relaysRealEvent(node: ServiceNode, m: MsgEventRecord): boolean {
+  const chain = getChainParams(node.app.store);
+  const ev = node.views.parent.event(m.txHash, m.logIndex, chain.parentChainTxConfirmations);
+  return (
+    ev?.name === 'StateSynced' &&
+    ev.id === m.id &&
+    ev.contractAddress.toLowerCase() === m.contractAddress.toLowerCase() &&
+    ev.data.toLowerCase() === m.data.toLowerCase() &&
+    m.sidechainChainId === chain.sidechainChainId
+  );
+}
+
+/** Contract addresses no StateSynced event of the simulated parent chain names. */
+const OTHER_CONTRACT = '0x0000000000000000000000000000000000001002';
+const ZERO_CONTRACT = '0x0000000000000000000000000000000000001003';
+
 function zeros(bytes: number): Hex {
   return `0x${'00'.repeat(bytes)}` as Hex;
 }
@@ -931,6 +958,23 @@ const CRAFTS = {
       ),
       one(1401),
     );
+  },
+  stateSyncWrongContract(env) {
+    // A relay of a real StateSynced event delivered in the block before this one, whose post handler
+    // records it only after this block, sent again with every field right but the contract: honest
+    // validators find the event and vote the copy down (the record must match the event). A relay
+    // delivered earlier could be recorded before this block (DeliverTx would refuse the copy then).
+    if (env.height === null || !canPay(env)) return null;
+    const h = env.height;
+    // The id's first relay is the one whose post records it (several validators may relay one event).
+    const first = new Map<bigint, bigint>();
+    for (const x of env.seen.relays) if (!first.has(x.msg.id)) first.set(x.msg.id, x.height);
+    const r = env.seen.relays.find(
+      (x) => first.get(x.msg.id) === h - 1n && getRecord(env.state, x.msg.id) === undefined,
+    )?.msg;
+    if (!r) return null;
+    const contract = (r.contractAddress.toLowerCase() === OTHER_CONTRACT ? ZERO_CONTRACT : OTHER_CONTRACT) as Address;
+    return one1(sign(env, MsgEventRecordDef, { ...r, from: env.me.address, contractAddress: contract }), SIDE_REFUSED);
   },
   stateSyncNoEvent: (env) =>
     canPay(env)

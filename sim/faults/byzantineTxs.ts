@@ -23,6 +23,7 @@ import { isCheckpointTx } from '../../src/modules/auth/ante';
 import { getAccount } from '../../src/modules/auth/keeper';
 import { type MsgDef } from '../../src/modules/framework/msgDef';
 import { MsgTopupDef, type MsgTopup } from '../../src/modules/topup/msgs';
+import { type MsgEventRecord, MsgEventRecordDef } from '../../src/modules/clerk/msgs';
 import { type ServiceNode } from '../../src/node/service/serviceNode';
 import { type Rng } from '../env/rng';
 import { type Cluster } from '../cluster';
@@ -41,6 +42,7 @@ import {
   changesState,
   craft,
   craftAfterCheckpoint,
+  relaysRealEvent,
 } from './byzantineTxCrafts';
 
 export { BYZANTINE_TXS, type ByzantineTx } from './byzantineTxCrafts';
@@ -63,6 +65,7 @@ const BLOCK_ONLY: ReadonlySet<ByzantineTx> = new Set<ByzantineTx>([
   'txAtGasLimit',
   'txSigGasOverLimit',
   'stateSyncTooBig',
+  'stateSyncWrongContract',
   'blockGasOverLimit',
   'checkpointAfterTx',
   'txAfterCheckpoint',
@@ -93,7 +96,7 @@ class Sender {
   private readonly owed = new Set<ByzantineTx>();
   private gossipTurn = 0;
   private blocks = 0;
-  readonly seen: SeenEvents = { minted: [], staking: [] };
+  readonly seen: SeenEvents = { minted: [], staking: [], relays: [] };
   /** Side messages its node saw delivered, by tx hash (their results come two blocks later). */
   private readonly delivered = new Map<Hex, { type: string; msg: unknown }>();
   private readonly rich: MadeUpKey;
@@ -129,6 +132,7 @@ class Sender {
       node,
       state: node.app.store,
       timeMs,
+      height,
       due,
       account: acc ? { accountNumber: acc.accountNumber, sequence: acc.sequence } : null,
       me,
@@ -230,6 +234,10 @@ class Sender {
         const tx = decodeTx(fromHex(t), MSG_REGISTRY);
         if (tx.def.type === MsgTopupDef.type || STAKING_TYPES.has(tx.def.type))
           this.delivered.set(txHash(fromHex(t)), { type: tx.def.type, msg: tx.msg });
+        else if (tx.def.type === MsgEventRecordDef.type && relaysRealEvent(node, tx.msg as MsgEventRecord)) {
+          this.seen.relays.push({ msg: tx.msg as MsgEventRecord, height: node.app.height });
+          if (this.seen.relays.length > 32) this.seen.relays.shift();
+        }
       } catch {
         /* not a transaction: nothing to replay */
       }
