@@ -33,9 +33,9 @@ export const BANK_RULES = [
     rule: 'When sendenabled is false, MsgSend and MsgMultiSend are refused (bank code 101) and leave no trace.',
     source: 'spec: Module parameters (sendenabled), Limits',
     guard: {
-      unit: BANK,
-      test: 'send disabled in genesis: bank 101, no trace',
-      why: 'every scenario runs with the default sendenabled = true; the switch is a genesis parameter no run changes',
+      oracle: 'tx-results',
+      compares:
+        "each send's and multi-send's DeliverTx code against the model's, which reads sendenabled from the genesis (the send-disabled scenario switches it off)",
     },
   },
   {

@@ -51,9 +51,9 @@ export const TOPUP_RULES = [
     rule: 'With sending disabled a top-up is refused at deliver with code 101 in codespace topup.',
     source: 'reference: README item 20, heimdall.md §5',
     guard: {
-      unit: TOPUP,
-      test: 'send disabled: topup 101 at deliver, no trace',
-      why: 'every scenario runs with the default sendenabled = true',
+      oracle: 'tx-results',
+      compares:
+        "each top-up's DeliverTx code against the model's, which reads sendenabled from the genesis (the send-disabled scenario switches it off)",
     },
   },
   {
