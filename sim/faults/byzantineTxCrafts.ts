@@ -435,8 +435,9 @@ const CRAFTS = {
     // it and the vote cannot pass; at or past its end some views may still be inside, and the
     // tally is not the sender's to predict. (Its own view is not the bound: swarm seed 678 paused
     // the sender's sidechain node, and the others voted the span through.)
+    // (The sender's own view is one of those the best is taken over, so best >= head.)
     const best = env.bestSidechainHead ?? head;
-    const early = (best > head ? best : head) + 2n * p.sprintDuration < last.startBlock;
+    const early = best + 2n * p.sprintDuration < last.startBlock;
     return one1(
       sign(env, MsgProposeSpanDef, {
         spanId: last.id + 1n,

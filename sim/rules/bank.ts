@@ -1,8 +1,6 @@
 /** Rules of the bank module (MsgSend, MsgMultiSend, sendenabled) and of the chain parameters module. */
 import { type Rule } from './rule';
 
-const BANK = 'src/modules/bank/msgs.test.ts';
-
 export const BANK_RULES = [
   {
     id: 'bank.send.moves-exact',

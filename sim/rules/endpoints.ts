@@ -434,7 +434,8 @@ export const ENDPOINT_RULES = [
     source: 'spec: Operator console (debug.setHead)',
     guard: {
       oracle: 'fork-choice',
-      compares: "each node's head after a setHead against the rewound-to block of its own view, and the blocks it reports removed against those it held above it",
+      compares:
+        "each node's head after a setHead against the rewound-to block of its own view, and the blocks it reports removed against those it held above it",
     },
   },
   // --- client and daemon commands
