@@ -18,6 +18,7 @@ import { keccak256Bytes } from '../../src/core/hash';
 import { ONE_TOKEN } from '../../src/core/amount';
 import { type SignatureScheme } from '../../src/core/signatureScheme';
 import { type KVReader } from '../../src/store/kvStore';
+import { pendingSideTxs } from '../../src/app/sideTx';
 import { type MsgDef } from '../../src/modules/framework/msgDef';
 import { encodeTx, signTx, txJson } from '../../src/modules/auth/stdTx';
 import { getAccount, balanceOf } from '../../src/modules/auth/keeper';
@@ -88,11 +89,6 @@ export interface SeenEvents {
   minted: MsgTopup[];
   /** Parent-chain events a staking message was voted through for (tx hash, log index). */
   staking: Array<{ txHash: Hex; logIndex: bigint }>;
-  /**
-   * Relays of real StateSynced events its node saw delivered (DeliverTx took them; its own bridge's
-   * too, never its own crafted ones: `relaysRealEvent`), latest last.
-   */
-  relays: Array<{ msg: MsgEventRecord; height: bigint }>;
 }
 
 export interface CraftEnv {
@@ -324,7 +320,7 @@ function lastRecordId(env: CraftEnv): bigint {
  * Whether a delivered relay carries a StateSynced event the node's own parent view confirms, as the
  * event says it, for this chain: an honest relay, not a crafted relay of a made-up event.
  */
-export function relaysRealEvent(node: ServiceNode, m: MsgEventRecord): boolean {
+function relaysRealEvent(node: ServiceNode, m: MsgEventRecord): boolean {
   const chain = getChainParams(node.app.store);
   const ev = node.views.parent.event(m.txHash, m.logIndex, chain.parentChainTxConfirmations);
   return (
@@ -961,18 +957,22 @@ const CRAFTS = {
     );
   },
   stateSyncWrongContract(env) {
-    // A relay of a real StateSynced event delivered in the block before this one, whose post handler
-    // records it only after this block, sent again with every field right but the contract: honest
-    // validators find the event and vote the copy down (the record must match the event). A relay
-    // delivered earlier could be recorded before this block (DeliverTx would refuse the copy then).
+    // A relay of a real StateSynced event delivered in the block before this one (its post handler
+    // records it only after this block), sent again with every field right but the contract:
+    // honest validators find the event and vote the copy down (the record must match the event).
+    // Read from the state's pending side txs, so no relay of the same id may be recorded first: a
+    // relay of it delivered earlier would be, and DeliverTx would refuse the copy then.
     if (env.height === null || !canPay(env)) return null;
     const h = env.height;
-    // The id's first relay is the one whose post records it (several validators may relay one event).
-    const first = new Map<bigint, bigint>();
-    for (const x of env.seen.relays) if (!first.has(x.msg.id)) first.set(x.msg.id, x.height);
-    const r = env.seen.relays.find(
-      (x) => first.get(x.msg.id) === h - 1n && getRecord(env.state, x.msg.id) === undefined,
-    )?.msg;
+    const pending = pendingSideTxs(env.state)
+      .map(([, p]) => p)
+      .filter((p) => p.msgType === MsgEventRecordDef.type);
+    const msgOf = (p: (typeof pending)[number]) => MsgEventRecordDef.decode(p.msgValue);
+    const earlier = new Set(pending.filter((p) => p.height < h - 1n).map((p) => msgOf(p).id));
+    const r = pending
+      .filter((p) => p.height === h - 1n)
+      .map(msgOf)
+      .find((m) => !earlier.has(m.id) && getRecord(env.state, m.id) === undefined && relaysRealEvent(env.node, m));
     if (!r) return null;
     const contract = (r.contractAddress.toLowerCase() === OTHER_CONTRACT ? ZERO_CONTRACT : OTHER_CONTRACT) as Address;
     return one1(sign(env, MsgEventRecordDef, { ...r, from: env.me.address, contractAddress: contract }), SIDE_REFUSED);

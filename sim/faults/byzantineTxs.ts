@@ -23,7 +23,6 @@ import { isCheckpointTx } from '../../src/modules/auth/ante';
 import { getAccount } from '../../src/modules/auth/keeper';
 import { type MsgDef } from '../../src/modules/framework/msgDef';
 import { MsgTopupDef, type MsgTopup } from '../../src/modules/topup/msgs';
-import { type MsgEventRecord, MsgEventRecordDef } from '../../src/modules/clerk/msgs';
 import { type ServiceNode } from '../../src/node/service/serviceNode';
 import { type Rng } from '../env/rng';
 import { type Cluster } from '../cluster';
@@ -42,7 +41,6 @@ import {
   changesState,
   craft,
   craftAfterCheckpoint,
-  relaysRealEvent,
 } from './byzantineTxCrafts';
 
 export { BYZANTINE_TXS, type ByzantineTx } from './byzantineTxCrafts';
@@ -96,7 +94,7 @@ class Sender {
   private readonly owed = new Set<ByzantineTx>();
   private gossipTurn = 0;
   private blocks = 0;
-  readonly seen: SeenEvents = { minted: [], staking: [], relays: [] };
+  readonly seen: SeenEvents = { minted: [], staking: [] };
   /** Side messages its node saw delivered, by tx hash (their results come two blocks later). */
   private readonly delivered = new Map<Hex, { type: string; msg: unknown }>();
   private readonly rich: MadeUpKey;
@@ -234,10 +232,6 @@ class Sender {
         const tx = decodeTx(fromHex(t), MSG_REGISTRY);
         if (tx.def.type === MsgTopupDef.type || STAKING_TYPES.has(tx.def.type))
           this.delivered.set(txHash(fromHex(t)), { type: tx.def.type, msg: tx.msg });
-        else if (tx.def.type === MsgEventRecordDef.type && relaysRealEvent(node, tx.msg as MsgEventRecord)) {
-          this.seen.relays.push({ msg: tx.msg as MsgEventRecord, height: node.app.height });
-          if (this.seen.relays.length > 32) this.seen.relays.shift();
-        }
       } catch {
         /* not a transaction: nothing to replay */
       }
