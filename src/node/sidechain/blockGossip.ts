@@ -14,8 +14,9 @@
  *    first peer that announced it (one request for header and body: geth asks for the header,
  *    then the body), and propagates it like a pushed one once imported; announcements of blocks
  *    more than `MAX_UNCLE_DISTANCE` below the head are ignored;
- *  - **ancestors**: a block whose parent is unknown is held (orphanPool.ts) while the parent is
- *    fetched from the peer the block came from, and so on back to a known block (geth's
+ *  - **ancestors**: a block whose parent is unknown is held (orphanPool.ts) while the parent (or,
+ *    when the parent is held too, the oldest missing ancestor) is fetched from the peer the block
+ *    came from, and so on back to a known block (geth's
  *    downloader, which syncs from the peer with the higher total difficulty); such catch-up
  *    blocks are not propagated again;
  *  - **status**: at connection a node and its peer exchange their heads and total difficulties

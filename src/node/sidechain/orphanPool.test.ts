@@ -38,4 +38,20 @@ describe('orphan pool', () => {
     pool.endFetch(H(5));
     expect(pool.startFetch(H(5))).toBe(true);
   });
+
+  it('the missing ancestor of a held chain is the parent its oldest block waits for', () => {
+    const pool = new OrphanPool();
+    expect(pool.missingAncestor(H(9))).toBe(H(9));
+    // 7 waits for 6, 8 for 7, 9 for 8 (held in any order): a block waiting for 9 misses 6.
+    pool.hold(H(8), { block: block(9), from: 'sc-2', relay: false });
+    pool.hold(H(6), { block: block(7), from: 'sc-2', relay: false });
+    pool.hold(H(7), { block: block(8), from: 'sc-2', relay: false });
+    expect(pool.missingAncestor(H(9))).toBe(H(6));
+    expect(pool.missingAncestor(H(7))).toBe(H(6));
+    // Once 6 arrives, 7 is released: the blocks above it miss 7 again, until 7 imports.
+    pool.release(H(6));
+    expect(pool.missingAncestor(H(9))).toBe(H(7));
+    pool.clear({ fetches: false });
+    expect(pool.missingAncestor(H(9))).toBe(H(9));
+  });
 });

@@ -4,6 +4,12 @@
  * back to a known block for good (nothing asks again until a new block needs the same parent).
  * Like geth's block fetcher, the node asks again after a timeout, each time another peer, a few
  * times.
+ *
+ * A block whose parent is itself held is missing an older block: the parent of the oldest held
+ * ancestor. That block is the one to ask for (geth's downloader asks the peer for what the node
+ * lacks, not again for what it holds): asking for the held parent instead walks the held chain
+ * again one round trip a block, and such a walk ends at its first lost message, as the fetch of a
+ * block that is held counts as arrived.
  */
 import { type Hex } from '../../core/bytes';
 import { type SidechainBlock } from '../../sidechain/block';
@@ -24,8 +30,8 @@ export interface Orphan {
 
 export class OrphanPool {
   private waiting = new Map<Hex, Orphan[]>();
-  /** The hashes of the held blocks (every announcement asks). */
-  private held = new Set<Hex>();
+  /** The held blocks: each one's hash, to the parent it waits for. */
+  private held = new Map<Hex, Hex>();
   private fetching = new Set<Hex>();
 
   /** Hold `block` until `parentHash` arrives (once, and within the cap). */
@@ -33,7 +39,7 @@ export class OrphanPool {
     const list = this.waiting.get(parentHash) ?? [];
     if (list.length < MAX_ORPHANS_PER_PARENT && !list.some((x) => x.block.hash === o.block.hash)) {
       list.push(o);
-      this.held.add(o.block.hash);
+      this.held.set(o.block.hash, parentHash);
     }
     this.waiting.set(parentHash, list);
   }
@@ -57,6 +63,16 @@ export class OrphanPool {
     return this.held.has(hash);
   }
 
+  /**
+   * The block to fetch for a block waiting for `parentHash`: `parentHash` itself, or, when that
+   * block is held, the parent the oldest of its held ancestors waits for.
+   */
+  missingAncestor(parentHash: Hex): Hex {
+    let hash = parentHash;
+    for (let next = this.held.get(hash); next !== undefined; next = this.held.get(hash)) hash = next;
+    return hash;
+  }
+
   /** Start fetching `hash` (a timeout to arm); false when a fetch is already under way. */
   startFetch(hash: Hex): boolean {
     if (this.fetching.has(hash)) return false;
@@ -76,7 +92,7 @@ export class OrphanPool {
   /** Forget the held blocks (a rewind drops them; a crash also forgets the fetches). */
   clear(opts: { fetches: boolean }): void {
     this.waiting = new Map();
-    this.held = new Set();
+    this.held = new Map();
     if (opts.fetches) this.fetching = new Set();
   }
 }

@@ -220,8 +220,9 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
       }
       case 'orphan': {
         this.orphans.hold(result.parentHash, { block, from, relay });
-        // Its ancestors come from the peer that sent it (the eth downloader syncs from such a peer).
-        if (from !== '') this.fetch(ctx, result.parentHash, from);
+        // Its ancestors come from the peer that sent it (the eth downloader syncs from such a peer):
+        // the oldest one missing, as its parent may already be held (orphanPool.ts).
+        if (from !== '') this.fetch(ctx, this.orphans.missingAncestor(result.parentHash), from);
         return;
       }
       case 'future':
