@@ -395,6 +395,19 @@ const decodeKind =
 
 const msgValue = (tx: Record<string, unknown>) => (tx.msg as { value: Record<string, unknown> }).value;
 
+/** A top-up of the sender's own validator, its message value changed by `edit` after signing: decoding must refuse it. */
+const topupDecodeKind =
+  (edit: (value: Record<string, unknown>) => void): Craft =>
+  (env) => {
+    const id = myValidatorId(env);
+    if (id === null) return null;
+    const topup = { fromAddress: env.me.address, id, txHash: env.fresh(), logIndex: 0n };
+    return one1(
+      mangled(env, MsgTopupDef, topup, (tx) => edit(msgValue(tx))),
+      TX_DECODE,
+    );
+  };
+
 /** A helper account funded by the sender (a valid send, so it changes the state and goes last). */
 function fund(env: CraftEnv, who: MadeUpKey, amount: bigint): Crafted | null {
   if (!canPay(env)) return null;
@@ -595,19 +608,9 @@ const CRAFTS = {
   wrongLength: decodeKind((tx) => {
     msgValue(tx).to_address = `0x${'ab'.repeat(19)}`;
   }),
-  uint64OutOfRange(env) {
-    const id = myValidatorId(env);
-    if (id === null) return null;
-    const hex = mangled(
-      env,
-      MsgTopupDef,
-      { fromAddress: env.me.address, id, txHash: env.fresh(), logIndex: 0n },
-      (tx) => {
-        msgValue(tx).log_index = '18446744073709551616';
-      },
-    );
-    return one1(hex, TX_DECODE);
-  },
+  uint64OutOfRange: topupDecodeKind((value) => {
+    value.log_index = '18446744073709551616';
+  }),
   extraKey: decodeKind((tx) => {
     msgValue(tx).note = 'not a field of MsgSend';
   }),
@@ -625,20 +628,10 @@ const CRAFTS = {
     const coins = msgValue(tx).amount as unknown[];
     msgValue(tx).amount = [coins[0], coins[0]];
   }),
-  shortHash(env) {
-    // A 31-byte tx hash in a top-up (hashes are 32 bytes).
-    const id = myValidatorId(env);
-    if (id === null) return null;
-    const hex = mangled(
-      env,
-      MsgTopupDef,
-      { fromAddress: env.me.address, id, txHash: env.fresh(), logIndex: 0n },
-      (tx) => {
-        msgValue(tx).tx_hash = `0x${'ab'.repeat(31)}`;
-      },
-    );
-    return one1(hex, TX_DECODE);
-  },
+  // A 31-byte tx hash in a top-up (hashes are 32 bytes).
+  shortHash: topupDecodeKind((value) => {
+    value.tx_hash = `0x${'ab'.repeat(31)}`;
+  }),
   unknownMsgType: decodeKind((tx) => {
     (tx.msg as { type: string }).type = 'bank/MsgBurn';
   }),
