@@ -7,57 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import yargs from 'yargs';
 import { type FastifyInstance } from 'fastify';
 import { type Address } from '../../core/address';
 import { type Hex } from '../../core/bytes';
-import { EXIT, exitCodeForError } from '../exitCodes';
-import { TOKEN, type TestKey, testKey } from '../../app/testing/testChain';
+import { TOKEN, testKey } from '../../app/testing/testChain';
 import { fakeTxHash } from '../../app/testing/fakeObservers';
 import { appServiceFixture, type AppServiceFixture } from '../../rpc/testing/appServicePort';
 import { createRestServer } from '../../rpc/rest/restServer';
-import { registerClientCommands } from './commands';
-
-interface CliResult {
-  code: number;
-  out: string;
-  err: string;
-}
-
-/** Run one command line as `lockstep` would: same strictness, fail handler and error mapping. */
-async function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
-  let out = '';
-  let err = '';
-  let code: number = EXIT.pass;
-  const parser = registerClientCommands(yargs(args).scriptName('lockstep'), {
-    setExitCode: (c) => {
-      code = c;
-    },
-    stdout: (t) => {
-      out += t;
-    },
-    stderr: (t) => {
-      err += t;
-    },
-    env,
-  })
-    .demandCommand(1, 'Name a command')
-    .strict()
-    .help()
-    .exitProcess(false)
-    .fail((msg, error) => {
-      if (error) throw error;
-      err += `lockstep: ${msg}\nRun with --help for usage.\n`;
-      code = EXIT.badInput;
-    });
-  try {
-    await parser.parseAsync();
-  } catch (e) {
-    code = exitCodeForError(e);
-    err += `lockstep: ${(e as Error).message}\n`;
-  }
-  return { code, out, err };
-}
+import { cli, writeKey } from './testing/clientCli';
 
 /** Parse the simple YAML the client prints: top-level `key: value` lines. */
 function topLevelYaml(text: string): Record<string, string> {
@@ -67,13 +24,6 @@ function topLevelYaml(text: string): Record<string, string> {
     if (m) out[m[1]!] = m[2] ?? '';
   }
   return out;
-}
-
-function writeKey(home: string, name: string, key: TestKey): void {
-  writeFileSync(
-    join(home, 'keys', `${name}.json`),
-    JSON.stringify({ name, address: key.address, pub_key: key.pubKey, private_key: key.privateKey }, null, 2),
-  );
 }
 
 const user1 = testKey('client-user-1');
@@ -560,7 +510,9 @@ describe('usage errors', () => {
     try {
       mkdirSync(join(bare, 'keys'));
       writeKey(bare, 'user-1', user1);
-      const r = await cli(['tx', 'bank', 'send', stranger.address, '1matic', '--node', node], { LOCKSTEP_HOME: bare });
+      const r = await cli(['tx', 'bank', 'send', stranger.address, '1matic', '--node', node], undefined, {
+        LOCKSTEP_HOME: bare,
+      });
       expect(r.code).toBe(1);
       expect(r.err).toContain('lockstep: --chain-id: required');
       const empty = await cli([

@@ -16,8 +16,12 @@ export interface CliResult {
   err: string;
 }
 
-/** Run `lockstep ARGS` (client commands) with `fetchImpl` as its HTTP client, if given. */
-export async function cli(args: string[], fetchImpl?: typeof fetch): Promise<CliResult> {
+/**
+ * Run `lockstep ARGS` (client commands) as the real entry point would (strict, a command required,
+ * the same fail message and error mapping), with `fetchImpl` as its HTTP client if given and `env`
+ * as its environment.
+ */
+export async function cli(args: string[], fetchImpl?: typeof fetch, env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
   let out = '';
   let err = '';
   let code: number = EXIT.pass;
@@ -31,14 +35,16 @@ export async function cli(args: string[], fetchImpl?: typeof fetch): Promise<Cli
     stderr: (t) => {
       err += t;
     },
-    env: {},
+    env,
     ...(fetchImpl ? { fetch: fetchImpl } : {}),
   })
+    .demandCommand(1, 'Name a command')
     .strict()
+    .help()
     .exitProcess(false)
     .fail((msg, error) => {
       if (error) throw error;
-      err += `lockstep: ${msg}\n`;
+      err += `lockstep: ${msg}\nRun with --help for usage.\n`;
       code = EXIT.badInput;
     });
   try {
