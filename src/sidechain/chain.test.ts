@@ -372,3 +372,15 @@ describe('a block’s transactions and state (issue 22)', () => {
     reject(chain, forged, /nonce too high/);
   });
 });
+
+describe('two chains of one process (two nodes of a simulation)', () => {
+  it('hold the same snapshot object for each block both imported', () => {
+    const a = new SidechainChain(cfg, { timeS: 1000n, producers });
+    const b = new SidechainChain(cfg, { timeS: 1000n, producers });
+    expect(b.head().snapshot).toBe(a.head().snapshot);
+    for (const stored of grow(a, 5)) {
+      expect(b.import(stored.block, FAR, 0)).toMatchObject({ status: 'imported', newHead: true });
+      expect(b.head().snapshot).toBe(stored.snapshot);
+    }
+  });
+});

@@ -28,7 +28,8 @@ import {
   headerValidatorBytes,
   recoverSigner,
 } from './header';
-import { type Snapshot, applyHeader, genesisSnapshot, snapshotSuccession } from './snapshot';
+import { type Snapshot, snapshotSuccession } from './snapshot';
+import { sharedApplyHeader, sharedGenesisSnapshot } from './sharedSnapshots';
 import { isSprintEnd, isSprintStart, isStateSyncBlock } from './sprint';
 import { compareHeads, isValidReorg } from './forkChoice';
 import { rootHashOf } from './rootHash';
@@ -162,7 +163,7 @@ export class SidechainChain {
       baseFee: INITIAL_BASE_FEE,
     };
     const hash = headerHash(header);
-    const snapshot = genesisSnapshot(
+    const snapshot = sharedGenesisSnapshot(
       genesis.producers.map((p) => ({ address: p.address, power: p.power, id: p.id })),
       hash,
     );
@@ -225,7 +226,7 @@ export class SidechainChain {
     const stored: StoredBlock = {
       block,
       td: parent.td + block.header.difficulty,
-      snapshot: applyHeader(parent.snapshot, block.header, block.signer, BigInt(this.cfg.sprint)),
+      snapshot: sharedApplyHeader(parent.snapshot, block.header, block.signer, BigInt(this.cfg.sprint)),
       state: verdict.state,
       accounts: verdict.accounts,
       outcomes: verdict.outcomes,
