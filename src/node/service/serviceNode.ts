@@ -173,7 +173,16 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
       b,
       blockHash(b),
     );
-    if (live) this.disk.push(cb);
+    if (live) {
+      // This block carries the canonical commit of the one before (its proposer's +2/3 precommits):
+      // the disk keeps that one from now on and lets this node's own seen commit go, as a
+      // CometBFT block store answers LoadBlockCommit(h) from block h+1's LastCommit and keeps a
+      // seen commit only for a height no later block has committed yet. Every node holds the same
+      // canonical commit object, where each held its own seen commit of every height before.
+      const last = this.disk.length - 1;
+      if (last >= 0) this.disk[last] = { ...this.disk[last]!, commit: b.lastCommit };
+      this.disk.push(cb);
+    }
     this.driver.advance(cb.commit, applied.end.validatorUpdates);
     this.intake.afterCommit(b.txs, applied, live);
     if (!live) return;
