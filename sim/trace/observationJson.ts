@@ -12,15 +12,21 @@
  * objects cannot change, so its text is written once per process. Anything the fast path does not
  * know (class instances, arrays of bytes, `toJSON`) goes through JSON.stringify itself.
  */
-import { weakMemo } from '../../src/core/memo';
+import { boundedMemo } from '../../src/core/memo';
 import { type RunObservation } from '../domain/observation';
 import { FACT_FIELDS, type FactTable } from './factTable';
 
 const bigintsAsStrings = (_key: string, value: unknown): unknown =>
   typeof value === 'bigint' ? value.toString() : value;
 
-/** The text of frozen facts (immutable all the way down, see `deep`), by identity. */
-const frozenFactJson = weakMemo<object, string>('observationJson.frozenFacts');
+/**
+ * The text of frozen facts (immutable all the way down, see `deep`), by identity. Bounded, not
+ * weak: a run keeps its records (and so their facts) to the end for its metrics and report, and a
+ * weak cache kept every fact's text alive beside them. The nodes of a run write the same fact
+ * within a height or two of each other, well inside the bound; a fact written again after it fell
+ * out is written anew (the same text: the cache changes the cost only).
+ */
+const frozenFactJson = boundedMemo<object, string>('observationJson.frozenFacts', 65_536);
 
 /** Cleared by `write` when it meets a value that is not immutable (the text of its parent is not cached). */
 let deep = true;
