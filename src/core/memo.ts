@@ -44,6 +44,8 @@ function register(name: string, cache: Registered): void {
 
 export class BoundedMemo<K, V> {
   private map = new Map<K, V>();
+  /** Where eviction stands in `map`'s insertion order (see evictOldest). */
+  private oldest: Iterator<K> | null = null;
   private hits = 0;
   private misses = 0;
   private evictions = 0;
@@ -70,12 +72,29 @@ export class BoundedMemo<K, V> {
   }
 
   set(key: K, value: V): void {
-    if (!this.map.has(key) && this.map.size >= this.bound) {
-      // A Map keeps insertion order: the first key is the oldest.
-      this.map.delete(this.map.keys().next().value as K);
-      this.evictions++;
-    }
+    if (this.map.size >= this.bound && !this.map.has(key)) this.evictOldest();
     this.map.set(key, value);
+  }
+
+  /**
+   * A Map keeps insertion order, so its first key is the oldest. A fresh `keys()` iterator per
+   * eviction walks over every entry deleted since the table was last compacted (V8 leaves holes
+   * at the front until a rehash): at a full cache of 65,536 entries that made each eviction cost
+   * tens of thousands of steps. One live iterator, kept between evictions, resumes where the last
+   * one stopped; it also meets the keys inserted since, in order.
+   */
+  private evictOldest(): void {
+    for (;;) {
+      this.oldest ??= this.map.keys();
+      const next = this.oldest.next();
+      if (next.done === true) {
+        this.oldest = null;
+        continue;
+      }
+      this.map.delete(next.value);
+      this.evictions++;
+      return;
+    }
   }
 
   getOrCompute(key: K, compute: () => V): V {
@@ -93,6 +112,7 @@ export class BoundedMemo<K, V> {
 
   clear(): void {
     this.map = new Map();
+    this.oldest = null;
     this.hits = 0;
     this.misses = 0;
     this.evictions = 0;
