@@ -73,6 +73,14 @@ export class BftProgressOracle extends Oracle {
   private readonly sets = new ConsensusSets();
   private readonly faults = new FaultWindows();
   private readonly pos = new Map<string, Position>();
+  /**
+   * The lower-case address of every node with a position (nodes are never removed from `pos`),
+   * kept as nodes appear: judging a height asks for it once per node and height, and building it
+   * anew each time cost O(n²) per height at a hundred validators.
+   */
+  private readonly running = new Set<string>();
+  /** The last live-power answer, for a set object and a size of `running` (which only grows). */
+  private lastLive: { set: object; running: number; power: bigint } | null = null;
   /** (height/round) → the validators that voted in it. */
   private readonly voters = new Map<string, Set<string>>();
   private readonly skipped = new Set<string>();
@@ -82,7 +90,7 @@ export class BftProgressOracle extends Oracle {
 
   constructor(
     private readonly bounds: BftProgressBounds,
-    /** The address each running service node signs with (by node id). */
+    /** The address each running service node signs with (by node id); fixed per node. */
     private readonly addressOf: (node: string) => string | undefined,
   ) {
     super();
@@ -95,10 +103,10 @@ export class BftProgressOracle extends Oracle {
     const o = r.obs;
     switch (o.kind) {
       case 'service.started':
-        this.pos.set(r.node, { height: o.height + 1n, round: 0, sinceMs: r.t, fresh: true, live: false });
+        this.place(r.node, { height: o.height + 1n, round: 0, sinceMs: r.t, fresh: true, live: false });
         return;
       case 'service.synced':
-        this.pos.set(r.node, { height: o.height + 1n, round: 0, sinceMs: r.t, fresh: true, live: false });
+        this.place(r.node, { height: o.height + 1n, round: 0, sinceMs: r.t, fresh: true, live: false });
         return;
       case 'consensus.proposal': {
         const p = this.pos.get(r.node);
@@ -117,7 +125,7 @@ export class BftProgressOracle extends Oracle {
         if (!this.committedAt.has(o.height)) this.committedAt.set(o.height, r.t);
         const p = this.pos.get(r.node);
         if (p && p.height === o.height && !p.fresh && p.live) this.judgeHeight(r, p, o.commit.round);
-        this.pos.set(r.node, { height: o.height + 1n, round: 0, sinceMs: r.t, fresh: false, live: false });
+        this.place(r.node, { height: o.height + 1n, round: 0, sinceMs: r.t, fresh: false, live: false });
         return;
       }
       default:
@@ -130,11 +138,9 @@ export class BftProgressOracle extends Oracle {
     const set = this.sets.at(p.height);
     const proposer = this.sets.proposerOf(p.height, 0);
     if (!set || proposer === undefined) return;
-    const running = this.runningAddresses();
+    const running = this.running;
     if (!running.has(proposer)) return;
-    let live = 0n;
-    for (const v of set.validators) if (running.has(v.address)) live += v.power;
-    if (live * 3n <= set.total * 2n) return;
+    if (this.livePowerOf(set) * 3n <= set.total * 2n) return;
     this.saw('consensus.progress.calm-round-zero');
     this.saw('consensus.progress.calm-height-time');
     const tookMs = r.t - p.sinceMs;
@@ -153,13 +159,22 @@ export class BftProgressOracle extends Oracle {
       );
   }
 
-  private runningAddresses(): Set<string> {
-    const out = new Set<string>();
-    for (const node of this.pos.keys()) {
+  /** The power of `set` on running nodes; every node of a height asks, so the last answer is kept. */
+  private livePowerOf(set: NonNullable<ReturnType<ConsensusSets['at']>>): bigint {
+    const last = this.lastLive;
+    if (last !== null && last.set === set && last.running === this.running.size) return last.power;
+    let power = 0n;
+    for (const v of set.validators) if (this.running.has(v.address)) power += v.power;
+    this.lastLive = { set, running: this.running.size, power };
+    return power;
+  }
+
+  private place(node: string, p: Position): void {
+    if (!this.pos.has(node)) {
       const a = this.addressOf(node);
-      if (a !== undefined) out.add(a.toLowerCase());
+      if (a !== undefined) this.running.add(a.toLowerCase());
     }
-    return out;
+    this.pos.set(node, p);
   }
 
   private vote(r: RunRecord, height: bigint, round: number, validator: string): void {
