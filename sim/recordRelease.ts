@@ -7,12 +7,13 @@ import { type RunRecord } from './domain/observation';
 import { type WindowResult } from './domain/windowProtocol';
 import { TimeMerge, traceLineTimeMs } from './domain/timeMerge';
 import { type OracleSuite } from './oracles/suite';
+import { keptAfterRun } from './domain/keptRecords';
 import { type TraceSink } from './trace/traceRecorder';
 
 export class RecordRelease {
   private readonly records = new TimeMerge<RunRecord>((r) => r.t);
   private readonly lines = new TimeMerge<string>(traceLineTimeMs);
-  /** Every record of the sidechain domain, in the order its windows made them. */
+  /** The records of the sidechain domain a run keeps (domain/keptRecords.ts), in the order its windows made them. */
   readonly sidechainRecords: RunRecord[] = [];
 
   constructor(
@@ -23,7 +24,7 @@ export class RecordRelease {
 
   /** Take in one window's records and trace lines from each domain. */
   push(main: WindowResult, sidechain: WindowResult): void {
-    for (const r of sidechain.records) this.sidechainRecords.push(r);
+    for (const r of sidechain.records) if (keptAfterRun(r.obs)) this.sidechainRecords.push(r);
     this.records.push(0, main.records);
     this.records.push(1, sidechain.records);
     if (this.traceSink) {

@@ -52,7 +52,7 @@ export interface RunResult {
   main: MainReport;
   /** The sidechain domain's end-of-run report (plain data, whichever thread it ran in). */
   sidechain: SidechainReport;
-  /** Everything the sidechain nodes recorded (the main domain's records are `main.records`). */
+  /** What the sidechain nodes recorded, the records a run keeps (the main domain's are `main.records`; domain/keptRecords.ts). */
   sidechainRecords: RunRecord[];
   engine: RunVerdict;
   samples: Samples;

@@ -101,9 +101,9 @@ export abstract class Domain {
     this.faults = new FaultBook({ domain: name, engine, boundary, heights, record, site: () => this.faultSite() });
   }
 
-  /** Every record this domain made so far, in the order made. */
+  /** The records this domain made so far that a run keeps (sim/domain/keptRecords.ts), in the order made. */
   get records(): RunRecord[] {
-    return this.log.all;
+    return this.log.kept;
   }
 
   /** The faults this domain owns that started, in the order they started. */

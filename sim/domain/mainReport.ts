@@ -31,7 +31,7 @@ export interface MainReport {
   noAcks: number;
   /** Per checkpoint (by start block, in the order first buffered): when first buffered and first acked (virtual ms). */
   checkpointTimes: Array<{ startBlock: string; bufferedMs?: number; ackedMs?: number }>;
-  /** Everything the main domain's nodes and client recorded, in time order. */
+  /** What the main domain's nodes and client recorded, in time order: the records a run keeps (domain/keptRecords.ts). */
   records: RunRecord[];
   samples: { timeMs: number[]; serviceHeight: number[] };
   /** Blocks the nodes adopted from another node's record, and blocks they ran (null: sharing off). */

@@ -22,8 +22,18 @@ describe('RecordBuffer', () => {
     expect(b.takeWindow().records).toEqual([]);
     b.add(9, '', obs('d'));
     expect(b.takeWindow().records.map((r) => r.t)).toEqual([9]);
-    // `all` keeps everything, shipped or not.
-    expect(b.all.map((r) => r.t)).toEqual([1, 1, 4, 9]);
+    // `kept` keeps every record a run keeps, shipped or not.
+    expect(b.kept.map((r) => r.t)).toEqual([1, 1, 4, 9]);
+  });
+
+  it('ships the per-message consensus records in their window but does not keep them after', () => {
+    const b = new RecordBuffer(new TraceRecorder(), false);
+    const round = { kind: 'consensus.round', height: 3n, round: 1 } as RunObservation;
+    b.add(1, 'svc-1', obs('a'));
+    b.add(2, 'svc-1', round);
+    b.add(3, 'svc-2', obs('b'));
+    expect(b.takeWindow().records.map((r) => r.obs.kind)).toEqual(['fault.start', 'consensus.round', 'fault.start']);
+    expect(b.kept.map((r) => r.obs.kind)).toEqual(['fault.start', 'fault.start']);
   });
 
   it('folds every record into the trace, and with traceLines hands the lines over with the window', () => {

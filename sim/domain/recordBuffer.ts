@@ -7,11 +7,13 @@ import { type TraceRecorder } from '../trace/traceRecorder';
 import { observationJson } from '../trace/observationJson';
 import { FactTable } from '../trace/factTable';
 import { type RunObservation, type RunRecord } from './observation';
+import { keptAfterRun } from './keptRecords';
 
 export class RecordBuffer {
-  /** Every record of the domain so far, in the order made (virtual time never goes back). */
-  readonly all: RunRecord[] = [];
-  private shipped = 0;
+  /** The records of the domain the run keeps (keptRecords.ts), in the order made (virtual time never goes back). */
+  readonly kept: RunRecord[] = [];
+  /** Every record made since the last window was taken. */
+  private window: RunRecord[] = [];
   private readonly lines: string[] | null;
   /** The block facts this domain's trace has written (written once, then referred to). */
   private readonly facts = new FactTable();
@@ -30,14 +32,16 @@ export class RecordBuffer {
 
   /** Keep a record made at virtual time `t`, and fold it into the trace. */
   add(t: number, node: string, obs: RunObservation): void {
-    this.all.push({ t, node, obs });
+    const r = { t, node, obs };
+    this.window.push(r);
+    if (keptAfterRun(obs)) this.kept.push(r);
     this.trace.noteText(t, obs.kind, node, observationJson(obs, this.facts));
   }
 
   /** The records and trace lines made since the last call (lines null without `traceLines`). */
   takeWindow(): { records: RunRecord[]; traceLines: string[] | null } {
-    const records = this.all.slice(this.shipped);
-    this.shipped = this.all.length;
+    const records = this.window;
+    this.window = [];
     return { records, traceLines: this.lines !== null ? this.lines.splice(0) : null };
   }
 }
