@@ -62,59 +62,79 @@ export interface GossipHost {
 
 /**
  * Which peers are known to have which recent blocks: per block, one bit per peer (by its position
- * in the peer list). Bounded to the last MAX_KNOWN_BLOCKS blocks met.
+ * in the peer list). Bounded to the last MAX_KNOWN_BLOCKS blocks met: the oldest goes first.
+ *
+ * The bits of all remembered blocks live in one slab of MAX_KNOWN_BLOCKS rows, reused as a ring
+ * in the order blocks were first met; a block's row is found by its hash. (A typed array per block
+ * cost about 150 bytes of object headers for 14 bytes of bits: at 105 nodes, some 20 MB.)
  */
 export class PeerKnowledge {
   private readonly position = new Map<string, number>();
-  private known = new Map<Hex, Uint8Array>();
+  /** Hash → its row in `bits`. */
+  private rows = new Map<Hex, number>();
+  /** The hash of each row, in ring order (undefined: free). */
+  private readonly hashOfRow: Array<Hex | undefined> = new Array(MAX_KNOWN_BLOCKS).fill(undefined);
+  /** The row the next new block takes: the oldest once the ring is full. */
+  private nextRow = 0;
+  private readonly bits: Uint8Array;
   private readonly bytes: number;
 
   constructor(readonly peers: readonly string[]) {
     for (const [i, p] of peers.entries()) this.position.set(p, i);
     this.bytes = Math.ceil(peers.length / 8);
+    this.bits = new Uint8Array(MAX_KNOWN_BLOCKS * this.bytes);
   }
 
   indexOf(peer: string): number {
     return this.position.get(peer) ?? -1;
   }
 
-  private bitsOf(hash: Hex): Uint8Array {
-    let bits = this.known.get(hash);
-    if (bits === undefined) {
-      if (this.known.size >= MAX_KNOWN_BLOCKS) this.known.delete(this.known.keys().next().value!);
-      bits = new Uint8Array(this.bytes);
-      this.known.set(hash, bits);
+  /** Where `hash`'s bits start in the slab, taking the oldest row for a block met first now. */
+  private rowOf(hash: Hex): number {
+    let row = this.rows.get(hash);
+    if (row === undefined) {
+      row = this.nextRow;
+      const old = this.hashOfRow[row];
+      if (old !== undefined) this.rows.delete(old);
+      this.bits.fill(0, row * this.bytes, (row + 1) * this.bytes);
+      this.hashOfRow[row] = hash;
+      this.rows.set(hash, row);
+      this.nextRow = (row + 1) % MAX_KNOWN_BLOCKS;
     }
-    return bits;
+    return row * this.bytes;
   }
 
   /** `peer` has (or has been told of) `hash`. */
   mark(peer: string, hash: Hex): void {
     const i = this.position.get(peer);
-    if (i !== undefined) this.bitsOf(hash)[i >> 3]! |= 1 << (i & 7);
+    if (i !== undefined) this.bits[this.rowOf(hash) + (i >> 3)]! |= 1 << (i & 7);
   }
 
   knows(peer: string, hash: Hex): boolean {
     const i = this.position.get(peer);
-    const bits = this.known.get(hash);
-    return i !== undefined && bits !== undefined && (bits[i >> 3]! & (1 << (i & 7))) !== 0;
+    const row = this.rows.get(hash);
+    return i !== undefined && row !== undefined && (this.bits[row * this.bytes + (i >> 3)]! & (1 << (i & 7))) !== 0;
   }
 
   /** The positions of the peers not known to have `hash`, in peer order. */
   without(hash: Hex): number[] {
-    const bits = this.known.get(hash);
+    const row = this.rows.get(hash);
     const out: number[] = [];
-    for (let i = 0; i < this.peers.length; i++)
-      if (bits === undefined || (bits[i >> 3]! & (1 << (i & 7))) === 0) out.push(i);
+    if (row === undefined) {
+      for (let i = 0; i < this.peers.length; i++) out.push(i);
+      return out;
+    }
+    const o = row * this.bytes;
+    for (let i = 0; i < this.peers.length; i++) if ((this.bits[o + (i >> 3)]! & (1 << (i & 7))) === 0) out.push(i);
     return out;
   }
 
   /** Mark the peers at `positions` as knowing `hash`, and return them as a mask over the peer list. */
   markAll(hash: Hex, positions: readonly number[]): Uint8Array {
-    const bits = this.bitsOf(hash);
+    const o = this.rowOf(hash);
     const mask = new Uint8Array(this.bytes);
     for (const i of positions) {
-      bits[i >> 3]! |= 1 << (i & 7);
+      this.bits[o + (i >> 3)]! |= 1 << (i & 7);
       mask[i >> 3]! |= 1 << (i & 7);
     }
     return mask;
@@ -124,11 +144,15 @@ export class PeerKnowledge {
   forgetPeer(peer: string): void {
     const i = this.position.get(peer);
     if (i === undefined) return;
-    for (const bits of this.known.values()) bits[i >> 3]! &= ~(1 << (i & 7));
+    const clear = ~(1 << (i & 7));
+    for (let o = i >> 3; o < this.bits.length; o += this.bytes) this.bits[o]! &= clear;
   }
 
   clear(): void {
-    this.known = new Map();
+    this.rows = new Map();
+    this.hashOfRow.fill(undefined);
+    this.nextRow = 0;
+    this.bits.fill(0);
   }
 }
 
