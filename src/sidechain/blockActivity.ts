@@ -19,6 +19,7 @@ import { weakMemo } from '../core/memo';
 import { type Address, ZERO_ADDRESS } from '../core/address';
 import { type Hex } from '../core/bytes';
 import { type StoredBlock } from './chain';
+import { type SidechainBlock } from './block';
 import { type SignedTx } from './transaction';
 import { stateCommittedLog, stateSyncTxHash } from './stateSync';
 import { type StateSyncRecord } from './systemState';
@@ -71,11 +72,24 @@ export interface BlockActivity {
   readonly logs: readonly SidechainLog[];
 }
 
-// Blocks are immutable values shared by every node that imports them: derived once per block.
-const cache = weakMemo<StoredBlock, BlockActivity>('sidechain.blockActivity');
+/**
+ * Blocks are immutable values shared by every node that imports them, and so are the outcomes of
+ * running one (blockRun.ts shares a run per block and parent state): the activity is derived once
+ * per block object and outcomes object. It was keyed by each node's StoredBlock, which made 105
+ * nodes derive and keep 105 copies of every block's receipts and logs.
+ */
+const cache = weakMemo<SidechainBlock, { outcomes: StoredBlock['outcomes']; activity: BlockActivity }>(
+  'sidechain.blockActivity',
+);
 
 export function blockActivity(stored: StoredBlock): BlockActivity {
-  return cache.getOrCompute(stored, () => derive(stored));
+  const hit = cache.get(stored.block);
+  if (hit !== undefined && hit.outcomes === stored.outcomes) return hit.activity;
+  const activity = derive(stored);
+  // Another outcomes object for the same block (a node that ran it on another parent state) is
+  // derived anew; the first stays cached.
+  if (hit === undefined) cache.set(stored.block, { outcomes: stored.outcomes, activity });
+  return activity;
 }
 
 function derive(stored: StoredBlock): BlockActivity {

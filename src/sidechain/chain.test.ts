@@ -5,6 +5,7 @@ import { toHex, type Hex } from '../core/bytes';
 import { keccak256Bytes } from '../core/hash';
 import { addressOfPublicKey, publicKeyBytesFromPrivateKey } from '../core/secp256k1';
 import { SidechainChain, type StoredBlock } from './chain';
+import { blockActivity } from './blockActivity';
 import { buildBlock, planProduction, type ProductionInputs } from './producer';
 import { type SidechainBlock } from './block';
 import { type SidechainHeader, headerHash, sealHeader } from './header';
@@ -381,6 +382,9 @@ describe('two chains of one process (two nodes of a simulation)', () => {
     for (const stored of grow(a, 5)) {
       expect(b.import(stored.block, FAR, 0)).toMatchObject({ status: 'imported', newHead: true });
       expect(b.head().snapshot).toBe(stored.snapshot);
+      // The same run (outcomes), so the same receipts and logs object for both nodes.
+      expect(b.head().outcomes).toBe(stored.outcomes);
+      expect(blockActivity(b.head())).toBe(blockActivity(stored));
     }
   });
 });
