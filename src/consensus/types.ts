@@ -4,7 +4,7 @@
  * Heimdall's fork of Tendermint.
  */
 import { type DeepReadonly } from '../core/readonly';
-import { weakMemo } from '../core/memo';
+import { boundedMemo, weakMemo } from '../core/memo';
 import { type Address } from '../core/address';
 import { type Hex } from '../core/bytes';
 import { canonicalJson, quote } from '../core/canonicalJson';
@@ -66,10 +66,15 @@ export interface CommittedBlock {
 }
 
 // Blocks and votes are immutable values shared by every node of a simulation: their hashes are
-// cached by object identity.
+// cached by object identity. A vote's digest is asked for around its own height (signing, then
+// every node verifying it), so the cache is bounded, not weak: the votes every block keeps in its
+// last commit for the whole run would otherwise keep their digests too (some 36 MB an hour at 105
+// validators). A digest asked for again after it fell out (a commit checked in a late sync) is
+// computed again.
 const blockHashCache = weakMemo<ServiceBlock, Hex>('consensus.blockHashes');
-const voteDigestCache = weakMemo<object, DeepReadonly<{ chainId: string; digest: Uint8Array }>>(
+const voteDigestCache = boundedMemo<object, DeepReadonly<{ chainId: string; digest: Uint8Array }>>(
   'consensus.voteDigests',
+  16_384,
 );
 
 export function blockHash(b: ServiceBlock): Hex {
