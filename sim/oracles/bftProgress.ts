@@ -22,6 +22,7 @@
  */
 import { Oracle, type RunRecord } from './oracle';
 import { ConsensusSets } from './model/consensusSets';
+import { type PrioritySet } from './model/proposerPriority';
 import { FaultWindows } from './model/faultWindows';
 import { type OracleTimings } from './timings';
 
@@ -80,7 +81,7 @@ export class BftProgressOracle extends Oracle {
    */
   private readonly running = new Set<string>();
   /** The last live-power answer, for a set object and a size of `running` (which only grows). */
-  private lastLive: { set: object; running: number; power: bigint } | null = null;
+  private lastLive: { set: PrioritySet; running: number; power: bigint } | null = null;
   /** (height/round) → the validators that voted in it. */
   private readonly voters = new Map<string, Set<string>>();
   private readonly skipped = new Set<string>();
@@ -138,8 +139,7 @@ export class BftProgressOracle extends Oracle {
     const set = this.sets.at(p.height);
     const proposer = this.sets.proposerOf(p.height, 0);
     if (!set || proposer === undefined) return;
-    const running = this.running;
-    if (!running.has(proposer)) return;
+    if (!this.running.has(proposer)) return;
     if (this.livePowerOf(set) * 3n <= set.total * 2n) return;
     this.saw('consensus.progress.calm-round-zero');
     this.saw('consensus.progress.calm-height-time');
@@ -160,7 +160,7 @@ export class BftProgressOracle extends Oracle {
   }
 
   /** The power of `set` on running nodes; every node of a height asks, so the last answer is kept. */
-  private livePowerOf(set: NonNullable<ReturnType<ConsensusSets['at']>>): bigint {
+  private livePowerOf(set: PrioritySet): bigint {
     const last = this.lastLive;
     if (last !== null && last.set === set && last.running === this.running.size) return last.power;
     let power = 0n;
