@@ -7,11 +7,12 @@
  * balance]`, sorted by address (not a Merkle-Patricia trie: nothing on the sidechain proves a
  * single account, so a flat commitment that any change moves is enough). It is cached per state.
  */
-import { encodeRlp, toBeArray } from 'ethers';
+import { toBeArray } from 'ethers';
 import { weakMemo } from '../core/memo';
 import { type Address, compareAddresses } from '../core/address';
 import { type Hex, fromHex, toHex } from '../core/bytes';
 import { keccak256Bytes } from '../core/hash';
+import { rlpEncode } from '../core/rlp';
 import { EMPTY_TRIE_ROOT } from './header';
 
 export interface Account {
@@ -69,6 +70,6 @@ export function accountsRoot(state: AccountState): Hex {
     const rows = [...state.entries()]
       .sort(([a], [b]) => compareAddresses(a, b))
       .map(([address, a]) => [fromHex(address), toBeArray(a.nonce), toBeArray(a.balance)]);
-    return toHex(keccak256Bytes(fromHex(encodeRlp(rows))));
+    return toHex(keccak256Bytes(rlpEncode(rows)));
   });
 }

@@ -9,11 +9,12 @@
  * the signed encodings, and of the receipts' consensus encodings), not as Merkle-Patricia tries:
  * nothing on the sidechain proves one transaction's inclusion, and any change moves the root.
  */
-import { encodeRlp, toBeArray } from 'ethers';
+import { toBeArray } from 'ethers';
 import { weakMemo } from '../core/memo';
 import { type Address } from '../core/address';
 import { type Hex, concatBytes, fromHex, toHex } from '../core/bytes';
 import { keccak256Bytes } from '../core/hash';
+import { rlpEncode } from '../core/rlp';
 import { EMPTY_BLOOM, type SidechainHeader } from './header';
 import { logsBloom } from './logsBloom';
 import { type CommittedSpan, type StateSyncRecord } from './systemState';
@@ -51,18 +52,18 @@ const txRoots = weakMemo<readonly SignedTx[], Hex>('sidechain.txRoots');
 
 export function txRoot(txs: readonly SignedTx[]): Hex {
   if (txs.length === 0) return EMPTY_ROOT;
-  return txRoots.getOrCompute(txs, () => toHex(keccak256Bytes(fromHex(encodeRlp(txs.map((t) => t.raw))))));
+  return txRoots.getOrCompute(txs, () => toHex(keccak256Bytes(rlpEncode(txs.map((t) => fromHex(t.raw))))));
 }
 
 /** A receipt's consensus encoding: rlp([status, cumulativeGasUsed, bloom, logs]), typed ones prefixed. */
-function receiptEncoding(type: number, cumulativeGasUsed: bigint, outcome: TxOutcome): Hex {
-  const body = encodeRlp([
+function receiptEncoding(type: number, cumulativeGasUsed: bigint, outcome: TxOutcome): Uint8Array {
+  const body = rlpEncode([
     toBeArray(1n),
     toBeArray(cumulativeGasUsed),
-    logsBloom(outcome.logs),
-    outcome.logs.map((l) => [l.address, [...l.topics], l.data]),
+    fromHex(logsBloom(outcome.logs)),
+    outcome.logs.map((l) => [fromHex(l.address), l.topics.map((t) => fromHex(t)), fromHex(l.data)]),
   ]);
-  return type === 0 ? (body as Hex) : toHex(concatBytes(new Uint8Array([type]), fromHex(body)));
+  return type === 0 ? body : concatBytes(new Uint8Array([type]), body);
 }
 
 export function receiptRoot(txs: readonly SignedTx[], outcomes: readonly TxOutcome[]): Hex {
@@ -72,7 +73,7 @@ export function receiptRoot(txs: readonly SignedTx[], outcomes: readonly TxOutco
     cumulative += outcomes[i]!.gasUsed;
     return receiptEncoding(t.type, cumulative, outcomes[i]!);
   });
-  return toHex(keccak256Bytes(fromHex(encodeRlp(encoded))));
+  return toHex(keccak256Bytes(rlpEncode(encoded)));
 }
 
 /** The header's bloom: every log of the block's transactions (the state-sync logs are not in it, as in Bor). */

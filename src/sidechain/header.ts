@@ -18,12 +18,12 @@
  */
 import { weakMemo } from '../core/memo';
 import { type SignatureScheme, realScheme } from '../core/signatureScheme';
-import { encodeRlp } from 'ethers';
 import { type Bytes, type BytesLike, type Hex, concatBytes, fromHex, toBytes, toHex } from '../core/bytes';
 import { type Address, ZERO_ADDRESS, addressFromBytes, compareAddresses, parseAddress } from '../core/address';
 import { UINT64_MAX } from '../core/amount';
 import { InputError } from '../core/errors';
 import { keccak256Bytes } from '../core/hash';
+import { rlpEncode } from '../core/rlp';
 import { SIGNATURE_LENGTH } from '../core/secp256k1';
 
 export const EXTRA_VANITY_LENGTH = 32;
@@ -105,9 +105,7 @@ function computeSealHash(header: SidechainHeader): Bytes {
   if (extra.length < EXTRA_SEAL_LENGTH) {
     throw new InputError('header.extraData', `shorter than the ${EXTRA_SEAL_LENGTH}-byte seal: ${extra.length} bytes`);
   }
-  return keccak256Bytes(
-    fromHex(encodeRlp(headerRlpFields(header, extra.subarray(0, extra.length - EXTRA_SEAL_LENGTH)))),
-  );
+  return keccak256Bytes(rlpEncode(headerRlpFields(header, extra.subarray(0, extra.length - EXTRA_SEAL_LENGTH))));
 }
 
 export function sealHash(header: SidechainHeader): Hex {
@@ -117,7 +115,7 @@ export function sealHash(header: SidechainHeader): Hex {
 /** The block hash: every field, the seal included. */
 export function headerHashBytes(header: SidechainHeader): Bytes {
   return headerHashCache.getOrCompute(header, () =>
-    keccak256Bytes(fromHex(encodeRlp(headerRlpFields(header, toBytes(header.extraData, 'header.extraData'))))),
+    keccak256Bytes(rlpEncode(headerRlpFields(header, toBytes(header.extraData, 'header.extraData')))),
   );
 }
 
