@@ -22,6 +22,8 @@ import { Oracle, type RunRecord } from './oracle';
 
 /** Prevotes of heights this far below the latest commit are forgotten (no node still votes there). */
 const PRUNE_BEHIND = 256n;
+/** Heights between two sweeps of the prevote tally. */
+const PRUNE_EVERY = 64n;
 
 /** A validator set's powers by lowercase address, and their sum; never changed once made. */
 interface Powers {
@@ -144,9 +146,12 @@ class PrevoteTally {
     return t.power * 3n > set.total * 2n;
   }
 
-  /** Forget heights below `h` (every node is past them). */
+  /**
+   * Forget heights below `h` (every node is past them). It sweeps every PRUNE_EVERY heights, not at
+   * each new one: a sweep reads every key, and keeping a few more heights changes no answer.
+   */
   prune(h: bigint): void {
-    if (h <= this.floorHeight) return;
+    if (h < this.floorHeight + PRUNE_EVERY) return;
     this.floorHeight = h;
     for (const k of [...this.voters.keys()]) if (BigInt(k.slice(0, k.indexOf('/'))) < h) this.voters.delete(k);
   }
