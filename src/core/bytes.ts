@@ -35,6 +35,15 @@ export function toHex(bytes: Uint8Array): Hex {
   return out.toString('latin1') as Hex;
 }
 
+/**
+ * The bytes as a string of one char per byte (ISO-8859-1): a key for the caches that look bytes up
+ * by value. Node decodes it natively over a view of the same memory (no copy), some five times
+ * faster than a TextDecoder.
+ */
+export function latin1Key(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+}
+
 /** Hex without the `0x` prefix (Bor's `bor_getRootHash` result format). */
 export function toBareHex(bytes: Uint8Array): string {
   return toHex(bytes).slice(2);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { fromHex, toHex, toBytes, compareBytes, u64be } from './bytes';
+import { fromHex, toHex, toBytes, compareBytes, latin1Key, u64be } from './bytes';
 import { parseAddress, isAddress, compareAddresses } from './address';
 import { parseUint, parseUint64, pad32, floorDiv, clipInt64, INT64_MAX, INT64_MIN } from './amount';
 import { canonicalJson } from './canonicalJson';
@@ -37,6 +37,16 @@ describe('hex', () => {
     expect(compareBytes(fromHex('0x'), fromHex('0x'))).toBe(0);
   });
   it('u64be', () => expect(toHex(u64be(16))).toBe('0x0000000000000010'));
+  it('latin1Key: one char per byte, the byte as its code (so distinct bytes give distinct keys), views included', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 80 }), fc.nat(8), (b, cut) => {
+        const view = b.subarray(Math.min(cut, b.length));
+        const key = latin1Key(view);
+        expect(key.length).toBe(view.length);
+        expect([...key].map((c) => c.charCodeAt(0))).toEqual([...view]);
+      }),
+    );
+  });
 });
 
 describe('addresses', () => {

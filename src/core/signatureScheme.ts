@@ -7,7 +7,7 @@
 import { boundedMemo } from './memo';
 import { type DeepReadonly } from './readonly';
 import { type Address, addressFromBytes } from './address';
-import { type Bytes, concatBytes, toHex } from './bytes';
+import { type Bytes, concatBytes, latin1Key, toHex } from './bytes';
 import { keccak256Bytes } from './hash';
 import { addressOfPublicKey, publicKeyBytesFromPrivateKey, recoverCached, signDigestBytes } from './secp256k1';
 import { fromHex } from './bytes';
@@ -88,11 +88,10 @@ const fastVerified = boundedMemo<string, DeepReadonly<{ address: Address; public
   'signatureScheme.fastVerified',
   32_768,
 );
-const LATIN1 = new TextDecoder('latin1');
 
 /** (digest, signature) as a string key: one char per byte. */
 function cacheKey(digest: Bytes, sig: Bytes): string {
-  return LATIN1.decode(digest) + LATIN1.decode(sig);
+  return latin1Key(digest) + latin1Key(sig);
 }
 
 /** What signing with a key needs, by the key's hex (registering the key on first use). */

@@ -15,7 +15,7 @@
 import { boundedMemo } from '../core/memo';
 import { keccak256Raw as keccak_256 } from '../core/hash';
 import { canonicalJson } from '../core/canonicalJson';
-import { toHex, type Hex } from '../core/bytes';
+import { latin1Key, toHex, type Hex } from '../core/bytes';
 import { assert } from '../core/errors';
 import { compareStrings } from '../core/order';
 
@@ -88,7 +88,6 @@ const ENCODER = new TextEncoder();
  */
 const sharedValueDigests = boundedMemo<string, Uint8Array>('kvStore.valueDigests', 4096);
 const sharedHashes = boundedMemo<string, Uint8Array>('kvStore.bucketHashes', 4096);
-const LATIN1 = new TextDecoder('latin1');
 
 /** keccak of a value's canonical JSON. */
 function valueDigest(json: string): Uint8Array {
@@ -97,7 +96,7 @@ function valueDigest(json: string): Uint8Array {
 
 /** keccak of a bucket's entries or of a list of hashes (a group, the top), looked up by its bytes (one char per byte). */
 function sharedKeccak(buf: Uint8Array): Uint8Array {
-  return sharedHashes.getOrCompute(LATIN1.decode(buf), () => keccak_256(buf));
+  return sharedHashes.getOrCompute(latin1Key(buf), () => keccak_256(buf));
 }
 
 export class MemoryStore implements KVStore {
