@@ -13,7 +13,7 @@ import { type KVStore } from '../../store/kvStore';
 import { getAccount, setAccount } from './keeper';
 import { getAuthParams } from './keeper';
 import { FEE_DENOM, CHECKPOINT_TX_GAS } from './params';
-import { signDigestOf, type StdTx } from './stdTx';
+import { decodedSignDigestOf, type StdTx } from './stdTx';
 import { txGas, txSizeGas } from './gas';
 import { sendCoins } from '../bank/keeper';
 import { FEE_COLLECTOR } from './keeper';
@@ -85,7 +85,8 @@ export function anteHandler(
   const gasUsed = txGas(params, txBytesLength, false);
   if (gasUsed > gasWanted) return fail(outOfGas('ante verify: secp256k1', gasWanted, gasUsed), gasUsed);
 
-  const digest = signDigestOf(tx.def, tx.msg, {
+  // The tx is a decoded one, shared read-only (src/app/decodedTx.ts): its digest may be kept on it.
+  const digest = decodedSignDigestOf(tx.def, tx.msg, {
     chainId,
     accountNumber: account.accountNumber,
     sequence: account.sequence,

@@ -6,7 +6,7 @@
  * integers as decimal strings), hashed with keccak256 and signed as a 65-byte `r ‖ s ‖ v`.
  * On the wire a tx is the UTF-8 canonical JSON of the StdTx; its hash is sha256 of those bytes.
  */
-import { boundedMemo } from '../../core/memo';
+import { boundedMemo, weakMemo } from '../../core/memo';
 import { canonicalJson, canonicalJsonBytes } from '../../core/canonicalJson';
 import { type Hex, toHex, fromHex, utf8 } from '../../core/bytes';
 import { keccak256Bytes, sha256Bytes } from '../../core/hash';
@@ -47,8 +47,29 @@ export function signDigestOf<M>(def: MsgDef<M>, msg: M, doc: SignDocFields): Uin
   return signDigests.getOrCompute(text, () => keccak256Bytes(utf8(text))).slice();
 }
 
+/**
+ * `signDigestOf` for a decoded transaction's message: one shared read-only object that every node
+ * checks several times (src/app/decodedTx.ts). The message's last sign document (chain, account,
+ * sequence, memo) and its digest are kept on the message object, so a check of the same document
+ * again writes no JSON. Only for messages nobody changes after they are made: a client's own
+ * message object goes through `signDigestOf`.
+ */
+export function decodedSignDigestOf(def: MsgDef<unknown>, msg: unknown, doc: SignDocFields): Uint8Array {
+  if (typeof msg !== 'object' || msg === null) return signDigestOf(def, msg, doc);
+  const docKey = `${doc.chainId}\u0000${doc.accountNumber}\u0000${doc.sequence}\u0000${doc.memo}`;
+  const last = lastSignDigests.get(msg);
+  if (last !== undefined && last.def === def && last.doc === docKey) return last.digest.slice();
+  const digest = signDigestOf(def, msg, doc);
+  lastSignDigests.set(msg, { def, doc: docKey, digest: digest.slice() });
+  return digest;
+}
+
 /** Sign digests by sign-doc text: every node checks the same transactions. */
 const signDigests = boundedMemo<string, Uint8Array>('stdTx.signDigests', 4096);
+/** A decoded message's last sign document and its digest, by the message object. */
+const lastSignDigests = weakMemo<object, { def: MsgDef<unknown>; doc: string; digest: Uint8Array }>(
+  'stdTx.lastSignDigests',
+);
 
 /** Build and sign a tx (for clients, tests, the bridge and the workload generator). */
 export function signTx<M>(
