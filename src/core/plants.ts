@@ -79,7 +79,9 @@ export const PLANTS = {
     rule: 'a top-up (tx hash, log index) is minted once',
     bug: 'the already-minted check is skipped',
     oracle: 'topup-idempotency',
-    alsoGuardedBy: ['byzantine-refused'],
+    // The skipped check is also rule topup.replay.deliver's (docs/RULES.md): the replay is accepted
+    // at delivery, where the service model predicts 1401, before the second mint is posted.
+    alsoGuardedBy: ['byzantine-refused', 'tx-results'],
   },
   'send-debit': {
     rule: 'a send moves exactly its amount from the sender to the recipient',
