@@ -128,6 +128,15 @@ export function swarmScenario(seed: number, durationMs = 2 * 3_600_000, profile:
     const fields = faultDef('byzantineTxs').swarm!.draw(rng, { validatorCount: n, validator, stakes, coalition });
     s.faults.push({ kind: 'byzantineTxs', atMs, forMs, ...fields } as FaultSpec);
   }
+  // Signed sidechain transfers in half the seeds, from a stream of their own (every draw above
+  // stays as it was): without them the sidechain's transaction rules (nonce, funds, fee cap, the
+  // tip to the author, the burnt base fee) are judged by the suite only.
+  const sc = Rng.forSeed(`swarm/${seed}`).fork('sidechainTxs');
+  if (sc.bool(0.5))
+    s.workload.sidechainTxs = {
+      everyMs: sc.int(2, 10) * 1000,
+      ...(sc.bool(0.3) ? { fastSignedEveryMs: sc.int(5, 30) * 1000 } : {}),
+    };
   return s;
 }
 
