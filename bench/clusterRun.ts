@@ -9,6 +9,7 @@
  *
  * Prints one JSON line: wall and CPU time (all threads of the process), events or seeds, peak RSS.
  */
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -24,6 +25,9 @@ const usage = () => {
 const cpuMs = (u: NodeJS.ResourceUsage) => (u.userCPUTime + u.systemCPUTime) / 1000;
 
 if (!root) usage();
+// The process as the `lockstep` command sets it up (src/cli/heapGrowth.ts), where the checkout has it.
+if (existsSync(join(root ?? '.', 'src/cli/heapGrowth.ts'))) (await from('src/cli/heapGrowth.ts')).limitHeapGrowth();
+
 if (what === 'accel') {
   const [crypto, placement, ms] = args;
   const simulatedMs = Number(ms);

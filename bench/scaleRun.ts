@@ -9,7 +9,7 @@
  * the same process compiles the code first; then a run of MS simulated milliseconds is timed,
  * start-up (N nodes built from genesis) included. Prints one JSON line.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -30,6 +30,8 @@ if (
 }
 
 const from = (path: string) => import(pathToFileURL(join(root, path)).href);
+// The process as the `lockstep` command sets it up (src/cli/heapGrowth.ts), where the checkout has it.
+if (existsSync(join(root ?? '.', 'src/cli/heapGrowth.ts'))) (await from('src/cli/heapGrowth.ts')).limitHeapGrowth();
 const { decodeScenario } = await from('sim/scenario/scenario.ts');
 const { resolveScenarioPath } = await from('sim/scenario/load.ts');
 const { runScenarioAsync } = await from('sim/run.ts');

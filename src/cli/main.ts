@@ -15,6 +15,7 @@ import { sweepCommand } from './sweepCommand';
 import { registerDevnetCommands } from './devnet/commands';
 import { registerClientCommands } from './client/commands';
 import { SWARM_PROFILES } from '../../sim/campaign/swarm';
+import { limitHeapGrowth } from './heapGrowth';
 
 function targetOptions<T>(y: Argv<T>) {
   return y
@@ -446,5 +447,6 @@ process.stderr.on('error', (e: NodeJS.ErrnoException) => {
   if (e.code !== 'EPIPE') throw e;
 });
 
+limitHeapGrowth();
 const code = await main(hideBin(process.argv));
 process.exitCode = code;
