@@ -6,9 +6,10 @@
  * Why: a run keeps a history that only grows (each height's block with its commit, each node's
  * chain, the records for the report), and V8's default lets the heap reach up to four times what
  * is live between two full collections. At 105 validators over a simulated hour some 460 MB are
- * live at the end, and the process peaked at 1.5–1.6 GB. A factor of 2 held the same run at about
- * 1.1 GB, and 20 simulated minutes at 570 MB instead of 790 MB, for some 4% more CPU at most
- * (bench/scaleRun.ts, three runs each); at 7 validators the CPU did not change.
+ * live at the end, and the process peaked at 1.5–1.6 GB. A factor of 2 held the same run at
+ * 1.04–1.05 GB (two runs; CPU within this machine's noise, 167 s against 164 s without it in
+ * one pair), and 20 simulated minutes at 570 MB instead of 790 MB for 1.04x the CPU (0.94–1.15,
+ * three runs each, bench/scaleRun.ts); at 7 validators the CPU did not change.
  */
 import { setFlagsFromString } from 'node:v8';
 
