@@ -7,9 +7,11 @@
  * chain, the records for the report), and V8's default lets the heap reach up to four times what
  * is live between two full collections. At 105 validators over a simulated hour some 460 MB are
  * live at the end, and the process peaked at 1.5–1.6 GB. A factor of 2 held the same run at
- * 1.04–1.05 GB (two runs; CPU within this machine's noise, 167 s against 164 s without it in
- * one pair), and 20 simulated minutes at 570 MB instead of 790 MB for 1.04x the CPU (0.94–1.15,
- * three runs each, bench/scaleRun.ts); at 7 validators the CPU did not change.
+ * 1.04–1.05 GB (two runs). Its CPU cost is small but not pinned down on this noisy VM: 167 s
+ * against 164 s without it in one pair; 188 s against 155 s in two scale bench runs, where the
+ * unchanged "before" build took 184 s and 181 s. 20 simulated minutes, three runs each: 570 MB
+ * instead of 790 MB for 1.04x the CPU (0.94–1.15); at 7 validators the CPU did not change.
+ * (bench/scaleRun.ts.)
  */
 import { setFlagsFromString } from 'node:v8';
 
