@@ -37,8 +37,8 @@ export function toHex(bytes: Uint8Array): Hex {
 
 /**
  * The bytes as a string of one char per byte (ISO-8859-1): a key for the caches that look bytes up
- * by value. Node decodes it natively over a view of the same memory (no copy), some five times
- * faster than a TextDecoder.
+ * by value. Node decodes it natively over a view of the same memory (no copy): two keys and a
+ * lookup took about 200 ns, against 500 ns through a TextDecoder.
  */
 export function latin1Key(bytes: Uint8Array): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
