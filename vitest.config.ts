@@ -8,7 +8,13 @@ import { configDefaults, defineConfig } from 'vitest/config';
  *   e2e   real processes, sockets and browsers: `*.e2e.test.ts`, `*.browser.test.ts`
  * `npm test` runs all four.
  */
-const ALL = ['src/**/*.test.ts', 'sim/**/*.test.ts', 'scenarios/**/*.test.ts', 'bench/**/*.test.ts'];
+const ALL = [
+  'src/**/*.test.ts',
+  'sim/**/*.test.ts',
+  'cli/**/*.test.ts',
+  'scenarios/**/*.test.ts',
+  'bench/**/*.test.ts',
+];
 const PROP = ['**/*.prop.test.ts', '**/*.model.test.ts'];
 const E2E = ['**/*.e2e.test.ts', '**/*.browser.test.ts'];
 const SIM = ['scenarios/**/*.test.ts', 'sim/placement.test.ts', 'sim/campaign/**/*.test.ts', '**/*.sim.test.ts'];

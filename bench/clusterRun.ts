@@ -25,8 +25,8 @@ const usage = () => {
 const cpuMs = (u: NodeJS.ResourceUsage) => (u.userCPUTime + u.systemCPUTime) / 1000;
 
 if (!root) usage();
-// The process as the `lockstep` command sets it up (src/cli/heapGrowth.ts), where the checkout has it.
-if (existsSync(join(root ?? '.', 'src/cli/heapGrowth.ts'))) (await from('src/cli/heapGrowth.ts')).limitHeapGrowth();
+// The process as the `lockstep` command sets it up (cli/heapGrowth.ts), where the checkout has it.
+if (existsSync(join(root ?? '.', 'cli/heapGrowth.ts'))) (await from('cli/heapGrowth.ts')).limitHeapGrowth();
 
 if (what === 'accel') {
   const [crypto, placement, ms] = args;

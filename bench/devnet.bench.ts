@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { type BenchResult } from './harness';
 import { loadScenario } from '../sim/scenario/load';
-import { initHome, loadKey } from '../src/cli/devnet/home';
-import { startDevnet } from '../src/cli/devnet/nodeCommand';
+import { initHome, loadKey } from '../cli/devnet/home';
+import { startDevnet } from '../cli/devnet/nodeStart';
 
 /**
  * Requests per second and p99 latency of the devnet's REST API and sidechain JSON-RPC on loopback,

@@ -30,8 +30,8 @@ if (
 }
 
 const from = (path: string) => import(pathToFileURL(join(root, path)).href);
-// The process as the `lockstep` command sets it up (src/cli/heapGrowth.ts), where the checkout has it.
-if (existsSync(join(root ?? '.', 'src/cli/heapGrowth.ts'))) (await from('src/cli/heapGrowth.ts')).limitHeapGrowth();
+// The process as the `lockstep` command sets it up (cli/heapGrowth.ts), where the checkout has it.
+if (existsSync(join(root ?? '.', 'cli/heapGrowth.ts'))) (await from('cli/heapGrowth.ts')).limitHeapGrowth();
 const { decodeScenario } = await from('sim/scenario/scenario.ts');
 const { resolveScenarioPath } = await from('sim/scenario/load.ts');
 const { runScenarioAsync } = await from('sim/run.ts');

@@ -41,16 +41,16 @@ const VARIANTS: Variant[] = [
     args: ['bin/lockstep.js', '--help'],
   },
   {
-    name: 'node --import tsx src/cli/main.ts --help',
+    name: 'node --import tsx cli/main.ts --help',
     what: 'tsx in-process, as the old bin',
     command: process.execPath,
-    args: ['--import', 'tsx', 'src/cli/main.ts', '--help'],
+    args: ['--import', 'tsx', 'cli/main.ts', '--help'],
   },
   {
-    name: 'npx tsx src/cli/main.ts --help',
+    name: 'npx tsx cli/main.ts --help',
     what: 'tsx CLI through npx',
     command: 'npx',
-    args: ['tsx', 'src/cli/main.ts', '--help'],
+    args: ['tsx', 'cli/main.ts', '--help'],
   },
 ];
 

@@ -11,7 +11,7 @@ const cli = fileURLToPath(cliUrl);
 // In a source checkout (src/ is not shipped in the package) say when the build is missing or
 // older than the sources, so an edit is never silently ignored.
 if (existsSync(`${root}src`)) {
-  const run = 'run `npm run build`, or run the sources: `npx tsx src/cli/main.ts ...`';
+  const run = 'run `npm run build`, or run the sources: `npx tsx cli/main.ts ...`';
   if (!existsSync(cli)) {
     process.stderr.write(`lockstep: the CLI is not built (no dist/js/cli.js): ${run}\n`);
     process.exit(1);
@@ -23,9 +23,9 @@ if (existsSync(`${root}src`)) {
 
 await import(cliUrl.href);
 
-/** A non-test TypeScript source under src/ or sim/ modified after `ms`, or null. */
+/** A non-test TypeScript source under src/, sim/ or cli/ modified after `ms`, or null. */
 function newerSource(ms) {
-  for (const dir of ['src', 'sim']) {
+  for (const dir of ['src', 'sim', 'cli']) {
     for (const f of readdirSync(`${root}${dir}`, { recursive: true })) {
       if (!f.endsWith('.ts') || f.endsWith('.test.ts')) continue;
       if (statSync(`${root}${dir}/${f}`).mtimeMs > ms) return `${dir}/${f}`;

@@ -24,7 +24,7 @@ const dist = join(root, 'dist');
 
 rmSync(dist, { recursive: true, force: true });
 
-const entryPoints = { cli: 'src/cli/main.ts', index: 'src/index.ts', sim: 'sim/index.ts' };
+const entryPoints = { cli: 'cli/main.ts', index: 'src/index.ts', sim: 'sim/index.ts' };
 for (const f of readdirSync(join(root, 'sim'), { recursive: true })) {
   const task = f.endsWith('.mjs') && f.slice(0, -'.mjs'.length) + '.ts';
   const entry = f.endsWith('.worker.ts') ? f : task && existsSync(join(root, 'sim', task)) ? task : null;

@@ -9,8 +9,8 @@
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { PACKAGE_ROOT } from '../src/cli/provenance';
-import { sweepCommand } from '../src/cli/sweepCommand';
+import { PACKAGE_ROOT } from '../cli/provenance';
+import { sweepCommand } from '../cli/sweepCommand';
 import { type SweepSummary } from '../sim/sweep/analysis';
 import { readJournal } from '../sim/sweep/journal';
 import { comparisonsMarkdown, fmt, fmtCi, metricSvg, metricTableMarkdown } from '../sim/sweep/outputs';

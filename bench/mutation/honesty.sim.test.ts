@@ -6,7 +6,7 @@
  * the same code on the full campaign.
  */
 import { describe, expect, it } from 'vitest';
-import { PACKAGE_ROOT } from '../../src/cli/provenance';
+import { PACKAGE_ROOT } from '../../cli/provenance';
 import { CONTROL_MUTANT } from './campaign';
 import { type MutantInfo, instrument } from './population';
 import { BaselineFailure, HarnessError, runOracleStage } from './oracleStage';

@@ -17,10 +17,10 @@ import { join, resolve } from 'node:path';
 import yargs from 'yargs';
 import { InputError } from '../../src/core/errors';
 import { parseDurationMs } from '../../src/core/duration';
-import { EXIT } from '../../src/cli/exitCodes';
-import { PACKAGE_ROOT, gitCommit, lockstepVersion } from '../../src/cli/provenance';
-import { Progress, formatWall, progressIntervalMs } from '../../src/cli/progress';
-import { watchInterrupts } from '../../src/cli/interrupts';
+import { EXIT } from '../../src/core/exitCodes';
+import { PACKAGE_ROOT, gitCommit, lockstepVersion } from '../../cli/provenance';
+import { Progress, formatWall, progressIntervalMs } from '../../cli/progress';
+import { watchInterrupts } from '../../cli/interrupts';
 import { MUTATORS, TARGETS, instrument, targetFiles } from './population';
 import { DEFAULT_SAMPLE_SEED, DEFAULT_SAMPLE_SIZE, drawSample, parseShard, shardOf } from './sample';
 import {

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type Mutant } from '@stryker-mutator/api/core';
 import { CheckStatus } from '@stryker-mutator/api/check';
-import { PACKAGE_ROOT } from '../../src/cli/provenance';
+import { PACKAGE_ROOT } from '../../cli/provenance';
 import { instrument } from './population';
 import { resultKey } from './unitStage';
 

@@ -205,7 +205,7 @@ export class SidechainDomain extends Domain {
 
   /**
    * An operator's anvil_setBalance: every sidechain node gets the override the devnet sends it
-   * (src/cli/devnet/liveNetwork.ts), and the next block each seals carries it. A node that is down
+   * (cli/devnet/liveNetwork.ts), and the next block each seals carries it. A node that is down
    * gets nothing, as a devnet cannot reach it either.
    */
   private balanceOverride(index: number): void {

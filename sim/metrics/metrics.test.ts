@@ -10,7 +10,7 @@ import { loadScenario } from '../scenario/load';
 import { runScenario } from '../run';
 import { type RunResult } from '../runResult';
 import { METRICS, METRIC_NAMES, computeMetrics, metricsMarkdown, touchedSidechainNodes } from './metrics';
-import { PACKAGE_ROOT } from '../../src/cli/provenance';
+import { PACKAGE_ROOT } from '../../cli/provenance';
 
 const run = (name: string, untilS?: number): RunResult => {
   const { scenario } = loadScenario(name);

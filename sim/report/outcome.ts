@@ -13,7 +13,7 @@
 import { type RunResult } from '../run';
 import { type Expectations, type Scenario, type Verdict } from '../scenario/scenario';
 
-/** The verdicts of a run; each has its exit code (src/cli/exitCodes.ts). */
+/** The verdicts of a run; each has its exit code (cli/verdictCodes.ts). */
 export type RunVerdict = Verdict | 'expectations' | 'interrupted';
 
 export const RUN_VERDICTS: readonly RunVerdict[] = [

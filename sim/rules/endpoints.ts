@@ -14,7 +14,7 @@ const JS = 'src/rpc/jsonrpc/jsonRpcServer.test.ts';
 const JM = 'src/rpc/jsonrpc/methods.test.ts';
 const JT = 'src/rpc/jsonrpc/transactionMethods.test.ts';
 const CE = 'src/rpc/console/consoleEval.test.ts';
-const CL = 'src/cli/client/commands.test.ts';
+const CL = 'src/client/commands.test.ts';
 const SHAPE = 'a response shape; no client reads it during a simulated run';
 const FORMAT = 'an output format; no client reads it during a simulated run';
 
@@ -455,7 +455,7 @@ export const ENDPOINT_RULES = [
     id: 'cli.query.account',
     rule: 'query auth account prints address, coins, pubkey, accountnumber and sequence.',
     source: 'spec: Resources (Account query output), Transaction and query commands; reference: README item 23',
-    guard: { unit: 'src/cli/client/units.test.ts', test: 'account view: the spec keys, pubkey as 0x hex', why: FORMAT },
+    guard: { unit: 'src/client/units.test.ts', test: 'account view: the spec keys, pubkey as 0x hex', why: FORMAT },
   },
   {
     id: 'cli.query.auth-params',
@@ -536,7 +536,7 @@ export const ENDPOINT_RULES = [
     rule: "The daemon's show-account prints the node's address and pub_key.",
     source: 'spec: Transaction and query commands (<daemon> show-account)',
     guard: {
-      unit: 'src/cli/devnet/nodeInit.test.ts',
+      unit: 'cli/devnet/nodeInit.test.ts',
       test: 'show-account prints the address and pub_key of the node key',
       why: FORMAT,
     },
@@ -546,7 +546,7 @@ export const ENDPOINT_RULES = [
     rule: "A node's home holds the spec's operator files: the service genesis and its two config files under config/, the seeds list, the sidechain genesis under sidechain/.",
     source: 'spec: Operator files and services',
     guard: {
-      unit: 'src/cli/devnet/nodeInit.test.ts',
+      unit: 'cli/devnet/nodeInit.test.ts',
       test: 'node init lays out the operator files: genesis, the two config files, the seeds list, the sidechain genesis',
       why: 'files on disk, written before any run',
     },
@@ -556,7 +556,7 @@ export const ENDPOINT_RULES = [
     rule: "The daemon's unsafe-reset-all resets the service chain's data and keeps the configuration and keys.",
     source: 'spec: Operator files and services (reset service-chain database)',
     guard: {
-      unit: 'src/cli/devnet/nodeInit.test.ts',
+      unit: 'cli/devnet/nodeInit.test.ts',
       test: 'unsafe-reset-all removes the chain data and keeps config and keys',
       why: 'an operator command on files; no simulated run calls it',
     },

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { PACKAGE_ROOT } from '../../src/cli/provenance';
+import { PACKAGE_ROOT } from '../../cli/provenance';
 import { sweepJobs } from './jobs';
 import { seedsOfShard } from './plan';
 import { cellScenario, decodeSweep, drawnValues, loadSweep } from './sweepFile';

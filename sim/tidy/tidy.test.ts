@@ -50,7 +50,7 @@ describe('tidy catches what it exists for', () => {
       ].join('\n'),
       'sim/env/bad.test.ts': 'Date.now();\n',
       'src/node/realClock.ts': 'export const now = () => Date.now();\n',
-      'src/cli/main.ts': 'setTimeout(() => {}, 1);\n',
+      'cli/main.ts': 'setTimeout(() => {}, 1);\n',
     });
     try {
       const vs = checkTree(root);
@@ -67,19 +67,28 @@ describe('tidy catches what it exists for', () => {
       'src/sidechain/b.ts': "import { y } from '../modules/staking/keeper';\n",
       'src/app/c.ts': "import { z } from '../../sim/engine/engine';\n",
       'src/modules/d.ts': "import { ok } from '../core/errors';\nimport { kv } from '../store/kv';\n",
-      'src/cli/e.ts': "import { Engine } from '../../sim/engine/engine';\n",
+      'cli/e.ts': "import { Engine } from '../sim/engine/engine';\nimport { ok } from '../src/core/errors';\n",
       'src/index.ts': "export { run } from '../sim/cluster';\n",
+      // A multi-line import and a type-only one count as much as any other.
+      'src/client/f.ts': "import {\n  type RunResult,\n} from '../../sim/run/runResult';\n",
+      'sim/run/g.ts': "import { type Flags } from '../../cli/flags';\n",
+      'src/rpc/h.ts': "import { main } from '../../cli/main';\n",
     });
     try {
       const vs = checkTree(root);
       expect(vs.map((v) => v.file).sort()).toEqual([
+        'sim/run/g.ts',
         'src/app/c.ts',
+        'src/client/f.ts',
         'src/core/a.ts',
         'src/index.ts',
+        'src/rpc/h.ts',
         'src/sidechain/b.ts',
       ]);
       expect(vs.every((v) => v.rule === 'import-direction')).toBe(true);
-      expect(vs.find((v) => v.file === 'src/app/c.ts')!.message).toMatch(/must not import sim\//);
+      expect(vs.find((v) => v.file === 'src/app/c.ts')!.message).toMatch(/src\/app must not import sim\//);
+      expect(vs.find((v) => v.file === 'sim/run/g.ts')!.message).toMatch(/sim\/ must not import cli\//);
+      expect(vs.find((v) => v.file === 'src/client/f.ts')!.line).toBe(1);
     } finally {
       rmSync(root, { recursive: true });
     }

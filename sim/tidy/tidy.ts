@@ -1,7 +1,7 @@
 /**
  * The tidy check of the architecture's determinism contract:
  *  1. banned nondeterministic APIs anywhere in src/ and sim/ outside the real adapters;
- *  2. the import direction between the folders of src/ (and src never importing sim, but for cli);
+ *  2. the import direction: src/ <- sim/ <- cli/ at the top level, and between the folders of src/;
  *  3. the oracles' independence: sim/oracles/ imports no rule code from anywhere (see ORACLE_VALUE_IMPORTS);
  *  4. no hidden process-wide cache: a module-level Map, WeakMap or Set that is not a read-only
  *     table is made with src/core/memo.ts (bounded, counted, cleared between runs), or named below.
@@ -61,7 +61,8 @@ const BANNED: BannedApi[] = [
 const REAL_ADAPTERS = [
   /^src\/node\/real/,
   /^src\/rpc\//,
-  /^src\/cli\//,
+  /^src\/client\//,
+  /^cli\//,
   /^sim\/workers\//,
   /^sim\/campaign\//,
   /^sim\/tidy\//,
@@ -91,7 +92,7 @@ const ALLOWED: Record<string, string[]> = {
   sidechain: ['core', 'store'],
   node: ['core', 'store', 'modules', 'app', 'consensus', 'bridge', 'parent', 'sidechain'],
   rpc: ['core', 'store', 'modules', 'app', 'consensus', 'bridge', 'parent', 'sidechain', 'node'],
-  cli: ['core', 'store', 'modules', 'app', 'consensus', 'bridge', 'parent', 'sidechain', 'node', 'rpc', '@sim'],
+  client: ['core', 'store', 'modules', 'app', 'consensus', 'bridge', 'parent', 'sidechain', 'node', 'rpc'],
   // src/index.ts: the library surface may re-export any part of src, never sim.
   '.': ['core', 'store', 'modules', 'app', 'consensus', 'bridge', 'parent', 'sidechain', 'node', 'rpc'],
 };
@@ -166,10 +167,29 @@ function checkOracleImports(rel: string, code: string): TidyFinding[] {
   return out;
 }
 
-const IMPORT_RE =
-  /(?:^|\s)(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+)['"]|(?:^|\s)import\s*\(\s*['"]([^'"]+)['"]\s*\)|(?:^|\s)import\s+['"]([^'"]+)['"]/g;
+/** Every module a file imports or re-exports (static, side-effect and literal dynamic imports, types included), with its line. */
+export function importsOf(code: string): Array<{ spec: string; line: number }> {
+  const out: Array<{ spec: string; line: number }> = [];
+  const lineAt = (index: number) => code.slice(0, index).split('\n').length;
+  const at = (m: RegExpExecArray, spec: string) =>
+    out.push({ spec, line: lineAt(m.index + m[0].search(/import|export/)) });
+  STATEMENT_RE.lastIndex = 0;
+  for (let m = STATEMENT_RE.exec(code); m !== null; m = STATEMENT_RE.exec(code)) at(m, m[4]!);
+  SIDE_EFFECT_IMPORT_RE.lastIndex = 0;
+  for (let m = SIDE_EFFECT_IMPORT_RE.exec(code); m !== null; m = SIDE_EFFECT_IMPORT_RE.exec(code)) at(m, m[1]!);
+  LITERAL_DYNAMIC_IMPORT_RE.lastIndex = 0;
+  for (let m = LITERAL_DYNAMIC_IMPORT_RE.exec(code); m !== null; m = LITERAL_DYNAMIC_IMPORT_RE.exec(code)) at(m, m[1]!);
+  return out.sort((a, b) => a.line - b.line);
+}
 
-export function listSourceFiles(root: string, dirs: string[] = ['src', 'sim']): string[] {
+const LITERAL_DYNAMIC_IMPORT_RE = /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g;
+
+/** The repository path (without extension) a relative import of `rel` names. */
+function targetOf(rel: string, spec: string): string {
+  return posix.normalize(posix.join(posix.dirname(rel), spec)).replace(/\.(ts|js|mts|mjs)$/, '');
+}
+
+export function listSourceFiles(root: string, dirs: string[] = ['src', 'sim', 'cli']): string[] {
   const out: string[] = [];
   const walk = (dir: string): void => {
     let entries: string[];
@@ -236,35 +256,44 @@ export function checkFile(root: string, file: string, text: string = readFileSyn
     });
   }
 
-  // sim/ may import anything in src/ and sim/; only the folders of src/ have a direction.
+  // The top level: src/ <- sim/ <- cli/ (each may import only what lies below it); inside src/,
+  // its folders have a direction of their own.
   const from = layerOf(rel);
-  if (from !== null && from !== '@sim') {
-    lines.forEach((line, i) => {
-      IMPORT_RE.lastIndex = 0;
-      for (let m = IMPORT_RE.exec(line); m !== null; m = IMPORT_RE.exec(line)) {
-        const spec = m[1] ?? m[2] ?? m[3];
-        if (spec === undefined || !spec.startsWith('.')) continue;
-        const target = posix.normalize(posix.join(posix.dirname(rel), spec));
-        const to = layerOf(target);
-        if (to === null || to === from) continue;
-        if (!(ALLOWED[from] ?? []).includes(to)) {
-          violations.push({
-            file: rel,
-            line: i + 1,
-            rule: 'import-direction',
-            message: `${from === '.' ? 'src/index.ts' : `src/${from}`} must not import ${to === '@sim' ? 'sim/' : `src/${to}`} (${spec}); direction: core <- store <- modules <- app <- {consensus, bridge} <- node <- {rpc, cli}; parent and sidechain use core and store only`,
-          });
-        }
-      }
-    });
-  }
+  if (from !== null)
+    for (const imp of importsOf(code)) {
+      if (!imp.spec.startsWith('.')) continue;
+      const to = layerOf(targetOf(rel, imp.spec));
+      if (to === null || to === from) continue;
+      const message = directionBreach(from, to, imp.spec);
+      if (message !== null) violations.push({ file: rel, line: imp.line, rule: 'import-direction', message });
+    }
   return violations;
 }
 
-/** 'core', 'store', … for src files, '.' for src/index.ts, '@sim' for sim/, null otherwise. */
+const SRC_DIRECTION =
+  'core <- store <- modules <- app <- {consensus, bridge} <- node <- {rpc, client}; parent and sidechain use core and store only';
+
+/** Why an import from layer `from` to layer `to` runs against the direction, or null when it may. */
+function directionBreach(from: string, to: string, spec: string): string | null {
+  const area = (l: string): 'src' | 'sim' | 'cli' => (l === '@sim' ? 'sim' : l === '@cli' ? 'cli' : 'src');
+  const rank = { src: 0, sim: 1, cli: 2 } as const;
+  const name = (l: string) => (l === '@sim' ? 'sim/' : l === '@cli' ? 'cli/' : l === '.' ? 'src/index.ts' : `src/${l}`);
+  const [a, b] = [area(from), area(to)];
+  if (a !== b)
+    return rank[b] > rank[a]
+      ? `${name(from)} must not import ${name(to)} (${spec}); the top level runs src/ <- sim/ <- cli/: the library never knows who runs it`
+      : null;
+  if (a !== 'src') return null;
+  return (ALLOWED[from] ?? []).includes(to)
+    ? null
+    : `${name(from)} must not import ${name(to)} (${spec}); direction: ${SRC_DIRECTION}`;
+}
+
+/** 'core', 'store', … for src files, '.' for src/index.ts, '@sim' for sim/, '@cli' for cli/, null otherwise. */
 function layerOf(rel: string): string | null {
   const parts = rel.split('/');
   if (parts[0] === 'sim') return '@sim';
+  if (parts[0] === 'cli') return '@cli';
   if (parts[0] !== 'src') return null;
   if (parts.length === 2) return '.';
   return parts[1] ?? null;
