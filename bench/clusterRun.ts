@@ -25,8 +25,10 @@ const usage = () => {
 const cpuMs = (u: NodeJS.ResourceUsage) => (u.userCPUTime + u.systemCPUTime) / 1000;
 
 if (!root) usage();
-// The process as the `lockstep` command sets it up (cli/heapGrowth.ts), where the checkout has it.
-if (existsSync(join(root ?? '.', 'cli/heapGrowth.ts'))) (await from('cli/heapGrowth.ts')).limitHeapGrowth();
+// The process as the `lockstep` command sets it up (cli/heapGrowth.ts; src/cli/ in checkouts from
+// before the command line moved up), where the checkout has it.
+const heapGrowth = ['cli/heapGrowth.ts', 'src/cli/heapGrowth.ts'].find((f) => existsSync(join(root ?? '.', f)));
+if (heapGrowth) (await from(heapGrowth)).limitHeapGrowth();
 
 if (what === 'accel') {
   const [crypto, placement, ms] = args;

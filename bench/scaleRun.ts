@@ -30,8 +30,10 @@ if (
 }
 
 const from = (path: string) => import(pathToFileURL(join(root, path)).href);
-// The process as the `lockstep` command sets it up (cli/heapGrowth.ts), where the checkout has it.
-if (existsSync(join(root ?? '.', 'cli/heapGrowth.ts'))) (await from('cli/heapGrowth.ts')).limitHeapGrowth();
+// The process as the `lockstep` command sets it up (cli/heapGrowth.ts; src/cli/ in checkouts from
+// before the command line moved up), where the checkout has it.
+const heapGrowth = ['cli/heapGrowth.ts', 'src/cli/heapGrowth.ts'].find((f) => existsSync(join(root ?? '.', f)));
+if (heapGrowth) (await from(heapGrowth)).limitHeapGrowth();
 const { decodeScenario } = await from('sim/scenario/scenario.ts');
 const { resolveScenarioPath } = await from('sim/scenario/load.ts');
 const { runScenarioAsync } = await from('sim/run.ts');
