@@ -17,7 +17,7 @@ const ALL = [
 ];
 const PROP = ['**/*.prop.test.ts', '**/*.model.test.ts'];
 const E2E = ['**/*.e2e.test.ts', '**/*.browser.test.ts'];
-const SIM = ['scenarios/**/*.test.ts', 'sim/placement.test.ts', 'sim/campaign/**/*.test.ts', '**/*.sim.test.ts'];
+const SIM = ['scenarios/**/*.test.ts', 'sim/run/placement.test.ts', 'sim/campaign/**/*.test.ts', '**/*.sim.test.ts'];
 
 /** What every project shares (the mutation bench's unit-only config reuses it). */
 export const SHARED_TEST = {

@@ -8,7 +8,7 @@
  * The child processes run this checkout's runner scripts (bench/scaleRun.ts, bench/clusterRun.ts)
  * with the measured checkout as their working directory: the runners import that checkout's
  * sources by path (through its own tsx), so both sides are timed by the same code and only the
- * simulator differs. The sources they import (sim/run.ts, sim/scenario/*, sim/campaign/fuzz.ts)
+ * simulator differs. The sources they import (sim/run/run.ts, sim/scenario/*, sim/campaign/fuzz.ts)
  * keep their signatures for that reason.
  */
 import { spawnSync } from 'node:child_process';
@@ -32,7 +32,7 @@ export function checkoutsToMeasure(): Checkout[] {
   const root = resolve(other);
   if (!existsSync(join(root, 'sim', 'run.ts')) || !existsSync(join(root, 'node_modules', 'tsx'))) {
     process.stderr.write(
-      `bench: LOCKSTEP_BENCH_BEFORE=${other}: not a Lockstep checkout with its node_modules (no sim/run.ts or node_modules/tsx there)\n`,
+      `bench: LOCKSTEP_BENCH_BEFORE=${other}: not a Lockstep checkout with its node_modules (no sim/run/run.ts or node_modules/tsx there)\n`,
     );
     process.exit(1);
   }

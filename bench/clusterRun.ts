@@ -36,7 +36,7 @@ if (what === 'accel') {
   if (!(crypto === 'fast' || crypto === 'real') || !(placement === 'inline' || placement === 'worker')) usage();
   if (!Number.isSafeInteger(simulatedMs)) usage();
   const { loadScenario } = await from('sim/scenario/load.ts');
-  const { runScenarioAsync } = await from('sim/run.ts');
+  const { runScenarioAsync } = await from('sim/run/run.ts');
   const scenario = { ...loadScenario('default').scenario, crypto, faults: [] };
   await runScenarioAsync(scenario, { seed: 1, untilMs: 60_000, placement });
   const before = process.resourceUsage();

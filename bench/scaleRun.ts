@@ -36,7 +36,7 @@ const heapGrowth = ['cli/heapGrowth.ts', 'src/cli/heapGrowth.ts'].find((f) => ex
 if (heapGrowth) (await from(heapGrowth)).limitHeapGrowth();
 const { decodeScenario } = await from('sim/scenario/scenario.ts');
 const { resolveScenarioPath } = await from('sim/scenario/load.ts');
-const { runScenarioAsync } = await from('sim/run.ts');
+const { runScenarioAsync } = await from('sim/run/run.ts');
 
 const file = JSON.parse(readFileSync(resolveScenarioPath('mainnet-105'), 'utf8'));
 const scenario = decodeScenario({

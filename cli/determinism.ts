@@ -10,7 +10,7 @@
  * mismatch), and the two blocks are compared line by line.
  */
 import { createHash } from 'node:crypto';
-import { type Placement, type RunOptions, type RunResult } from '../sim/run';
+import { type Placement, type RunOptions, type RunResult } from '../sim/run/run';
 import { type Scenario } from '../sim/scenario/scenario';
 import { TraceRecorder, type TraceText } from '../sim/trace/traceRecorder';
 import { driveRun, type DriveOptions } from './runLoop';

@@ -7,9 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { resolveTarget } from './shrinkReplayCommands';
 // The task module's default export: the job a campaign's worker runs (the .mjs beside it loads it).
 import runJob from '../sim/campaign/fuzzTask';
-import { runScenario } from '../sim/run';
+import { runScenario } from '../sim/run/run';
 import { loadScenario } from '../sim/scenario/load';
-import { decodeScenario, encodeScenario } from '../sim/scenario/scenario';
+import { decodeScenario } from '../sim/scenario/decodeScenario';
+import { encodeScenario } from '../sim/scenario/encodeScenario';
 
 describe('random streams under a scenario name', () => {
   it('replay --fuzz-seed runs what the campaign ran, under its own name', () => {

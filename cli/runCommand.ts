@@ -17,7 +17,7 @@ import { durationText, parseDurationMs } from '../src/core/duration';
 import { InputError } from '../src/core/errors';
 import { loadScenario } from '../sim/scenario/load';
 import { type Scenario } from '../sim/scenario/scenario';
-import { type RunResult } from '../sim/run';
+import { type RunResult } from '../sim/run/run';
 import { runOutcome } from '../sim/report/outcome';
 import { type RunMeta, summaryJson, summaryMarkdown, summaryObject } from '../sim/report/summary';
 import { DEFAULT_COLUMNS, terminalSummary, verdictLine } from '../sim/report/terminal';

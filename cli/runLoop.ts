@@ -2,7 +2,7 @@
  * Drive one run step by step on the real event loop: progress between steps, and a stop at the
  * next step once an interrupt was asked for (the result then says `interrupted`).
  */
-import { prepareRunAsync, type Placement, type RunOptions, type RunResult } from '../sim/run';
+import { prepareRunAsync, type Placement, type RunOptions, type RunResult } from '../sim/run/run';
 import { type Scenario } from '../sim/scenario/scenario';
 import { type Progress } from './progress';
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadScenario } from '../sim/scenario/load';
-import { runScenario, type RunResult } from '../sim/run';
+import { runScenario, type RunResult } from '../sim/run/run';
 
 /** Commit times (virtual ms since start) of every block on a node's disk. */
 function commitTimes(r: RunResult, node: number, epochMs: number): number[] {

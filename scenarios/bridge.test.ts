@@ -3,7 +3,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadScenario } from '../sim/scenario/load';
-import { prepareRun } from '../sim/run';
+import { prepareRun } from '../sim/run/run';
 import { ONE_TOKEN } from '../src/core/amount';
 import { allAccounts } from '../src/modules/auth/keeper';
 import { allDividendAccounts } from '../src/modules/topup/keeper';

@@ -7,10 +7,10 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadScenario } from '../sim/scenario/load';
-import { type RunResult, prepareRun } from '../sim/run';
-import { type RunRecord } from '../sim/domain/observation';
+import { type RunResult, prepareRun } from '../sim/run/run';
+import { type RunRecord } from '../sim/core/record';
 import { BYZANTINE_TXS } from '../sim/faults/byzantineTxs';
-import { MESSAGE_NAMES } from '../sim/report/messageReach';
+import { MESSAGE_NAMES } from '../sim/core/messageNames';
 import { getValidator } from '../src/modules/staking/keeper';
 
 let r: RunResult;

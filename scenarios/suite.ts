@@ -11,7 +11,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { isScenarioFileName, loadScenario, SCENARIOS_DIR } from '../sim/scenario/load';
 import { type Scenario } from '../sim/scenario/scenario';
-import { runScenario, runScenarioAsync } from '../sim/run';
+import { runScenario, runScenarioAsync } from '../sim/run/run';
 import { checkExpectations } from '../sim/report/summary';
 
 /** Sets this large also run in the worker placement, which must give the same trace hash. */

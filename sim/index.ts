@@ -15,7 +15,8 @@
  * module can change inside without changing what a script imports.
  */
 export { loadScenario } from './scenario/load';
-export { decodeScenario, encodeScenario } from './scenario/scenario';
+export { decodeScenario } from './scenario/decodeScenario';
+export { encodeScenario } from './scenario/encodeScenario';
 export type {
   Scenario,
   ScenarioParams,
@@ -25,8 +26,8 @@ export type {
   Expectations,
   Verdict,
 } from './scenario/scenario';
-export { runScenario, runScenarioAsync } from './run';
-export type { RunOptions, RunResult, Placement, Samples } from './run';
+export { runScenario, runScenarioAsync } from './run/run';
+export type { RunOptions, RunResult, Placement, Samples } from './run/run';
 export { swarmScenario } from './campaign/swarm';
 export { OracleSuite } from './oracles/suite';
 export { Oracle } from './oracles/oracle';

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadScenario } from '../sim/scenario/load';
-import { runScenario } from '../sim/run';
+import { runScenario } from '../sim/run/run';
 import { swarmScenario } from '../sim/campaign/swarm';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));

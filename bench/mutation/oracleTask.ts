@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { clearCaches } from '../../src/core/memo';
 import { loadScenario } from '../../sim/scenario/load';
 import { type Scenario } from '../../sim/scenario/scenario';
-import { runScenario } from '../../sim/run';
+import { runScenario } from '../../sim/run/run';
 import { swarmScenario } from '../../sim/campaign/swarm';
 import { checkExpectations } from '../../sim/report/outcome';
 

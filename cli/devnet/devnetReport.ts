@@ -11,7 +11,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type RunResult } from '../../sim/run';
+import { type RunResult } from '../../sim/run/run';
 import { runOutcome } from '../../sim/report/outcome';
 import { type RunMeta, summaryMarkdown, summaryObject } from '../../sim/report/summary';
 import { reportHtml } from '../../sim/report/html';

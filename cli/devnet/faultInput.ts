@@ -7,13 +7,9 @@
  * `faultFromArgs` builds that object from `lockstep node fault KIND [TARGET] --for … --groups …`.
  */
 import { InputError } from '../../src/core/errors';
-import {
-  type FaultSpec,
-  type Scenario,
-  FAULT_KINDS,
-  decodeScenario,
-  encodeScenario,
-} from '../../sim/scenario/scenario';
+import { type FaultSpec, type Scenario, FAULT_KINDS } from '../../sim/scenario/scenario';
+import { decodeScenario } from '../../sim/scenario/decodeScenario';
+import { encodeScenario } from '../../sim/scenario/encodeScenario';
 import { faultDef } from '../../sim/faults/registry';
 
 /** Decode one fault for `scenario`'s network; errors name `fault.<field>`. */

@@ -30,8 +30,10 @@ import { InputError } from '../../src/core/errors';
 import { type Hex, toHex } from '../../src/core/bytes';
 import { publicKeyBytesFromPrivateKey } from '../../src/core/secp256k1';
 import { type Address } from '../../src/core/address';
-import { decodeScenario, encodeScenario, type Scenario } from '../../sim/scenario/scenario';
-import { clusterSetup } from '../../sim/domain/clusterSetup';
+import { type Scenario } from '../../sim/scenario/scenario';
+import { decodeScenario } from '../../sim/scenario/decodeScenario';
+import { encodeScenario } from '../../sim/scenario/encodeScenario';
+import { runSetup } from '../../sim/domain/runSetup';
 
 /** The devnet's default ports: geth's 8545 (HTTP) and 8546 (WebSocket) for the sidechain, as Bor. */
 export const DEFAULT_PORTS = { rest: 1317, status: 26657, jsonRpc: 8545, ws: 8546 } as const;
@@ -135,7 +137,7 @@ export function initHome(o: InitOptions): string[] {
       '--home',
       `${o.home} already holds a devnet (config/genesis.json exists); pass --overwrite to replace it`,
     );
-  const setup = clusterSetup(o.scenario, o.seed);
+  const setup = runSetup(o.scenario, o.seed);
   const written: string[] = [];
   const write = (file: string, text: string) => {
     mkdirSync(join(file, '..'), { recursive: true });

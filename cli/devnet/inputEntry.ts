@@ -7,7 +7,7 @@
  */
 import { type Hex } from '../../src/core/bytes';
 import { type FaultSpec } from '../../sim/scenario/scenario';
-import { type PreparedRun } from '../../sim/run';
+import { type PreparedRun } from '../../sim/run/run';
 import { type DevnetConfig } from './home';
 import { type JournalInput } from './journal';
 import { decodeLiveFault, describeFault } from './faultInput';

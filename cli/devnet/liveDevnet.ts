@@ -19,7 +19,7 @@ import {
   type SidechainView,
   type TxLookup,
 } from '../../src/rpc/ports';
-import { type PreparedRun } from '../../sim/run';
+import { type PreparedRun } from '../../sim/run/run';
 import { type DevnetConfig } from './home';
 import { LiveControl } from './liveControl';
 import { LiveNetwork } from './liveNetwork';

@@ -4,7 +4,7 @@
  */
 import { rfc3339FromUnixMs } from '../../src/core/time';
 import { type ClientReply } from '../../src/node/ports';
-import { type RunRecord } from '../../sim/domain/observation';
+import { type RunRecord } from '../../sim/core/record';
 import { observationJson } from '../../sim/trace/observationJson';
 
 /** JSON with bigints as decimal strings. */

@@ -1,7 +1,7 @@
 import { type Hex } from '../../src/core/bytes';
 import { type OperatorResult } from '../../src/rpc/ports';
-import { prepareRun, type PreparedRun } from '../../sim/run';
-import { type RunRecord } from '../../sim/domain/observation';
+import { prepareRun, type PreparedRun } from '../../sim/run/run';
+import { type RunRecord } from '../../sim/core/record';
 import { type Violation } from '../../sim/oracles/oracle';
 import { type ServiceNode } from '../../src/node/service/serviceNode';
 import { type SidechainNode } from '../../src/node/sidechain/sidechainNode';

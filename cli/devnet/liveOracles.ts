@@ -1,6 +1,6 @@
 /**
  * The devnet's view of the run's oracles. The run's own OracleSuite is fed every record as the
- * network runs (sim/run.ts), on a devnet as in any run; this adapter only reads its public surface
+ * network runs (sim/run/run.ts), on a devnet as in any run; this adapter only reads its public surface
  * (`violations()`) after each window and reports each violation once, when it first appears, so the
  * daemon log and `lockstep node status` show it. The end-of-run checks (convergence after a heal,
  * checkpoint roots, backups over the whole chain) run when a report is written.

@@ -9,7 +9,7 @@ import { type Hex } from '../../src/core/bytes';
 import { type OperatorResult } from '../../src/rpc/ports';
 import { type ServiceNode } from '../../src/node/service/serviceNode';
 import { type SidechainNode } from '../../src/node/sidechain/sidechainNode';
-import { type PreparedRun } from '../../sim/run';
+import { type PreparedRun } from '../../sim/run/run';
 import { type JournalInputBody } from './journal';
 import { type DevnetConfig } from './home';
 

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { runCampaign, seedsOfShard, summarise } from './fuzz';
 import { swarmScenario } from './swarm';
 import { shrinkScenario } from './shrink';
-import { runScenario } from '../run';
+import { runScenario } from '../run/run';
 import { type Scenario } from '../scenario/scenario';
 
 const SECONDS = 150_000;

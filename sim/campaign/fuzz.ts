@@ -9,7 +9,8 @@ import { type FuzzJob, type FuzzSeedResult } from './fuzzTask';
 import { type SwarmProfile } from './swarm';
 import { type PlantName } from '../../src/core/plants';
 import { type CampaignRules, campaignRules, mergeCampaignRules } from '../rules/coverage';
-import { type MessageReach, MESSAGE_NAMES, addReach, emptyReach } from '../report/messageReach';
+import { type MessageReach, addReach, emptyReach } from '../run/messageReach';
+import { MESSAGE_NAMES } from '../core/messageNames';
 
 export interface CampaignOptions {
   /** Seeds 1..seeds (within the shard); or run until the wall budget ends. */

@@ -2,12 +2,12 @@
  * One fuzz job: run the swarm scenario of a seed and return a compact, deterministic record of
  * what happened (no wall time), so a campaign's summary is the same whatever the worker count.
  */
-import { runScenario } from '../run';
+import { runScenario } from '../run/run';
 import { type SwarmProfile, swarmScenario } from './swarm';
 import { type PlantName } from '../../src/core/plants';
 import { type Scenario } from '../scenario/scenario';
 import { clearCaches } from '../../src/core/memo';
-import { type MessageReach } from '../report/messageReach';
+import { type MessageReach } from '../run/messageReach';
 
 export interface FuzzJob {
   seed: number;
@@ -28,7 +28,7 @@ export interface FuzzSeedResult {
   violation: { atMs: number; node: string; message: string } | null;
   faults: Array<{ kind: string; fired: boolean; changed: boolean | null }>;
   counts: Record<string, number>;
-  /** The service's messages and the Byzantine kinds the run reached (sim/report/messageReach.ts). */
+  /** The service's messages and the Byzantine kinds the run reached (sim/run/messageReach.ts). */
   reach: MessageReach;
   traceHash: string;
   /** The rules of the inventory the run exercised (sorted). */

@@ -15,8 +15,9 @@ import {
   withPlant,
 } from '../../src/core/plants';
 import { loadScenario } from '../scenario/load';
-import { decodeScenario, encodeScenario } from '../scenario/scenario';
-import { runScenario, runScenarioAsync } from '../run';
+import { decodeScenario } from '../scenario/decodeScenario';
+import { encodeScenario } from '../scenario/encodeScenario';
+import { runScenario, runScenarioAsync } from '../run/run';
 import { OracleSuite } from '../oracles/suite';
 
 /** Where each plant shows first, and how much of the scenario it takes (simulated seconds). */

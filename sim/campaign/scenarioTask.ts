@@ -7,7 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { InputError } from '../../src/core/errors';
 import { loadScenario } from '../scenario/load';
 import { type Verdict } from '../scenario/scenario';
-import { runScenario } from '../run';
+import { runScenario } from '../run/run';
 import { clearCaches } from '../../src/core/memo';
 import { type PlantName } from '../../src/core/plants';
 import { checkExpectations, type ExpectationCheck } from '../report/outcome';

@@ -9,7 +9,7 @@ import { InputError } from '../../src/core/errors';
 import { formatDurationMs } from '../../src/core/duration';
 import { type CampaignSummary, mergeSummaries } from './fuzz';
 import { BYZANTINE_TXS } from '../faults/byzantineTxs';
-import { byzantineTable, reachTable } from '../report/messageReach';
+import { byzantineTable, reachTable } from '../run/messageReach';
 
 export const SHARD_KIND = 'lockstep-fuzz-shard';
 export const MERGED_KIND = 'lockstep-fuzz-merged';

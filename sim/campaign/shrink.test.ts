@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { ddmin, shrinkScenario } from './shrink';
 import { swarmBase } from './swarm';
-import { decodeScenario, encodeScenario, type FaultSpec } from '../scenario/scenario';
+import { type FaultSpec } from '../scenario/scenario';
+import { decodeScenario } from '../scenario/decodeScenario';
+import { encodeScenario } from '../scenario/encodeScenario';
 
 describe('ddmin', () => {
   it('finds a 1-minimal failing subset', () => {

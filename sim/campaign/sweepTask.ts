@@ -6,7 +6,7 @@
  */
 import { clearCaches } from '../../src/core/memo';
 import { computeMetrics } from '../metrics/metrics';
-import { runScenario } from '../run';
+import { runScenario } from '../run/run';
 import { type Scenario } from '../scenario/scenario';
 
 export interface SweepJob {

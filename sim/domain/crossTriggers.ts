@@ -17,7 +17,7 @@
  * the domain's boundary assertion fails (a crash, the same in both placements, naming the node and
  * the message): extend the table. Nothing is silently reordered.
  */
-import { type DomainName } from './clusterSetup';
+import { type DomainName } from './runSetup';
 
 export interface CrossSendTriggers {
   /** Timer tags (`tag.kind`) whose handler may send a request across. */

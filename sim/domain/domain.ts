@@ -18,12 +18,12 @@ import { Engine } from '../engine/engine';
 import { type Rng } from '../env/rng';
 import { Network, NET_DELIVER, type NetworkStats } from '../env/network';
 import { TraceRecorder } from '../trace/traceRecorder';
-import { type RunObservation, type RunRecord } from './observation';
+import { type RunObservation, type RunRecord } from '../core/record';
 import { type Scenario } from '../scenario/scenario';
 import { type FaultSpec } from '../faults/registry';
 import { type FaultSite } from '../faults/fault';
 import { setPlant } from '../../src/core/plants';
-import { type ClusterSetup, type DomainName, domainOf } from './clusterSetup';
+import { type RunSetup, type DomainName, domainOf } from './runSetup';
 import { type AnyTimer, type NodeSlot, NodeSlots, describeDelivery } from './nodeSlots';
 import { RecordBuffer } from './recordBuffer';
 import { HeightTriggers } from './heightTriggers';
@@ -65,7 +65,7 @@ export abstract class Domain {
     readonly name: DomainName,
     readonly scenario: Scenario,
     readonly seed: number,
-    readonly setup: ClusterSetup,
+    readonly setup: RunSetup,
     opts: DomainOptions,
   ) {
     // A planted bug (test builds) is switched on in every thread that runs a domain of the run.
@@ -101,7 +101,7 @@ export abstract class Domain {
     this.faults = new FaultBook({ domain: name, engine, boundary, heights, record, site: () => this.faultSite() });
   }
 
-  /** The records this domain made so far that a run keeps (sim/domain/keptRecords.ts), in the order made. */
+  /** The records this domain made so far that a run keeps (sim/core/keptRecords.ts), in the order made. */
   get records(): RunRecord[] {
     return this.log.kept;
   }

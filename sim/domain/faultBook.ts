@@ -8,9 +8,9 @@ import { assert } from '../../src/core/errors';
 import { type Engine } from '../engine/engine';
 import { type FaultSpec, type TriggerChain, applyFault, faultSides } from '../faults/registry';
 import { type FaultSite } from '../faults/fault';
-import { type DomainName } from './clusterSetup';
+import { type DomainName } from './runSetup';
 import { type HeightFired, type HeightTriggers } from './heightTriggers';
-import { type RunObservation } from './observation';
+import { type RunObservation } from '../core/record';
 import { type CrossBoundary } from './windowProtocol';
 
 export interface FaultFired {

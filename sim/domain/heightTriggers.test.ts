@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type FaultSpec } from '../faults/registry';
 import { HeightTriggers, heightOf } from './heightTriggers';
-import { type RunObservation } from './observation';
+import { type RunObservation } from '../core/record';
 
 // Only the fields a trigger reads: the kind and the height (a commit's, an imported block's number).
 const commit = (height: number) => ({ kind: 'service.commit', height: BigInt(height) }) as unknown as RunObservation;

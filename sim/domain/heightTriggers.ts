@@ -6,7 +6,7 @@
  * handler), and ends it `for` later.
  */
 import { type FaultSpec, type TriggerChain, faultStartReplansSidechainNode } from '../faults/registry';
-import { type RunObservation } from './observation';
+import { type RunObservation } from '../core/record';
 
 /** What fired a height-triggered fault: the height reached (the first to reach it) and the node that reached it. */
 export interface HeightFired {

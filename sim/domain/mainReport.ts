@@ -7,7 +7,7 @@ import { type Address } from '../../src/core/address';
 import { type Hex } from '../../src/core/bytes';
 import { type NetworkStats } from '../env/network';
 import { type IndexedFaultFired } from './faultBook';
-import { type RunRecord } from './observation';
+import { type RunRecord } from '../core/record';
 
 /** A service node at the end of the run, with the blocks on its disk. */
 export interface ServiceNodeReport {

@@ -15,8 +15,8 @@ import { type ParentTimer } from '../../src/node/parentChainNode';
 import { type Engine } from '../engine/engine';
 import { type Rng } from '../env/rng';
 import { type Network, NET_DELIVER } from '../env/network';
-import { type DomainName, domainOf } from './clusterSetup';
-import { type RunObservation } from './observation';
+import { type DomainName, domainOf } from './runSetup';
+import { type RunObservation } from '../core/record';
 import { type CrossBoundary } from './windowProtocol';
 
 export type AnyTimer = ServiceTimer | SidechainTimer | ParentTimer;

@@ -1,6 +1,6 @@
 /**
  * The timings a run's nodes are built with, for the progress oracles' bounds: the service nodes'
- * consensus timeouts, commit pause and gossip period (sim/cluster.ts builds them from the same
+ * consensus timeouts, commit pause and gossip period (sim/domain/mainDomain.ts builds them from the same
  * defaults and the scenario's commit timeout) and the sidechain nodes' service poll
  * (sim/domain/sidechainDomain.ts).
  */

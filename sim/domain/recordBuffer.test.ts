@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TraceRecorder } from '../trace/traceRecorder';
-import { type RunObservation } from './observation';
+import { type RunObservation } from '../core/record';
 import { RecordBuffer } from './recordBuffer';
 
 const obs = (detail: string) =>

@@ -1,13 +1,13 @@
 /**
  * A domain's records (observations) and trace lines, kept as they are made and handed over window
  * by window: each window result carries exactly the records and lines made since the last one, in
- * the order they were made (the run merges the two domains' in sim/recordRelease.ts).
+ * the order they were made (the run merges the two domains' in sim/run/recordRelease.ts).
  */
 import { type TraceRecorder } from '../trace/traceRecorder';
 import { observationJson } from '../trace/observationJson';
 import { FactTable } from '../trace/factTable';
-import { type RunObservation, type RunRecord } from './observation';
-import { keptAfterRun } from './keptRecords';
+import { type RunObservation, type RunRecord } from '../core/record';
+import { keptAfterRun } from '../core/keptRecords';
 
 export class RecordBuffer {
   /** The records of the domain the run keeps (keptRecords.ts), in the order made (virtual time never goes back). */

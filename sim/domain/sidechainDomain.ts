@@ -12,26 +12,17 @@ import { type Hex } from '../../src/core/bytes';
 import { compareBig, compareStrings } from '../../src/core/order';
 import { SidechainNode } from '../../src/node/sidechain/sidechainNode';
 import { DEFAULT_SIDECHAIN_NODE_CONFIG } from '../../src/node/sidechain/config';
-import { type SidechainBlock } from '../../src/sidechain/block';
-import { type ImportResult } from '../../src/sidechain/chain';
-import { SUGGESTED_TIP, nextBaseFee } from '../../src/sidechain/baseFee';
-import { TRANSFER_GAS, signTransfer } from '../../src/sidechain/transaction';
-import { type SignatureScheme, fastScheme } from '../../src/core/signatureScheme';
 import { NET_DELIVER } from '../env/network';
 import { type Rng } from '../env/rng';
 import { type NetworkStats } from '../env/network';
 import { type Scenario } from '../scenario/scenario';
-import { type FaultSite } from '../faults/fault';
-import { type ClusterSetup, clusterSetup } from './clusterSetup';
+import { type FaultSite, type ImportListener, type ProducerFlag, type SidechainTarget } from '../faults/targets';
+
+import { type RunSetup, runSetup } from './runSetup';
 import { Domain, type DomainOptions } from './domain';
 import { type IndexedFaultFired } from './faultBook';
-import { RPC_PROBE_EVERY_MS, rpcProbe } from './rpcProbe';
-
-/** How a producer fault bends a producer's sidechain node (sim/faults/producerFault.ts). */
-export type ProducerFlag = 'offline' | 'slow' | 'equivocate' | 'earlySeal';
-
-/** What a fault does when a sidechain node imported a block (inside the node's handler: it may send). */
-export type ImportListener = (node: SidechainNode, block: SidechainBlock, result: ImportResult) => void;
+import { RPC_PROBE_EVERY_MS, rpcProbe } from '../workload/rpcProbe';
+import { type SidechainClientPort, SidechainWallets, type SidechainWorkloadEvent } from '../workload/sidechainWallets';
 
 /** A reorg as a node saw it (atMs is the node's clock: epoch-based, skew included). */
 export interface ReorgRecord {
@@ -115,7 +106,7 @@ export interface SidechainReport {
   traceDigest: Hex;
 }
 
-export class SidechainDomain extends Domain {
+export class SidechainDomain extends Domain implements SidechainTarget {
   readonly sidechainNodes: SidechainNode[] = [];
   /** Producer faults in force, by 1-based validator index. */
   readonly producerFaults = new Map<number, Set<ProducerFlag>>();
@@ -123,14 +114,9 @@ export class SidechainDomain extends Domain {
   /** Faults that act when a node imports a block (by fault key; see setImportListener). */
   private readonly importListeners = new Map<string, ImportListener>();
   private readonly heightSamples: { timeMs: number[]; height: Record<string, number[]> } = { timeMs: [], height: {} };
-  private wl?: Rng;
+  private readonly wallets: SidechainWallets;
 
-  constructor(
-    scenario: Scenario,
-    seed: number,
-    opts: DomainOptions,
-    setup: ClusterSetup = clusterSetup(scenario, seed),
-  ) {
+  constructor(scenario: Scenario, seed: number, opts: DomainOptions, setup: RunSetup = runSetup(scenario, seed)) {
     super('sidechain', scenario, seed, setup, opts);
     const { keys, scIds, svcIds } = setup;
     for (let i = 0; i < keys.length; i++) {
@@ -171,10 +157,10 @@ export class SidechainDomain extends Domain {
       this.heightSamples.height[node.id] = [];
       this.addNode(node);
     }
-    this.engine.on<{ what: string; index: number }>(
+    this.wallets = new SidechainWallets(scenario.workload, this.clientPort());
+    this.engine.on<SidechainWorkloadEvent>(
       'workload',
-      (ev) =>
-        ev.payload.what === 'balanceOverride' ? this.balanceOverride(ev.payload.index) : this.workload(ev.payload.what),
+      (ev) => this.wallets.run(ev.payload),
       (p) => `{"w":"${p.what}","i":${p.index}}`,
     );
     this.engine.on<{ round: number }>(
@@ -184,7 +170,7 @@ export class SidechainDomain extends Domain {
     );
   }
 
-  /** A client reading the JSON-RPC of one live sidechain node in turn (sim/domain/rpcProbe.ts). */
+  /** A client reading the JSON-RPC of one live sidechain node in turn (sim/workload/rpcProbe.ts). */
   private rpcProbe(round: number): void {
     const alive = this.sidechainNodes.filter((n) => this.slot(n.id).alive);
     const node = alive[round % Math.max(1, alive.length)];
@@ -194,80 +180,25 @@ export class SidechainDomain extends Domain {
 
   protected scheduleWorkload(): void {
     this.engine.at(RPC_PROBE_EVERY_MS, 'rpcProbe', '', { round: 0 });
-    const w = this.scenario.workload;
-    if (w.sidechainTxs) this.engine.at(w.sidechainTxs.everyMs, 'workload', '', { what: 'sidechainTx', index: 0 });
-    for (const [index, o] of (w.balanceOverrides ?? []).entries())
-      for (let k = 0; k < (o.repeat ?? 1); k++)
-        this.engine.at(o.atMs + k * (o.everyMs ?? 0), 'workload', '', { what: 'balanceOverride', index });
-    const fastEveryMs = w.sidechainTxs?.fastSignedEveryMs;
-    if (fastEveryMs !== undefined) this.engine.at(fastEveryMs, 'workload', '', { what: 'sidechainTxFast', index: 0 });
+    this.wallets.schedule();
   }
 
-  /**
-   * An operator's anvil_setBalance: every sidechain node gets the override the devnet sends it
-   * (cli/devnet/liveNetwork.ts), and the next block each seals carries it. A node that is down
-   * gets nothing, as a devnet cannot reach it either.
-   */
-  private balanceOverride(index: number): void {
-    const o = this.scenario.workload.balanceOverrides![index]!;
-    const address = 'user' in o.target ? this.setup.users[o.target.user - 1]!.address : o.target.address;
-    for (const n of this.sidechainNodes)
-      this.engine.at(
-        this.engine.nowMs(),
-        NET_DELIVER,
-        n.id,
-        { kind: 'op.setBalance', address, balance: o.balanceWei },
-        'operator',
-      );
-  }
-
-  /**
-   * A wallet sends a transfer: it asks a node for the sender's pending nonce and the next block's
-   * base fee, signs (legacy or EIP-1559, at the suggested tip) and sends the raw transaction to the
-   * node, which checks it and gossips it like a devnet's eth_sendRawTransaction. A node that is
-   * down cannot be asked: the wallet sends nothing that round. The draws come from the workload's
-   * own stream (`workload-sidechain`): sharing the main domain's `workload` stream would tie the
-   * two domains' draws together.
-   *
-   * `sidechainTxFast` (workload.sidechainTxs.fastSignedEvery) signs in the fast scheme's format
-   * whatever the network's scheme, with the sender's key registered with the fast scheme in this
-   * process (signing registers it). A fast network takes it as any transfer; a real-crypto network
-   * must not take it as the key's: secp256k1 recovery of those bytes gives no address or another,
-   * unfunded one, and the node refuses it.
-   */
-  private workload(what: string): void {
-    if (what !== 'sidechainTx' && what !== 'sidechainTxFast') return;
-    const scheme: SignatureScheme = what === 'sidechainTxFast' ? fastScheme : this.setup.scheme;
-    this.wl ??= this.rng.fork('workload-sidechain');
-    const rng = this.wl;
-    const users = this.setup.users;
-    const node = rng.pick(this.sidechainNodes);
-    const from = rng.pick(users);
-    const to = rng.pick(users).address;
-    const type = rng.bool() ? 2 : 0;
-    if (this.slot(node.id).alive) {
-      const baseFee = nextBaseFee(node.chain.head().block.header);
-      const tx = signTransfer(
-        {
-          type,
-          chainId: node.chain.cfg.chainId,
-          nonce: node.txs.pendingNonce(from.address),
-          to,
-          value: 1n,
-          gasLimit: TRANSFER_GAS,
-          maxFeePerGas: 2n * baseFee + SUGGESTED_TIP,
-          maxPriorityFeePerGas: SUGGESTED_TIP,
-        },
-        from.key,
-        scheme,
-      );
-      this.engine.at(this.engine.nowMs(), NET_DELIVER, node.id, { kind: 'sc.submit', raw: tx.raw }, 'client');
-    }
-    const w = this.scenario.workload.sidechainTxs!;
-    this.engine.after(what === 'sidechainTxFast' ? w.fastSignedEveryMs! : w.everyMs, 'workload', '', {
-      what,
-      index: 0,
-    });
+  /** What the wallets and the operator may do here (sim/workload/sidechainWallets.ts). */
+  private clientPort(): SidechainClientPort {
+    let rng: Rng | undefined;
+    return {
+      scheme: this.setup.scheme,
+      users: this.setup.users,
+      sidechainNodes: this.sidechainNodes,
+      isAlive: (id) => this.slot(id).alive,
+      deliverNow: (to, msg, from) => this.engine.at(this.engine.nowMs(), NET_DELIVER, to, msg, from),
+      rng: () => {
+        rng ??= this.rng.fork('workload-sidechain');
+        return rng;
+      },
+      at: (atMs, ev) => this.engine.at(atMs, 'workload', '', ev),
+      after: (ms, ev) => this.engine.after(ms, 'workload', '', ev),
+    };
   }
 
   protected takeSample(timeMs: number): void {

@@ -16,9 +16,9 @@ import { assert } from '../../src/core/errors';
 import { type NodeMessage } from '../../src/node/messages';
 import { type CrossDomainMessage } from '../env/network';
 import { EventQueue } from '../engine/eventQueue';
-import { type DomainName, domainOf } from './clusterSetup';
+import { type DomainName, domainOf } from './runSetup';
 import { CROSS_SEND_TRIGGERS, type CrossSendTriggers, isCrossRequest } from './crossTriggers';
-import { type RunRecord } from './observation';
+import { type RunRecord } from '../core/record';
 
 export type CrossMessage = CrossDomainMessage<NodeMessage>;
 

@@ -1,7 +1,7 @@
 /**
  * The conservative time windows between the main and the sidechain domain.
  *
- * L is the minimum cross-domain latency (clusterSetup.crossDomainLatencyMs): nothing sent across at
+ * L is the minimum cross-domain latency (runSetup.crossDomainLatencyMs): nothing sent across at
  * time s arrives before s + L. At a barrier each domain D reports how far it ran and two times from
  * its queue (crossTriggers.ts):
  *

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Engine, type SimEvent } from './engine';
 import { TraceRecorder } from '../trace/traceRecorder';
-import { runGossipNetwork } from './testing/gossipNetwork';
+import { runGossipNetwork } from '../env/testing/gossipNetwork';
 
 describe('engine delivery order', () => {
   it('delivers events in (time, seq) order, including events scheduled by handlers', () => {

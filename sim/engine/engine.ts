@@ -4,7 +4,7 @@
  * the same schedule always produces the same delivery order.
  */
 import { CalendarQueue } from './calendarQueue';
-import { VirtualClock } from '../env/clock';
+import { VirtualClock } from './clock';
 import { TraceRecorder, type TraceText } from '../trace/traceRecorder';
 import { assert } from '../../src/core/errors';
 

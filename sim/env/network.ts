@@ -16,28 +16,7 @@ import { TraceText } from '../trace/traceRecorder';
 import { StreamSlab } from './streamSlab';
 import { assert } from '../../src/core/errors';
 import { compareStrings } from '../../src/core/order';
-
-export interface LinkModel {
-  /** Latency is uniform in [minMs, maxMs]. */
-  latencyMinMs: number;
-  latencyMaxMs: number;
-  /** Probability a message is lost. */
-  loss: number;
-  /** Probability a message is delivered twice. */
-  duplicate: number;
-  /** Probability a message gets extra delay (reordering), uniform in [0, reorderMaxMs]. */
-  reorder: number;
-  reorderMaxMs: number;
-}
-
-export const DEFAULT_LINK: LinkModel = {
-  latencyMinMs: 20,
-  latencyMaxMs: 80,
-  loss: 0,
-  duplicate: 0,
-  reorder: 0,
-  reorderMaxMs: 0,
-};
+import { type LinkModel, DEFAULT_LINK } from '../core/linkModel';
 
 /**
  * A delivery is an engine event of this kind: its target is the receiver, its source the sender

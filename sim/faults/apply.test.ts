@@ -15,19 +15,19 @@ import { type NodeMessage } from '../../src/node/messages';
 import { type BridgeAction } from '../../src/bridge/bridge';
 import { MsgCheckpointDef } from '../../src/modules/checkpoint/msgs';
 import { getValidatorSet } from '../../src/modules/staking/keeper';
-import { Cluster } from '../cluster';
+import { MainDomain } from '../domain/mainDomain';
 import { SidechainDomain } from '../domain/sidechainDomain';
-import { clusterSetup } from '../domain/clusterSetup';
+import { runSetup } from '../domain/runSetup';
 import { loadScenario } from '../scenario/load';
 import { type Scenario } from '../scenario/scenario';
 import { type FaultKind, type FaultSpec, applyFault, faultSides } from './registry';
 import { type FaultSite } from './fault';
 
-function network(): { main: Cluster; sc: SidechainDomain; scenario: Scenario } {
+function network(): { main: MainDomain; sc: SidechainDomain; scenario: Scenario } {
   const scenario = { ...loadScenario('smoke').scenario, faults: [] };
   const opts = { untilMs: 60_000, sampleEveryMs: 60_000 };
-  const main = new Cluster(scenario, 1, opts);
-  const sc = new SidechainDomain(scenario, 1, opts, clusterSetup(scenario, 1));
+  const main = new MainDomain(scenario, 1, opts);
+  const sc = new SidechainDomain(scenario, 1, opts, runSetup(scenario, 1));
   main.begin();
   sc.begin();
   return { main, sc, scenario };

@@ -6,9 +6,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadScenario } from '../scenario/load';
-import { decodeScenario, encodeScenario, type Scenario } from '../scenario/scenario';
-import { type RunRecord } from '../domain/observation';
-import { runScenario } from '../run';
+import { type Scenario } from '../scenario/scenario';
+import { decodeScenario } from '../scenario/decodeScenario';
+import { encodeScenario } from '../scenario/encodeScenario';
+import { type RunRecord } from '../core/record';
+import { runScenario } from '../run/run';
 
 /** The smoke network (4 equal validators, fast crypto) with these faults and a top-up. */
 function smokeWith(faults: unknown[], duration: string, params: Record<string, unknown> = {}): Scenario {

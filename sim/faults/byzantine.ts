@@ -10,8 +10,8 @@
  * hooks and signed with the Byzantine validators' own keys.
  */
 import { type Rng } from '../env/rng';
-import { type Cluster, type ValidatorBehaviour } from '../cluster';
-import { VALIDATOR_LIST } from '../scenario/schemaParts';
+import { type MainTarget, type ValidatorBehaviour } from './targets';
+import { VALIDATOR_LIST } from '../core/schemaParts';
 import {
   type FaultDef,
   type FaultTiming,
@@ -38,7 +38,7 @@ export function splitPeers(rng: Rng, peers: readonly string[]): { part: string[]
 }
 
 /** The rng stream of the fault at `index` (shared by its coalition, used in event order). */
-export function faultRng(c: Cluster, index: number): Rng {
+export function faultRng(c: MainTarget, index: number): Rng {
   return c.rng.fork(`byzantine:${index}`);
 }
 
@@ -54,7 +54,7 @@ export function coalitionOf(ctx: SwarmDrawContext): { validators: number[] } {
 export function coalitionFault<K extends string>(
   kind: K,
   summary: string,
-  make: (rng: Rng, c: Cluster) => ValidatorBehaviour,
+  make: (rng: Rng, c: MainTarget) => ValidatorBehaviour,
 ): FaultDef<CoalitionFault<K>> {
   return {
     kind,

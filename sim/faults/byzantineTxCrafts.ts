@@ -41,7 +41,7 @@ import { getLastSpan, getSpanParams } from '../../src/modules/span/keeper';
 import { getChainParams } from '../../src/modules/chain/keeper';
 import { allRecords, getRecord } from '../../src/modules/clerk/keeper';
 import { dividendAccountRoot } from '../../src/modules/topup/accountRoot';
-import { type ServiceNode } from '../../src/node/service/serviceNode';
+import { type ServiceNodeShell } from '../../src/node/service/config';
 
 /** What the reference gives a crafted tx delivered on the state it was crafted on. */
 export interface ByzantineExpect {
@@ -92,7 +92,7 @@ export interface SeenEvents {
 }
 
 export interface CraftEnv {
-  node: ServiceNode;
+  node: ServiceNodeShell;
   /** The state the crafted txs are delivered on (the block path: the committed state its block continues). */
   state: KVReader;
   /** The time of the block that delivers them. */
@@ -320,7 +320,7 @@ function lastRecordId(env: CraftEnv): bigint {
  * Whether a delivered relay carries a StateSynced event the node's own parent view confirms, as the
  * event says it, for this chain: an honest relay, not a crafted relay of a made-up event.
  */
-function relaysRealEvent(node: ServiceNode, m: MsgEventRecord): boolean {
+function relaysRealEvent(node: ServiceNodeShell, m: MsgEventRecord): boolean {
   const chain = getChainParams(node.app.store);
   const ev = node.views.parent.event(m.txHash, m.logIndex, chain.parentChainTxConfirmations);
   return (

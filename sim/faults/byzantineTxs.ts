@@ -23,11 +23,11 @@ import { isCheckpointTx } from '../../src/modules/auth/ante';
 import { getAccount } from '../../src/modules/auth/keeper';
 import { type MsgDef } from '../../src/modules/framework/msgDef';
 import { MsgTopupDef, type MsgTopup } from '../../src/modules/topup/msgs';
-import { type ServiceNode } from '../../src/node/service/serviceNode';
+import { type ServiceNodeShell } from '../../src/node/service/config';
 import { type Rng } from '../env/rng';
-import { type Cluster } from '../cluster';
-import { describeValue } from '../scenario/reader';
-import { VALIDATOR_INDEX, int } from '../scenario/schemaParts';
+import { type MainTarget } from './targets';
+import { describeValue } from '../core/reader';
+import { VALIDATOR_INDEX, int } from '../core/schemaParts';
 import { type FaultDef, type FaultTiming, SERVICE_SIDE, mainOf, readValidator } from './fault';
 import {
   BYZANTINE_TXS,
@@ -103,7 +103,7 @@ class Sender {
   private readonly freshRng: Rng;
 
   constructor(
-    private readonly c: Cluster,
+    private readonly c: MainTarget,
     private readonly f: ByzantineTxsFault,
     index: number,
   ) {
@@ -112,7 +112,7 @@ class Sender {
     this.poor = madeUpKey(rng.fork('poor'));
     this.stranger = madeUpKey(rng.fork('stranger'));
     this.freshRng = rng.fork('fresh');
-    if (c.scenario.crypto === 'fast') for (const k of [this.rich, this.poor, this.stranger]) registerFastKey(k.key);
+    if (c.scheme.mode === 'fast') for (const k of [this.rich, this.poor, this.stranger]) registerFastKey(k.key);
   }
 
   /**
@@ -120,7 +120,7 @@ class Sender {
    * it continues, the sender's committed account, and the side messages whose post handlers run
    * at the start of that block.
    */
-  private env(node: ServiceNode, timeMs: number, height: bigint | null): CraftEnv {
+  private env(node: ServiceNodeShell, timeMs: number, height: bigint | null): CraftEnv {
     const me = { key: node.identity.privateKey, address: node.address };
     const acc = height !== null ? getAccount(node.app.store, me.address) : node.app.signingAccount(me.address);
     const due = new Set<string>();
@@ -148,7 +148,7 @@ class Sender {
   }
 
   /** The txs of the block it proposes at `height` (time `timeMs`): crafted ones first, then what it reaped. */
-  blockTxs(node: ServiceNode, reaped: Hex[], height: bigint, timeMs: number): Hex[] | null {
+  blockTxs(node: ServiceNodeShell, reaped: Hex[], height: bigint, timeMs: number): Hex[] | null {
     if (this.f.perBlock === 0) return null;
     const env = this.env(node, timeMs, height);
     // Its own signer change posted at the start of the block moves its balance away: nothing it
@@ -200,7 +200,7 @@ class Sender {
   }
 
   private recordBlock(
-    node: ServiceNode,
+    node: ServiceNodeShell,
     kind: ByzantineTx,
     t: CraftedTx,
     height: bigint,
@@ -222,7 +222,7 @@ class Sender {
 
   /** After its node committed a block: what it saw, and every `everyBlocks` blocks a gossiped kind. */
   onCommit(
-    node: ServiceNode,
+    node: ServiceNodeShell,
     txs: readonly Hex[],
     sideResults: ReadonlyArray<{ txHash: Hex; code: number }>,
     timeMs: number,

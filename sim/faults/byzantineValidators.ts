@@ -11,7 +11,7 @@ import { type ByzantineRoutes, type ByzantineTools } from '../../src/node/servic
 import { type NodeMessage } from '../../src/node/messages';
 import { type FaultDef, type FaultTiming, SERVICE_SIDE, mainOf, readValidatorList } from './fault';
 import { coalitionOf } from './byzantine';
-import { VALIDATOR_LIST } from '../scenario/schemaParts';
+import { VALIDATOR_LIST } from '../core/schemaParts';
 
 export type ByzantineValidatorsFault = FaultTiming & {
   kind: 'byzantineValidators';

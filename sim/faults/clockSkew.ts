@@ -1,7 +1,7 @@
 /** `clockSkew`: a node's clock runs ahead (or behind, a negative skew) while the fault lasts. */
 import { durationText, parseDurationMs } from '../../src/core/duration';
 import { type FaultDef, type FaultTiming, readNode, sidesOfNodes } from './fault';
-import { NODE_ID } from '../scenario/schemaParts';
+import { NODE_ID } from '../core/schemaParts';
 
 export type ClockSkewFault = FaultTiming & {
   kind: 'clockSkew';

@@ -6,7 +6,7 @@
 import { toHex, fromHex, type Hex } from '../../src/core/bytes';
 import { keccak256Bytes } from '../../src/core/hash';
 import { type FaultDef, type FaultTiming, SERVICE_SIDE, mainOf, readValidator } from './fault';
-import { VALIDATOR_INDEX } from '../scenario/schemaParts';
+import { VALIDATOR_INDEX } from '../core/schemaParts';
 
 export type DoubleSignFault = FaultTiming & {
   kind: 'doubleSign';

@@ -10,25 +10,14 @@
  */
 import { InputError, assert } from '../../src/core/errors';
 import { type Rng } from '../env/rng';
-import { type Obj, type Reader, describeValue } from '../scenario/reader';
-import { NODE_ID, type Schema } from '../scenario/schemaParts';
-import { type Cluster } from '../cluster';
-import { type SidechainDomain } from '../domain/sidechainDomain';
+import { type HeightTrigger, type TriggerChain } from '../core/record';
+import { type FaultSite, type MainTarget, type SidechainTarget } from './targets';
 
-/** The chains a height trigger can watch: the service chain (main domain) or the sidechain. */
-export type TriggerChain = 'service' | 'sidechain';
+export type { FaultSite } from './targets';
 
-/**
- * A height trigger (`"atHeight": {"service": 120}` or `{"sidechain": 64}`): the fault fires when
- * the network first reaches that height, i.e. at the first `service.commit` record of a live
- * service node with height >= `height`, or the first `sidechain.imported` record of a live
- * sidechain node with number >= `height` (any branch, own blocks included). It acts at that
- * virtual millisecond, after the events already queued for it, and lasts `for` from there.
- */
-export interface HeightTrigger {
-  chain: TriggerChain;
-  height: number;
-}
+export type { HeightTrigger, TriggerChain } from '../core/record';
+import { type Obj, type Reader, describeValue } from '../core/reader';
+import { NODE_ID, type Schema } from '../core/schemaParts';
 
 export interface FaultTiming {
   /** When it fires (virtual ms from the start); absent for a height trigger. Exactly one of `atMs` / `atHeight`. */
@@ -50,9 +39,6 @@ export interface DecodeContext {
   /** Each validator's stake in tokens (1-based index = position + 1). */
   stakes: readonly bigint[];
 }
-
-/** Where a fault starts or ends: the main domain (service nodes, parent chain) or the sidechain domain. */
-export type FaultSite = { name: 'main'; domain: Cluster } | { name: 'sidechain'; domain: SidechainDomain };
 
 export interface FaultPhase {
   start: boolean;
@@ -82,7 +68,7 @@ export interface FaultDef<F extends { kind: string } = { kind: string }> {
   readonly summary: string;
   /** The fields it takes besides kind, at, atHeight and for (the file's allowed keys). */
   readonly fields: readonly string[];
-  /** Its fields' JSON Schema (sim/scenario/schemaParts.ts; the scenario schema adds kind and the timing). */
+  /** Its fields' JSON Schema (sim/core/schemaParts.ts; the scenario schema adds kind and the timing). */
   readonly schema: { properties: Record<string, Schema>; required?: readonly string[] };
   decode(r: Reader, o: Obj, ctx: DecodeContext): FaultFields<F>;
   /** Its fields as a scenario file writes them (durations with units). */
@@ -179,13 +165,13 @@ export const SERVICE_SIDE: ReadonlySet<TriggerChain> = new Set<TriggerChain>(['s
 export const SIDECHAIN_SIDE: ReadonlySet<TriggerChain> = new Set<TriggerChain>(['sidechain']);
 
 /** The main domain of a site (a kind that acts on the service side only ever starts there). */
-export function mainOf(site: FaultSite): Cluster {
+export function mainOf(site: FaultSite): MainTarget {
   assert(site.name === 'main', 'a service-side fault acts in the main domain', { domain: site.name });
   return site.domain;
 }
 
 /** The sidechain domain of a site. */
-export function sidechainOf(site: FaultSite): SidechainDomain {
+export function sidechainOf(site: FaultSite): SidechainTarget {
   assert(site.name === 'sidechain', 'a sidechain-side fault acts in the sidechain domain', { domain: site.name });
   return site.domain;
 }

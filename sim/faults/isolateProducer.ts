@@ -1,6 +1,6 @@
 /** `isolateProducer`: a producer's sidechain node cut off from every other sidechain node (both sides keep producing). */
 import { type FaultDef, type FaultTiming, SIDECHAIN_SIDE, readValidator, sidechainOf } from './fault';
-import { VALIDATOR_OR_IN_TURN } from '../scenario/schemaParts';
+import { VALIDATOR_OR_IN_TURN } from '../core/schemaParts';
 
 export type IsolateProducerFault = FaultTiming & {
   kind: 'isolateProducer';

@@ -21,7 +21,7 @@ import { checkpointKey } from '../../src/bridge/bridgeKeys';
 import { getBuffer, getLastCheckpoint } from '../../src/modules/checkpoint/keeper';
 import { type MsgCheckpoint } from '../../src/modules/checkpoint/msgs';
 import { type ParentCall } from '../../src/parent/parentChain';
-import { VALIDATOR_INDEX } from '../scenario/schemaParts';
+import { VALIDATOR_INDEX } from '../core/schemaParts';
 import { type FaultDef, type FaultTiming, SERVICE_SIDE, mainOf, readValidator } from './fault';
 
 export type LateCheckpointFault = FaultTiming & {
@@ -53,7 +53,7 @@ export const lateCheckpoint: FaultDef<LateCheckpointFault> = {
   fixedSide: 'service',
   apply(f, site, { start, index }) {
     const c = mainOf(site);
-    const length = BigInt(f.length ?? Math.max(2, Math.floor(c.scenario.params.checkpointLength / 2)));
+    const length = BigInt(f.length ?? Math.max(2, Math.floor(c.checkpointLength / 2)));
     if (!start) {
       c.setBehaviour(`fault:${index}`, [f.validator], null);
       return `validator ${f.validator}`;

@@ -1,8 +1,8 @@
 /** `link`: the links from `from` to `to` get their own loss, duplication, reordering or latency. */
-import { type LinkModel } from '../env/network';
-import { decodeLink, encodeLink } from '../scenario/reader';
+import { type LinkModel } from '../core/linkModel';
+import { decodeLink, encodeLink } from '../core/reader';
 import { type FaultDef, type FaultTiming, readNodeList, sidesOfNodes } from './fault';
-import { LINK, NODE_LIST } from '../scenario/schemaParts';
+import { LINK, NODE_LIST } from '../core/schemaParts';
 
 export type LinkFault = FaultTiming & {
   kind: 'link';

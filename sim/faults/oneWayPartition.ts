@@ -1,6 +1,6 @@
 /** `oneWayPartition`: messages from `from` to `to` are lost (the other way still works). */
 import { type FaultDef, type FaultTiming, readNodeList, sidesOfNodes } from './fault';
-import { NODE_LIST } from '../scenario/schemaParts';
+import { NODE_LIST } from '../core/schemaParts';
 
 export type OneWayPartitionFault = FaultTiming & {
   kind: 'oneWayPartition';

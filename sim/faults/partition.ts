@@ -1,8 +1,8 @@
 /** `partition`: groups of nodes that cannot reach one another (both ways) while the fault lasts. */
 import { InputError } from '../../src/core/errors';
-import { describeValue } from '../scenario/reader';
+import { describeValue } from '../core/reader';
 import { type FaultDef, type FaultTiming, sidesOfNodes } from './fault';
-import { NODE_LIST } from '../scenario/schemaParts';
+import { NODE_LIST } from '../core/schemaParts';
 
 export type PartitionFault = FaultTiming & {
   kind: 'partition';

@@ -3,9 +3,9 @@
  * whose sidechain node produces differently while the fault lasts. The sidechain domain keeps the
  * flags its nodes' production hooks read, and re-plans the node at once on each change.
  */
-import { type ProducerFlag } from '../domain/sidechainDomain';
+import { type ProducerFlag } from './targets';
 import { type FaultDef, type FaultTiming, SIDECHAIN_SIDE, readValidator, sidechainOf } from './fault';
-import { VALIDATOR_OR_IN_TURN } from '../scenario/schemaParts';
+import { VALIDATOR_OR_IN_TURN } from '../core/schemaParts';
 
 export type ProducerFaultOf<K extends string> = FaultTiming & {
   kind: K;

@@ -8,7 +8,8 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { decodeScenario, encodeScenario } from '../scenario/scenario';
+import { decodeScenario } from '../scenario/decodeScenario';
+import { encodeScenario } from '../scenario/encodeScenario';
 import { SCENARIOS_DIR } from '../scenario/load';
 import { swarmScenario } from '../campaign/swarm';
 import { FAULT_KINDS, type FaultKind, faultDef, faultSides, swarmKinds } from './registry';

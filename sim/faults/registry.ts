@@ -9,7 +9,7 @@
  */
 import { InputError } from '../../src/core/errors';
 import { durationText } from '../../src/core/duration';
-import { type Obj, type Reader, describeValue } from '../scenario/reader';
+import { type Obj, type Reader, describeValue } from '../core/reader';
 import {
   type DecodeContext,
   type FaultDef,

@@ -10,7 +10,7 @@
  */
 import { InputError } from '../../src/core/errors';
 import { NET_DELIVER } from '../env/network';
-import { NODE_ID } from '../scenario/schemaParts';
+import { NODE_ID } from '../core/schemaParts';
 import { type FaultDef, type FaultTiming, SIDECHAIN_SIDE, readNode, sidechainOf } from './fault';
 
 export type SetHeadFault = FaultTiming & {

@@ -1,6 +1,6 @@
 /** `slowProducer`: a producer seals `delayS` seconds late. */
 import { type FaultDef, type FaultTiming, SIDECHAIN_SIDE, readValidator, sidechainOf } from './fault';
-import { VALIDATOR_OR_IN_TURN } from '../scenario/schemaParts';
+import { VALIDATOR_OR_IN_TURN } from '../core/schemaParts';
 
 export type SlowProducerFault = FaultTiming & {
   kind: 'slowProducer';

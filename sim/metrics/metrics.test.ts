@@ -7,8 +7,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadScenario } from '../scenario/load';
-import { runScenario } from '../run';
-import { type RunResult } from '../runResult';
+import { runScenario } from '../run/run';
+import { type RunResult } from '../run/runResult';
 import { METRICS, METRIC_NAMES, computeMetrics, metricsMarkdown, touchedSidechainNodes } from './metrics';
 import { PACKAGE_ROOT } from '../../cli/provenance';
 

@@ -7,8 +7,8 @@
  * A metric is null when the run gives it no value (no checkpoint acked, no state sync emitted);
  * statistics then count the runs that have one. Times are seconds of virtual time.
  */
-import { type RunRecord } from '../domain/observation';
-import { type RunResult } from '../runResult';
+import { type RunRecord } from '../core/record';
+import { type RunResult } from '../run/runResult';
 
 export type MetricUnit = 'blocks' | 'reorgs' | 'no-acks' | 'spans' | 'checkpoints' | 's' | 'rounds' | 'transactions';
 

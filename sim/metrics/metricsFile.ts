@@ -3,7 +3,7 @@
  * in table order; byte-identical for the same run and build (no wall time). `lockstep report
  * diff` compares it.
  */
-import { type RunResult } from '../runResult';
+import { type RunResult } from '../run/runResult';
 import { METRICS, computeMetrics } from './metrics';
 
 export function metricsJson(run: RunResult): string {

@@ -5,7 +5,7 @@
  * node still deciding the height must be there within gossip + L = 3100 ms.
  */
 import { describe, expect, it } from 'vitest';
-import { type RunObservation } from '../domain/observation';
+import { type RunObservation } from '../core/record';
 import { type Observation } from '../../src/node/observations';
 import { BftProgressOracle, bftProgressBounds } from './bftProgress';
 import { DEFAULT_ORACLE_TIMINGS } from './timings';

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { type Hex } from '../../src/core/bytes';
-import { type RunObservation } from '../domain/observation';
+import { type RunObservation } from '../core/record';
 import { ByzantineRefusedOracle } from './byzantineRefused';
 import { VALIDATORS, commit, hash, rec, tx } from './testing/observations';
 

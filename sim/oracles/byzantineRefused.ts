@@ -14,7 +14,7 @@
  * on every honest node: another oracle guards that).
  */
 import { type Hex } from '../../src/core/bytes';
-import { type ByzantineExpectFact, type RunObservation } from '../domain/observation';
+import { type ByzantineExpectFact, type RunObservation } from '../core/record';
 import { Oracle, type RunRecord } from './oracle';
 
 type Crafted = Extract<RunObservation, { kind: 'byzantine.tx' }>;

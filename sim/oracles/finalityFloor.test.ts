@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { type Hex } from '../../src/core/bytes';
-import { type RunObservation } from '../domain/observation';
+import { type RunObservation } from '../core/record';
 import { type Observation, type SidechainBlockFact } from '../../src/node/observations';
 import { FinalityFloorOracle } from './finalityFloor';
 import { blockLeaf, merkleRoot } from './model/merkle';

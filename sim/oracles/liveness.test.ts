@@ -1,6 +1,6 @@
 /** The liveness oracle: after the faults heal, service blocks, sidechain blocks and acks resume. */
 import { describe, expect, it } from 'vitest';
-import { type RunObservation } from '../domain/observation';
+import { type RunObservation } from '../core/record';
 import { LivenessOracle } from './liveness';
 import { commit, genesisRef, imported, inTurnChain, rec } from './testing/observations';
 

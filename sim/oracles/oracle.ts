@@ -7,10 +7,10 @@
  * violation with the time, the node and the evidence. An oracle is about safety (something wrong
  * happened) or liveness (something that should have happened did not).
  */
-import { type RunRecord } from '../domain/observation';
+import { type RunRecord } from '../core/record';
 import { type RuleId } from './ruleId';
 
-export type { RunRecord } from '../domain/observation';
+export type { RunRecord } from '../core/record';
 
 export type OracleClass = 'safety' | 'liveness';
 

@@ -1,5 +1,5 @@
 /**
- * The sidechain JSON-RPC's transaction reads, judged: a simulated client (sim/domain/rpcProbe.ts)
+ * The sidechain JSON-RPC's transaction reads, judged: a simulated client (sim/workload/rpcProbe.ts)
  * asks one node's JSON-RPC for transactions, receipts, full blocks, block receipts and the
  * StateReceiver's logs; each answer (`sidechain.query`, with the node's head when it answered) is
  * compared with what the oracle's own model of that node's chain says it must be.

@@ -5,7 +5,7 @@
  * fires when a sprint start at or after the due block leaves out a span the producer had long had.
  */
 import { describe, expect, it } from 'vitest';
-import { type RunObservation } from '../domain/observation';
+import { type RunObservation } from '../core/record';
 import { type Observation, type SidechainBlockFact } from '../../src/node/observations';
 import { SidechainModel } from './model/sidechainModel';
 import { SpanCommitOracle } from './spanCommit';

@@ -1,7 +1,7 @@
 /**
  * The configured timings the progress oracles derive their bounds from: the consensus timeouts,
  * the pause after a commit, the gossip period, and how often a sidechain node reads its service
- * node. The runner passes the values the nodes of the run are built with (sim/cluster.ts,
+ * node. The runner passes the values the nodes of the run are built with (sim/domain/mainDomain.ts,
  * `oracleTimings`); the defaults here are the nodes' defaults, for oracles built without a run.
  * Network latency comes from the scenario's link model.
  */

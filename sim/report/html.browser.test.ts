@@ -17,7 +17,7 @@ import { pathToFileURL } from 'node:url';
 import { chromium, type Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { loadScenario } from '../scenario/load';
-import { runScenario } from '../run';
+import { runScenario } from '../run/run';
 import { reportHtml } from './html';
 import { syntheticRun } from './testing/syntheticRun';
 

@@ -10,7 +10,7 @@ import { type Address } from '../../src/core/address';
 import { type Hex } from '../../src/core/bytes';
 import { loadScenario } from '../scenario/load';
 import { type Scenario } from '../scenario/scenario';
-import { type RunResult, runScenario, runScenarioAsync } from '../run';
+import { type RunResult, runScenario, runScenarioAsync } from '../run/run';
 import { EVERY_NODE_UP_TO } from './aggregate/threshold';
 import { reportHtml } from './html';
 import { forkTreeSvg } from './html/forkTree';

@@ -10,7 +10,7 @@
  * scenario and the run: no dates, no wall time, everything in a canonical order, so the same run
  * gives the same bytes in either placement.
  */
-import { type RunResult } from '../run';
+import { type RunResult } from '../run/run';
 import { type Scenario } from '../scenario/scenario';
 import { faultGroups } from './aggregate/faultGroups';
 import { heightBand } from './aggregate/heightBand';

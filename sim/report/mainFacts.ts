@@ -4,8 +4,8 @@
  * plain main-domain report (`result.main`).
  */
 import { type Address } from '../../src/core/address';
-import { type RunRecord } from '../domain/observation';
-import { type RunResult } from '../run';
+import { type RunRecord } from '../core/record';
+import { type RunResult } from '../run/run';
 
 export interface MainFacts {
   /** The validators (1-based index) and their signer addresses. */

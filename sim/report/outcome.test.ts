@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type RunResult } from '../run';
+import { type RunResult } from '../run/run';
 import { loadScenario } from '../scenario/load';
 import { type Scenario } from '../scenario/scenario';
 import { checkExpectations, runOutcome } from './outcome';

@@ -10,7 +10,7 @@
  * - `max.*`: judged when exceeded (every bounded count only grows); not judged while within;
  * - `min.*`: not judged (the run may not have got there yet).
  */
-import { type RunResult } from '../run';
+import { type RunResult } from '../run/run';
 import { type Expectations, type Scenario, type Verdict } from '../scenario/scenario';
 
 /** The verdicts of a run; each has its exit code (cli/verdictCodes.ts). */

@@ -4,7 +4,7 @@
  * the report folder's identity (scenario file and its hash, placement, version, commit) comes in
  * `RunMeta` from the caller.
  */
-import { type RunResult } from '../run';
+import { type RunResult } from '../run/run';
 import { type Scenario } from '../scenario/scenario';
 import { type ExpectationCheck, expectedText, runOutcome, type RunOutcome } from './outcome';
 import { ruleCoverage } from '../rules/coverage';

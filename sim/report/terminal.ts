@@ -4,7 +4,7 @@
  * which nodes share a fork tree and which fell behind, as ranges of node ids.
  */
 import * as asciichart from 'asciichart';
-import { type RunResult } from '../run';
+import { type RunResult } from '../run/run';
 import { type Scenario } from '../scenario/scenario';
 import { faultGroups } from './aggregate/faultGroups';
 import { groupForkTrees } from './aggregate/forkTreeGroups';

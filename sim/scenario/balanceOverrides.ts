@@ -8,11 +8,11 @@
 import { type Address } from '../../src/core/address';
 import { InputError } from '../../src/core/errors';
 import { durationText } from '../../src/core/duration';
-import { type Obj, type Reader } from './reader';
-import { DURATION, UINT, type Schema, int, object } from './schemaParts';
-import { type Repeats } from './scenario';
+import { type Obj, type Reader } from '../core/reader';
+import { DURATION, UINT, type Schema, int, object } from '../core/schemaParts';
+import { type Repeats } from './repeats';
 
-/** How many users the client has (sim/domain/clusterSetup.ts makes four). */
+/** How many users the client has (sim/domain/runSetup.ts makes four). */
 export const USER_COUNT = 4;
 
 export type BalanceTarget = { user: number } | { address: Address };

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SCENARIOS_DIR } from './load';
-import { decodeScenario } from './scenario';
+import { decodeScenario } from './decodeScenario';
 
 type Json = Record<string, unknown>;
 

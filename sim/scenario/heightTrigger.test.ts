@@ -6,9 +6,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { loadScenario } from './load';
-import { decodeScenario, encodeScenario, type Scenario } from './scenario';
-import { type RunRecord } from '../domain/observation';
-import { runScenarioAsync, type RunResult } from '../run';
+import { type Scenario } from './scenario';
+import { decodeScenario } from './decodeScenario';
+import { encodeScenario } from './encodeScenario';
+import { type RunRecord } from '../core/record';
+import { runScenarioAsync, type RunResult } from '../run/run';
 import { OracleSuite } from '../oracles/suite';
 import { faultSilencesProducers } from '../faults/registry';
 import { shrinkScenario } from '../campaign/shrink';

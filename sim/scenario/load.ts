@@ -6,7 +6,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InputError } from '../../src/core/errors';
-import { decodeScenario, type Scenario } from './scenario';
+import { type Scenario } from './scenario';
+import { decodeScenario } from './decodeScenario';
 
 export const SCENARIOS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'scenarios');
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { decodeScenario, encodeScenario } from './scenario';
+import { decodeScenario } from './decodeScenario';
+import { encodeScenario } from './encodeScenario';
 import { isScenarioFileName, loadScenario, SCENARIOS_DIR } from './load';
 import { swarmScenario } from '../campaign/swarm';
 

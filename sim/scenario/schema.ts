@@ -12,7 +12,7 @@
 import { PLANT_NAMES } from '../../src/core/plants';
 import { FAULT_KINDS, faultDef } from '../faults/registry';
 import { balanceOverrideSchema } from './balanceOverrides';
-import { DURATION, LINK, MAX_VALIDATORS, type Schema, UINT, VALIDATOR_INDEX, int, object } from './schemaParts';
+import { DURATION, LINK, MAX_VALIDATORS, type Schema, UINT, VALIDATOR_INDEX, int, object } from '../core/schemaParts';
 
 /**
  * A compact set's stakes: one stake for all, or a seeded distribution (stakeDistribution.ts; which

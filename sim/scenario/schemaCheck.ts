@@ -6,7 +6,7 @@
  */
 import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
 import { InputError } from '../../src/core/errors';
-import { describeValue } from './reader';
+import { describeValue } from '../core/reader';
 import { scenarioSchema } from './schema';
 import { FAULT_KINDS } from '../faults/registry';
 

@@ -10,7 +10,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { InputError } from '../../src/core/errors';
 import { METRIC_NAMES } from '../metrics/metrics';
-import { type Schema, int, object } from '../scenario/schemaParts';
+import { type Schema, int, object } from '../core/schemaParts';
 import { wordError } from '../scenario/schemaCheck';
 
 /** A field path of a scenario file: `params.sprint`, `faults[0].at`, `network.latency[1]`. */

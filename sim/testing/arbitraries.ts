@@ -15,7 +15,9 @@ import fc from 'fast-check';
 import { durationText } from '../../src/core/duration';
 import { type ByzantineTx, BYZANTINE_TXS } from '../faults/byzantineTxs';
 import { loadScenario } from '../scenario/load';
-import { type FaultKind, type Scenario, decodeScenario, encodeScenario } from '../scenario/scenario';
+import { type FaultKind, type Scenario } from '../scenario/scenario';
+import { decodeScenario } from '../scenario/decodeScenario';
+import { encodeScenario } from '../scenario/encodeScenario';
 
 type Json = Record<string, unknown>;
 

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type PlantName, PLANTS } from '../../src/core/plants';
 import { loadScenario } from '../scenario/load';
-import { runScenario } from '../run';
+import { runScenario } from '../run/run';
 import { scenario } from './arbitraries';
 import {
   type NetworkPropertyOptions,

@@ -13,9 +13,10 @@ import fc from 'fast-check';
 import { InputError } from '../../src/core/errors';
 import { parseDurationMs } from '../../src/core/duration';
 import { type Violation } from '../oracles/oracle';
-import { prepareRun } from '../run';
-import { type RunResult } from '../runResult';
-import { type Scenario, encodeScenario } from '../scenario/scenario';
+import { prepareRun } from '../run/run';
+import { type RunResult } from '../run/runResult';
+import { type Scenario } from '../scenario/scenario';
+import { encodeScenario } from '../scenario/encodeScenario';
 
 /** Runs per property: `ci`, or LOCKSTEP_PROPERTY_RUNS (nightly). */
 export function propertyRuns(ci: number): number {

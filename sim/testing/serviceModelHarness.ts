@@ -33,7 +33,7 @@ import { fakeTxHash, sidechainRoot } from '../../src/app/testing/fakeObservers';
 import { genesisObservation } from '../../src/node/service/reporting';
 import { stateWritesOf, txFactOf } from '../../src/node/stateFacts';
 import { type Observation, type ParentEventFact } from '../../src/node/observations';
-import { probe } from '../domain/queryProbe';
+import { probe } from '../workload/queryProbe';
 import { type ServiceNode } from '../../src/node/service/serviceNode';
 import { ServiceModel } from '../oracles/model/service/serviceModel';
 import {
@@ -241,7 +241,7 @@ export class Harness {
     });
   }
 
-  /** A client's round of REST reads at the chain's height (sim/domain/queryProbe.ts), fed as a node reports it. */
+  /** A client's round of REST reads at the chain's height (sim/workload/queryProbe.ts), fed as a node reports it. */
   probe(round: number): void {
     const addresses = [...this.chain.validators, ...this.users, ...this.newKeys].map((k) => k.address);
     for (const obs of probe({ app: this.chain.app } as ServiceNode, round, addresses, this.chain.validators.length))

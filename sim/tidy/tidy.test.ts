@@ -103,7 +103,7 @@ describe('tidy catches what it exists for', () => {
         "import type { SidechainConfig } from '../../src/sidechain/config';",
         "import { Oracle } from './oracle';",
         "import { PrioritySet } from './model/proposerPriority';",
-        "export type { RunRecord } from '../domain/observation';",
+        "export type { RunRecord } from '../core/record';",
       ].join('\n'),
       'sim/oracles/bad.ts': [
         "import { ValidatorSet } from '../../src/core/validatorSet';",

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type RunObservation } from '../domain/observation';
+import { type RunObservation } from '../core/record';
 import { FactTable, MAX_FACTS, MIN_FACT_CHARS } from './factTable';
 import { observationJson } from './observationJson';
 

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type RunObservation } from '../domain/observation';
+import { type RunObservation } from '../core/record';
 import { observationJson } from './observationJson';
 
 const reference = (obs: object): string => {

@@ -13,7 +13,7 @@
  * know (class instances, arrays of bytes, `toJSON`) goes through JSON.stringify itself.
  */
 import { boundedMemo } from '../../src/core/memo';
-import { type RunObservation } from '../domain/observation';
+import { type RunObservation } from '../core/record';
 import { FACT_FIELDS, type FactTable } from './factTable';
 
 const bigintsAsStrings = (_key: string, value: unknown): unknown =>

@@ -3,7 +3,7 @@
  * state, and applying a block is a pure function of the two: the first node to apply it records
  * what it did (the store's writes and the hashes they led to, the results), and the others adopt
  * that record instead of running the block again. One `SharedExecution` serves the service nodes
- * of one run (a run option, on by default; see sim/run.ts): records never cross runs, and a run
+ * of one run (a run option, on by default; see sim/run/run.ts): records never cross runs, and a run
  * without it executes every block on every node, which must give the same trace hash.
  *
  * A hit needs the same block object (blocks are immutable values handed from node to node) and the

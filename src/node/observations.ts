@@ -452,7 +452,7 @@ export type Observation =
   | { kind: 'sidechain.imported'; block: DeepReadonly<SidechainBlockFact>; head: Readonly<HeadFact> }
   | { kind: 'sidechain.rejected'; number: bigint; hash: Hex; reason: string }
   /**
-   * A client's JSON-RPC read of the node (sim/domain/rpcProbe.ts): the method and its params, the
+   * A client's JSON-RPC read of the node (sim/workload/rpcProbe.ts): the method and its params, the
    * node's head when it answered, and the answer as a client reads it (JSON text parsed: hex
    * quantities, null for "not found"), or the error object.
    */

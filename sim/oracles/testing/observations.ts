@@ -14,7 +14,7 @@ import {
   type TxMsgFact,
   type VoteFact,
 } from '../../../src/node/observations';
-import { type RunObservation, type RunRecord } from '../../domain/observation';
+import { type RunObservation, type RunRecord } from '../../core/record';
 import { EMPTY_BLOOM } from '../model/logsBloom';
 
 export const rec = (t: number, node: string, obs: RunObservation): RunRecord => ({ t, node, obs });

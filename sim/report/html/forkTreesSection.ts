@@ -5,7 +5,7 @@
  * rest are listed with their figures).
  */
 import { type ReorgRecord } from '../../domain/sidechainDomain';
-import { type RunResult } from '../../run';
+import { type RunResult } from '../../run/run';
 import { type Scenario } from '../../scenario/scenario';
 import { type ForkTreeGroup, groupForkTrees, reorgShape } from '../aggregate/forkTreeGroups';
 import { nodeRanges } from '../aggregate/nodeRanges';

@@ -6,7 +6,7 @@
  * service node, and where its fork tree is.
  */
 import { compareNumbers } from '../../../src/core/order';
-import { type RunResult } from '../../run';
+import { type RunResult } from '../../run/run';
 import { type Scenario } from '../../scenario/scenario';
 import { type HeightBand, type NodeLag, OUTLIER_LAG } from '../aggregate/heightBand';
 import { esc, int, px, seconds, short, timeLabel, timeTicks } from './format';

@@ -4,7 +4,7 @@
  * the median as a line) with the nodes that fell behind named, a compact lag heat map whose rows
  * open the node's detail, and one stem per reorg event (the nodes that made the same switch).
  */
-import { type RunResult } from '../../run';
+import { type RunResult } from '../../run/run';
 import { type HeightBand, type NodeLag, OUTLIER_LAG } from '../aggregate/heightBand';
 import { nodeRanges } from '../aggregate/nodeRanges';
 import { reorgEvents } from '../aggregate/reorgEvents';

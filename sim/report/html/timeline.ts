@@ -4,7 +4,7 @@
  * a run (deduplicated: every service node records the same commit); `timelineSvg` draws them.
  */
 import { compareBig, compareNumbers, compareStrings } from '../../../src/core/order';
-import { type RunResult } from '../../run';
+import { type RunResult } from '../../run/run';
 import { type Scenario } from '../../scenario/scenario';
 import { mainFacts } from '../mainFacts';
 import { faultGroups } from '../aggregate/faultGroups';

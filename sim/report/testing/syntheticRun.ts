@@ -18,7 +18,7 @@
 import { type Address } from '../../../src/core/address';
 import { type Hex } from '../../../src/core/bytes';
 import { type CanonicalBlockInfo, type ReorgRecord, type SideBlockInfo } from '../../domain/sidechainDomain';
-import { type RunResult } from '../../run';
+import { type RunResult } from '../../run/run';
 import { type FaultSpec, type Scenario } from '../../scenario/scenario';
 
 const EPOCH_MS = 1_700_000_000_000;

@@ -17,7 +17,7 @@ import { type SidechainView } from '../../bridge/sidechainView';
 import { type NodeContext } from '../ports';
 import { type NodeMessage } from '../messages';
 import { type ServiceTimer } from './config';
-import { type ServiceNode } from './serviceNode';
+import { type ServiceNodeShell } from './config';
 import { checkpointSignatures } from './sideVoter';
 import { type TxIntake } from './txIntake';
 
@@ -27,7 +27,7 @@ export class BridgeWork {
   private readonly bridge: Bridge;
 
   constructor(
-    private readonly node: ServiceNode,
+    private readonly node: ServiceNodeShell,
     private readonly views: { parent: ParentView; sidechain: SidechainView },
     private readonly intake: TxIntake,
   ) {
@@ -96,7 +96,7 @@ export class BridgeWork {
 }
 
 /** Sign a message with the node's key at its check state's sequence (its bridge; Byzantine faults). */
-export function signOwnTx(node: ServiceNode, def: MsgDef, msg: unknown): Hex | null {
+export function signOwnTx(node: ServiceNodeShell, def: MsgDef, msg: unknown): Hex | null {
   const app = node.app;
   const acc = app.signingAccount(node.address);
   if (!acc) return null;

@@ -11,7 +11,12 @@ import { type CommittedBlock, type Proposal, type Vote } from '../../consensus/t
 import { type BridgeAction, type BridgeConfig, DEFAULT_BRIDGE_CONFIG } from '../../bridge/bridge';
 import { type NodeMessage } from '../messages';
 import { type ClientReplyPort } from '../ports';
-import { type ServiceNode } from './serviceNode';
+import { type SignatureScheme } from '../../core/signatureScheme';
+import { type ServiceApp } from '../../app/serviceApp';
+import { type ServiceBlock } from '../../consensus/types';
+import { type NodeContext } from '../ports';
+import { type ChainTip } from './blockRules';
+import { type ChainViews } from './chainViews';
 
 export type ServiceTimer =
   | { kind: 'consensus'; timeout: TimeoutInput }
@@ -72,20 +77,25 @@ export interface ServiceNodeHooks {
    * proposer sends two blocks to two halves of the network, its accomplices vote for each block
    * in the half that saw it. Null = broadcast normally.
    */
-  byzantineRoutes?(node: ServiceNode, msg: NodeMessage, tools: ByzantineTools): ByzantineRoutes | null;
-  onCommit?(node: ServiceNode, block: CommittedBlock, end: AppliedBlock['end'], results: AppliedBlock['results']): void;
+  byzantineRoutes?(node: ServiceNodeShell, msg: NodeMessage, tools: ByzantineTools): ByzantineRoutes | null;
+  onCommit?(
+    node: ServiceNodeShell,
+    block: CommittedBlock,
+    end: AppliedBlock['end'],
+    results: AppliedBlock['results'],
+  ): void;
   /**
    * A Byzantine proposer puts what it likes in its block: given the txs it reaped from its mempool
    * and the block it would propose (height, time), the txs its block carries instead (any bytes;
    * the other nodes must DeliverTx them). Null or absent = the reaped ones.
    */
-  blockTxs?(node: ServiceNode, reaped: Hex[], block: { height: bigint; timeMs: number }): Hex[] | null;
+  blockTxs?(node: ServiceNodeShell, reaped: Hex[], block: { height: bigint; timeMs: number }): Hex[] | null;
   /**
    * A Byzantine bridge: given the actions this node's bridge decided (after each tick and each
    * commit, none included), the actions it takes instead: a checkpoint of another range, a
    * submission held back and sent late. Null or absent = as decided.
    */
-  bridgeActions?(node: ServiceNode, actions: BridgeAction[], tools: ByzantineBridgeTools): BridgeAction[] | null;
+  bridgeActions?(node: ServiceNodeShell, actions: BridgeAction[], tools: ByzantineBridgeTools): BridgeAction[] | null;
   /** Where this node's answers to transaction-submitting clients go (a devnet's REST layer). */
   clientReplies?: ClientReplyPort;
 }
@@ -100,4 +110,26 @@ export interface ByzantineTools {
   signVote(v: Omit<Vote, 'signature'>): Vote;
   signProposal(p: Omit<Proposal, 'signature'>): Proposal;
   peers: readonly string[];
+}
+
+/**
+ * What a service node's parts (the consensus driver, the tx intake, the bridge work) and its hooks
+ * see of the node: its app, identity, settings, hooks and views, and the few acts they ask of it
+ * (sign, tip, propose, commit, take a message). The node (serviceNode.ts) implements it; its parts
+ * depend on this view, not on the node.
+ */
+export interface ServiceNodeShell {
+  readonly id: string;
+  readonly app: ServiceApp;
+  readonly identity: ServiceNodeIdentity;
+  readonly address: Address;
+  readonly scheme: SignatureScheme;
+  readonly cfg: ServiceNodeConfig;
+  readonly hooks: ServiceNodeHooks;
+  readonly views: ChainViews;
+  sign(digest: Uint8Array): Uint8Array;
+  tip(): ChainTip;
+  proposeBlock(ctx: NodeContext<NodeMessage, ServiceTimer>): ServiceBlock;
+  commitBlock(ctx: NodeContext<NodeMessage, ServiceTimer>, cb: CommittedBlock): void;
+  onMessage(from: string, msg: NodeMessage, ctx: NodeContext<NodeMessage, ServiceTimer>): void;
 }

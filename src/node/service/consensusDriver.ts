@@ -31,7 +31,7 @@ import { type ServiceTimer } from './config';
 import { evidenceObservation, proposalObservation, spanVoteObservation, voteObservation } from './reporting';
 import { castSideVotes } from './sideVoter';
 import { getChainParams } from '../../modules/chain/keeper';
-import { type ServiceNode } from './serviceNode';
+import { type ServiceNodeShell } from './config';
 
 type Ctx = NodeContext<NodeMessage, ServiceTimer>;
 
@@ -88,7 +88,7 @@ export class ConsensusDriver {
   private lastSyncRequestMs = -Infinity;
 
   constructor(
-    private readonly node: ServiceNode,
+    private readonly node: ServiceNodeShell,
     genesis: unknown,
   ) {
     this.consensusSet = genesisSetOf(genesis, node.app);

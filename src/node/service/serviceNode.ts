@@ -22,6 +22,7 @@ import {
   type ServiceNodeConfig,
   type ServiceNodeHooks,
   type ServiceNodeIdentity,
+  type ServiceNodeShell,
   type ServiceTimer,
 } from './config';
 import { ConsensusDriver } from './consensusDriver';
@@ -34,7 +35,7 @@ import { TxIntake } from './txIntake';
 
 type Ctx = NodeContext<NodeMessage, ServiceTimer>;
 
-export class ServiceNode implements SimNode<NodeMessage, ServiceTimer> {
+export class ServiceNode implements SimNode<NodeMessage, ServiceTimer>, ServiceNodeShell {
   readonly id: string;
   /** Durable: survives crashes. */
   readonly disk: CommittedBlock[] = [];

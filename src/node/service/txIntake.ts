@@ -14,7 +14,7 @@ import { type NodeContext } from '../ports';
 import { type NodeMessage } from '../messages';
 import { type ServiceTimer } from './config';
 import { Mempool } from './mempool';
-import { type ServiceNode } from './serviceNode';
+import { type ServiceNodeShell } from './config';
 
 type Ctx = NodeContext<NodeMessage, ServiceTimer>;
 
@@ -28,7 +28,7 @@ export class TxIntake {
   /** Hashes of client-submitted txs this node accepted and has not yet seen committed (their results are recorded). */
   private readonly clientTxs = new Set<Hex>();
 
-  constructor(private readonly node: ServiceNode) {
+  constructor(private readonly node: ServiceNodeShell) {
     this.mempool = new Mempool((tx: DecodedTx) =>
       txGas(getAuthParams(node.app.store), tx.raw.length, isCheckpointTx(tx.tx!)),
     );

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { loadScenario } from '../scenario/load';
 import { type Scenario } from '../scenario/scenario';
-import { clusterSetup } from './clusterSetup';
+import { runSetup } from './runSetup';
 
 const base = loadScenario('smoke').scenario;
 const withChanges = (signerChanges: Scenario['workload']['signerChanges']): Scenario => ({
@@ -16,7 +16,7 @@ const withChanges = (signerChanges: Scenario['workload']['signerChanges']): Scen
 
 describe('rotation keys', () => {
   it('one key per scheduled change (repeats count), per validator, mapped back to it', () => {
-    const s = clusterSetup(
+    const s = runSetup(
       withChanges([
         { atMs: 60_000, validator: 2, repeat: 2, everyMs: 60_000 },
         { atMs: 90_000, validator: 4 },
@@ -31,8 +31,8 @@ describe('rotation keys', () => {
   });
 
   it("a validator's keys do not depend on the other validators' changes", () => {
-    const one = clusterSetup(withChanges([{ atMs: 60_000, validator: 2 }]), 1);
-    const more = clusterSetup(
+    const one = runSetup(withChanges([{ atMs: 60_000, validator: 2 }]), 1);
+    const more = runSetup(
       withChanges([
         { atMs: 60_000, validator: 3, repeat: 3 },
         { atMs: 60_000, validator: 2, repeat: 2 },

@@ -5,8 +5,8 @@
  * barriers is the same run (same trace hash).
  */
 import { describe, expect, it } from 'vitest';
-import { loadScenario } from './scenario/load';
-import { type FaultSpec, type Scenario } from './scenario/scenario';
+import { loadScenario } from '../scenario/load';
+import { type FaultSpec, type Scenario } from '../scenario/scenario';
 import { type PreparedRun, prepareRun } from './run';
 
 const scenario: Scenario = { ...loadScenario('default').scenario, crypto: 'fast', faults: [] };

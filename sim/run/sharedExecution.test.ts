@@ -4,7 +4,7 @@
  * adopt each other's block records.
  */
 import { describe, expect, it } from 'vitest';
-import { loadScenario } from './scenario/load';
+import { loadScenario } from '../scenario/load';
 import { prepareRun } from './run';
 
 function run(name: string, seed: number, untilMs: number, sharedExecution?: boolean) {

@@ -11,27 +11,8 @@
  */
 import { type Hex } from '../../src/core/bytes';
 import { MSG_REGISTRY } from '../../src/app/registry';
-import { type RunRecord } from '../domain/observation';
-
-/** The client table's message types, by the amino name a delivered tx carries, in the spec's names. */
-export const MESSAGE_NAMES: ReadonlyMap<string, string> = new Map([
-  ['cosmos-sdk/MsgSend', 'MsgSend'],
-  ['cosmos-sdk/MsgMultiSend', 'MsgMultiSend'],
-  ['topup/MsgTopup', 'MsgTopup'],
-  ['topup/MsgWithdrawFee', 'MsgWithdrawFee'],
-  ['staking/MsgValidatorJoin', 'MsgValidatorJoin'],
-  ['staking/MsgStakeUpdate', 'MsgStakeUpdate'],
-  ['staking/MsgValidatorExit', 'MsgValidatorExit'],
-  ['staking/MsgSignerUpdate', 'MsgSignerUpdate'],
-  ['checkpoint/MsgCheckpoint', 'MsgCheckpoint'],
-  ['checkpoint/MsgCheckpointACK', 'MsgCheckpointAck'],
-  ['checkpoint/MsgCheckpointNoACK', 'MsgCheckpointNoAck'],
-  ['sidechain/MsgProposeSpan', 'MsgProposeSpan'],
-  ['clerk/MsgEventRecord', 'MsgEventRecord'],
-]);
-
-/** Bytes a block carried that do not decode to a transaction. */
-export const UNDECODABLE = 'undecodable';
+import { type RunRecord } from '../core/record';
+import { MESSAGE_NAMES, UNDECODABLE } from '../core/messageNames';
 
 export interface MessageCounts {
   delivered: number;

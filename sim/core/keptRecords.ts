@@ -9,7 +9,7 @@
  * their facts a tenth of an hour-long run's heap; nothing reads them after the run. A caller that
  * wants them (a test of Byzantine votes, a tool) takes them from `onRecord`.
  */
-import { type RunObservation } from './observation';
+import { type RunObservation } from './record';
 
 const NOT_KEPT: ReadonlySet<string> = new Set(['consensus.vote', 'consensus.proposal', 'consensus.round']);
 

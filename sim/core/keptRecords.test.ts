@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type RunObservation } from './observation';
+import { type RunObservation } from './record';
 import { keptAfterRun } from './keptRecords';
 
 describe('the records a run keeps', () => {
@@ -14,7 +14,7 @@ describe('the records a run keeps', () => {
 describe('a run', () => {
   it('keeps, of every record the oracles and onRecord saw, exactly the kept kinds, in the same order', async () => {
     const { loadScenario } = await import('../scenario/load');
-    const { runScenario } = await import('../run');
+    const { runScenario } = await import('../run/run');
     const { scenario } = loadScenario('smoke');
     const seen: Array<{ t: number; node: string; obs: RunObservation }> = [];
     const r = runScenario({ ...scenario, crypto: 'fast' }, { seed: 2, untilMs: 30_000, onRecord: (x) => seen.push(x) });

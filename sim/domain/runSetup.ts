@@ -14,15 +14,7 @@ import { type SpanProducer } from '../../src/sidechain/systemState';
 import { type GenesisAlloc } from '../../src/sidechain/accounts';
 import { Rng } from '../env/rng';
 import { type Scenario } from '../scenario/scenario';
-
-export interface ValidatorKeys {
-  index: number;
-  signerKey: Hex;
-  signer: Address;
-  pubKey: Hex;
-  ownerKey: Hex;
-  owner: Address;
-}
+import { type RotationKey, type UserKey, type ValidatorKeys } from '../core/runKeys';
 
 export type DomainName = 'main' | 'sidechain';
 
@@ -40,17 +32,10 @@ export function crossDomainLatencyMs(s: Scenario): number {
   return Math.max(1, s.network.latencyMinMs);
 }
 
-/** A signer key a validator rotates to on the parent chain (a `signerChanges` item of the workload). */
-export interface RotationKey {
-  key: Hex;
-  signer: Address;
-  pubKey: Hex;
-}
-
 /** What each user holds on the sidechain at genesis: 10,000 tokens (wei), as anvil funds its dev accounts. */
 export const SIDECHAIN_USER_BALANCE = 10_000n * ONE_TOKEN;
 
-export interface ClusterSetup {
+export interface RunSetup {
   rng: Rng;
   scheme: SignatureScheme;
   keys: ValidatorKeys[];
@@ -63,7 +48,7 @@ export interface ClusterSetup {
   rotationKeys: RotationKey[][];
   /** The validator (1-based index) of a signer address, genesis or rotated; undefined for others (joined validators). */
   validatorOfSigner: ReadonlyMap<Address, number>;
-  users: Array<{ key: Hex; address: Address }>;
+  users: UserKey[];
   genesis: unknown;
   /** The sidechain's genesis accounts: every user funded (the devnet's dev accounts). */
   sidechainAlloc: GenesisAlloc[];
@@ -76,7 +61,7 @@ export interface ClusterSetup {
   crossLatencyMs: number;
 }
 
-export function clusterSetup(scenario: Scenario, seed: number): ClusterSetup {
+export function runSetup(scenario: Scenario, seed: number): RunSetup {
   // Every random stream of the run derives from this (the scenario's name unless it names other streams).
   const rng = Rng.forSeed(`${scenario.streams ?? scenario.name}/${seed}`);
   const scheme = schemeFor(scenario.crypto);

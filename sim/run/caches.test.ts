@@ -4,8 +4,8 @@
  * its bound and hit rate, and `clearCaches` empties them all.
  */
 import { describe, expect, it } from 'vitest';
-import { cacheStats, clearCaches } from '../src/core/memo';
-import { loadScenario } from './scenario/load';
+import { cacheStats, clearCaches } from '../../src/core/memo';
+import { loadScenario } from '../scenario/load';
 import { runScenario } from './run';
 
 /** The caches a run uses (the sidechain JSON-RPC's are loaded only by a devnet). */

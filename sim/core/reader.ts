@@ -6,7 +6,7 @@
 import { InputError } from '../../src/core/errors';
 import { durationText, parseDurationMs } from '../../src/core/duration';
 import { parseUint } from '../../src/core/amount';
-import { type LinkModel } from '../env/network';
+import { type LinkModel } from './linkModel';
 
 export type Obj = Record<string, unknown>;
 

@@ -4,8 +4,8 @@
  * engine, the rng streams and the trace without the service or the sidechain (engine.prop.test.ts).
  * Same seed, same trace hash.
  */
-import { Engine, type RunVerdict } from '../engine';
-import { Rng } from '../../env/rng';
+import { Engine, type RunVerdict } from '../../engine/engine';
+import { Rng } from '../rng';
 import { TraceRecorder } from '../../trace/traceRecorder';
 
 export interface GossipNetworkOptions {

@@ -3,18 +3,18 @@
  * window loop's numbers and the oracles' verdict. It holds no live node or network (a devnet that
  * needs the live network keeps the explicit handle PreparedRun.main).
  */
-import { type Hex, concatBytes, fromHex, toHex } from '../src/core/bytes';
-import { keccak256Bytes } from '../src/core/hash';
-import { type RunVerdict } from './engine/engine';
-import { type IndexedFaultFired } from './domain/faultBook';
-import { type RunRecord } from './domain/observation';
-import { type WindowEnd } from './domain/windowProtocol';
-import { type MainReport } from './domain/mainReport';
-import { type ReorgRecord, type SidechainReport } from './domain/sidechainDomain';
-import { type Violation } from './oracles/oracle';
-import { type RuleId } from './oracles/ruleId';
-import { type Counts, type Scenario, type Verdict } from './scenario/scenario';
-import { type MessageReach, messageReach } from './report/messageReach';
+import { type Hex, concatBytes, fromHex, toHex } from '../../src/core/bytes';
+import { keccak256Bytes } from '../../src/core/hash';
+import { type RunVerdict } from '../engine/engine';
+import { type IndexedFaultFired } from '../domain/faultBook';
+import { type RunRecord } from '../core/record';
+import { type WindowEnd } from '../domain/windowProtocol';
+import { type MainReport } from '../domain/mainReport';
+import { type ReorgRecord, type SidechainReport } from '../domain/sidechainDomain';
+import { type Violation } from '../oracles/oracle';
+import { type RuleId } from '../oracles/ruleId';
+import { type Counts, type Scenario, type Verdict } from '../scenario/scenario';
+import { type MessageReach, messageReach } from './messageReach';
 
 export type Placement = 'inline' | 'worker';
 

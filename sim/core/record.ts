@@ -4,7 +4,6 @@
  * and the reports read this one typed stream; the trace recorder alone turns it into text.
  */
 import { type Observation } from '../../src/node/observations';
-import { type TriggerChain } from '../scenario/scenario';
 import { type Hex } from '../../src/core/bytes';
 
 /** What the reference gives a Byzantine sender's crafted tx, delivered on the state it was crafted on. */
@@ -15,6 +14,21 @@ export interface ByzantineExpectFact {
   codespace: string;
   /** Any of these codes. */
   codes: readonly number[];
+}
+
+/** The chains a height trigger can watch: the service chain (main domain) or the sidechain. */
+export type TriggerChain = 'service' | 'sidechain';
+
+/**
+ * A height trigger (`"atHeight": {"service": 120}` or `{"sidechain": 64}`): the fault fires when
+ * the network first reaches that height, i.e. at the first `service.commit` record of a live
+ * service node with height >= `height`, or the first `sidechain.imported` record of a live
+ * sidechain node with number >= `height` (any branch, own blocks included). It acts at that
+ * virtual millisecond, after the events already queued for it, and lasts `for` from there.
+ */
+export interface HeightTrigger {
+  chain: TriggerChain;
+  height: number;
 }
 
 export interface FaultFact {

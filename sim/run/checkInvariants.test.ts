@@ -4,7 +4,7 @@
  * same run goes on (and its divergence is the oracles' business).
  */
 import { describe, expect, it } from 'vitest';
-import { loadScenario } from './scenario/load';
+import { loadScenario } from '../scenario/load';
 import { prepareRun, type RunOptions } from './run';
 
 function runBreakingNode0(checkInvariants: boolean) {

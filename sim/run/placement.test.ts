@@ -5,13 +5,13 @@
  * and a different hash for every seed. Plus the pieces the windows rest on.
  */
 import { describe, expect, it } from 'vitest';
-import { loadScenario } from './scenario/load';
-import { type Scenario } from './scenario/scenario';
+import { loadScenario } from '../scenario/load';
+import { type Scenario } from '../scenario/scenario';
 import { runScenario, runScenarioAsync, prepareRun } from './run';
-import { summaryJson } from './report/summary';
-import { compareCrossMessages, WindowScheduler } from './domain/windowScheduler';
-import { type CrossMessage, type DomainStatus, type WindowResult } from './domain/windowProtocol';
-import { type RunRecord } from './domain/observation';
+import { summaryJson } from '../report/summary';
+import { compareCrossMessages, WindowScheduler } from '../domain/windowScheduler';
+import { type CrossMessage, type DomainStatus, type WindowResult } from '../domain/windowProtocol';
+import { type RunRecord } from '../core/record';
 
 const UNTIL_MS = 90_000;
 const SEEDS = Array.from({ length: 20 }, (_, i) => i + 1);

@@ -11,76 +11,24 @@
  *
  * Wall time is measured by the caller (the CLI); nothing here reads a clock.
  */
-import { type Cluster } from './cluster';
-import { type FaultSpec, type Scenario } from './scenario/scenario';
-import { type TraceRecorder, type TraceSink } from './trace/traceRecorder';
-import { clusterSetup } from './domain/clusterSetup';
-import { type RunRecord } from './domain/observation';
-import { SidechainDomain, type SidechainReportQuery } from './domain/sidechainDomain';
-import { type Violation } from './oracles/oracle';
-import { type Placement, type RunResult } from './runResult';
+import { type MainDomain } from '../domain/mainDomain';
+import { type FaultSpec, type Scenario } from '../scenario/scenario';
+import { runSetup } from '../domain/runSetup';
+import { SidechainDomain } from '../domain/sidechainDomain';
+import { type Violation } from '../oracles/oracle';
+import { type RunResult } from './runResult';
 import { WindowLoop } from './windowLoop';
-import { type RemoteSidechainDomain, startSidechainWorker } from './workers/sidechainWorker';
+import { type RunOptions } from './runOptions';
+import { type RemoteSidechainDomain, startSidechainWorker } from '../workers/sidechainWorker';
 
 export type { Placement, RunResult, Samples } from './runResult';
-
-export interface RunOptions {
-  seed: number;
-  untilMs?: number;
-  /** The main domain's trace recorder (its sinks see the main domain's lines only; see traceSink). */
-  trace?: TraceRecorder;
-  /**
-   * Every trace line of the run (JSONL), both domains merged in canonical order: by time, main
-   * first on ties (a line goes out once both domains have run past its time).
-   */
-  traceSink?: TraceSink;
-  /** Every record (observation) of both domains, in the same canonical order; for oracles. */
-  onRecord?: (record: RunRecord) => void;
-  /** What the sidechain domain should compute at the end (e.g. checkpoint roots), asked with the main domain's final state. */
-  sidechainQuery?: (cluster: Cluster) => SidechainReportQuery;
-  /** Where the sidechain domain runs (default inline). `runScenario`/`prepareRun` are inline only. */
-  placement?: Placement;
-  /** Called every `progressEveryMs` of simulated time (for progress bars); return 'stop' to end early. */
-  onProgress?: (simulatedMs: number, totalMs: number) => 'stop' | undefined;
-  progressEveryMs?: number;
-  /**
-   * How much simulated time one `step()` covers at most (default: the larger of the sample and
-   * progress spacing). A devnet paced to the wall clock takes short steps.
-   */
-  stepMs?: number;
-  /**
-   * Called at every window barrier, after both domains ran the window (`barrier` counts them).
-   * The only place where input from outside the simulation may enter (`deliverExternal`), so a
-   * replay that makes the same calls at the same barriers runs the same events.
-   */
-  onBarrier?: (barrier: number) => void;
-  /** Samples for plots are taken this often (default: 120 samples over the run). */
-  sampleEveryMs?: number;
-  /**
-   * Worker placement only: how long each thread spins on the barrier channel before it sleeps
-   * (ms; see sim/workers/barrierChannel.ts). Spinning saves the thread wake-up (~0.1 ms) per
-   * barrier but steals cycles where two threads share a loop. Never changes results.
-   */
-  barrierSpinMs?: { main?: number; worker?: number };
-  /**
-   * Check every module's invariant at the end of every block the service nodes execute; a broken
-   * one ends the run as a crash naming the invariant, the height and the seed (test builds check
-   * them always; see src/app/invariantCheck.ts).
-   */
-  checkInvariants?: boolean;
-  /**
-   * Share block execution between the service nodes (default on): a node adopts the record of a
-   * block another node already applied to the same state (src/app/sharedExecution.ts). Off runs
-   * every block on every node; the trace hash is the same either way.
-   */
-  sharedExecution?: boolean;
-}
+export type { RunOptions } from './runOptions';
 
 export interface PreparedRun {
   step(): 'more' | 'done';
   finish(): RunResult;
   /** The two domains (inline runs only): a devnet reads their nodes between steps. */
-  readonly main: Cluster;
+  readonly main: MainDomain;
   readonly sidechain: SidechainDomain;
   /** How far both domains have run (virtual ms). */
   ranToMs(): number;
@@ -135,7 +83,7 @@ export function prepareRun(scenario: Scenario, opts: RunOptions): PreparedRun {
   if ((opts.placement ?? 'inline') !== 'inline')
     throw new Error('prepareRun runs inline; use prepareRunAsync for the worker placement');
   const loop = new WindowLoop(scenario, opts);
-  const sidechain = new SidechainDomain(scenario, opts.seed, loop.domainOptions(), clusterSetup(scenario, opts.seed));
+  const sidechain = new SidechainDomain(scenario, opts.seed, loop.domainOptions(), runSetup(scenario, opts.seed));
   loop.begin(sidechain.begin());
   return {
     step() {
@@ -144,13 +92,13 @@ export function prepareRun(scenario: Scenario, opts: RunOptions): PreparedRun {
         const plan = loop.next();
         if (plan === null) break;
         const sc = sidechain.runWindow(plan.sidechain);
-        const main = loop.cluster.runWindow(plan.main);
+        const main = loop.main.runWindow(plan.main);
         if (loop.barrier(main, sc)) break;
       }
       return loop.afterStep();
     },
     finish: () => loop.finish(sidechain.report(loop.reportQuery())),
-    main: loop.cluster,
+    main: loop.main,
     sidechain,
     ranToMs: () => loop.ranToMs,
     window() {
@@ -159,17 +107,17 @@ export function prepareRun(scenario: Scenario, opts: RunOptions): PreparedRun {
       if (plan !== null) {
         // The same order as step(): the sidechain's window, then the main domain's.
         const sc = sidechain.runWindow(plan.sidechain);
-        loop.barrier(loop.cluster.runWindow(plan.main), sc);
+        loop.barrier(loop.main.runWindow(plan.main), sc);
       }
       return loop.afterStep();
     },
     peekRanToMs: () => (loop.done ? null : loop.peekRanToMs()),
     barriers: () => loop.barriers,
-    events: () => loop.cluster.engine.eventsDelivered + sidechain.engine.eventsDelivered,
+    events: () => loop.main.engine.eventsDelivered + sidechain.engine.eventsDelivered,
     injectFault(f) {
-      const atMs = Math.max(loop.cluster.status().ranToMs, sidechain.status().ranToMs) + 1;
+      const atMs = Math.max(loop.main.status().ranToMs, sidechain.status().ranToMs) + 1;
       const index = loop.addFault({ ...f, atMs });
-      loop.cluster.injectFault(f, index, atMs);
+      loop.main.injectFault(f, index, atMs);
       sidechain.injectFault(f, index, atMs);
       loop.refresh(sidechain.status());
       return { index, atMs };
@@ -203,7 +151,7 @@ export async function prepareRunAsync(scenario: Scenario, opts: RunOptions): Pro
         if (plan === null) break;
         // The worker runs its window while this thread runs the main domain's.
         remote.postWindow(plan.sidechain);
-        const main = loop.cluster.runWindow(plan.main);
+        const main = loop.main.runWindow(plan.main);
         if (loop.barrier(main, await remote.takeWindow())) break;
       }
       return loop.afterStep();

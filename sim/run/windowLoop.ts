@@ -4,22 +4,22 @@
  * placement (run.ts) runs the sidechain domain's windows; the result is assembled at the end
  * from the domains' reports (runResult.ts).
  */
-import { Cluster } from './cluster';
-import { type DomainOptions } from './domain/domain';
-import { type DomainStatus, type WindowEnd, type WindowResult } from './domain/windowProtocol';
-import { type SidechainReport, type SidechainReportQuery } from './domain/sidechainDomain';
-import { type WindowPlan, WindowScheduler } from './domain/windowScheduler';
-import { oracleTimings } from './domain/oracleTimings';
-import { OracleSuite } from './oracles/suite';
-import { faultSilencesProducers } from './faults/registry';
-import { fastKeyOf } from '../src/core/signatureScheme';
+import { MainDomain } from '../domain/mainDomain';
+import { type DomainOptions } from '../domain/domain';
+import { type DomainStatus, type WindowEnd, type WindowResult } from '../domain/windowProtocol';
+import { type SidechainReport, type SidechainReportQuery } from '../domain/sidechainDomain';
+import { type WindowPlan, WindowScheduler } from '../domain/windowScheduler';
+import { oracleTimings } from '../domain/oracleTimings';
+import { OracleSuite } from '../oracles/suite';
+import { faultSilencesProducers } from '../faults/registry';
+import { fastKeyOf } from '../../src/core/signatureScheme';
 import { RecordRelease } from './recordRelease';
-import { type RunOptions } from './run';
+import { type RunOptions } from './runOptions';
 import { assembleResult, type RunResult } from './runResult';
-import { type FaultSpec, type Scenario, type Verdict } from './scenario/scenario';
+import { type FaultSpec, type Scenario, type Verdict } from '../scenario/scenario';
 
 export class WindowLoop {
-  readonly cluster: Cluster;
+  readonly main: MainDomain;
   readonly untilMs: number;
   readonly sampleEveryMs: number;
   readonly oracles: OracleSuite;
@@ -45,7 +45,7 @@ export class WindowLoop {
     this.stepMs = opts.stepMs ?? Math.max(this.sampleEveryMs, opts.progressEveryMs ?? this.sampleEveryMs);
     this.nextProgress = this.stepMs;
     this.stepTarget = Math.min(this.untilMs, this.stepMs);
-    this.cluster = new Cluster(scenario, opts.seed, {
+    this.main = new MainDomain(scenario, opts.seed, {
       ...this.domainOptions(),
       ...(opts.trace ? { trace: opts.trace } : {}),
       service: {
@@ -58,8 +58,8 @@ export class WindowLoop {
     this.oracles = new OracleSuite(
       { ...scenario, faults: this.faults },
       (i) => {
-        const k = this.cluster.setup.keys[i - 1];
-        return k ? [k.signer, ...this.cluster.setup.rotationKeys[i - 1]!.map((r) => r.signer)] : [];
+        const k = this.main.setup.keys[i - 1];
+        return k ? [k.signer, ...this.main.setup.rotationKeys[i - 1]!.map((r) => r.signer)] : [];
       },
       faultSilencesProducers,
       fastKeyOf,
@@ -73,9 +73,9 @@ export class WindowLoop {
   }
 
   begin(sidechain: { status: DomainStatus; end: WindowEnd | null }): void {
-    const main = this.cluster.begin();
+    const main = this.main.begin();
     this.scheduler = new WindowScheduler(
-      this.cluster.setup.crossLatencyMs,
+      this.main.setup.crossLatencyMs,
       this.untilMs,
       this.scenario.maxEvents,
       main.status,
@@ -88,7 +88,7 @@ export class WindowLoop {
 
   /** What to ask the sidechain domain at the end (with the main domain's final state); releases everything. */
   reportQuery(): SidechainReportQuery {
-    const q = this.opts.sidechainQuery?.(this.cluster) ?? {};
+    const q = this.opts.sidechainQuery?.(this.main) ?? {};
     this.release.release(Infinity);
     return q;
   }
@@ -113,7 +113,7 @@ export class WindowLoop {
 
   /** The domains' statuses again, after input between two windows (inline runs). */
   refresh(sidechain: DomainStatus): void {
-    this.scheduler.refresh(this.cluster.status(), sidechain);
+    this.scheduler.refresh(this.main.status(), sidechain);
   }
 
   next(): WindowPlan | null {
@@ -176,7 +176,7 @@ export class WindowLoop {
     return assembleResult(
       this.scenario,
       { seed: this.opts.seed, placement: this.opts.placement ?? 'inline' },
-      this.cluster.report(),
+      this.main.report(),
       sc,
       {
         simulatedMs,

@@ -3,12 +3,12 @@
  * the main domain first on ties) and passed on once both domains have run past their time: to the
  * oracles, to the caller's onRecord and to its trace sink.
  */
-import { type RunRecord } from './domain/observation';
-import { type WindowResult } from './domain/windowProtocol';
-import { TimeMerge, traceLineTimeMs } from './domain/timeMerge';
-import { type OracleSuite } from './oracles/suite';
-import { keptAfterRun } from './domain/keptRecords';
-import { type TraceSink } from './trace/traceRecorder';
+import { type RunRecord } from '../core/record';
+import { type WindowResult } from '../domain/windowProtocol';
+import { TimeMerge, traceLineTimeMs } from '../domain/timeMerge';
+import { type OracleSuite } from '../oracles/suite';
+import { keptAfterRun } from '../core/keptRecords';
+import { type TraceSink } from '../trace/traceRecorder';
 
 export class RecordRelease {
   private readonly records = new TimeMerge<RunRecord>((r) => r.t);

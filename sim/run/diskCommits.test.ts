@@ -5,7 +5,7 @@
  * height only, the node's own seen commit. Sync answers and restarts read the disk.
  */
 import { describe, expect, it } from 'vitest';
-import { loadScenario } from './scenario/load';
+import { loadScenario } from '../scenario/load';
 import { prepareRun } from './run';
 
 describe('the commits on a service node disk', () => {

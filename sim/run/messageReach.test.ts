@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { type Hex } from '../../src/core/bytes';
 import { type TxFact } from '../../src/node/observations';
-import { type RunObservation } from '../domain/observation';
+import { type RunObservation } from '../core/record';
 import { VALIDATORS, commit, hash, rec, tx } from '../oracles/testing/observations';
 import { addReach, byzantineTable, messageReach, reachTable } from './messageReach';
 
