@@ -12,7 +12,7 @@ export type { Repeats } from './repeats';
 /** The message types an expectation may bound (the client table's, and bytes that do not decode). */
 export const MESSAGE_TYPES: readonly string[] = [...MESSAGE_NAMES.values(), UNDECODABLE];
 
-export type { FaultSpec, FaultKind, TriggerChain } from '../faults/registry';
+export type { FaultSpec, FaultKind } from '../faults/registry';
 export { FAULT_KINDS } from '../faults/registry';
 
 export type Verdict = 'pass' | 'safety' | 'liveness' | 'crash';
