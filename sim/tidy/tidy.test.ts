@@ -94,6 +94,54 @@ describe('tidy catches what it exists for', () => {
     }
   });
 
+  it('sim/ in floors: an import of a higher floor, or a folder on no floor', () => {
+    const root = plant({
+      'sim/env/net.ts': "import { type MainDomain } from '../domain/mainDomain';\n",
+      'sim/domain/mainDomain.ts': "import { Network } from '../env/net';\nexport class MainDomain {}\n",
+      'sim/run/run.ts': "import { MainDomain } from '../domain/mainDomain';\n",
+      'sim/oracles/o.ts': "import { type W } from '../workload/w';\n",
+      'sim/workload/w.ts': 'export type W = 1;\n',
+      'sim/annex/a.ts': "import { x } from '../core/x';\n",
+      'sim/core/x.ts': 'export const x = 1;\n',
+    });
+    try {
+      const vs = checkTree(root);
+      expect(vs.map((v) => `${v.file} ${v.rule}`).sort()).toEqual([
+        'sim/annex/a.ts import-direction',
+        'sim/env/net.ts import-direction',
+        'sim/oracles/o.ts import-direction',
+      ]);
+      expect(vs.find((v) => v.file === 'sim/env/net.ts')!.message).toMatch(
+        /sim\/env\/ \(floor 4\) must not import sim\/domain\/ \(floor 8\)/,
+      );
+      // Two folders on one floor do not know each other.
+      expect(vs.find((v) => v.file === 'sim/oracles/o.ts')!.message).toMatch(/must not import sim\/workload\//);
+      expect(vs.find((v) => v.file === 'sim/annex/a.ts')!.message).toMatch(/stands on no floor of sim\//);
+    } finally {
+      rmSync(root, { recursive: true });
+    }
+  });
+
+  it('a loop of three files is refused, type imports included; a loop of two is tolerated', () => {
+    const root = plant({
+      'src/core/a.ts': "import { type B } from './b';\nexport type A = 1;\n",
+      'src/core/b.ts': "import {\n  type C,\n} from './c';\nexport type B = 1;\n",
+      'src/core/c.ts': "export { type A } from './a';\nexport type C = 1;\n",
+      'src/core/d.ts': "import { e } from './e';\nexport const d = 1;\n",
+      'src/core/e.ts': "import { d } from './d';\nexport const e = 1;\n",
+    });
+    try {
+      const vs = checkTree(root);
+      expect(vs).toHaveLength(1);
+      expect(vs[0]).toMatchObject({ file: 'src/core/a.ts', rule: 'import-cycle' });
+      expect(vs[0]!.message).toMatch(
+        /3 files import each other in a loop \(src\/core\/a\.ts, src\/core\/b\.ts, src\/core\/c\.ts\)/,
+      );
+    } finally {
+      rmSync(root, { recursive: true });
+    }
+  });
+
   it('oracles import no rule code: values only from sim/oracles and the byte and hash helpers', () => {
     const root = plant({
       'sim/oracles/good.ts': [

@@ -1,19 +1,24 @@
 /**
  * The tidy check of the architecture's determinism contract:
  *  1. banned nondeterministic APIs anywhere in src/ and sim/ outside the real adapters;
- *  2. the import direction: src/ <- sim/ <- cli/ at the top level, and between the folders of src/;
- *  3. the oracles' independence: sim/oracles/ imports no rule code from anywhere (see ORACLE_VALUE_IMPORTS);
- *  4. no hidden process-wide cache: a module-level Map, WeakMap or Set that is not a read-only
+ *  2. the import direction (direction.ts): src/ <- sim/ <- cli/ at the top level, between the
+ *     folders of src/, and between the floors of sim/;
+ *  3. no import cycle of more than two files (cycles.ts), type imports included;
+ *  4. the oracles' independence: sim/oracles/ imports no rule code from anywhere (see ORACLE_VALUE_IMPORTS);
+ *  5. no hidden process-wide cache: a module-level Map, WeakMap or Set that is not a read-only
  *     table is made with src/core/memo.ts (bounded, counted, cleared between runs), or named below.
  * It reads files as text; it runs nothing. Test files are skipped: they are not part of a run.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep, dirname, posix } from 'node:path';
+import { knots } from './cycles';
+import { directionBreach, layerOf } from './direction';
+import { DYNAMIC_IMPORT_RE, SIDE_EFFECT_IMPORT_RE, STATEMENT_RE, importsOf, targetOf } from './imports';
 
 export interface TidyFinding {
   file: string;
   line: number;
-  rule: 'banned-api' | 'import-direction' | 'oracle-imports' | 'module-cache';
+  rule: 'banned-api' | 'import-direction' | 'import-cycle' | 'oracle-imports' | 'module-cache';
   message: string;
 }
 
@@ -80,23 +85,6 @@ const MODULE_STATE: Readonly<Record<string, string>> = {
 
 const MODULE_MAP_RE = /^(?:export\s+)?(?:const|let)\s+[\w$]+\s*(:\s*([^=]+?))?\s*=\s*new\s+(?:Weak)?(?:Map|Set)\b/;
 
-/** Allowed imports per src folder (besides itself). */
-const ALLOWED: Record<string, string[]> = {
-  core: [],
-  store: ['core'],
-  modules: ['core', 'store'],
-  app: ['core', 'store', 'modules'],
-  consensus: ['core', 'store', 'modules', 'app'],
-  bridge: ['core', 'store', 'modules', 'app', 'parent', 'sidechain'],
-  parent: ['core', 'store'],
-  sidechain: ['core', 'store'],
-  node: ['core', 'store', 'modules', 'app', 'consensus', 'bridge', 'parent', 'sidechain'],
-  rpc: ['core', 'store', 'modules', 'app', 'consensus', 'bridge', 'parent', 'sidechain', 'node'],
-  client: ['core', 'store', 'modules', 'app', 'consensus', 'bridge', 'parent', 'sidechain', 'node', 'rpc'],
-  // src/index.ts: the library surface may re-export any part of src, never sim.
-  '.': ['core', 'store', 'modules', 'app', 'consensus', 'bridge', 'parent', 'sidechain', 'node', 'rpc'],
-};
-
 /**
  * An oracle never shares rule code with what it checks (it keeps its own model, written from the
  * spec and the reference). sim/oracles/ may import values only from itself and from these plain
@@ -116,12 +104,6 @@ export const ORACLE_VALUE_IMPORTS: readonly string[] = [
   // transaction's sender itself, where the node's rule for which signature names whom is checked.
   'ethers',
 ];
-
-/** Whole import/export-from statements (they may span lines): keyword, `type`, the clause, the module. */
-const STATEMENT_RE =
-  /(?:^|[\n;])\s*(import|export)\s+(type\s+)?(\{[^}]*\}|\*(?:\s+as\s+[\w$]+)?|[\w$]+(?:\s*,\s*(?:\{[^}]*\}|\*\s+as\s+[\w$]+))?)\s*from\s*['"]([^'"]+)['"]/g;
-const SIDE_EFFECT_IMPORT_RE = /(?:^|[\n;])\s*import\s*['"]([^'"]+)['"]/g;
-const DYNAMIC_IMPORT_RE = /\bimport\s*\(/g;
 
 /** `{ type A, type B }`: every specifier is a type. */
 function onlyTypes(clause: string): boolean {
@@ -165,28 +147,6 @@ function checkOracleImports(rel: string, code: string): TidyFinding[] {
   for (let m = DYNAMIC_IMPORT_RE.exec(code); m !== null; m = DYNAMIC_IMPORT_RE.exec(code))
     report(m.index, 'import modules at run time');
   return out;
-}
-
-/** Every module a file imports or re-exports (static, side-effect and literal dynamic imports, types included), with its line. */
-export function importsOf(code: string): Array<{ spec: string; line: number }> {
-  const out: Array<{ spec: string; line: number }> = [];
-  const lineAt = (index: number) => code.slice(0, index).split('\n').length;
-  const at = (m: RegExpExecArray, spec: string) =>
-    out.push({ spec, line: lineAt(m.index + m[0].search(/import|export/)) });
-  STATEMENT_RE.lastIndex = 0;
-  for (let m = STATEMENT_RE.exec(code); m !== null; m = STATEMENT_RE.exec(code)) at(m, m[4]!);
-  SIDE_EFFECT_IMPORT_RE.lastIndex = 0;
-  for (let m = SIDE_EFFECT_IMPORT_RE.exec(code); m !== null; m = SIDE_EFFECT_IMPORT_RE.exec(code)) at(m, m[1]!);
-  LITERAL_DYNAMIC_IMPORT_RE.lastIndex = 0;
-  for (let m = LITERAL_DYNAMIC_IMPORT_RE.exec(code); m !== null; m = LITERAL_DYNAMIC_IMPORT_RE.exec(code)) at(m, m[1]!);
-  return out.sort((a, b) => a.line - b.line);
-}
-
-const LITERAL_DYNAMIC_IMPORT_RE = /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g;
-
-/** The repository path (without extension) a relative import of `rel` names. */
-function targetOf(rel: string, spec: string): string {
-  return posix.normalize(posix.join(posix.dirname(rel), spec)).replace(/\.(ts|js|mts|mjs)$/, '');
 }
 
 export function listSourceFiles(root: string, dirs: string[] = ['src', 'sim', 'cli']): string[] {
@@ -256,8 +216,6 @@ export function checkFile(root: string, file: string, text: string = readFileSyn
     });
   }
 
-  // The top level: src/ <- sim/ <- cli/ (each may import only what lies below it); inside src/,
-  // its folders have a direction of their own.
   const from = layerOf(rel);
   if (from !== null)
     for (const imp of importsOf(code)) {
@@ -270,37 +228,33 @@ export function checkFile(root: string, file: string, text: string = readFileSyn
   return violations;
 }
 
-const SRC_DIRECTION =
-  'core <- store <- modules <- app <- {consensus, bridge} <- node <- {rpc, client}; parent and sidechain use core and store only';
-
-/** Why an import from layer `from` to layer `to` runs against the direction, or null when it may. */
-function directionBreach(from: string, to: string, spec: string): string | null {
-  const area = (l: string): 'src' | 'sim' | 'cli' => (l === '@sim' ? 'sim' : l === '@cli' ? 'cli' : 'src');
-  const rank = { src: 0, sim: 1, cli: 2 } as const;
-  const name = (l: string) => (l === '@sim' ? 'sim/' : l === '@cli' ? 'cli/' : l === '.' ? 'src/index.ts' : `src/${l}`);
-  const [a, b] = [area(from), area(to)];
-  if (a !== b)
-    return rank[b] > rank[a]
-      ? `${name(from)} must not import ${name(to)} (${spec}); the top level runs src/ <- sim/ <- cli/: the library never knows who runs it`
-      : null;
-  if (a !== 'src') return null;
-  return (ALLOWED[from] ?? []).includes(to)
-    ? null
-    : `${name(from)} must not import ${name(to)} (${spec}); direction: ${SRC_DIRECTION}`;
-}
-
-/** 'core', 'store', … for src files, '.' for src/index.ts, '@sim' for sim/, '@cli' for cli/, null otherwise. */
-function layerOf(rel: string): string | null {
-  const parts = rel.split('/');
-  if (parts[0] === 'sim') return '@sim';
-  if (parts[0] === 'cli') return '@cli';
-  if (parts[0] !== 'src') return null;
-  if (parts.length === 2) return '.';
-  return parts[1] ?? null;
-}
-
 export function checkTree(root: string): TidyFinding[] {
-  return listSourceFiles(root).flatMap((f) => checkFile(root, f));
+  const files = listSourceFiles(root);
+  return [...files.flatMap((f) => checkFile(root, f)), ...checkCycles(root, files)];
+}
+
+/** Every loop of more than two files in the import graph of src/, sim/ and cli/ (type imports included). */
+function checkCycles(root: string, files: readonly string[]): TidyFinding[] {
+  const rels = files.map((f) => relative(root, f).split(sep).join('/'));
+  const known = new Set(rels);
+  const resolve = (t: string) => [`${t}.ts`, `${t}/index.ts`, `${t}.mjs`, t].find((c) => known.has(c)) ?? null;
+  const edges = new Map<string, string[]>();
+  files.forEach((f, i) => {
+    const rel = rels[i]!;
+    const out: string[] = [];
+    for (const imp of importsOf(stripComments(readFileSync(f, 'utf8'))))
+      if (imp.spec.startsWith('.')) {
+        const to = resolve(targetOf(rel, imp.spec));
+        if (to !== null && to !== rel) out.push(to);
+      }
+    edges.set(rel, out);
+  });
+  return knots(rels, edges).map((loop) => ({
+    file: loop[0]!,
+    line: 1,
+    rule: 'import-cycle' as const,
+    message: `${loop.length} files import each other in a loop (${loop.join(', ')}): give the shared part a file of its own, or let one side see the other through a narrow interface`,
+  }));
 }
 
 export function formatFindings(vs: TidyFinding[]): string {
