@@ -1,25 +1,12 @@
 /**
- * The names the testbed gives the service's messages: the spec's name of each message type of
- * the client table, by the amino name a transaction carries (the order is the client table's),
- * and the name of bytes that decode to no transaction. Scenario files, reports and campaign
- * summaries all use these names.
+ * The names the testbed gives the service's messages: each message type's name in the spec's
+ * client table (MsgDef.name), by the amino name a transaction carries, in the order the modules
+ * define them, and the name of bytes that decode to no transaction. Scenario files, reports and
+ * campaign summaries all use these names.
  */
-/** The client table's message types, by the amino name a delivered tx carries, in the spec's names. */
-export const MESSAGE_NAMES: ReadonlyMap<string, string> = new Map([
-  ['cosmos-sdk/MsgSend', 'MsgSend'],
-  ['cosmos-sdk/MsgMultiSend', 'MsgMultiSend'],
-  ['topup/MsgTopup', 'MsgTopup'],
-  ['topup/MsgWithdrawFee', 'MsgWithdrawFee'],
-  ['staking/MsgValidatorJoin', 'MsgValidatorJoin'],
-  ['staking/MsgStakeUpdate', 'MsgStakeUpdate'],
-  ['staking/MsgValidatorExit', 'MsgValidatorExit'],
-  ['staking/MsgSignerUpdate', 'MsgSignerUpdate'],
-  ['checkpoint/MsgCheckpoint', 'MsgCheckpoint'],
-  ['checkpoint/MsgCheckpointACK', 'MsgCheckpointAck'],
-  ['checkpoint/MsgCheckpointNoACK', 'MsgCheckpointNoAck'],
-  ['sidechain/MsgProposeSpan', 'MsgProposeSpan'],
-  ['clerk/MsgEventRecord', 'MsgEventRecord'],
-]);
+import { MSG_DEFS } from '../../src/app/registry';
+
+export const MESSAGE_NAMES: ReadonlyMap<string, string> = new Map(MSG_DEFS.map((d) => [d.type, d.name]));
 
 /** Bytes a block carried that do not decode to a transaction. */
 export const UNDECODABLE = 'undecodable';

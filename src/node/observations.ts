@@ -9,6 +9,11 @@
  * Every observation is plain data (no class instances, no maps), so it crosses worker threads
  * by structured clone unchanged.
  */
+import { type BankMsgFact } from '../modules/bank/msgs';
+import { type CheckpointMsgFact } from '../modules/checkpoint/msgs';
+import { type SpanMsgFact } from '../modules/span/msgs';
+import { type StakingMsgFact } from '../modules/staking/msgs';
+import { type TopupMsgFact } from '../modules/topup/msgs';
 import { type Address } from '../core/address';
 import { type Hex } from '../core/bytes';
 import { type DeepReadonly } from '../core/readonly';
@@ -58,28 +63,16 @@ export interface ProducerFact {
  * A delivered transaction's message, as the node decoded it. The oracles model the messages that
  * move coins or drive checkpoints and spans; the others are named only.
  */
+/**
+ * A delivered message as a fact: what each module's messages report (declared beside them, see
+ * MsgDef.fact), or only the type of a message that reports nothing more.
+ */
 export type TxMsgFact =
-  | { type: 'cosmos-sdk/MsgSend'; fromAddress: Address; toAddress: Address; amount: Coin[] }
-  | {
-      type: 'cosmos-sdk/MsgMultiSend';
-      inputs: Array<{ address: Address; coins: Coin[] }>;
-      outputs: Array<{ address: Address; coins: Coin[] }>;
-    }
-  | { type: 'topup/MsgTopup'; fromAddress: Address; id: bigint; txHash: Hex; logIndex: bigint }
-  | { type: 'topup/MsgWithdrawFee'; fromAddress: Address; amount: bigint }
-  | {
-      type: 'checkpoint/MsgCheckpoint';
-      proposer: Address;
-      startBlock: bigint;
-      endBlock: bigint;
-      rootHash: Hex;
-      accountRootHash: Hex;
-    }
-  | { type: 'checkpoint/MsgCheckpointACK'; from: Address; headerBlock: bigint; txHash: Hex; logIndex: bigint }
-  | { type: 'checkpoint/MsgCheckpointNoACK'; from: Address }
-  | { type: 'sidechain/MsgProposeSpan'; spanId: bigint; proposer: Address; startBlock: bigint; endBlock: bigint }
-  /** A validator's new signer key (65-byte uncompressed public key). */
-  | { type: 'staking/MsgSignerUpdate'; from: Address; id: bigint; pubKey: Hex; txHash: Hex; logIndex: bigint }
+  | BankMsgFact
+  | TopupMsgFact
+  | CheckpointMsgFact
+  | SpanMsgFact
+  | StakingMsgFact
   | { type: 'other'; name: string };
 
 /** One transaction of a committed block and its DeliverTx result. */

@@ -18,11 +18,6 @@ import { type Span } from '../modules/span/keeper';
 import { type EventRecord } from '../modules/clerk/keeper';
 import { type ValidatorSetJSON } from '../core/validatorSet';
 import { type StdTx } from '../modules/auth/stdTx';
-import { type MsgSend, type MsgMultiSend } from '../modules/bank/msgs';
-import { type MsgTopup, type MsgWithdrawFee } from '../modules/topup/msgs';
-import { type MsgCheckpoint, type MsgCheckpointAck, type MsgCheckpointNoAck } from '../modules/checkpoint/msgs';
-import { type MsgProposeSpan } from '../modules/span/msgs';
-import { type MsgSignerUpdate } from '../modules/staking/msgs';
 import { type TxResult } from '../app/serviceApp';
 import { type DeepReadonly } from '../core/readonly';
 import { type CheckpointFact, type Coin, type StateWrite, type TxFact, type TxMsgFact } from './observations';
@@ -200,58 +195,10 @@ export function stateWritesOf(writes: StoreWrites | ReadonlyArray<readonly [stri
   return out;
 }
 
-/** The message of a decoded tx as a fact. */
+/** The message of a decoded tx as a fact: what its definition reports (MsgDef.fact), else its type. */
 export function msgFactOf(tx: StdTx): TxMsgFact {
-  const t = tx.def.type;
-  switch (t) {
-    case 'cosmos-sdk/MsgSend': {
-      const m = tx.msg as MsgSend;
-      return { type: t, fromAddress: m.fromAddress, toAddress: m.toAddress, amount: m.amount.map((c) => ({ ...c })) };
-    }
-    case 'cosmos-sdk/MsgMultiSend': {
-      const m = tx.msg as MsgMultiSend;
-      const io = (x: MsgMultiSend['inputs']) =>
-        x.map((e) => ({ address: e.address, coins: e.coins.map((c) => ({ ...c })) }));
-      return { type: t, inputs: io(m.inputs), outputs: io(m.outputs) };
-    }
-    case 'topup/MsgTopup': {
-      const m = tx.msg as MsgTopup;
-      return { type: t, fromAddress: m.fromAddress, id: m.id, txHash: m.txHash, logIndex: m.logIndex };
-    }
-    case 'topup/MsgWithdrawFee': {
-      const m = tx.msg as MsgWithdrawFee;
-      return { type: t, fromAddress: m.fromAddress, amount: m.amount };
-    }
-    case 'checkpoint/MsgCheckpoint': {
-      const m = tx.msg as MsgCheckpoint;
-      return {
-        type: t,
-        proposer: m.proposer,
-        startBlock: m.startBlock,
-        endBlock: m.endBlock,
-        rootHash: m.rootHash,
-        accountRootHash: m.accountRootHash,
-      };
-    }
-    case 'checkpoint/MsgCheckpointACK': {
-      const m = tx.msg as MsgCheckpointAck;
-      return { type: t, from: m.from, headerBlock: m.headerBlock, txHash: m.txHash, logIndex: m.logIndex };
-    }
-    case 'checkpoint/MsgCheckpointNoACK': {
-      const m = tx.msg as MsgCheckpointNoAck;
-      return { type: t, from: m.from };
-    }
-    case 'sidechain/MsgProposeSpan': {
-      const m = tx.msg as MsgProposeSpan;
-      return { type: t, spanId: m.spanId, proposer: m.proposer, startBlock: m.startBlock, endBlock: m.endBlock };
-    }
-    case 'staking/MsgSignerUpdate': {
-      const m = tx.msg as MsgSignerUpdate;
-      return { type: t, from: m.from, id: m.id, pubKey: m.pubKey, txHash: m.txHash, logIndex: m.logIndex };
-    }
-    default:
-      return { type: 'other', name: t };
-  }
+  const fact = tx.def.fact?.(tx.msg);
+  return fact === undefined ? { type: 'other', name: tx.def.type } : (fact as TxMsgFact);
 }
 
 /** A tx's hash and decoded message (each tx is decoded once per process: app/decodedTx.ts). */

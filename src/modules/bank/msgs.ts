@@ -20,8 +20,20 @@ export interface MsgSend {
   amount: Coin[];
 }
 
+/** What a node reports of a delivered bank message (src/node/observations.ts). */
+export type BankMsgFact =
+  | { type: 'cosmos-sdk/MsgSend'; fromAddress: Address; toAddress: Address; amount: Coin[] }
+  | {
+      type: 'cosmos-sdk/MsgMultiSend';
+      inputs: Array<{ address: Address; coins: Coin[] }>;
+      outputs: Array<{ address: Address; coins: Coin[] }>;
+    };
+
+const coinsCopy = (coins: readonly Coin[]): Coin[] => coins.map((c) => ({ ...c }));
+
 export const MsgSendDef: MsgDef<MsgSend> = {
   type: 'cosmos-sdk/MsgSend',
+  name: 'MsgSend',
   route: 'bank',
   msgType: 'send',
   decode(value) {
@@ -36,6 +48,12 @@ export const MsgSendDef: MsgDef<MsgSend> = {
   },
   encode: (m) => ({ from_address: m.fromAddress, to_address: m.toAddress, amount: coinsJson(m.amount) }),
   signer: (m) => m.fromAddress,
+  fact: (m): BankMsgFact => ({
+    type: 'cosmos-sdk/MsgSend',
+    fromAddress: m.fromAddress,
+    toAddress: m.toAddress,
+    amount: coinsCopy(m.amount),
+  }),
   validateBasic: (m) => (m.amount.length === 0 ? err(SdkErrors.InvalidCoins, 'send amount must be positive') : null),
   handle(ctx, m) {
     if (!sendEnabled(ctx.store)) return rejected(BankErrors.SendDisabled);
@@ -83,6 +101,12 @@ function sumCoins(ios: IO[]): Map<string, bigint> {
 
 export const MsgMultiSendDef: MsgDef<MsgMultiSend> = {
   type: 'cosmos-sdk/MsgMultiSend',
+  name: 'MsgMultiSend',
+  fact: (m): BankMsgFact => ({
+    type: 'cosmos-sdk/MsgMultiSend',
+    inputs: m.inputs.map((e) => ({ address: e.address, coins: coinsCopy(e.coins) })),
+    outputs: m.outputs.map((e) => ({ address: e.address, coins: coinsCopy(e.coins) })),
+  }),
   route: 'bank',
   msgType: 'multisend',
   decode(value) {

@@ -8,9 +8,9 @@ import { CheckpointErrors } from './errors';
 import { CommonErrors } from '../framework/errors';
 import { type Address, ZERO_ADDRESS } from '../../core/address';
 import { type Hex } from '../../core/bytes';
-import { err } from '../../core/errors';
+import { InputError, err } from '../../core/errors';
 import { type MsgDef, OK, rejected, type HandlerResult, type Ctx } from '../framework/msgDef';
-import { addr, asObject, hexN, noExtraKeys, uint64 } from '../framework/decode';
+import { type Obj, addr, asObject, hexN, noExtraKeys, uint64 } from '../framework/decode';
 import { type KVReader, type KVStore } from '../../store/kvStore';
 import { getChainParams } from '../chain/keeper';
 import { getAckCount, setAckCount } from './keeper';
@@ -55,8 +55,49 @@ function checkContinuity(state: KVReader, m: MsgCheckpoint): HandlerResult {
   return OK;
 }
 
+/** What a node reports of a delivered checkpoint message (src/node/observations.ts). */
+export type CheckpointMsgFact =
+  | {
+      type: 'checkpoint/MsgCheckpoint';
+      proposer: Address;
+      startBlock: bigint;
+      endBlock: bigint;
+      rootHash: Hex;
+      accountRootHash: Hex;
+    }
+  | { type: 'checkpoint/MsgCheckpointACK'; from: Address; headerBlock: bigint; txHash: Hex; logIndex: bigint }
+  | { type: 'checkpoint/MsgCheckpointNoACK'; from: Address };
+
+/** `root_Hash` keeps the reference's capital H; `root_hash` is accepted too (every other member is snake_case). */
+function bodyRootHash(body: Obj): Hex {
+  if (body.root_Hash !== undefined && body.root_hash !== undefined)
+    throw new InputError('body.root_Hash', 'give root_Hash or root_hash, not both');
+  return hexN(body, body.root_hash !== undefined ? 'root_hash' : 'root_Hash', 'body', 32);
+}
+
 export const MsgCheckpointDef: MsgDef<MsgCheckpoint> = {
   type: 'checkpoint/MsgCheckpoint',
+  name: 'MsgCheckpoint',
+  fact: (m): CheckpointMsgFact => ({
+    type: 'checkpoint/MsgCheckpoint',
+    proposer: m.proposer,
+    startBlock: m.startBlock,
+    endBlock: m.endBlock,
+    rootHash: m.rootHash,
+    accountRootHash: m.accountRootHash,
+  }),
+  // POST /checkpoint/new: `{base_req, proposer, start_block, end_block, root_Hash, account_root_hash}`
+  // (the reference's `bor_chain_id` is dropped).
+  prepare: {
+    path: '/checkpoint/new',
+    fromBody: (b) => ({
+      proposer: addr(b, 'proposer', 'body'),
+      startBlock: uint64(b, 'start_block', 'body'),
+      endBlock: uint64(b, 'end_block', 'body'),
+      rootHash: bodyRootHash(b),
+      accountRootHash: hexN(b, 'account_root_hash', 'body', 32),
+    }),
+  },
   route: 'checkpoint',
   msgType: 'checkpoint',
   decode(value) {
@@ -173,6 +214,25 @@ function checkAgainstBuffer(state: KVReader, rec: HeaderBlockRecord): HandlerRes
 
 export const MsgCheckpointAckDef: MsgDef<MsgCheckpointAck> = {
   type: 'checkpoint/MsgCheckpointACK',
+  name: 'MsgCheckpointAck',
+  fact: (m): CheckpointMsgFact => ({
+    type: 'checkpoint/MsgCheckpointACK',
+    from: m.from,
+    headerBlock: m.headerBlock,
+    txHash: m.txHash,
+    logIndex: m.logIndex,
+  }),
+  // POST /checkpoint/ack: `{base_req, from, header_block, tx_hash, log_index}` (the reference's
+  // start/end block, proposer and root hash are not part of this service's ack, item 10).
+  prepare: {
+    path: '/checkpoint/ack',
+    fromBody: (b) => ({
+      from: addr(b, 'from', 'body'),
+      headerBlock: uint64(b, 'header_block', 'body'),
+      txHash: hexN(b, 'tx_hash', 'body', 32),
+      logIndex: uint64(b, 'log_index', 'body'),
+    }),
+  },
   route: 'checkpoint',
   msgType: 'checkpoint-ack',
   decode(value) {
@@ -232,6 +292,10 @@ export interface MsgCheckpointNoAck {
 
 export const MsgCheckpointNoAckDef: MsgDef<MsgCheckpointNoAck> = {
   type: 'checkpoint/MsgCheckpointNoACK',
+  name: 'MsgCheckpointNoAck',
+  fact: (m): CheckpointMsgFact => ({ type: 'checkpoint/MsgCheckpointNoACK', from: m.from }),
+  // POST /checkpoint/no-ack: `{base_req, proposer}` (it becomes the message's `from`).
+  prepare: { path: '/checkpoint/no-ack', fromBody: (b) => ({ from: addr(b, 'proposer', 'body') }) },
   route: 'checkpoint',
   msgType: 'checkpoint-no-ack',
   decode(value) {

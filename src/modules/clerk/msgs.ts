@@ -40,6 +40,7 @@ function check(ctx: Ctx, m: MsgEventRecord) {
 
 export const MsgEventRecordDef: MsgDef<MsgEventRecord> = {
   type: 'clerk/MsgEventRecord',
+  name: 'MsgEventRecord',
   route: 'clerk',
   msgType: 'event-record',
   decode(value) {

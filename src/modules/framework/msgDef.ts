@@ -3,6 +3,7 @@
  * deliver, side and post handlers, and emitted events.
  */
 import { type Address } from '../../core/address';
+import { type Obj } from './decode';
 import { type ResultError } from '../../core/errors';
 import { type KVStore, type KVReader } from '../../store/kvStore';
 import { type Observers } from './observers';
@@ -43,9 +44,30 @@ export interface SideHandler<M> {
   post(ctx: Ctx, msg: M, observation: unknown): HandlerResult;
 }
 
+/**
+ * The raw fact a node reports about a delivered message (src/node/observations.ts): its amino
+ * type and the fields an oracle reads, copied (no object of the app's state is shared). Each
+ * module declares the facts of its messages beside them.
+ */
+export interface MsgFact {
+  readonly type: string;
+}
+
+/**
+ * A REST endpoint that prepares the message unsigned (heimdall.md §3.8 and §5): the path, and how
+ * a request body (and the `from` of its `base_req`) becomes the message; throws an InputError
+ * naming the bad field (`body.…`).
+ */
+export interface PrepareRoute<M> {
+  readonly path: string;
+  fromBody(body: Obj, from: Address): M;
+}
+
 export interface MsgDef<M = unknown> {
   /** The amino name, e.g. `topup/MsgTopup`; the `type` of `{type, value}` in a StdTx. */
   readonly type: string;
+  /** Its name in the spec's client table, e.g. `MsgTopup` (reports and scenario files use it). */
+  readonly name: string;
   /** Route and message type (Cosmos `Route()` / `Type()`); `checkpoint`/`checkpoint` gets checkpoint gas. */
   readonly route: string;
   readonly msgType: string;
@@ -59,4 +81,8 @@ export interface MsgDef<M = unknown> {
   /** Deliver-time handler; for side messages, pre-checks only. */
   handle(ctx: Ctx, msg: M): HandlerResult;
   side?: SideHandler<M>;
+  /** The fact a node reports when a block delivers it (absent: only its type, as `other`). */
+  fact?(msg: M): MsgFact;
+  /** The REST endpoint that prepares it unsigned, if it has one. */
+  readonly prepare?: PrepareRoute<M>;
 }

@@ -49,8 +49,25 @@ interface SpanObservation {
   seed: Hex;
 }
 
+/** What a node reports of a delivered span message (src/node/observations.ts). */
+export type SpanMsgFact = {
+  type: 'sidechain/MsgProposeSpan';
+  spanId: bigint;
+  proposer: Address;
+  startBlock: bigint;
+  endBlock: bigint;
+};
+
 export const MsgProposeSpanDef: MsgDef<MsgProposeSpan> = {
   type: 'sidechain/MsgProposeSpan',
+  name: 'MsgProposeSpan',
+  fact: (m): SpanMsgFact => ({
+    type: 'sidechain/MsgProposeSpan',
+    spanId: m.spanId,
+    proposer: m.proposer,
+    startBlock: m.startBlock,
+    endBlock: m.endBlock,
+  }),
   route: 'sidechain',
   msgType: 'propose-span',
   decode(value) {

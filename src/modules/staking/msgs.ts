@@ -86,8 +86,19 @@ interface JoinObservation {
   blockNumber: bigint;
 }
 
+/** What a node reports of a delivered staking message (src/node/observations.ts): a validator's new signer key (65-byte uncompressed public key). */
+export type StakingMsgFact = {
+  type: 'staking/MsgSignerUpdate';
+  from: Address;
+  id: bigint;
+  pubKey: Hex;
+  txHash: Hex;
+  logIndex: bigint;
+};
+
 export const MsgValidatorJoinDef: MsgDef<MsgValidatorJoin> = {
   type: 'staking/MsgValidatorJoin',
+  name: 'MsgValidatorJoin',
   route: 'staking',
   msgType: 'validator-join',
   decode(value) {
@@ -158,6 +169,7 @@ interface StakeObservation {
 
 export const MsgStakeUpdateDef: MsgDef<MsgStakeUpdate> = {
   type: 'staking/MsgStakeUpdate',
+  name: 'MsgStakeUpdate',
   route: 'staking',
   msgType: 'validator-stake-update',
   decode(value) {
@@ -212,6 +224,7 @@ interface ExitObservation {
 
 export const MsgValidatorExitDef: MsgDef<MsgValidatorExit> = {
   type: 'staking/MsgValidatorExit',
+  name: 'MsgValidatorExit',
   route: 'staking',
   msgType: 'validator-exit',
   decode(value) {
@@ -266,6 +279,15 @@ interface SignerObservation {
 
 export const MsgSignerUpdateDef: MsgDef<MsgSignerUpdate> = {
   type: 'staking/MsgSignerUpdate',
+  name: 'MsgSignerUpdate',
+  fact: (m): StakingMsgFact => ({
+    type: 'staking/MsgSignerUpdate',
+    from: m.from,
+    id: m.id,
+    pubKey: m.pubKey,
+    txHash: m.txHash,
+    logIndex: m.logIndex,
+  }),
   route: 'staking',
   msgType: 'signer-update',
   decode(value) {

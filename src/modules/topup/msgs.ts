@@ -11,7 +11,7 @@ import { type Address } from '../../core/address';
 import { type Hex } from '../../core/bytes';
 import { err } from '../../core/errors';
 import { type MsgDef, OK, rejected, type Ctx } from '../framework/msgDef';
-import { addr, asObject, hexN, noExtraKeys, uint64, field } from '../framework/decode';
+import { addr, asObject, hexN, noExtraKeys, uint64, uint256, field } from '../framework/decode';
 import { getChainParams } from '../chain/keeper';
 import { sendEnabled, addCoins, sendCoins, subCoins } from '../bank/keeper';
 import { getValidator, getValidatorBySigner } from '../staking/keeper';
@@ -44,8 +44,32 @@ function checkTopup(ctx: Ctx, m: MsgTopup) {
   return OK;
 }
 
+/** What a node reports of a delivered topup message (src/node/observations.ts). */
+export type TopupMsgFact =
+  | { type: 'topup/MsgTopup'; fromAddress: Address; id: bigint; txHash: Hex; logIndex: bigint }
+  | { type: 'topup/MsgWithdrawFee'; fromAddress: Address; amount: bigint };
+
 export const MsgTopupDef: MsgDef<MsgTopup> = {
   type: 'topup/MsgTopup',
+  name: 'MsgTopup',
+  fact: (m): TopupMsgFact => ({
+    type: 'topup/MsgTopup',
+    fromAddress: m.fromAddress,
+    id: m.id,
+    txHash: m.txHash,
+    logIndex: m.logIndex,
+  }),
+  // POST /topup/fee: `{base_req, id, tx_hash, log_index}`; the sender is `base_req.from` (README item
+  // 20: the validator id replaces the reference's user, fee and block number).
+  prepare: {
+    path: '/topup/fee',
+    fromBody: (b, from) => ({
+      fromAddress: from,
+      id: uint64(b, 'id', 'body'),
+      txHash: hexN(b, 'tx_hash', 'body', 32),
+      logIndex: uint64(b, 'log_index', 'body'),
+    }),
+  },
   route: 'topup',
   msgType: 'topup',
   decode(value) {
@@ -104,6 +128,16 @@ export interface MsgWithdrawFee {
 
 export const MsgWithdrawFeeDef: MsgDef<MsgWithdrawFee> = {
   type: 'topup/MsgWithdrawFee',
+  name: 'MsgWithdrawFee',
+  fact: (m): TopupMsgFact => ({ type: 'topup/MsgWithdrawFee', fromAddress: m.fromAddress, amount: m.amount }),
+  // POST /topup/withdraw: `{base_req, amount}`; an empty or missing amount is 0, "withdraw everything".
+  prepare: {
+    path: '/topup/withdraw',
+    fromBody: (b, from) => {
+      const empty = b.amount === undefined || b.amount === null || b.amount === '';
+      return { fromAddress: from, amount: empty ? 0n : uint256(b, 'amount', 'body') };
+    },
+  },
   route: 'topup',
   msgType: 'withdraw',
   decode(value) {

@@ -17,75 +17,26 @@
  * - withdraw: `{base_req, amount}`; an empty or missing amount is 0, "withdraw everything"
  * Like the reference (Go JSON decoding), members the body does not need are ignored.
  */
-import { abciLog, InputError } from '../../core/errors';
+import { abciLog } from '../../core/errors';
 import { canonicalJson } from '../../core/canonicalJson';
 import { type MsgDef } from '../../modules/framework/msgDef';
 import { msgJson } from '../../modules/auth/stdTx';
-import { addr, asObject, hexN, uint256, uint64, type Obj } from '../../modules/framework/decode';
-import { MsgCheckpointDef, MsgCheckpointAckDef, MsgCheckpointNoAckDef } from '../../modules/checkpoint/msgs';
-import { MsgTopupDef, MsgWithdrawFeeDef } from '../../modules/topup/msgs';
+import { asObject, type Obj } from '../../modules/framework/decode';
+import { MSG_DEFS } from '../../app/registry';
 import { type BaseReq, parseBaseReq } from './baseReq';
 import { RestError, decodeOrThrow } from './restError';
 
 const P = 'body';
 
-interface Prepared {
-  def: MsgDef;
-  msg: unknown;
-}
+export type Preparer = (body: Obj, base: BaseReq) => { def: MsgDef; msg: unknown };
 
-export type Preparer = (body: Obj, base: BaseReq) => Prepared;
-
-function rootHash(body: Obj) {
-  if (body.root_Hash !== undefined && body.root_hash !== undefined)
-    throw new InputError(`${P}.root_Hash`, 'give root_Hash or root_hash, not both');
-  return hexN(body, body.root_hash !== undefined ? 'root_hash' : 'root_Hash', P, 32);
-}
-
-const prepared = <M>(def: MsgDef<M>, msg: M): Prepared => ({ def, msg });
-
-/** The preparing routes, by path. */
-export const PREPARE_ROUTES: ReadonlyMap<string, Preparer> = new Map<string, Preparer>([
-  [
-    '/checkpoint/new',
-    (b) =>
-      prepared(MsgCheckpointDef, {
-        proposer: addr(b, 'proposer', P),
-        startBlock: uint64(b, 'start_block', P),
-        endBlock: uint64(b, 'end_block', P),
-        rootHash: rootHash(b),
-        accountRootHash: hexN(b, 'account_root_hash', P, 32),
-      }),
-  ],
-  [
-    '/checkpoint/ack',
-    (b) =>
-      prepared(MsgCheckpointAckDef, {
-        from: addr(b, 'from', P),
-        headerBlock: uint64(b, 'header_block', P),
-        txHash: hexN(b, 'tx_hash', P, 32),
-        logIndex: uint64(b, 'log_index', P),
-      }),
-  ],
-  ['/checkpoint/no-ack', (b) => prepared(MsgCheckpointNoAckDef, { from: addr(b, 'proposer', P) })],
-  [
-    '/topup/fee',
-    (b, base) =>
-      prepared(MsgTopupDef, {
-        fromAddress: base.from,
-        id: uint64(b, 'id', P),
-        txHash: hexN(b, 'tx_hash', P, 32),
-        logIndex: uint64(b, 'log_index', P),
-      }),
-  ],
-  [
-    '/topup/withdraw',
-    (b, base) => {
-      const empty = b.amount === undefined || b.amount === null || b.amount === '';
-      return prepared(MsgWithdrawFeeDef, { fromAddress: base.from, amount: empty ? 0n : uint256(b, 'amount', P) });
-    },
-  ],
-]);
+/** The preparing routes, by path: every message whose definition names one (MsgDef.prepare). */
+export const PREPARE_ROUTES: ReadonlyMap<string, Preparer> = new Map(
+  MSG_DEFS.flatMap((def): Array<[string, Preparer]> => {
+    const route = def.prepare;
+    return route ? [[route.path, (b, base) => ({ def, msg: route.fromBody(b, base.from) })]] : [];
+  }),
+);
 
 /** The reference's generate-only answer (not height-wrapped); the message JSON is the signed form. */
 export function unsignedStdTx(def: MsgDef, msg: unknown, memo: string) {
