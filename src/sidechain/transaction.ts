@@ -73,7 +73,14 @@ export const TX_ERRORS = {
   typeNotSupported: 'transaction type not supported',
   unprotected: 'only replay-protected (EIP-155) transactions allowed over RPC',
   invalidSender: 'invalid sender',
+  /** geth `ErrTipAboveFeeCap`. */
+  tipAboveFeeCap: 'max priority fee per gas higher than max fee per gas',
+  /** geth's pool wrapping `types.ErrInvalidSig`: r or s out of range, or s in the upper half (EIP-2). */
+  invalidSignatureValues: 'invalid sender: invalid transaction v, r, s values',
 } as const;
+
+/** The order of secp256k1's group: r and s lie in [1, N), and s in [1, N/2] (EIP-2's low s). */
+const SECP256K1_N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 
 const decoded = boundedMemo<string, DecodeResult & { ok: true }>('sidechain.decodedTxs', 8192);
 
@@ -83,7 +90,17 @@ export function decodeSignedTx(raw: Hex | Bytes, scheme: SignatureScheme = realS
   const key = `${scheme.mode}:${hex}`;
   const hit = decoded.get(key);
   if (hit) return hit;
-  const r = decode(hex, scheme);
+  let r: DecodeResult;
+  try {
+    r = decode(hex, scheme);
+  } catch (e) {
+    // Whatever the bytes, an answer that says so, never a crash: ethers' getters throw on
+    // combinations its parser let through.
+    r = {
+      ok: false,
+      error: `invalid transaction: ${(e as { shortMessage?: string }).shortMessage ?? (e as Error).message}`,
+    };
+  }
   // Only what decoded is kept: a fast key registered later could make a refused signature good.
   if (r.ok) decoded.set(key, r);
   return r;
@@ -108,10 +125,13 @@ function decode(hex: Hex, scheme: SignatureScheme): DecodeResult {
   if (t.type === 2 && (t.accessList?.length ?? 0) > 0)
     return { ok: false, error: 'access lists are not supported: the sidechain runs no EVM (value transfers only)' };
   if (t.chainId === 0n) return { ok: false, error: TX_ERRORS.unprotected };
+  // Before the signing digest: ethers refuses to serialise such a transaction (geth checks it first too).
+  if (t.type === 2 && t.maxPriorityFeePerGas! > t.maxFeePerGas!) return { ok: false, error: TX_ERRORS.tipAboveFeeCap };
   const sig = t.signature;
   if (sig === null) return { ok: false, error: TX_ERRORS.invalidSender };
   const digest = fromHex(t.unsignedHash as Hex);
   const from = recoverSender(digest, sig, scheme);
+  if (from === 'invalid') return { ok: false, error: TX_ERRORS.invalidSignatureValues };
   if (from === null) return { ok: false, error: TX_ERRORS.invalidSender };
   const yParity = sig.yParity;
   const tx: SignedTx = {
@@ -127,7 +147,7 @@ function decode(hex: Hex, scheme: SignatureScheme): DecodeResult {
     maxPriorityFeePerGas: t.type === 2 ? t.maxPriorityFeePerGas! : t.gasPrice!,
     from,
     r: sig.r.toLowerCase() as Hex,
-    s: sig.s.toLowerCase() as Hex,
+    s: sig._s.toLowerCase() as Hex,
     yParity,
     v: t.type === 2 ? BigInt(yParity) : t.chainId * 2n + 35n + BigInt(yParity),
   };
@@ -136,14 +156,22 @@ function decode(hex: Hex, scheme: SignatureScheme): DecodeResult {
 
 const ZERO_12 = new Uint8Array(12);
 
-/** The sender: the fast scheme's signer (fast networks only), else secp256k1 recovery; null if neither. */
-function recoverSender(digest: Bytes, sig: Signature, scheme: SignatureScheme): Address | null {
+/**
+ * The sender: the fast scheme's signer (fast networks only), else secp256k1 recovery; null if
+ * neither, or `invalid` when r and s are not a canonical secp256k1 signature (geth
+ * `ValidateSignatureValues` with EIP-2's low s: a signature's high-s twin is refused, not recovered).
+ */
+function recoverSender(digest: Bytes, sig: Signature, scheme: SignatureScheme): Address | null | 'invalid' {
+  // `_s`: ethers' `s` getter throws on a high s; the range is checked here instead.
   const r = fromHex(sig.r as Hex);
-  const s = fromHex(sig.s as Hex);
+  const s = fromHex(sig._s as Hex);
   if (scheme.mode === 'fast' && s.subarray(0, 12).every((b) => b === 0)) {
     const fast = fastScheme.recover(digest, concatBytes(r, s.subarray(12), new Uint8Array(13)));
     if (fast) return fast.address;
   }
+  const rn = BigInt(sig.r);
+  const sn = BigInt(sig._s);
+  if (rn < 1n || rn >= SECP256K1_N || sn < 1n || sn > SECP256K1_N / 2n) return 'invalid';
   return realScheme.recover(digest, concatBytes(r, s, new Uint8Array([sig.yParity])))?.address ?? null;
 }
 
