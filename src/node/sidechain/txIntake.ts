@@ -18,13 +18,22 @@ import { type BalanceOverride } from '../../sidechain/block';
 import { nextBaseFee } from '../../sidechain/baseFee';
 import { type Reorg, type SidechainChain, type StoredBlock } from '../../sidechain/chain';
 import { type SignedTx, decodeSignedTx } from '../../sidechain/transaction';
-import { type PoolHead, TxPool } from '../../sidechain/txPool';
+import { type PoolContent, type PoolHead, TxPool } from '../../sidechain/txPool';
 
 /** What the node reports about a client's transaction (and about one a reorg gave back). */
 export interface TxVerdict {
   hash: Hex | null;
   ok: boolean;
   error: string | null;
+}
+
+/** The pool with what is on its way into it (`SidechainTxIntake.projected`). */
+export interface ProjectedPool {
+  /** What `submit` will answer for `raw` (decoded and checked against the projected pool). */
+  check(raw: Hex): { ok: true; tx: SignedTx } | { ok: false; error: string };
+  pendingNonce(address: Address): bigint;
+  transaction(hash: Hex): SignedTx | undefined;
+  content(): PoolContent;
 }
 
 export class SidechainTxIntake {
@@ -49,6 +58,28 @@ export class SidechainTxIntake {
     return r.ok
       ? { verdict: { hash: d.tx.hash, ok: true, error: null }, gossip: d.tx }
       : { verdict: { hash: d.tx.hash, ok: false, error: r.error }, gossip: null };
+  }
+
+  /**
+   * The pool as it will be once `sent` (transactions on their way to this node, in the order they
+   * will arrive) are in: what a devnet checks a client's transaction against before it answers, so
+   * that an answered hash is one the pool will hold. Nothing here changes.
+   */
+  projected(sent: readonly SignedTx[]): ProjectedPool {
+    const pool = this.pool.clone();
+    const head = this.head();
+    for (const t of sent) pool.add(t, head);
+    return {
+      check: (raw) => {
+        const d = decodeSignedTx(raw, this.chain.scheme);
+        if (!d.ok) return d;
+        const r = pool.clone().add(d.tx, head);
+        return r.ok ? { ok: true, tx: d.tx } : { ok: false, error: r.error };
+      },
+      pendingNonce: (address) => pool.pendingNonce(address, head.accounts),
+      transaction: (hash) => pool.get(hash),
+      content: () => pool.content(head.accounts),
+    };
   }
 
   /** Transactions a peer gossiped: each checked again from its bytes (a peer is not trusted), admitted or dropped. */
