@@ -37,6 +37,7 @@ import { createJsonRpcServer } from '../../rpc/jsonrpc/jsonRpcServer';
 import { createWebSocketServer } from '../../rpc/jsonrpc/webSocketServer';
 import { createConsoleServer } from '../../rpc/console/consoleServer';
 import { adminMethods, parseStepRequest } from '../../rpc/jsonrpc/adminMethods';
+import { type DevAccounts, devAccountMethods } from '../../rpc/jsonrpc/devAccountMethods';
 import { type DevnetConfig, type LogName, initHome, listKeys, loadHome, loadKey, paths, resetData } from './home';
 import { LiveNetwork } from './liveNetwork';
 import { openRun } from './openRun';
@@ -251,7 +252,16 @@ export async function startDevnet(o: StartOptions): Promise<RunningDevnet> {
     await app.listen({ host, port });
     return (app.server.address() as AddressInfo).port;
   };
-  const extraMethods = (node: number | undefined) => adminMethods(net.control, node);
+  // The dev accounts the banner lists, unlocked as anvil's are; impersonation is the submit path's.
+  const dev: DevAccounts = {
+    keys: new Map(net.run.main.setup.users.map((u) => [u.address, u.key])),
+    impersonated: net.sidechainTxs.impersonated,
+  };
+  const extraMethods = (node: number | undefined) => {
+    const admin = adminMethods(net.control, node);
+    const wallet = devAccountMethods(dev, () => net.sidechainPort(node ?? config.nodeIndex)!.view());
+    return (name: string) => admin(name) ?? wallet(name);
+  };
   const scNodes = { node: (n: number) => net.sidechainPort(n), count };
   let ports: RunningDevnet['ports'];
   try {

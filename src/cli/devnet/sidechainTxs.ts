@@ -15,7 +15,8 @@
  */
 import { type Hex } from '../../core/bytes';
 import { type SidechainPoolView, type SubmitResult } from '../../rpc/ports';
-import { type SignedTx } from '../../sidechain/transaction';
+import { type Address } from '../../core/address';
+import { type SignedTx, TX_ERRORS } from '../../sidechain/transaction';
 import { type ProjectedPool } from '../../node/sidechain/txIntake';
 import { type LiveNetwork } from './liveNetwork';
 
@@ -28,6 +29,12 @@ interface InFlight {
 }
 
 export class SidechainTxs {
+  /**
+   * The accounts the devnet impersonates (anvil_impersonateAccount): an unsigned transfer naming
+   * one of them is taken (the nodes decode them, liveNetwork.ts); one naming anyone else is not.
+   * Kept for as long as the devnet runs.
+   */
+  readonly impersonated = new Set<Address>();
   private inFlight: InFlight[] = [];
   /** Journaled for the next barrier, not delivered yet. */
   private waiting: InFlight[] = [];
@@ -41,6 +48,8 @@ export class SidechainTxs {
     const checked = net.sidechainNode(i).txs.projected(this.pending(i)).check(raw);
     if (!checked.ok) return Promise.resolve({ ok: false, error: checked.error });
     const tx = checked.tx;
+    if (tx.impersonated && !this.impersonated.has(tx.from))
+      return Promise.resolve({ ok: false, error: TX_ERRORS.invalidSignatureValues });
     const entry: InFlight = { node: i, tx, untilMs: Number.POSITIVE_INFINITY };
     this.waiting.push(entry);
     return new Promise<SubmitResult>((resolve) => {

@@ -42,6 +42,11 @@ export class SidechainTxIntake {
   private overrides: BalanceOverride[] = [];
   /** The operator's time for the next block: the block numbered `number` is sealed no earlier than `timeS`. */
   nextBlockTime: { number: bigint; timeS: bigint } | null = null;
+  /**
+   * Whether this node takes a devnet's impersonated transfers (transaction.ts): a devnet's nodes
+   * do (its RPC decides whom it impersonates); a simulation's never see one.
+   */
+  impersonation = false;
 
   constructor(private readonly chain: SidechainChain) {}
 
@@ -52,7 +57,7 @@ export class SidechainTxIntake {
 
   /** A client's signed transaction (raw bytes as 0x hex): the verdict, and the transaction to gossip if admitted. */
   submit(raw: Hex): { verdict: TxVerdict; gossip: SignedTx | null } {
-    const d = decodeSignedTx(raw, this.chain.scheme);
+    const d = this.decode(raw);
     if (!d.ok) return { verdict: { hash: null, ok: false, error: d.error }, gossip: null };
     const r = this.pool.add(d.tx, this.head());
     return r.ok
@@ -71,7 +76,7 @@ export class SidechainTxIntake {
     for (const t of sent) pool.add(t, head);
     return {
       check: (raw) => {
-        const d = decodeSignedTx(raw, this.chain.scheme);
+        const d = this.decode(raw);
         if (!d.ok) return d;
         const r = pool.clone().add(d.tx, head);
         return r.ok ? { ok: true, tx: d.tx } : { ok: false, error: r.error };
@@ -82,11 +87,15 @@ export class SidechainTxIntake {
     };
   }
 
+  private decode(raw: Hex) {
+    return decodeSignedTx(raw, this.chain.scheme, this.impersonation ? { impersonation: true } : {});
+  }
+
   /** Transactions a peer gossiped: each checked again from its bytes (a peer is not trusted), admitted or dropped. */
   receive(txs: readonly SignedTx[]): void {
     const head = this.head();
     for (const t of txs) {
-      const d = decodeSignedTx(t.raw, this.chain.scheme);
+      const d = this.decode(t.raw);
       if (d.ok) this.pool.add(d.tx, head);
     }
   }
