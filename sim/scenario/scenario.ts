@@ -12,7 +12,7 @@ import { type LinkModel, DEFAULT_LINK } from '../env/network';
 import { type CryptoMode } from '../../src/core/signatureScheme';
 import { Reader, type Obj, decodeLink, describeValue, encodeLink } from './reader';
 import { checkScenarioSchema } from './schemaCheck';
-import { MAX_VALIDATORS } from './schemaParts';
+import { MAX_DEV_ACCOUNTS, MAX_VALIDATORS } from './schemaParts';
 import { type FaultSpec, decodeFault, encodeFault } from '../faults/registry';
 import { type PlantName, parsePlant } from '../../src/core/plants';
 import { DEFAULT_STAKE_DISTRIBUTION, type StakeDistribution, drawStakes } from './stakeDistribution';
@@ -54,6 +54,11 @@ export interface ScenarioParams {
   jitter: boolean;
   /** The bank module's `sendenabled` at genesis (absent: true): false refuses every send and top-up. */
   sendEnabled?: boolean;
+  /**
+   * Sidechain accounts funded at genesis besides the users, that no workload signs with (absent:
+   * none): a devnet's own dev accounts when the workload sends sidechain transfers from the users.
+   */
+  sidechainDevAccounts?: number;
 }
 
 export const DEFAULT_PARAMS: ScenarioParams = {
@@ -220,6 +225,7 @@ function decodeChecked(value: unknown): Scenario {
     'commitTimeout',
     'relayDelayPerRank',
     'sendEnabled',
+    'sidechainDevAccounts',
   ]);
   const D = DEFAULT_PARAMS;
   const params: ScenarioParams = {
@@ -242,6 +248,9 @@ function decodeChecked(value: unknown): Scenario {
     validatorSlots: pr.int(po, 'validatorSlots', Math.max(D.validatorSlots, validators.length), 1, 1000),
     jitter: pr.bool(po, 'jitter', D.jitter),
     ...(po.sendEnabled !== undefined ? { sendEnabled: pr.bool(po, 'sendEnabled', true) } : {}),
+    ...(po.sidechainDevAccounts !== undefined
+      ? { sidechainDevAccounts: pr.int(po, 'sidechainDevAccounts', 0, 0, MAX_DEV_ACCOUNTS) }
+      : {}),
   };
   if (po.producerCount !== undefined && params.producerCount > validators.length)
     throw new InputError(
@@ -471,6 +480,7 @@ export function encodeScenario(s: Scenario): Record<string, unknown> {
       validatorSlots: p.validatorSlots,
       jitter: p.jitter,
       ...(p.sendEnabled !== undefined ? { sendEnabled: p.sendEnabled } : {}),
+      ...(p.sidechainDevAccounts !== undefined ? { sidechainDevAccounts: p.sidechainDevAccounts } : {}),
     },
     network: encodeLink(s.network),
     faults: s.faults.map(encodeFault),

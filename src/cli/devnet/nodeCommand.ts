@@ -31,6 +31,7 @@ import { formatUnits } from 'ethers';
 import { InputError } from '../../core/errors';
 import { rfc3339FromUnixMs } from '../../core/time';
 import { loadScenario } from '../../../sim/scenario/load';
+import { sidechainDevAccounts } from '../../../sim/domain/clusterSetup';
 import { createRestServer } from '../../rpc/rest/restServer';
 import { createStatusServer } from '../../rpc/status/statusServer';
 import { createJsonRpcServer } from '../../rpc/jsonrpc/jsonRpcServer';
@@ -46,6 +47,9 @@ import { readServedMark } from './servedMark';
 import { defaultReportDir, writeDevnetReport } from './devnetReport';
 import { adminCall, boundPorts } from './adminClient';
 import { decodeLiveFault, describeFault, faultFromArgs, type FaultArgs } from './faultInput';
+
+/** The dev accounts of their own a fresh devnet gets when its workload signs with the users. */
+const DEVNET_DEV_ACCOUNTS = 4;
 
 export interface InitCliOptions {
   home: string;
@@ -117,6 +121,10 @@ export async function nodeInit(o: InitCliOptions): Promise<string> {
   });
   let scenario = opened.scenario;
   if (o.genesisTime !== undefined) scenario = { ...scenario, epochMs: parseGenesisTime(o.genesisTime, Date.now()) };
+  // A fresh devnet whose workload sends sidechain transfers from the users gets accounts of its
+  // own, which nothing else signs with (one opened at a time or from a report keeps its run exact).
+  if (!opened.start && scenario.workload.sidechainTxs && scenario.params.sidechainDevAccounts === undefined)
+    scenario = { ...scenario, params: { ...scenario.params, sidechainDevAccounts: DEVNET_DEV_ACCOUNTS } };
   const files = initHome({
     home: o.home,
     scenario,
@@ -254,7 +262,7 @@ export async function startDevnet(o: StartOptions): Promise<RunningDevnet> {
   };
   // The dev accounts the banner lists, unlocked as anvil's are; impersonation is the submit path's.
   const dev: DevAccounts = {
-    keys: new Map(net.run.main.setup.users.map((u) => [u.address, u.key])),
+    keys: new Map(sidechainDevAccounts(net.run.main.setup, config.scenario).map((a) => [a.address, a.key])),
     impersonated: net.sidechainTxs.impersonated,
   };
   const extraMethods = (node: number | undefined) => {
@@ -399,17 +407,27 @@ function banner(config: DevnetConfig, host: string, ports: RunningDevnet['ports'
     const k = loadKey(config.home, name);
     lines.push(`  ${name.padEnd(14)} ${k.address}  ${balances.get(k.address.toLowerCase()) ?? '0matic'} at genesis`);
   }
-  // As anvil prints its dev accounts: what a wallet needs to send on the sidechain.
-  const setup = net.run.main.setup;
+  // As anvil prints its dev accounts: what a wallet needs to send on the sidechain (eth_accounts' order).
+  const accounts = sidechainDevAccounts(net.run.main.setup, s);
   lines.push(
-    `sidechain accounts    funded at sidechain genesis, for wallets on chain ${sidechainChainId} (ethers, viem: the key signs)`,
+    `sidechain accounts    funded at sidechain genesis, for wallets on chain ${sidechainChainId}, unlocked (eth_accounts, eth_sendTransaction) or with the key (ethers, viem)`,
   );
-  setup.sidechainAlloc.forEach((a, i) => {
-    const user = setup.users.find((u) => u.address === a.address);
+  for (const [i, a] of accounts.entries())
     lines.push(
-      `  (${i}) ${a.address}  ${formatUnits(a.balance, 18)} MATIC  private key ${user?.key ?? '(not in keys/)'}`,
+      `  (${i}) ${a.address}  ${formatUnits(a.balance, 18)} MATIC  private key ${a.key}  ${a.name}${a.workload ? ', the workload signs with it' : ''}`,
     );
-  });
+  const shared = accounts.filter((a) => a.workload);
+  if (shared.length)
+    lines.push(
+      `                      the scenario's workload sends sidechain transfers from ${shared.map((a) => a.name).join(', ')}: their nonces move on their own; ${
+        accounts.length > shared.length
+          ? `use ${accounts
+              .filter((a) => !a.workload)
+              .map((a) => a.name)
+              .join(', ')}`
+          : 'no funded account is free of it (a devnet opened at a time or from a report keeps its run exact): fund a new key with anvil_setBalance'
+      }`,
+    );
   lines.push(
     `logs                  ${paths(config.home).logs} (daemon, bridge, sidechain; rest-server, status, jsonrpc as JSON)`,
   );
