@@ -13,11 +13,12 @@
  * answer), then the node takes it in (sidechainTxs.ts, txIntake.ts).
  */
 import { RLP } from '@ethereumjs/rlp';
-import { Transaction, getBytes, keccak256, toBeArray } from 'ethers';
+import { Transaction, getBytes, keccak256 } from 'ethers';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type Hex, fromHex, toHex } from '../../core/bytes';
-import { addressOfPublicKey, publicKeyBytesFromPrivateKey, signDigestBytes } from '../../core/secp256k1';
+import { addressOfPublicKey, publicKeyBytesFromPrivateKey } from '../../core/secp256k1';
+import { rawTransfer } from '../../sidechain/testing/rawTransfers';
 import { accountOf } from '../../sidechain/accounts';
 import { MIN_BASE_FEE } from '../../sidechain/baseFee';
 import { SidechainChain } from '../../sidechain/chain';
@@ -41,7 +42,6 @@ const BROKE_SK = toHex(getBytes(keccak256(new TextEncoder().encode('broke'))));
 const BROKE = { sk: BROKE_SK, address: addressOfPublicKey(publicKeyBytesFromPrivateKey(BROKE_SK)) };
 const SENDERS = [...FUNDED, BROKE];
 const CHAIN_ID = FIXTURE_CONFIG.chainId;
-const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
 const LIMITS = { batchItemLimit: 0, batchResponseMaxBytes: 0 };
 
 interface Fields {
@@ -57,56 +57,9 @@ interface Fields {
   highS: boolean;
 }
 
-const big = (b: bigint): Uint8Array => (b === 0n ? new Uint8Array() : toBeArray(b));
-
-/** A signed transfer with exactly these fields (ethers refuses to build a tip above the fee cap, so RLP is assembled here). */
-function signed(f: Fields): Hex {
-  const sk = SENDERS[f.sender]!.sk;
-  const to = getBytes(keys[f.to]!.address);
-  if (f.type === 2) {
-    const body = [
-      big(f.chainId),
-      big(f.nonce),
-      big(f.tip),
-      big(f.maxFeePerGas),
-      big(f.gasLimit),
-      to,
-      big(f.value),
-      new Uint8Array(),
-      [],
-    ];
-    const digest = fromHex(keccak256(new Uint8Array([2, ...RLP.encode(body)])) as Hex);
-    const sig = signDigestBytes(digest, sk);
-    let s = BigInt(toHex(sig.subarray(32, 64)));
-    let parity = sig[64]!;
-    if (f.highS) {
-      s = N - s;
-      parity ^= 1;
-    }
-    const list = [...body, big(BigInt(parity)), big(BigInt(toHex(sig.subarray(0, 32)))), big(s)];
-    return toHex(new Uint8Array([2, ...RLP.encode(list)]));
-  }
-  const t = Transaction.from({
-    type: 0,
-    chainId: f.chainId,
-    nonce: Number(f.nonce),
-    to: keys[f.to]!.address,
-    value: f.value,
-    gasLimit: f.gasLimit,
-    gasPrice: f.maxFeePerGas,
-    data: '0x',
-  });
-  const sig = signDigestBytes(fromHex(t.unsignedHash as Hex), sk);
-  const r = BigInt(toHex(sig.subarray(0, 32)));
-  let s = BigInt(toHex(sig.subarray(32, 64)));
-  let parity = BigInt(sig[64]!);
-  if (f.highS) {
-    s = N - s;
-    parity ^= 1n;
-  }
-  const body = [big(f.nonce), big(f.maxFeePerGas), big(f.gasLimit), to, big(f.value), new Uint8Array()];
-  return toHex(RLP.encode([...body, big(f.chainId * 2n + 35n + parity), big(r), big(s)]));
-}
+/** The fields' transfer, signed by its sender (a tip above the fee cap and a high s included). */
+const signed = (f: Fields): Hex =>
+  rawTransfer({ ...f, to: keys[f.to]!.address, highS: f.highS }, SENDERS[f.sender]!.sk);
 
 /** A transfer as a wallet builds it: the right chain, 21,000 gas, fees around a gwei, a small value. */
 const walletFields: fc.Arbitrary<Fields> = fc.record({
