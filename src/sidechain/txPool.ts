@@ -329,7 +329,7 @@ export function whyRefused(tx: SignedTx, head: PoolHead): string | null {
 }
 
 /** geth's price bump: both fee fields strictly higher, and at least 10% above the replaced transaction's. */
-export function outbids(tx: SignedTx, old: SignedTx): boolean {
+function outbids(tx: SignedTx, old: SignedTx): boolean {
   const threshold = (v: bigint) => (v * (100n + PRICE_BUMP_PERCENT)) / 100n;
   return (
     tx.maxFeePerGas > old.maxFeePerGas &&
