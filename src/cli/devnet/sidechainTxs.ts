@@ -13,9 +13,9 @@
  * full pool. Between the answer and the node taking it in, the transaction counts as pending: a
  * wallet that asks the pending nonce, or looks the transaction up, right after sending sees it.
  */
+import { type Address } from '../../core/address';
 import { type Hex } from '../../core/bytes';
 import { type SidechainPoolView, type SubmitResult } from '../../rpc/ports';
-import { type Address } from '../../core/address';
 import { type SignedTx, TX_ERRORS } from '../../sidechain/transaction';
 import { type ProjectedPool } from '../../node/sidechain/txIntake';
 import { type LiveNetwork } from './liveNetwork';

@@ -5,7 +5,9 @@
  *
  * - A client's transaction is decoded and checked (signature, chain id, nonce, funds: txPool.ts);
  *   admitted, it goes to every peer once (`sc.txs`); peers admit it without passing it on, so a
- *   transaction costs one message per peer. The node reports what it did (`sidechain.tx`).
+ *   transaction costs one message per peer. The node reports what it did (`sidechain.tx`). A
+ *   devnet answers its client before the node takes the transaction in: `projected` lets it run
+ *   the same admission first, on the pool with what is already on its way.
  * - When the head moves the pool drops what the chain has passed. After a reorg (or a rewind) the
  *   transactions of the blocks that left the canonical chain go back into the pool and to the
  *   peers again, so a producer on the winning branch includes them: a reorged-out transfer is
