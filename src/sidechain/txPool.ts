@@ -19,8 +19,9 @@
  * - room (geth's defaults): a sender may queue 64 transactions (`account limit exceeded`; geth
  *   takes the 65th and drops the highest nonce at its next reorg, this pool refuses it at once so
  *   that an answered hash is kept), 1,024 queued in all (`txpool is full`); 5,120 pending in all,
- *   past which a sender with 16 or more pending is refused (`txpool is full`) and one with more
- *   loses its highest nonce (geth's `truncatePending`); 6,144 in all, past which a new transaction
+ *   past which a sender with 16 or more pending is refused (`txpool is full`) and otherwise the
+ *   sender with the most pending above 16 gives up its highest nonce (geth's `truncatePending`);
+ *   6,144 in all, past which a new transaction
  *   evicts the cheapest (lowest fee cap, then tip) if it pays more (`transaction underpriced`
  *   otherwise), and a queued one never evicts a pending one (`future transaction tries to replace
  *   pending`). Nothing is changed when a transaction is refused.
