@@ -5,6 +5,7 @@ import { rfc3339FromUnixMs } from '../../src/core/time';
 import { type DevnetConfig, listKeys, loadKey, paths } from './home';
 import { type LiveNetwork } from './liveNetwork';
 import { type ServerPorts } from './liveTypes';
+import { sidechainDevAccounts } from '../../sim/domain/runSetup';
 
 /**
  * The start-up banner: chain ids, URLs per node, the admin namespace, funded accounts and their
@@ -52,17 +53,27 @@ export function banner(config: DevnetConfig, host: string, ports: ServerPorts, n
     const k = loadKey(config.home, name);
     lines.push(`  ${name.padEnd(14)} ${k.address}  ${balances.get(k.address.toLowerCase()) ?? '0matic'} at genesis`);
   }
-  // As anvil prints its dev accounts: what a wallet needs to send on the sidechain.
-  const setup = net.run.main.setup;
+  // As anvil prints its dev accounts: what a wallet needs to send on the sidechain (eth_accounts' order).
+  const accounts = sidechainDevAccounts(net.run.main.setup, s);
   lines.push(
-    `sidechain accounts    funded at sidechain genesis, for wallets on chain ${sidechainChainId} (ethers, viem: the key signs)`,
+    `sidechain accounts    funded at sidechain genesis, for wallets on chain ${sidechainChainId}, unlocked (eth_accounts, eth_sendTransaction) or with the key (ethers, viem)`,
   );
-  setup.sidechainAlloc.forEach((a, i) => {
-    const user = setup.users.find((u) => u.address === a.address);
+  for (const [i, a] of accounts.entries())
     lines.push(
-      `  (${i}) ${a.address}  ${formatUnits(a.balance, 18)} MATIC  private key ${user?.key ?? '(not in keys/)'}`,
+      `  (${i}) ${a.address}  ${formatUnits(a.balance, 18)} MATIC  private key ${a.key}  ${a.name}${a.workload ? ', the workload signs with it' : ''}`,
     );
-  });
+  const shared = accounts.filter((a) => a.workload);
+  if (shared.length)
+    lines.push(
+      `                      the scenario's workload sends sidechain transfers from ${shared.map((a) => a.name).join(', ')}: their nonces move on their own; ${
+        accounts.length > shared.length
+          ? `use ${accounts
+              .filter((a) => !a.workload)
+              .map((a) => a.name)
+              .join(', ')}`
+          : 'no funded account is free of it (a devnet opened at a time or from a report keeps its run exact): fund a new key with anvil_setBalance'
+      }`,
+    );
   lines.push(
     `logs                  ${paths(config.home).logs} (daemon, bridge, sidechain; rest-server, status, jsonrpc as JSON)`,
   );

@@ -205,7 +205,8 @@ export function initHome(o: InitOptions): string[] {
           },
         },
         timestamp: Math.floor(o.scenario.epochMs / 1000),
-        // geth's genesis alloc: the dev accounts (the users' keys, keys/user-N.json), balances in wei.
+        // geth's genesis alloc: the dev accounts (the users' keys, keys/user-N.json, then the
+        // scenario's own dev accounts, their keys in the banner), balances in wei.
         alloc: Object.fromEntries(
           setup.sidechainAlloc.map((a) => [a.address, { balance: `0x${a.balance.toString(16)}` }]),
         ),

@@ -179,6 +179,8 @@ export class LiveNetwork implements LiveNodes, LiveState, LiveSetting, LiveInbox
       onBarrier: (b) => this.onBarrier(b),
       onRecord: (r) => this.onRecord(r),
     });
+    // A devnet's sidechain nodes take the unsigned transfers it sends for impersonated accounts.
+    for (const n of this._run.sidechain.sidechainNodes) n.txs.impersonation = true;
     // The nodes answer a client's tx on their client-reply port (CheckTx, then DeliverTx).
     this._run.main.onClientReply((node, reply) => this.serviceTxs.onClientReply(node, reply));
     this.oracles.follow(() => this._run.violations());

@@ -12,6 +12,9 @@ import { openRun } from './openRun';
 import { writeJournal } from './journal';
 import { assertNotRunning } from './homeLock';
 
+/** The dev accounts of their own a fresh devnet gets when its workload signs with the users. */
+const DEVNET_DEV_ACCOUNTS = 4;
+
 export interface InitCliOptions {
   home: string;
   /** Default: devnet (or the report's, with fromReport). */
@@ -82,6 +85,10 @@ export async function nodeInit(o: InitCliOptions): Promise<string> {
   });
   let scenario = opened.scenario;
   if (o.genesisTime !== undefined) scenario = { ...scenario, epochMs: parseGenesisTime(o.genesisTime, Date.now()) };
+  // A fresh devnet whose workload sends sidechain transfers from the users gets accounts of its
+  // own, which nothing else signs with (one opened at a time or from a report keeps its run exact).
+  if (!opened.start && scenario.workload.sidechainTxs && scenario.params.sidechainDevAccounts === undefined)
+    scenario = { ...scenario, params: { ...scenario.params, sidechainDevAccounts: DEVNET_DEV_ACCOUNTS } };
   const files = initHome({
     home: o.home,
     scenario,

@@ -21,6 +21,8 @@ import { createJsonRpcServer } from '../../src/rpc/jsonrpc/jsonRpcServer';
 import { createWebSocketServer } from '../../src/rpc/jsonrpc/webSocketServer';
 import { createConsoleServer } from '../../src/rpc/console/consoleServer';
 import { adminMethods } from '../../src/rpc/jsonrpc/adminMethods';
+import { type DevAccounts, devAccountMethods } from '../../src/rpc/jsonrpc/devAccountMethods';
+import { sidechainDevAccounts } from '../../sim/domain/runSetup';
 import { type DevnetConfig, type LogName, loadHome, paths } from './home';
 import { readJournal } from './journal';
 import { defaultReportDir, writeDevnetReport } from './devnetReport';
@@ -123,7 +125,16 @@ export async function startDevnet(o: StartOptions): Promise<RunningDevnet> {
     await app.listen({ host, port });
     return (app.server.address() as AddressInfo).port;
   };
-  const extraMethods = (node: number | undefined) => adminMethods(net.control, node);
+  // The dev accounts the banner lists, unlocked as anvil's are; impersonation is the submit path's.
+  const dev: DevAccounts = {
+    keys: new Map(sidechainDevAccounts(net.run.main.setup, config.scenario).map((a) => [a.address, a.key])),
+    impersonated: net.network.sidechainTxs.impersonated,
+  };
+  const extraMethods = (node: number | undefined) => {
+    const admin = adminMethods(net.control, node);
+    const wallet = devAccountMethods(dev, () => net.node(node ?? config.nodeIndex)!.sidechain.view());
+    return (name: string) => admin(name) ?? wallet(name);
+  };
   const scNodes = { node: (n: number) => net.node(n)?.sidechain ?? null, count };
   let ports: ServerPorts;
   try {

@@ -1,19 +1,23 @@
 /**
  * A live devnet's sidechain transactions from wallets (`eth_sendRawTransaction`): the raw signed
- * transaction is checked at once against the node's state and pool (geth answers a bad one with
- * an error, synchronously: `nonce too low`, `insufficient funds …`, `already known`, …), then
+ * transaction is checked at once (geth answers a bad one with an error, synchronously: `nonce too
+ * low`, `insufficient funds …`, `replacement transaction underpriced`, `already known`, …), then
  * journaled and delivered to the node at the next window barrier, where the node checks it again,
  * admits it to its pool and gossips it; the call answers the hash once it is journaled.
  *
- * Between the answer and the node taking it in (the next window), the transaction counts as
- * pending: a wallet that asks the pending nonce, or looks the transaction up, right after sending
- * sees it, so a second transfer takes the next nonce.
+ * The check runs the node's own pool admission on a copy of its pool with the transactions sent to
+ * it and not yet taken in added first, in order (txIntake.ts `projected`): a hash is answered only
+ * for a transaction the node will hold when it arrives. What can still part them is what no node
+ * knows at submit: a block that includes the transaction being replaced before the replacement
+ * arrives, a peer's transaction of the same sender and nonce gossiped in first, an eviction from a
+ * full pool. Between the answer and the node taking it in, the transaction counts as pending: a
+ * wallet that asks the pending nonce, or looks the transaction up, right after sending sees it.
  */
 import { type Address } from '../../src/core/address';
 import { type Hex } from '../../src/core/bytes';
 import { type SidechainPoolView, type SubmitResult } from '../../src/rpc/ports';
-import { type SignedTx, decodeSignedTx } from '../../src/sidechain/transaction';
-import { whyRefused } from '../../src/sidechain/txPool';
+import { type SignedTx, TX_ERRORS } from '../../src/sidechain/transaction';
+import { type ProjectedPool } from '../../src/node/sidechain/txIntake';
 import { type LiveInbox, type LiveNodes, type LiveState } from './liveTypes';
 
 /** A transaction journaled for node `i` and not yet taken in by it. */
@@ -25,6 +29,12 @@ interface InFlight {
 }
 
 export class SidechainTxs {
+  /**
+   * The accounts the devnet impersonates (anvil_impersonateAccount): an unsigned transfer naming
+   * one of them is taken (the nodes decode them, liveNetwork.ts); one naming anyone else is not.
+   * Kept for as long as the devnet runs.
+   */
+  readonly impersonated = new Set<Address>();
   private inFlight: InFlight[] = [];
   /** Journaled for the next barrier, not delivered yet. */
   private waiting: InFlight[] = [];
@@ -35,25 +45,11 @@ export class SidechainTxs {
   submit(i: number, raw: Hex): Promise<SubmitResult> {
     const net = this.net;
     if (net.isStopped) return Promise.resolve({ ok: false, error: 'the devnet is stopping: nothing was sent' });
-    const node = net.sidechainNode(i);
-    const d = decodeSignedTx(raw, node.chain.scheme);
-    if (!d.ok) return Promise.resolve({ ok: false, error: d.error });
-    const tx = d.tx;
-    const head = node.chain.head();
-    if (node.txs.pool.has(tx.hash) || this.pending(i).some((p) => p.hash === tx.hash))
-      return Promise.resolve({ ok: false, error: 'already known' });
-    const why = whyRefused(tx, {
-      accounts: head.accounts,
-      chainId: node.chain.cfg.chainId,
-      gasLimit: head.block.header.gasLimit,
-    });
-    if (why) return Promise.resolve({ ok: false, error: why });
-    const mine = this.pending(i).find((p) => p.from === tx.from && p.nonce === tx.nonce);
-    if (mine)
-      return Promise.resolve({
-        ok: false,
-        error: `replacement transaction underpriced (a transaction with nonce ${tx.nonce} was just sent: wait for it to reach the pool)`,
-      });
+    const checked = net.sidechainNode(i).txs.projected(this.pending(i)).check(raw);
+    if (!checked.ok) return Promise.resolve({ ok: false, error: checked.error });
+    const tx = checked.tx;
+    if (tx.impersonated && !this.impersonated.has(tx.from))
+      return Promise.resolve({ ok: false, error: TX_ERRORS.invalidSignatureValues });
     const entry: InFlight = { node: i, tx, untilMs: Number.POSITIVE_INFINITY };
     this.waiting.push(entry);
     return new Promise<SubmitResult>((resolve) => {
@@ -90,17 +86,14 @@ export class SidechainTxs {
     return [...this.inFlight, ...this.waiting].filter((f) => f.node === i).map((f) => f.tx);
   }
 
-  /** What `eth_getTransactionCount(…, "pending")` and a pending look-up see on node `i`. */
+  /** What `eth_getTransactionCount(…, "pending")`, a pending look-up and `txpool_*` see on node `i`. */
   poolView(i: number): SidechainPoolView {
-    const node = this.net.sidechainNode(i);
-    const sent = this.pending(i);
+    let projected: ProjectedPool | undefined;
+    const pool = () => (projected ??= this.net.sidechainNode(i).txs.projected(this.pending(i)));
     return {
-      pendingNonce: (address: Address) => {
-        let n = node.txs.pendingNonce(address);
-        while (sent.some((t) => t.from === address && t.nonce === n)) n++;
-        return n;
-      },
-      transaction: (hash: Hex) => node.txs.pool.get(hash) ?? sent.find((t) => t.hash === hash),
+      pendingNonce: (address) => pool().pendingNonce(address),
+      transaction: (hash: Hex) => pool().transaction(hash),
+      content: () => pool().content(),
     };
   }
 

@@ -10,6 +10,8 @@ export type Schema = Record<string, unknown>;
 
 /** The most validators a scenario may have (the parent chain's slots cap the set; mainnet's cap is 105). */
 export const MAX_VALIDATORS = 256;
+/** The most extra sidechain dev accounts a scenario may fund (`params.sidechainDevAccounts`). */
+export const MAX_DEV_ACCOUNTS = 64;
 
 export const DURATION: Schema = {
   description: 'a duration with a unit: 1500ms, 90s, 10m, 2h, 1h30m, 1d (0 needs none)',

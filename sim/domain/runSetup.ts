@@ -49,8 +49,10 @@ export interface RunSetup {
   /** The validator (1-based index) of a signer address, genesis or rotated; undefined for others (joined validators). */
   validatorOfSigner: ReadonlyMap<Address, number>;
   users: UserKey[];
+  /** Sidechain accounts besides the users that no workload signs with (`params.sidechainDevAccounts`). */
+  devAccounts: UserKey[];
   genesis: unknown;
-  /** The sidechain's genesis accounts: every user funded (the devnet's dev accounts). */
+  /** The sidechain's genesis accounts: every user funded, then the dev accounts (a devnet's dev accounts, all of them). */
   sidechainAlloc: GenesisAlloc[];
   sidechainChainId: string;
   svcIds: string[];
@@ -111,6 +113,13 @@ export function runSetup(scenario: Scenario, seed: number): RunSetup {
   for (let j = 0; j < 4; j++) {
     const key = newKey();
     users.push({ key, address: addressOfPublicKey(publicKeyBytesFromPrivateKey(key)) });
+  }
+  // From their own stream, so a scenario with them draws every other key as one without.
+  const devRng = rng.fork('dev-accounts');
+  const devAccounts: UserKey[] = [];
+  while (devAccounts.length < (p.sidechainDevAccounts ?? 0)) {
+    const key = toHex(devRng.bytes(32));
+    if (validPrivateKey(key)) devAccounts.push({ key, address: addressOfPublicKey(publicKeyBytesFromPrivateKey(key)) });
   }
   // The fast scheme verifies against a per-thread registry: every domain registers the keys it may see.
   if (scenario.crypto === 'fast') {
@@ -181,8 +190,9 @@ export function runSetup(scenario: Scenario, seed: number): RunSetup {
     rotationKeys,
     validatorOfSigner,
     users,
+    devAccounts,
     genesis,
-    sidechainAlloc: users.map((u) => ({ address: u.address, balance: SIDECHAIN_USER_BALANCE })),
+    sidechainAlloc: [...users, ...devAccounts].map((u) => ({ address: u.address, balance: SIDECHAIN_USER_BALANCE })),
     sidechainChainId,
     svcIds: keys.map((k) => `svc-${k.index}`),
     scIds: keys.map((k) => `sc-${k.index}`),
@@ -202,4 +212,36 @@ export function signerChangesOf(scenario: Scenario, validator: number): number {
   let n = 0;
   for (const c of scenario.workload.signerChanges) if (c.validator === validator) n += c.repeat ?? 1;
   return n;
+}
+
+/** A funded sidechain account the devnet holds the key of (its dev accounts). */
+export interface SidechainDevAccount {
+  /** `user-N` (a user, also a service account) or `dev-N` (a sidechain account of its own). */
+  name: string;
+  address: Address;
+  key: Hex;
+  balance: bigint;
+  /** Whether the scenario's sidechain workload signs transfers with it (its nonces move on their own). */
+  workload: boolean;
+}
+
+/**
+ * The sidechain's dev accounts in the order a devnet offers them (eth_accounts, the banner): those
+ * no workload signs with first, so that a script's first signer never races the workload's nonces.
+ */
+export function sidechainDevAccounts(setup: RunSetup, scenario: Scenario): SidechainDevAccount[] {
+  const balanceOf = new Map(setup.sidechainAlloc.map((a) => [a.address, a.balance]));
+  const busy = scenario.workload.sidechainTxs !== null;
+  const users = setup.users.map((u, i) => ({ ...u, name: `user-${i + 1}`, workload: busy }));
+  const own = setup.devAccounts.map((u, i) => ({ ...u, name: `dev-${i + 1}`, workload: false }));
+  return [...users, ...own]
+    .filter((a) => balanceOf.has(a.address))
+    .sort((a, b) => Number(a.workload) - Number(b.workload))
+    .map((a) => ({
+      name: a.name,
+      address: a.address,
+      key: a.key,
+      balance: balanceOf.get(a.address)!,
+      workload: a.workload,
+    }));
 }

@@ -8,7 +8,7 @@ import { parseUint } from '../../src/core/amount';
 import { type LinkModel, DEFAULT_LINK } from '../core/linkModel';
 import { Reader, type Obj, decodeLink, describeValue } from '../core/reader';
 import { checkScenarioSchema } from './schemaCheck';
-import { MAX_VALIDATORS } from '../core/schemaParts';
+import { MAX_DEV_ACCOUNTS, MAX_VALIDATORS } from '../core/schemaParts';
 import { decodeFault } from '../faults/registry';
 import { parsePlant } from '../../src/core/plants';
 import { DEFAULT_STAKE_DISTRIBUTION, type StakeDistribution, drawStakes } from './stakeDistribution';
@@ -83,6 +83,7 @@ function decodeChecked(value: unknown): Scenario {
     'commitTimeout',
     'relayDelayPerRank',
     'sendEnabled',
+    'sidechainDevAccounts',
   ]);
   const D = DEFAULT_PARAMS;
   const params: ScenarioParams = {
@@ -105,6 +106,9 @@ function decodeChecked(value: unknown): Scenario {
     validatorSlots: pr.int(po, 'validatorSlots', Math.max(D.validatorSlots, validators.length), 1, 1000),
     jitter: pr.bool(po, 'jitter', D.jitter),
     ...(po.sendEnabled !== undefined ? { sendEnabled: pr.bool(po, 'sendEnabled', true) } : {}),
+    ...(po.sidechainDevAccounts !== undefined
+      ? { sidechainDevAccounts: pr.int(po, 'sidechainDevAccounts', 0, 0, MAX_DEV_ACCOUNTS) }
+      : {}),
   };
   if (po.producerCount !== undefined && params.producerCount > validators.length)
     throw new InputError(

@@ -37,6 +37,7 @@ export function encodeScenario(s: Scenario): Record<string, unknown> {
       validatorSlots: p.validatorSlots,
       jitter: p.jitter,
       ...(p.sendEnabled !== undefined ? { sendEnabled: p.sendEnabled } : {}),
+      ...(p.sidechainDevAccounts !== undefined ? { sidechainDevAccounts: p.sidechainDevAccounts } : {}),
     },
     network: encodeLink(s.network),
     faults: s.faults.map(encodeFault),

@@ -1,3 +1,10 @@
+/**
+ * The scenario format: validators and stakes, parameters, the network model, a fault schedule, a
+ * workload, run bounds and expectations (the types; decodeScenario.ts reads a file, filling
+ * defaults and naming the bad field of a bad one, encodeScenario.ts writes one). A fault fires at a
+ * time (`at`) or when a chain first reaches a height (`atHeight`, see HeightTrigger and
+ * scenarios/README.md). `scenarios/scenario.schema.json` describes the same format for editors.
+ */
 import { type LinkModel } from '../core/linkModel';
 import { type CryptoMode } from '../../src/core/signatureScheme';
 import { type FaultSpec } from '../faults/registry';
@@ -38,6 +45,11 @@ export interface ScenarioParams {
   jitter: boolean;
   /** The bank module's `sendenabled` at genesis (absent: true): false refuses every send and top-up. */
   sendEnabled?: boolean;
+  /**
+   * Sidechain accounts funded at genesis besides the users, that no workload signs with (absent:
+   * none): a devnet's own dev accounts when the workload sends sidechain transfers from the users.
+   */
+  sidechainDevAccounts?: number;
 }
 
 export const DEFAULT_PARAMS: ScenarioParams = {

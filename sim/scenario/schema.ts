@@ -12,7 +12,17 @@
 import { PLANT_NAMES } from '../../src/core/plants';
 import { FAULT_KINDS, faultDef } from '../faults/registry';
 import { balanceOverrideSchema } from './balanceOverrides';
-import { DURATION, LINK, MAX_VALIDATORS, type Schema, UINT, VALIDATOR_INDEX, int, object } from '../core/schemaParts';
+import {
+  DURATION,
+  LINK,
+  MAX_DEV_ACCOUNTS,
+  MAX_VALIDATORS,
+  type Schema,
+  UINT,
+  VALIDATOR_INDEX,
+  int,
+  object,
+} from '../core/schemaParts';
 
 /**
  * A compact set's stakes: one stake for all, or a seeded distribution (stakeDistribution.ts; which
@@ -99,6 +109,11 @@ const PARAMS: Record<string, Schema> = {
   validatorSlots: int(1, 1000),
   jitter: { type: 'boolean' },
   sendEnabled: { type: 'boolean', description: "the bank module's sendenabled at genesis (default true)" },
+  sidechainDevAccounts: int(
+    0,
+    MAX_DEV_ACCOUNTS,
+    'sidechain accounts funded at genesis that no workload signs with (default none)',
+  ),
   checkpointBufferTime: DURATION,
   parentBlockTime: DURATION,
   commitTimeout: DURATION,

@@ -13,6 +13,7 @@ import { type Address } from '../core/address';
 import { type Hex } from '../core/bytes';
 import { type SidechainReadPort } from '../sidechain/readPort';
 import { type SignedTx } from '../sidechain/transaction';
+import { type PoolContent } from '../sidechain/txPool';
 
 export type BroadcastMode = 'sync' | 'async' | 'block';
 
@@ -122,6 +123,8 @@ export interface SidechainPoolView {
   /** The nonce the sender's next transaction should carry: its account's, past its pending ones. */
   pendingNonce(address: Address): bigint;
   transaction(hash: Hex): SignedTx | undefined;
+  /** The pending and queued transactions (`txpool_*`), when the node tells. */
+  content?(): PoolContent;
 }
 
 /** What became of a raw transaction a client sent: its hash once admitted, or geth's error text. */

@@ -1,6 +1,6 @@
 /** The EIP-1559 base fee with Bor's change denominator (16): worked by hand from the formula. */
 import { describe, expect, it } from 'vitest';
-import { BASE_FEE_CHANGE_DENOMINATOR, INITIAL_BASE_FEE, nextBaseFee } from './baseFee';
+import { BASE_FEE_CHANGE_DENOMINATOR, INITIAL_BASE_FEE, MIN_BASE_FEE, nextBaseFee } from './baseFee';
 
 const G = 10n ** 9n;
 const limit = 20_000_000n; // target 10M
@@ -19,6 +19,19 @@ describe('nextBaseFee', () => {
     expect(nextBaseFee({ baseFee: 1n, gasUsed: 10_000_001n, gasLimit: limit })).toBe(2n);
     expect(nextBaseFee({ baseFee: 16n, gasUsed: 0n, gasLimit: limit })).toBe(15n);
     expect(nextBaseFee({ baseFee: 15n, gasUsed: 0n, gasLimit: limit })).toBe(15n);
+  });
+
+  it('from anywhere above it, an idle chain comes down to MIN_BASE_FEE and never below', () => {
+    expect(MIN_BASE_FEE).toBe(15n);
+    for (const start of [16n, 17n, 31n, 32n, 1000n, INITIAL_BASE_FEE]) {
+      let b = start;
+      for (let i = 0; i < 2000 && b !== MIN_BASE_FEE; i++) {
+        const next = nextBaseFee({ baseFee: b, gasUsed: 0n, gasLimit: limit });
+        expect(next).toBeGreaterThanOrEqual(MIN_BASE_FEE);
+        b = next;
+      }
+      expect(b).toBe(MIN_BASE_FEE);
+    }
   });
 
   it('a parent without a base fee (none before London) starts from geth’s initial base fee', () => {

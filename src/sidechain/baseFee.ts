@@ -29,5 +29,12 @@ export function nextBaseFee(parent: { baseFee?: bigint; gasUsed: bigint; gasLimi
   return base > delta ? base - delta : 0n;
 }
 
+/**
+ * The lowest base fee a chain that starts above it ever has: at or below DENOMINATOR − 1 the
+ * downward change rounds to zero, and from above an idle chain comes down to exactly this (15 wei;
+ * geth's denominator gives 7). A transaction whose fee cap is below it can never be included.
+ */
+export const MIN_BASE_FEE = BASE_FEE_CHANGE_DENOMINATOR - 1n;
+
 /** The tip a wallet is told to pay (`eth_maxPriorityFeePerGas`): 1 gwei, geth's and anvil's default suggestion. */
 export const SUGGESTED_TIP = 1_000_000_000n;

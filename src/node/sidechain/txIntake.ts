@@ -5,7 +5,9 @@
  *
  * - A client's transaction is decoded and checked (signature, chain id, nonce, funds: txPool.ts);
  *   admitted, it goes to every peer once (`sc.txs`); peers admit it without passing it on, so a
- *   transaction costs one message per peer. The node reports what it did (`sidechain.tx`).
+ *   transaction costs one message per peer. The node reports what it did (`sidechain.tx`). A
+ *   devnet answers its client before the node takes the transaction in: `projected` lets it run
+ *   the same admission first, on the pool with what is already on its way.
  * - When the head moves the pool drops what the chain has passed. After a reorg (or a rewind) the
  *   transactions of the blocks that left the canonical chain go back into the pool and to the
  *   peers again, so a producer on the winning branch includes them: a reorged-out transfer is
@@ -18,7 +20,7 @@ import { type BalanceOverride } from '../../sidechain/block';
 import { nextBaseFee } from '../../sidechain/baseFee';
 import { type Reorg, type SidechainChain, type StoredBlock } from '../../sidechain/chain';
 import { type SignedTx, decodeSignedTx } from '../../sidechain/transaction';
-import { type PoolHead, TxPool } from '../../sidechain/txPool';
+import { type PoolContent, type PoolHead, TxPool } from '../../sidechain/txPool';
 
 /** What the node reports about a client's transaction (and about one a reorg gave back). */
 export interface TxVerdict {
@@ -27,12 +29,26 @@ export interface TxVerdict {
   error: string | null;
 }
 
+/** The pool with what is on its way into it (`SidechainTxIntake.projected`). */
+export interface ProjectedPool {
+  /** What `submit` will answer for `raw` (decoded and checked against the projected pool). */
+  check(raw: Hex): { ok: true; tx: SignedTx } | { ok: false; error: string };
+  pendingNonce(address: Address): bigint;
+  transaction(hash: Hex): SignedTx | undefined;
+  content(): PoolContent;
+}
+
 export class SidechainTxIntake {
   readonly pool = new TxPool();
   /** Balances the operator set that no block of this node's chain carries yet. */
   private overrides: BalanceOverride[] = [];
   /** The operator's time for the next block: the block numbered `number` is sealed no earlier than `timeS`. */
   nextBlockTime: { number: bigint; timeS: bigint } | null = null;
+  /**
+   * Whether this node takes a devnet's impersonated transfers (transaction.ts): a devnet's nodes
+   * do (its RPC decides whom it impersonates); a simulation's never see one.
+   */
+  impersonation = false;
 
   constructor(private readonly chain: SidechainChain) {}
 
@@ -43,7 +59,7 @@ export class SidechainTxIntake {
 
   /** A client's signed transaction (raw bytes as 0x hex): the verdict, and the transaction to gossip if admitted. */
   submit(raw: Hex): { verdict: TxVerdict; gossip: SignedTx | null } {
-    const d = decodeSignedTx(raw, this.chain.scheme);
+    const d = this.decode(raw);
     if (!d.ok) return { verdict: { hash: null, ok: false, error: d.error }, gossip: null };
     const r = this.pool.add(d.tx, this.head());
     return r.ok
@@ -51,11 +67,37 @@ export class SidechainTxIntake {
       : { verdict: { hash: d.tx.hash, ok: false, error: r.error }, gossip: null };
   }
 
+  /**
+   * The pool as it will be once `sent` (transactions on their way to this node, in the order they
+   * will arrive) are in: what a devnet checks a client's transaction against before it answers, so
+   * that an answered hash is one the pool will hold. Nothing here changes.
+   */
+  projected(sent: readonly SignedTx[]): ProjectedPool {
+    const pool = this.pool.clone();
+    const head = this.head();
+    for (const t of sent) pool.add(t, head);
+    return {
+      check: (raw) => {
+        const d = this.decode(raw);
+        if (!d.ok) return d;
+        const r = pool.clone().add(d.tx, head);
+        return r.ok ? { ok: true, tx: d.tx } : { ok: false, error: r.error };
+      },
+      pendingNonce: (address) => pool.pendingNonce(address, head.accounts),
+      transaction: (hash) => pool.get(hash),
+      content: () => pool.content(head.accounts),
+    };
+  }
+
+  private decode(raw: Hex) {
+    return decodeSignedTx(raw, this.chain.scheme, this.impersonation ? { impersonation: true } : {});
+  }
+
   /** Transactions a peer gossiped: each checked again from its bytes (a peer is not trusted), admitted or dropped. */
   receive(txs: readonly SignedTx[]): void {
     const head = this.head();
     for (const t of txs) {
-      const d = decodeSignedTx(t.raw, this.chain.scheme);
+      const d = this.decode(t.raw);
       if (d.ok) this.pool.add(d.tx, head);
     }
   }

@@ -7,7 +7,8 @@
  *   and `eth_getStorageAt` (no account has code: `0x` and zero words), at any block the node has;
  * - `eth_gasPrice` (the head's base fee plus the suggested tip), `eth_maxPriorityFeePerGas`,
  *   `eth_feeHistory` (base fees, gas used ratios and tip percentiles of recent blocks);
- * - `eth_estimateGas`: 21,000 for a transfer the sender can pay for; `eth_call`: `0x`, what a call
+ * - `eth_estimateGas`: 21,000 for a transfer that fits under the call's gas and what its fee cap
+ *   lets the balance pay, geth's error otherwise (gasEstimate.ts); `eth_call`: `0x`, what a call
  *   to an account without code returns. Data, or a call without a recipient, is refused: there is no
  *   EVM to run it;
  * - `eth_getRawTransactionByHash`, and the pool's side of `eth_getTransactionByHash` (methods.ts).
@@ -18,15 +19,17 @@ import { type Hex } from '../../core/bytes';
 import { accountOf } from '../../sidechain/accounts';
 import { SUGGESTED_TIP, nextBaseFee } from '../../sidechain/baseFee';
 import { type StoredBlock } from '../../sidechain/readPort';
-import { TRANSFER_GAS, effectiveGasPrice } from '../../sidechain/transaction';
+import { effectiveGasPrice } from '../../sidechain/transaction';
 import { type SidechainView } from '../ports';
 import { resolveBlock } from './blockResolution';
 import {
   type ArgSpec,
+  type BlockNumberArg,
   type BlockRef,
   type Parsed,
   bad,
   decodeHexBytes,
+  decodeUint64Hex,
   good,
   jsonKind,
   optional,
@@ -38,13 +41,15 @@ import {
 } from './goArguments';
 import { toQuantity } from './quantity';
 import { handlerError } from './rpcErrors';
+import { estimateTransferGas } from './gasEstimate';
 
 interface Method {
   args: ReadonlyArray<ArgSpec<unknown>>;
   run(view: SidechainView, args: unknown[]): unknown;
 }
 
-const parseAddressArg = (v: unknown): Parsed<Address> => parseFixedHex(v, 20, 'common.Address') as Parsed<Address>;
+export const parseAddressArg = (v: unknown): Parsed<Address> =>
+  parseFixedHex(v, 20, 'common.Address') as Parsed<Address>;
 
 /** `hexutil.Big`: `0x` + hex without leading zeros, at most 256 bits. */
 export function decodeBigHex(v: unknown, typeName = 'hexutil.Big'): Parsed<bigint> {
@@ -65,6 +70,19 @@ export interface CallArgs {
   to?: Address | null;
   value?: bigint;
   data?: Hex;
+  gas?: bigint;
+  gasPrice?: bigint;
+  maxFeePerGas?: bigint;
+  maxPriorityFeePerGas?: bigint;
+  nonce?: bigint;
+}
+
+/** `hexutil.Uint64`. */
+function decodeUint64Value(v: unknown): Parsed<bigint> {
+  const fail = (why: string) => bad(`json: cannot unmarshal ${why} into Go value of type hexutil.Uint64`);
+  if (typeof v !== 'string') return fail('non-string');
+  const n = decodeUint64Hex(v);
+  return n.ok ? n : fail(n.message);
 }
 
 export function parseCallArgs(v: unknown): Parsed<CallArgs> {
@@ -78,10 +96,17 @@ export function parseCallArgs(v: unknown): Parsed<CallArgs> {
     if (!a.ok) return a;
     out[k] = a.value;
   }
-  if (o.value !== undefined && o.value !== null) {
-    const n = decodeBigHex(o.value);
+  for (const k of ['value', 'gasPrice', 'maxFeePerGas', 'maxPriorityFeePerGas'] as const) {
+    if (o[k] === undefined || o[k] === null) continue;
+    const n = decodeBigHex(o[k]);
     if (!n.ok) return n;
-    out.value = n.value;
+    out[k] = n.value;
+  }
+  for (const k of ['gas', 'nonce'] as const) {
+    if (o[k] === undefined || o[k] === null) continue;
+    const n = decodeUint64Value(o[k]);
+    if (!n.ok) return n;
+    out[k] = n.value;
   }
   const data = o.input ?? o.data;
   if (o.input !== undefined && o.data !== undefined && o.input !== o.data)
@@ -111,18 +136,43 @@ function refuseCode(args: CallArgs, what: string): void {
     throw handlerError(`contract calls are not supported: the sidechain runs no EVM (${what} of value transfers only)`);
 }
 
-/** geth's `eth_feeHistory` limit on blockCount. */
+/** geth's `eth_feeHistory` limits: blocks (`maxFeeHistory`) and reward percentiles (`maxQueryLimit`). */
 const MAX_FEE_HISTORY = 1024n;
+const MAX_PERCENTILES = 100;
 
+/** Go's `%f`: six decimals, and never an exponent. */
+function goFixed(p: number): string {
+  if (Math.abs(p) < 1e21) return p.toFixed(6);
+  return `${BigInt(p)}.000000`;
+}
+
+/**
+ * geth's `Oracle.FeeHistory`, in its order: no blocks asked is an empty answer; then the
+ * percentiles (at most 100, each in [0, 100], strictly increasing: `invalid reward percentile`);
+ * then the range (a newest block past the head: `request beyond head block: requested N, head H`),
+ * cut to 1,024 blocks and to genesis. `reward` only when percentiles were asked.
+ */
 function feeHistory(view: SidechainView, [countArg, newestRef, percentiles]: unknown[]): unknown {
-  const newest = stateAt(view, newestRef as BlockRef);
   let count = countArg as bigint;
+  // geth's result struct: gasUsedRatio has no omitempty, so it is null with nothing to show.
+  if (count < 1n) return { oldestBlock: '0x0', gasUsedRatio: null };
+  const ps = (percentiles as number[] | undefined) ?? [];
+  if (ps.length > MAX_PERCENTILES)
+    throw handlerError(`invalid reward percentile: over the query limit ${MAX_PERCENTILES}`);
   if (count > MAX_FEE_HISTORY) count = MAX_FEE_HISTORY;
+  for (let i = 0; i < ps.length; i++) {
+    if (ps[i]! < 0 || ps[i]! > 100) throw handlerError(`invalid reward percentile: ${goFixed(ps[i]!)}`);
+    if (i > 0 && ps[i]! <= ps[i - 1]!)
+      throw handlerError(`invalid reward percentile: #${i - 1}:${goFixed(ps[i - 1]!)} >= #${i}:${goFixed(ps[i]!)}`);
+  }
+  const ref = newestRef as BlockNumberArg;
+  const head = view.chain.head().block.header.number;
+  if ('number' in ref && ref.number > head)
+    throw handlerError(`request beyond head block: requested ${ref.number}, head ${head}`);
+  const newest = stateAt(view, ref);
   const last = newest.block.header.number;
   if (count > last + 1n) count = last + 1n;
-  if (count === 0n) return { oldestBlock: '0x0' };
   const oldest = last - count + 1n;
-  const ps = (percentiles as number[] | undefined) ?? [];
   const baseFeePerGas: string[] = [];
   const gasUsedRatio: number[] = [];
   const reward: string[][] = [];
@@ -151,7 +201,7 @@ function feeHistory(view: SidechainView, [countArg, newestRef, percentiles]: unk
     oldestBlock: toQuantity(oldest),
     baseFeePerGas,
     gasUsedRatio,
-    ...(percentiles !== undefined ? { reward } : {}),
+    ...(ps.length > 0 ? { reward } : {}),
   };
 }
 
@@ -163,16 +213,11 @@ function parseBlockCount(v: unknown): Parsed<bigint> {
   return bad(`json: cannot unmarshal ${jsonKind(v)} into Go value of type math.HexOrDecimal64`);
 }
 
+/** `[]float64`: only the type here; geth checks the values in the handler (-32000, feeHistory above). */
 function parsePercentiles(v: unknown): Parsed<number[]> {
   if (!Array.isArray(v) || v.some((p) => typeof p !== 'number'))
     return bad('json: cannot unmarshal into Go value of type []float64');
-  const ps = v as number[];
-  for (let i = 0; i < ps.length; i++) {
-    if (ps[i]! < 0 || ps[i]! > 100) return bad(`invalid reward percentile: ${ps[i]}`);
-    if (i > 0 && ps[i]! <= ps[i - 1]!)
-      return bad(`invalid reward percentile: #${i - 1}:${ps[i - 1]} >= #${i}:${ps[i]}`);
-  }
-  return good(ps);
+  return good(v as number[]);
 }
 
 export const ACCOUNT_METHODS: ReadonlyArray<[string, Method]> = [
@@ -236,9 +281,7 @@ export const ACCOUNT_METHODS: ReadonlyArray<[string, Method]> = [
         const a = callArgs as CallArgs;
         refuseCode(a, 'estimates');
         const b = stateAt(v, ref as BlockRef | undefined);
-        if (a.from && a.value && accountOf(b.accounts, a.from).balance < a.value)
-          throw handlerError('insufficient funds for transfer');
-        return toQuantity(TRANSFER_GAS);
+        return toQuantity(estimateTransferGas(a, b.accounts, b.block.header.gasLimit));
       },
     },
   ],

@@ -46,6 +46,7 @@ import { syncingJson } from './syncingJson';
 import { transactionJson } from './transactionJson';
 import { type StoredBlock } from '../../sidechain/readPort';
 import { ACCOUNT_METHODS } from './accountMethods';
+import { TXPOOL_METHODS } from './txpoolMethods';
 import { signedTxJson } from './transactionJson';
 
 export type RpcResult = { ok: true; result: unknown } | { ok: false; error: RpcErrorObject };
@@ -279,6 +280,7 @@ const METHODS: ReadonlyMap<string, Method> = new Map<string, Method>([
   ['sidechain_getRootHash', { args: [required(parseUint64Arg), required(parseUint64Arg)], run: rootHash }],
   ['eth_getRootHash', { args: [required(parseUint64Arg), required(parseUint64Arg)], run: rootHash }],
   ...ACCOUNT_METHODS,
+  ...TXPOOL_METHODS,
 ]);
 
 /** The methods `callRpc` answers, sorted. */

@@ -83,7 +83,7 @@ export function fixtureTransfer(
   from: FixtureKey,
   to: Address,
   nonce: bigint,
-  opts: { value?: bigint; type?: TxType; chainId?: bigint } = {},
+  opts: { value?: bigint; type?: TxType; chainId?: bigint; maxFeePerGas?: bigint; maxPriorityFeePerGas?: bigint } = {},
 ): SignedTx {
   return signTransfer(
     {
@@ -93,8 +93,8 @@ export function fixtureTransfer(
       to,
       value: opts.value ?? 1n,
       gasLimit: TRANSFER_GAS,
-      maxFeePerGas: 10n ** 10n,
-      maxPriorityFeePerGas: 10n ** 9n,
+      maxFeePerGas: opts.maxFeePerGas ?? 10n ** 10n,
+      maxPriorityFeePerGas: opts.maxPriorityFeePerGas ?? 10n ** 9n,
     },
     from.sk,
     realScheme,
