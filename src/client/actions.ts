@@ -1,23 +1,8 @@
-/**
- * What each `tx` and `query` command does, independent of yargs: read the home folder, ask the
- * REST API, sign with the key store, broadcast, and print. Each action returns the exit code
- * (0, or 1 for a transaction the node rejected); client errors (bad flags, unknown keys, an
- * unreachable node, an error answer) are thrown and reported by the command wrapper.
- */
-import { type Address } from '../core/address';
-import { type Hex, toHex } from '../core/bytes';
-import { formatDurationMs } from '../core/duration';
 import { canonicalJson } from '../core/canonicalJson';
 import { type MsgDef } from '../modules/framework/msgDef';
 import { encodeTx, signTx, txHash, txJson } from '../modules/auth/stdTx';
 import { schemeFor } from '../core/signatureScheme';
 import { tendermintHash } from '../rpc/rest/txResponse';
-import { type Coin } from '../modules/bank/coins';
-import { MsgSendDef } from '../modules/bank/msgs';
-import { MsgProposeSpanDef } from '../modules/span/msgs';
-import { MsgValidatorJoinDef } from '../modules/staking/msgs';
-import { MsgCheckpointAckDef, MsgCheckpointDef, MsgCheckpointNoAckDef } from '../modules/checkpoint/msgs';
-import { MsgTopupDef, MsgWithdrawFeeDef } from '../modules/topup/msgs';
 import { type BroadcastMode, type BroadcastResult } from '../rpc/ports';
 import { RestClient, parseAbciLog } from './http';
 import { type ClientKey, homeCrypto, keysDir, listKeys, loadKey, resolveChainId, resolveHome } from './keys';
@@ -60,11 +45,11 @@ export interface TxArgs extends CommonArgs {
 export const DEFAULT_VALIDATOR_KEY = 'validator-1';
 export const DEFAULT_USER_KEY = 'user-1';
 
-function client(a: CommonArgs, io: ClientIO): RestClient {
+export function client(a: CommonArgs, io: ClientIO): RestClient {
   return new RestClient({ node: a.node, timeoutMs: a.timeoutMs, ...(io.fetch ? { fetch: io.fetch } : {}) });
 }
 
-const num = (v: unknown, what: string): bigint => {
+export const num = (v: unknown, what: string): bigint => {
   if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return BigInt(v);
   if (typeof v === 'string' && /^\d+$/.test(v)) return BigInt(v);
   throw new NodeReplyError(0, what, `expected a non-negative integer, got ${JSON.stringify(v)}`);
@@ -83,7 +68,7 @@ interface TxContext {
  * Resolve home, signer and chain id (all local, so their errors come before any network call),
  * then build the message with the REST client, sign it and broadcast it.
  */
-async function sendTx<M>(
+export async function sendTx<M>(
   a: TxArgs,
   io: ClientIO,
   def: MsgDef<M>,
@@ -275,7 +260,7 @@ function keyNameFor(home: string, from: string): string {
 }
 
 /** The key of `address` in the home folder, if it holds one. */
-function keyNameOf(home: string, address: string): string | undefined {
+export function keyNameOf(home: string, address: string): string | undefined {
   for (const name of listKeys(home)) {
     try {
       if (loadKey(home, name).address === address.toLowerCase()) return name;
@@ -286,186 +271,7 @@ function keyNameOf(home: string, address: string): string | undefined {
   return undefined;
 }
 
-export async function bankSend(a: TxArgs & { to: Address; amount: Coin[] }, io: ClientIO): Promise<number> {
-  return sendTx(
-    a,
-    io,
-    MsgSendDef,
-    () => DEFAULT_USER_KEY,
-    ({ key }) => ({ fromAddress: key.address, toAddress: a.to, amount: a.amount }),
-  );
-}
-
-interface SpanJson {
-  span_id: number | string;
-  start_block: number | string;
-  end_block: number | string;
-  sidechain_chain_id?: string;
-}
-
-export async function proposeSpan(
-  a: TxArgs & { startBlock?: bigint; spanId?: bigint; sidechainChainId?: string },
-  io: ClientIO,
-): Promise<number> {
-  return sendTx(
-    a,
-    io,
-    MsgProposeSpanDef,
-    () => DEFAULT_VALIDATOR_KEY,
-    async ({ key, rest }) => {
-      const latest = (await rest.get<SpanJson>('/sidechain/latest-span')).result;
-      const params = (await rest.get<{ span_duration: number | string }>('/sidechain/params')).result;
-      const startBlock = a.startBlock ?? num(latest.end_block, 'latest-span end_block') + 1n;
-      const spanDuration = num(params.span_duration, 'span_duration');
-      let sidechainChainId = a.sidechainChainId;
-      if (sidechainChainId === undefined) {
-        const chain = await rest.getOptional<{ sidechain_chain_id?: string }>('/chain/params');
-        sidechainChainId = chain?.result.sidechain_chain_id ?? latest.sidechain_chain_id;
-      }
-      if (sidechainChainId === undefined || sidechainChainId === '')
-        throw new UsageError('--sidechain-chain-id', 'required: the node reports no sidechain chain id');
-      return {
-        spanId: a.spanId ?? num(latest.span_id, 'latest-span span_id') + 1n,
-        proposer: key.address,
-        startBlock,
-        endBlock: startBlock + spanDuration - 1n,
-        sidechainChainId,
-      };
-    },
-  );
-}
-
-/** The first validator id above the current set that the service does not know (a joining validator's likely id). */
-async function nextUnknownValidatorId(rest: RestClient): Promise<bigint> {
-  const set = (await rest.get<{ validators?: Array<{ ID: number | string }> | null }>('/staking/validator-set')).result;
-  let id = 1n;
-  for (const v of set.validators ?? []) {
-    const n = num(v.ID, 'validator ID');
-    if (n >= id) id = n + 1n;
-  }
-  for (let i = 0; i < 10_000; i++, id++) {
-    if ((await rest.getOptional(`/staking/validator/${id}`)) === undefined) return id;
-  }
-  throw new UsageError('--id', 'could not find a free validator id; name it with --id');
-}
-
-export async function validatorJoin(
-  a: TxArgs & { signerPubkey: Hex; txHash: Hex; logIndex: bigint; id?: bigint },
-  io: ClientIO,
-): Promise<number> {
-  return sendTx(
-    a,
-    io,
-    MsgValidatorJoinDef,
-    () => DEFAULT_VALIDATOR_KEY,
-    async ({ key, rest }) => {
-      let id = a.id;
-      if (id === undefined) {
-        id = await nextUnknownValidatorId(rest);
-        io.err(
-          `lockstep: --id not given: using validator id ${id} (the first id the service does not know); pass --id if the parent chain assigned another\n`,
-        );
-      }
-      return { from: key.address, id, pubKey: a.signerPubkey, txHash: a.txHash, logIndex: a.logIndex };
-    },
-  );
-}
-
-/** The default signer of a checkpoint message: the key of the proposer at `position` (0 = current), if the home holds it. */
-async function proposerKey(home: string, rest: RestClient, position: number): Promise<string> {
-  try {
-    const list = (await rest.get<Array<{ signer: string }>>(`/staking/proposer/${position + 1}`)).result;
-    const signer = Array.isArray(list) ? list[position]?.signer : undefined;
-    if (signer) return keyNameOf(home, signer) ?? DEFAULT_VALIDATOR_KEY;
-  } catch (e) {
-    if (!(e instanceof NodeReplyError)) throw e;
-  }
-  return DEFAULT_VALIDATOR_KEY;
-}
-
-export async function sendCheckpoint(
-  a: TxArgs & { startBlock: bigint; endBlock: bigint; rootHash?: Hex; accountRootHash?: Hex },
-  io: ClientIO,
-): Promise<number> {
-  return sendTx(
-    a,
-    io,
-    MsgCheckpointDef,
-    (home, rest) => proposerKey(home, rest, 0),
-    async ({ key, rest }) => {
-      const rootHash =
-        a.rootHash ??
-        (await rest.get<{ rootHash: Hex }>(`/checkpoints/prepare?start=${a.startBlock}&end=${a.endBlock}`)).result
-          .rootHash;
-      const accountRootHash =
-        a.accountRootHash ??
-        (await rest.get<{ accountRootHash: Hex }>('/topup/dividend-account-root')).result.accountRootHash;
-      return { proposer: key.address, startBlock: a.startBlock, endBlock: a.endBlock, rootHash, accountRootHash };
-    },
-  );
-}
-
-export async function sendAck(
-  a: TxArgs & { txHash: Hex; logIndex: bigint; header: bigint },
-  io: ClientIO,
-): Promise<number> {
-  return sendTx(
-    a,
-    io,
-    MsgCheckpointAckDef,
-    () => DEFAULT_VALIDATOR_KEY,
-    ({ key }) => ({ from: key.address, headerBlock: a.header, txHash: a.txHash, logIndex: a.logIndex }),
-  );
-}
-
-export async function sendNoAck(a: TxArgs, io: ClientIO): Promise<number> {
-  return sendTx(
-    a,
-    io,
-    MsgCheckpointNoAckDef,
-    (home, rest) => proposerKey(home, rest, 1),
-    ({ key }) => ({ from: key.address }),
-  );
-}
-
-export async function topupFee(
-  a: TxArgs & { txHash: Hex; logIndex: bigint; validatorId?: bigint },
-  io: ClientIO,
-): Promise<number> {
-  return sendTx(
-    a,
-    io,
-    MsgTopupDef,
-    () => DEFAULT_VALIDATOR_KEY,
-    async ({ key, rest }) => {
-      let id = a.validatorId;
-      if (id === undefined) {
-        const v = await rest.getOptional<{ ID: number | string }>(`/staking/signer/${key.address}`);
-        if (!v)
-          throw new UsageError(
-            '--validator-id',
-            `required: the signing key ${key.name} (${key.address}) is not a validator's signer, so there is no default`,
-          );
-        id = num(v.result.ID, 'validator ID');
-      }
-      return { fromAddress: key.address, id, txHash: a.txHash, logIndex: a.logIndex };
-    },
-  );
-}
-
-export async function topupWithdraw(a: TxArgs & { amount?: bigint }, io: ClientIO): Promise<number> {
-  return sendTx(
-    a,
-    io,
-    MsgWithdrawFeeDef,
-    () => DEFAULT_VALIDATOR_KEY,
-    ({ key }) => ({ fromAddress: key.address, amount: a.amount ?? 0n }),
-  );
-}
-
-// --- queries ----------------------------------------------------------------------------------
-
-async function printQuery(
+export async function printQuery(
   a: CommonArgs,
   io: ClientIO,
   path: string,
@@ -473,76 +279,5 @@ async function printQuery(
 ): Promise<number> {
   const res = await client(a, io).get(path);
   io.out(render(view(res.result), a.json));
-  return 0;
-}
-
-export async function querySpan(a: CommonArgs & { spanId?: bigint }, io: ClientIO): Promise<number> {
-  return printQuery(a, io, a.spanId === undefined ? '/sidechain/latest-span' : `/sidechain/span/${a.spanId}`);
-}
-
-export async function querySidechainParams(a: CommonArgs, io: ClientIO): Promise<number> {
-  return printQuery(a, io, '/sidechain/params');
-}
-
-/** The 65-byte key of an account's `public_key` as 0x hex ("" when the account has none yet). */
-function pubkeyText(pk: unknown): string {
-  if (pk === null || pk === undefined || pk === '') return '';
-  if (typeof pk === 'string') return pk;
-  const value = (pk as { value?: unknown }).value;
-  if (typeof value === 'string') return value.startsWith('0x') ? value : toHex(Buffer.from(value, 'base64'));
-  return JSON.stringify(pk);
-}
-
-/** The spec's account output: address, coins, pubkey, accountnumber, sequence. */
-export function accountView(result: unknown): Record<string, unknown> {
-  const r = result as { type?: string; value?: Record<string, unknown> } & Record<string, unknown>;
-  const v = (r && typeof r.value === 'object' && r.value !== null && 'address' in r.value ? r.value : r) as Record<
-    string,
-    unknown
-  >;
-  const asNumber = (x: unknown) => {
-    const n = num(x ?? 0, 'account field');
-    return n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : n.toString();
-  };
-  return {
-    address: v.address,
-    coins: Array.isArray(v.coins) ? v.coins : [],
-    pubkey: pubkeyText(v.public_key ?? v.pubkey),
-    accountnumber: asNumber(v.account_number),
-    sequence: asNumber(v.sequence),
-  };
-}
-
-export async function queryAccount(a: CommonArgs & { address: Address }, io: ClientIO): Promise<number> {
-  return printQuery(a, io, `/auth/accounts/${a.address}`, accountView);
-}
-
-export async function queryAuthParams(a: CommonArgs, io: ClientIO): Promise<number> {
-  return printQuery(a, io, '/auth/params');
-}
-
-export async function queryValidatorInfo(
-  a: CommonArgs & { validator?: Address; id?: bigint },
-  io: ClientIO,
-): Promise<number> {
-  if (a.validator === undefined && a.id === undefined)
-    throw new UsageError('--validator', 'name the validator with --validator=<signer address> or --id=<validator id>');
-  return printQuery(a, io, a.validator !== undefined ? `/staking/signer/${a.validator}` : `/staking/validator/${a.id}`);
-}
-
-/** checkpoint_buffer_time (Go Duration nanoseconds on the wire) is printed as 16m40s. */
-export function checkpointParamsView(result: unknown): Record<string, unknown> {
-  const r = { ...(result as Record<string, unknown>) };
-  const t = r.checkpoint_buffer_time;
-  if (typeof t === 'number' || (typeof t === 'string' && /^\d+$/.test(t)))
-    r.checkpoint_buffer_time = formatDurationMs(Number(BigInt(t) / 1_000_000n));
-  return r;
-}
-
-export async function queryCheckpointParams(a: CommonArgs, io: ClientIO): Promise<number> {
-  const rest = client(a, io);
-  // The spec's path is /checkpoints/parama; /checkpoints/params (the reference's) is the fallback.
-  const res = (await rest.getOptional('/checkpoints/parama')) ?? (await rest.get('/checkpoints/params'));
-  io.out(render(checkpointParamsView(res.result), a.json));
   return 0;
 }

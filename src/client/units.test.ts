@@ -8,7 +8,8 @@ import { toYaml } from './format';
 import { parseCoinsArg, parseHashFlag, parsePubKeyFlag, parseUint64Flag } from './flags';
 import { genesisChainId, listKeys, loadKey, resolveChainId, resolveHome } from './keys';
 import { describeErrorBody, normalizeNodeUrl } from './http';
-import { accountView, checkpointParamsView } from './actions';
+import { accountView } from './modules/auth';
+import { checkpointParamsView } from './modules/checkpoint';
 
 describe('toYaml', () => {
   it('writes block YAML, quoting strings that would read as other types', () => {
