@@ -2,7 +2,7 @@
  * Every message of the spec's client table, and every Byzantine kind, in one run of
  * `every-message`: each message type is delivered, accepted and refused; each Byzantine kind is put
  * by its sender into a block it proposed, that block commits, and the other nodes' DeliverTx (or
- * the side-tx tally) refuses it with the code the reference gives (sim/faults/byzantineTxCrafts.ts);
+ * the side-tx tally) refuses it with the code the reference gives (sim/faults/crafts/);
  * the signer that rotated twice signs with its newest key on both chains.
  */
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -1,7 +1,7 @@
 /**
  * `byzantineTxs`: a validator that sends what a correct node never would, signed with its key (or
  * with keys it made up), for every validation rule of the ante handler and the message handlers
- * (the kinds and the reference's answer to each: byzantineTxCrafts.ts).
+ * (the kinds and the reference's answer to each: crafts/, one file per module).
  *
  * It does so two ways. A Byzantine proposer may put any bytes in its block: whenever it proposes,
  * its block starts with the next `perBlock` kinds in turn, crafted on the state the block
@@ -29,21 +29,18 @@ import { type MainTarget } from './targets';
 import { describeValue } from '../core/reader';
 import { VALIDATOR_INDEX, int } from '../core/schemaParts';
 import { type FaultDef, type FaultTiming, SERVICE_SIDE, mainOf, readValidator } from './fault';
+import { BYZANTINE_TXS, type ByzantineTx, FIRST_BYZANTINE_TXS, craft } from './crafts';
+import { craftAfterCheckpoint } from './crafts/block';
 import {
-  BYZANTINE_TXS,
-  type ByzantineTx,
   type CraftEnv,
   type Crafted,
   type CraftedTx,
-  FIRST_BYZANTINE_TXS,
   type MadeUpKey,
   type SeenEvents,
   changesState,
-  craft,
-  craftAfterCheckpoint,
-} from './byzantineTxCrafts';
+} from './crafts/craftKit';
 
-export { BYZANTINE_TXS, type ByzantineTx } from './byzantineTxCrafts';
+export { BYZANTINE_TXS, type ByzantineTx } from './crafts';
 
 export type ByzantineTxsFault = FaultTiming & {
   kind: 'byzantineTxs';

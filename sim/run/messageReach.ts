@@ -1,8 +1,8 @@
 /**
  * What a run reached of the service's messages, read from its records: per message type of the
  * client table, how many transactions committed blocks delivered, how many were accepted, and the
- * codes the others were refused with; per Byzantine kind (sim/faults/byzantineTxCrafts.ts), how
- * many it crafted, how many a block it proposed delivered, and how many got the reference's code.
+ * codes the others were refused with; per Byzantine kind (sim/faults/crafts/), how many it
+ * crafted, how many a block it proposed delivered, and how many got the reference's code.
  *
  * A committed height is counted once (the first node to report it): honest nodes commit the same
  * block. A transaction DeliverTx took is accepted once its side-tx result (two blocks later) is,
