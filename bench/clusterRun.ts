@@ -15,6 +15,8 @@ import { pathToFileURL } from 'node:url';
 
 const [root, what, ...args] = process.argv.slice(2);
 const from = (path: string) => import(pathToFileURL(join(root ?? '.', path)).href);
+/** The first of `paths` the checkout has (files moved between versions: a baseline checkout may be older). */
+const fromFirst = (...paths: string[]) => from(paths.find((p) => existsSync(join(root ?? '.', p))) ?? paths[0]!);
 const usage = () => {
   process.stderr.write(
     'usage: node --import tsx bench/clusterRun.ts ROOT accel fast|real inline|worker MS\n' +
@@ -36,7 +38,7 @@ if (what === 'accel') {
   if (!(crypto === 'fast' || crypto === 'real') || !(placement === 'inline' || placement === 'worker')) usage();
   if (!Number.isSafeInteger(simulatedMs)) usage();
   const { loadScenario } = await from('sim/scenario/load.ts');
-  const { runScenarioAsync } = await from('sim/run/run.ts');
+  const { runScenarioAsync } = await fromFirst('sim/run/run.ts', 'sim/run.ts');
   const scenario = { ...loadScenario('default').scenario, crypto, faults: [] };
   await runScenarioAsync(scenario, { seed: 1, untilMs: 60_000, placement });
   const before = process.resourceUsage();

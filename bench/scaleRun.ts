@@ -30,13 +30,15 @@ if (
 }
 
 const from = (path: string) => import(pathToFileURL(join(root, path)).href);
+/** The first of `paths` the checkout has (files moved between versions: a baseline checkout may be older). */
+const fromFirst = (...paths: string[]) => from(paths.find((p) => existsSync(join(root, p))) ?? paths[0]!);
 // The process as the `lockstep` command sets it up (cli/heapGrowth.ts; src/cli/ in checkouts from
 // before the command line moved up), where the checkout has it.
 const heapGrowth = ['cli/heapGrowth.ts', 'src/cli/heapGrowth.ts'].find((f) => existsSync(join(root ?? '.', f)));
 if (heapGrowth) (await from(heapGrowth)).limitHeapGrowth();
-const { decodeScenario } = await from('sim/scenario/scenario.ts');
+const { decodeScenario } = await fromFirst('sim/scenario/decodeScenario.ts', 'sim/scenario/scenario.ts');
 const { resolveScenarioPath } = await from('sim/scenario/load.ts');
-const { runScenarioAsync } = await from('sim/run/run.ts');
+const { runScenarioAsync } = await fromFirst('sim/run/run.ts', 'sim/run.ts');
 
 const file = JSON.parse(readFileSync(resolveScenarioPath('mainnet-105'), 'utf8'));
 const scenario = decodeScenario({

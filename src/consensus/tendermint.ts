@@ -86,6 +86,10 @@ export class Tendermint {
   private decided = false;
   /** The "first time" upon-rules that already fired (`round * 4 + rule`). */
   private readonly fired = new Set<number>();
+  /** The votes this node cast (`round * 2 + 0|1` for prevote|precommit): one of each type per round. */
+  private readonly cast = new Set<number>();
+  /** Whether start() ran (round 0 is entered once). */
+  private started = false;
   private readonly validity = new Map<Hex, boolean>();
 
   constructor(
@@ -126,6 +130,10 @@ export class Tendermint {
   }
 
   private startRound(r: number): ConsensusOutput[] {
+    // Rounds only rise: a round is entered once, and never one below the current.
+    if (!(r > this.round || (r === 0 && !this.started)))
+      assert(false, 'a round is entered once and rounds only rise', { height: this.height, round: this.round, to: r });
+    this.started = true;
     this.round = r;
     this.step = 'propose';
     const out: ConsensusOutput[] = [];
@@ -191,6 +199,22 @@ export class Tendermint {
   }
 
   private vote(type: 'prevote' | 'precommit', blockHash: Hex | null): ConsensusOutput {
+    // A correct node casts one vote of each type per round (two would be its own equivocation),
+    // and precommits a block only in the round it locked it.
+    const key = this.round * 2 + (type === 'prevote' ? 0 : 1);
+    if (this.cast.has(key))
+      assert(false, 'one vote of each type per round', { height: this.height, round: this.round, type });
+    this.cast.add(key);
+    if (
+      type === 'precommit' &&
+      blockHash !== null &&
+      (this.lockedHash !== blockHash || this.lockedRound !== this.round)
+    )
+      assert(false, 'a block is precommitted only in the round it was locked', {
+        height: this.height,
+        round: this.round,
+        lockedRound: this.lockedRound,
+      });
     return { kind: 'vote', type, height: this.height, round: this.round, blockHash };
   }
 
@@ -215,6 +239,7 @@ export class Tendermint {
     let out: ConsensusOutput[] | null = null;
     for (let guard = 0; guard < 64; guard++) {
       const step = this.evaluateOnce();
+      this.checkLocks();
       if (step === null) return out ?? NONE;
       if (step.length > 0) {
         if (out === null) out = [];
@@ -237,6 +262,9 @@ export class Tendermint {
       const pr = p.round;
       const prv = this.votes.get(pr);
       if (prv?.precommits.twoThirdsFor(p.blockHash) && this.isValid(p)) {
+        // One decision per instance, of a block of its own height, from a round it has seen.
+        if (p.block.height !== this.height || pr > this.maxVoteRound)
+          assert(false, 'a decision is of this height, from a round with votes', { height: this.height, round: pr });
         this.decided = true;
         this.step = 'commit';
         return [
@@ -323,6 +351,21 @@ export class Tendermint {
         if (power * 3n > this.validators.totalVotingPower()) return this.startRound(vr);
       }
     return null;
+  }
+
+  /**
+   * What every rule keeps: a lock is the latest polka this node acted on, so the locked round is
+   * at most the valid round, which is at most the current round, and a lock names a block.
+   */
+  private checkLocks(): void {
+    const { lockedRound, validRound, round } = this;
+    if (lockedRound > validRound || validRound > round || lockedRound >= 0 !== (this.lockedHash !== null))
+      assert(false, 'locked round <= valid round <= round, and a lock names a block', {
+        height: this.height,
+        round,
+        lockedRound,
+        validRound,
+      });
   }
 
   get hasDecided(): boolean {

@@ -223,6 +223,9 @@ export class SidechainChain {
       return verdict.status === 'future'
         ? { status: 'future', retryAtS: block.header.time }
         : { status: 'rejected', reason: verdict.reason };
+    // What verify established, as the store relies on it: one number above its parent.
+    if (block.header.number !== parent.block.header.number + 1n)
+      assert(false, 'a stored block extends its parent by one', { number: block.header.number, hash: block.hash });
     const stored: StoredBlock = {
       block,
       td: parent.td + block.header.difficulty,
@@ -337,6 +340,18 @@ export class SidechainChain {
     for (let k = old.block.header.number; k > ancestor; k--) this.canonical.delete(k);
     for (const p of path) this.canonical.set(p.block.header.number, p.block.hash);
     this.headHash = next.block.hash;
+    // The canonical index is the chain from genesis to the new head: it ends at the head, and the
+    // head's parent is the canonical block below it.
+    const n = next.block.header.number;
+    if (
+      this.canonical.get(n) !== next.block.hash ||
+      this.canonical.has(n + 1n) ||
+      (n > 0n && this.canonical.get(n - 1n) !== next.block.header.parentHash)
+    )
+      assert(false, 'the canonical chain ends at the head and links to its parent', {
+        head: next.block.hash,
+        number: n,
+      });
     const depth = Number(old.block.header.number - ancestor);
     if (old.block.hash === next.block.header.parentHash || depth === 0) return null;
     const reorg: Reorg = {
@@ -402,6 +417,8 @@ export class SidechainChain {
     for (let k = this.topNumber; k > n; k--) this.atNumber.delete(k);
     if (this.topNumber > n) this.topNumber = n;
     this.headHash = this.canonical.get(n)!;
+    if (this.head().block.header.number !== n || this.blocks.size === 0)
+      assert(false, 'a rewind leaves the head at the block it named', { to: n });
     return { ok: true, removed };
   }
 

@@ -350,6 +350,9 @@ class BranchStore implements Branch {
     for (const [k, v] of this.writes) {
       if (v === DELETED) this.parent.delete(k);
       else this.parent.set(k, v);
+      // The write reads back from the store it went to (a parent that dropped it would lose a handler's write).
+      if (this.parent.get(k) !== (v === DELETED ? undefined : v))
+        assert(false, 'a committed write reads back from the store it went to', { key: k });
     }
     this.done = true;
   }

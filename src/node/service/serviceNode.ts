@@ -166,6 +166,16 @@ export class ServiceNode implements SimNode<NodeMessage, ServiceTimer>, ServiceN
       height: b.height,
       app: this.app.height,
     });
+    // The block continues the chain it is applied on: its parent is the block below it on the disk
+    // (consensus and sync both check this before a block gets here; a replay reads the same disk).
+    const parentHash = b.height === 1n ? GENESIS_PARENT_HASH : this.disk[Number(b.height) - 2]?.blockHash;
+    if (b.lastBlockHash !== parentHash || b.lastAppHash !== this.app.appHash)
+      assert(false, "a committed block's parent is the head it is applied on", {
+        node: this.id,
+        height: b.height,
+        lastBlockHash: b.lastBlockHash,
+        parentHash: parentHash ?? null,
+      });
     const sideTxVotes = sideVotesOf(b.lastCommit);
     // The block's own hash (not the one it came with): the shared execution record is keyed by it.
     const applied = this.app.applyBlock(
