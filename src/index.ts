@@ -82,7 +82,7 @@ import { selectNextProducers as selectNextProducersImpl } from './modules/span/s
 export { ValidatorSet } from './core/validatorSet';
 export type { SetValidator } from './core/validatorSet';
 export { createServiceApp, ServiceApp } from './app/serviceApp';
-export type { TxResult, BeginBlockRequest, EndBlockResponse, CommitResponse, SideTxResult } from './app/serviceApp';
+export type { TxResult, BeginBlockRequest, EndBlockResponse, CommitResponse, SideTxResult } from './app/blockResults';
 export type { QueryAnswer } from './app/queryRouter';
 export type { QueryOutcome, QueryFailureKind } from './modules/framework/query';
 export { restQueryReply } from './rpc/rest/queryReply';

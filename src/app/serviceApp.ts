@@ -23,12 +23,19 @@ import { type SignatureScheme, realScheme } from '../core/signatureScheme';
 import { FEE_DENOM } from '../modules/auth/params';
 import { balanceOf } from '../modules/auth/keeper';
 import { sendCoins } from '../modules/bank/keeper';
-import { applyValidatorSetChanges, type ValidatorUpdate } from '../modules/staking/currentValidators';
+import { applyValidatorSetChanges } from '../modules/staking/currentValidators';
 import { getValidatorSet } from '../modules/staking/keeper';
 import { decodeGenesis, initGenesis, type Genesis } from './genesis';
 import { MSG_REGISTRY } from './registry';
-import { addPending, pendingSideTxs, tally, type SideTxVotes, type Tally } from './sideTx';
+import { addPending, pendingSideTxs, tally, type SideTxVotes } from './sideTx';
 import { type QueryAnswer } from './queryRouter';
+import {
+  type BeginBlockRequest,
+  type CommitResponse,
+  type EndBlockResponse,
+  type SideTxResult,
+  type TxResult,
+} from './blockResults';
 import { QUERY_ROUTER } from './modules';
 import { checkInvariants, invariantChecksByDefault } from './invariantCheck';
 import { canonicalJson } from '../core/canonicalJson';
@@ -36,47 +43,6 @@ import { isPlanted } from '../core/plants';
 
 export const BLOCK_MAX_GAS = 10_000_000n;
 export const BLOCK_MAX_BYTES = 22_020_096;
-
-export interface TxResult {
-  code: number;
-  codespace: string;
-  /** ABCI log: the error JSON for a failure, '' on success. */
-  log: string;
-  gasWanted: bigint;
-  gasUsed: bigint;
-  events: AppEvent[];
-  hash: Hex;
-}
-
-export interface SideTxResult {
-  txHash: Hex;
-  msgType: string;
-  tally: Tally;
-  code: number;
-  codespace: string;
-  log: string;
-  events: AppEvent[];
-}
-
-export interface BeginBlockRequest {
-  /** Defaults to the next height. */
-  height?: bigint;
-  timeMs: number;
-  /** The block proposer's signer address (receives the block's fees). */
-  proposer: Address;
-  /** Votes on pending side txs, gathered by consensus. */
-  sideTxVotes?: readonly SideTxVotes[];
-}
-
-export interface EndBlockResponse {
-  validatorUpdates: ValidatorUpdate[];
-  sideTxResults: SideTxResult[];
-}
-
-export interface CommitResponse {
-  height: bigint;
-  appHash: Hex;
-}
 
 interface BlockState {
   height: bigint;

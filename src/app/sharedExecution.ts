@@ -13,7 +13,7 @@
 import { type Hex } from '../core/bytes';
 import { type DeepReadonly } from '../core/readonly';
 import { type HashDelta, type StoreWrites } from '../store/kvStore';
-import { type CommitResponse, type EndBlockResponse, type TxResult } from './serviceApp';
+import { type CommitResponse, type EndBlockResponse, type TxResult } from './blockResults';
 
 /**
  * What applying a block gave: shared by every node that adopts the block's record, so no holder

@@ -18,7 +18,7 @@ import { type Span } from '../modules/span/keeper';
 import { type EventRecord } from '../modules/clerk/keeper';
 import { type ValidatorSetJSON } from '../core/validatorSet';
 import { type StdTx } from '../modules/auth/stdTx';
-import { type TxResult } from '../app/serviceApp';
+import { type TxResult } from '../app/blockResults';
 import { type DeepReadonly } from '../core/readonly';
 import { type CheckpointFact, type Coin, type StateWrite, type TxFact, type TxMsgFact } from './observations';
 

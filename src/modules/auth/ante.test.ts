@@ -23,7 +23,7 @@ import { getValidatorSet } from '../staking/keeper';
 import { getAccount } from './keeper';
 import { accountRootHash } from '../../index';
 import { type Address } from '../../core/address';
-import { type TxResult } from '../../app/serviceApp';
+import { type TxResult } from '../../app/blockResults';
 
 const FEE = 10n ** 15n;
 const BALANCE = 1000n * TOKEN;

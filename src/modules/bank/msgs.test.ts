@@ -12,7 +12,7 @@ import {
   type TestChainOptions,
   type TestKey,
 } from '../../app/testing/testChain';
-import { type TxResult } from '../../app/serviceApp';
+import { type TxResult } from '../../app/blockResults';
 import { type Address } from '../../core/address';
 import { getAccount } from '../auth/keeper';
 import { MsgSendDef, MsgMultiSendDef, type MsgMultiSend } from './msgs';

@@ -9,7 +9,7 @@ import { restQuery } from '../../rpc/testing/restQuery';
 import { describe, expect, it } from 'vitest';
 import { TestChain, testKey, TOKEN, type TestKey, type TestChainOptions } from '../../app/testing/testChain';
 import { sidechainRoot } from '../../app/testing/fakeObservers';
-import { type TxResult, type SideTxResult } from '../../app/serviceApp';
+import { type TxResult, type SideTxResult } from '../../app/blockResults';
 import { type Address } from '../../core/address';
 import { type Hex } from '../../core/bytes';
 import { abciLog } from '../../core/errors';

@@ -9,7 +9,7 @@ import { type Address } from '../../core/address';
 import { type Hex } from '../../core/bytes';
 import { TestChain, testKey, type TestKey } from '../../app/testing/testChain';
 import { fakeTxHash as labelTxHash } from '../../app/testing/fakeObservers';
-import { type SideTxResult, type TxResult } from '../../app/serviceApp';
+import { type SideTxResult, type TxResult } from '../../app/blockResults';
 import { type StateSyncedEvent } from '../framework/observers';
 import { MsgEventRecordDef, type MsgEventRecord } from './msgs';
 import { recordTimeJson } from './queries';

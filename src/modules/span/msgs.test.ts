@@ -9,7 +9,7 @@ import { type Address, compareAddresses } from '../../core/address';
 import { type Hex } from '../../core/bytes';
 import { TestChain, testKey, TOKEN, type AccountJson } from '../../app/testing/testChain';
 import { fakeTxHash as labelTxHash } from '../../app/testing/fakeObservers';
-import { type SideTxResult, type TxResult } from '../../app/serviceApp';
+import { type SideTxResult, type TxResult } from '../../app/blockResults';
 import { MsgSignerUpdateDef, MsgValidatorExitDef, MsgValidatorJoinDef } from '../staking/msgs';
 import { MsgProposeSpanDef, type MsgProposeSpan } from './msgs';
 import { selectNextProducers } from './selection';

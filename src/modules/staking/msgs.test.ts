@@ -9,7 +9,7 @@ import { type Address } from '../../core/address';
 import { type Hex } from '../../core/bytes';
 import { TestChain, testKey, TOKEN, type AccountJson, type TestKey } from '../../app/testing/testChain';
 import { FakeObservers, fakeTxHash as labelTxHash, sidechainRoot } from '../../app/testing/fakeObservers';
-import { type SideTxResult, type TxResult } from '../../app/serviceApp';
+import { type SideTxResult, type TxResult } from '../../app/blockResults';
 import {
   type ParentEvent,
   type SignerChangeEvent,

@@ -14,7 +14,7 @@ import {
   type TxJson,
 } from '../../app/testing/testChain';
 import { fakeTxHash, sidechainRoot } from '../../app/testing/fakeObservers';
-import { type SideTxResult, type TxResult } from '../../app/serviceApp';
+import { type SideTxResult, type TxResult } from '../../app/blockResults';
 import { type Address } from '../../core/address';
 import { type Hex } from '../../core/bytes';
 import { abciLog } from '../../core/errors';

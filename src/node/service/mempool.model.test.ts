@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { type Hex, toHex } from '../../core/bytes';
 import { type DecodedTx } from '../../app/decodedTx';
-import { type TxResult } from '../../app/serviceApp';
+import { type TxResult } from '../../app/blockResults';
 import { Mempool, type MempoolEntry } from './mempool';
 
 const POOL = 10;

@@ -7,7 +7,7 @@
 import { type Hex } from '../../core/bytes';
 import { assert } from '../../core/errors';
 import { type DecodedTx } from '../../app/decodedTx';
-import { type TxResult } from '../../app/serviceApp';
+import { type TxResult } from '../../app/blockResults';
 import { isCheckpointTx } from '../../modules/auth/ante';
 
 /** Transactions a mempool holds at most (Tendermint's mempool size); a full one refuses new ones. */

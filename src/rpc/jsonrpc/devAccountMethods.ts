@@ -32,7 +32,7 @@ import {
 } from '../../sidechain/transaction';
 import { realScheme } from '../../core/signatureScheme';
 import { type SidechainView } from '../ports';
-import { type CallArgs, parseAddressArg, parseCallArgs } from './accountMethods';
+import { type CallArgs, parseAddressArg, parseCallArgs } from './callArgs';
 import { decodeHexBytes } from './goArguments';
 import { type RpcResult } from './methods';
 import { JSONRPC_INVALID_PARAMS, JSONRPC_SERVER_ERROR, type RpcErrorObject } from './rpcErrors';

@@ -17,7 +17,7 @@ import { getAddress } from 'ethers';
 import { ZERO_ADDRESS } from '../../core/address';
 import { type AccountState, accountOf } from '../../sidechain/accounts';
 import { TRANSFER_GAS } from '../../sidechain/transaction';
-import { type CallArgs } from './accountMethods';
+import { type CallArgs } from './callArgs';
 import { toQuantity } from './quantity';
 import { handlerError } from './rpcErrors';
 

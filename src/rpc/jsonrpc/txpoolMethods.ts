@@ -16,7 +16,7 @@ import { getAddress } from 'ethers';
 import { type SignedTx } from '../../sidechain/transaction';
 import { type PoolContent } from '../../sidechain/txPool';
 import { type SidechainView } from '../ports';
-import { parseAddressArg } from './accountMethods';
+import { parseAddressArg } from './callArgs';
 import { type ArgSpec, required } from './goArguments';
 import { toQuantity } from './quantity';
 import { signedTxJson } from './transactionJson';

@@ -27,7 +27,7 @@ import { MsgTopupDef, MsgWithdrawFeeDef } from '../../modules/topup/msgs';
 import { MsgEventRecordDef } from '../../modules/clerk/msgs';
 import { type StakeUpdateEvent, type StateSyncedEvent, type TopUpFeeEvent } from '../../modules/framework/observers';
 import { type QueryResponse } from './queryReply';
-import { type SideTxResult, type TxResult } from '../../app/serviceApp';
+import { type SideTxResult, type TxResult } from '../../app/blockResults';
 import { TestChain, testKey, TOKEN, type AccountJson, type TestKey } from '../../app/testing/testChain';
 import { FakeObservers, fakeTxHash, sidechainRoot } from '../../app/testing/fakeObservers';
 

@@ -4,7 +4,7 @@
  * implementation of `ServicePort.broadcast` answers in the same shape.
  */
 import { type Hex } from '../../core/bytes';
-import { type TxResult } from '../../app/serviceApp';
+import { type TxResult } from '../../app/blockResults';
 import { type BroadcastResult } from '../ports';
 
 /** Tendermint prints tx hashes as upper-case hex without 0x. */
