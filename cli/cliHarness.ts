@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { SCENARIOS_DIR } from '../sim/scenario/load';
 import { PACKAGE_ROOT } from './provenance';
 
-export const MAIN = join(PACKAGE_ROOT, 'src', 'cli', 'main.ts');
+export const MAIN = join(PACKAGE_ROOT, 'cli', 'main.ts');
 
 export interface CliResult {
   code: number | null;
