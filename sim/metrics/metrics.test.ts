@@ -9,7 +9,15 @@ import { describe, expect, it } from 'vitest';
 import { loadScenario } from '../scenario/load';
 import { runScenario } from '../run';
 import { type RunResult } from '../runResult';
-import { METRICS, METRIC_NAMES, computeMetrics, metricsMarkdown, touchedSidechainNodes } from './metrics';
+import {
+  METRICS,
+  METRIC_NAMES,
+  computeMetrics,
+  metricsMarkdown,
+  metricsOfDigest,
+  touchedSidechainNodes,
+} from './metrics';
+import { runDigest } from './runDigest';
 import { PACKAGE_ROOT } from '../../src/cli/provenance';
 
 const run = (name: string, untilS?: number): RunResult => {
@@ -91,6 +99,15 @@ describe('metrics', () => {
     expect([...touchedSidechainNodes(fired('sc-1+sc-2 | sc-3'))]).toEqual(['sc-1', 'sc-2', 'sc-3']);
     expect([...touchedSidechainNodes(fired('validator 3 +4s'))]).toEqual(['sc-3']);
     expect(touchedSidechainNodes(fired('svc-3')).size).toBe(0);
+  });
+
+  it("every metric comes from the run's digest alone, which survives JSON (a sweep's stored runs are measured again)", () => {
+    for (const r of [cutOff, smoke]) {
+      const stored = JSON.parse(JSON.stringify(runDigest(r)));
+      expect(metricsOfDigest(stored)).toEqual(computeMetrics(r));
+      // Compact: a few kilobytes for a run of minutes.
+      expect(JSON.stringify(stored).length).toBeLessThan(20_000);
+    }
   });
 
   it('names are unique, say their unit last where it is a time, and unknown names are refused', () => {
