@@ -18,6 +18,7 @@ import { type PlantName, parsePlant } from '../../src/core/plants';
 import { DEFAULT_STAKE_DISTRIBUTION, type StakeDistribution, drawStakes } from './stakeDistribution';
 import { BYZANTINE_TXS } from '../faults/byzantineTxs';
 import { MESSAGE_NAMES, UNDECODABLE } from '../report/messageReach';
+import { METRIC_NAMES } from '../metrics/metrics';
 import {
   type BalanceOverrideItem,
   BALANCE_OVERRIDE_FIELDS,
@@ -136,6 +137,11 @@ export interface Expectations {
   /** `byzantine`: per Byzantine kind, its txs delivered by its own blocks and refused with the reference's code. */
   min: Partial<Counts & { backupBlocks: number }> & MessageBounds & { byzantine?: Record<string, number> };
   max: Partial<Counts & { reorgDepth: number }> & MessageBounds;
+  /**
+   * Bounds on the run's metrics (sim/metrics/metrics.ts), by name: a property's own check written
+   * down, so a shrunk counterexample that breaks it fails when it is run.
+   */
+  metrics?: { min: Record<string, number>; max: Record<string, number> };
 }
 
 export interface Scenario {
@@ -365,7 +371,7 @@ function decodeChecked(value: unknown): Scenario {
 
   const er = r.child('expect');
   const eo = o.expect === undefined ? {} : er.obj(o.expect);
-  er.noExtra(eo, ['verdict', 'oracle', 'min', 'max']);
+  er.noExtra(eo, ['verdict', 'oracle', 'min', 'max', 'metrics']);
   const verdict = er.str(eo, 'verdict', 'pass');
   if (!['pass', 'safety', 'liveness', 'crash'].includes(verdict))
     throw new InputError('expect.verdict', `expected pass, safety, liveness or crash, got ${describeValue(verdict)}`);
@@ -402,11 +408,30 @@ function decodeChecked(value: unknown): Scenario {
     }
     return out;
   };
+  const metricBounds = (c: Reader, o: Obj, k: 'min' | 'max'): Record<string, number> => {
+    const b = c.child(k);
+    const x = o[k] === undefined ? {} : b.obj(o[k]);
+    const out: Record<string, number> = {};
+    for (const [name, v] of Object.entries(x)) {
+      if (!METRIC_NAMES.includes(name))
+        throw new InputError(b.at(name), `unknown metric ${describeValue(name)}; one of ${METRIC_NAMES.join(', ')}`);
+      if (typeof v !== 'number' || !Number.isFinite(v))
+        throw new InputError(b.at(name), `expected a number, got ${describeValue(v)}`);
+      out[name] = v;
+    }
+    return out;
+  };
+  const metricsReader = er.child('metrics');
+  const mo = eo.metrics === undefined ? null : metricsReader.obj(eo.metrics);
+  if (mo) metricsReader.noExtra(mo, ['min', 'max']);
   const expect: Expectations = {
     verdict: verdict as Verdict,
     ...(eo.oracle !== undefined ? { oracle: er.str(eo, 'oracle') } : {}),
     min: bounds('min', ['backupBlocks'], true),
     max: bounds('max', ['reorgDepth'], false),
+    ...(mo
+      ? { metrics: { min: metricBounds(metricsReader, mo, 'min'), max: metricBounds(metricsReader, mo, 'max') } }
+      : {}),
   };
 
   const durationMs = r.duration(o, 'duration', 600_000);
@@ -537,6 +562,7 @@ export function encodeScenario(s: Scenario): Record<string, unknown> {
       ...(s.expect.oracle ? { oracle: s.expect.oracle } : {}),
       min: s.expect.min,
       max: s.expect.max,
+      ...(s.expect.metrics ? { metrics: s.expect.metrics } : {}),
     },
     ...(s.plant ? { plant: s.plant } : {}),
     ...(s.seed !== undefined ? { seed: s.seed } : {}),
