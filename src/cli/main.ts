@@ -378,13 +378,33 @@ ${EPILOGUE}`),
             default: false,
             describe: 'merge: print the merged summary as Markdown (e.g. >> $GITHUB_STEP_SUMMARY)',
           })
+          .option('kind', {
+            type: 'string',
+            array: true,
+            describe: 'diff: compare only trace records of this kind (repeat; `consensus.*` for a prefix)',
+          })
+          .option('node', { type: 'string', array: true, describe: 'diff: compare only records of this node (repeat)' })
+          .option('from', { type: 'string', describe: 'diff: compare only records from this virtual time (e.g. 60s)' })
+          .option('to', { type: 'string', describe: 'diff: compare only records up to this virtual time (e.g. 2m)' })
+          .option('ignore-field', {
+            type: 'string',
+            array: true,
+            describe: 'diff: leave this record field out of the comparison (repeat; `seq`, `data.timeMs`)',
+          })
+          .option('all-fields', {
+            type: 'boolean',
+            default: false,
+            describe:
+              'diff: compare every field, also those that differ by construction (the sequence counter; between seeds, keys and hashes)',
+          })
           .option('progress-interval', PROGRESS_INTERVAL)
           .example('$0 report merge shards/fuzz-1 shards/fuzz-2 --out merged --markdown', 'merge two fuzz shards')
           .example('$0 report merge shards/sweep-* --out merged', 'merge the shards of a sweep')
           .example('$0 report diff reports/runs/smoke-1 reports/runs/smoke-2', 'two report folders')
           .example('$0 report diff smoke@1 smoke@2', 'two runs made now with this build')
+          .example("$0 report diff A B --kind 'consensus.*' --node svc-2 --from 60s --to 2m", 'only some records')
           .epilogue(
-            `merge refuses a folder that is not a shard, a shard given twice, and shards of different commits, parameters or shard counts. diff prints the first differing trace record (index, time, kind, node, both sides) and the differences in counts, metrics, expectations and verdict, or "identical"; it exits 0 when it compared, identical or not.\n${EPILOGUE}`,
+            `merge refuses a folder that is not a shard, a shard given twice, and shards of different commits, parameters or shard counts. diff prints the first differing trace record (index, time, kind, node, both sides) and the differences in counts, metrics, expectations and verdict, or "identical"; it leaves out what differs by construction (the sequence counter; between two seeds everything but time, kind and node) unless --all-fields; it exits 0 when it compared, identical or not.\n${EPILOGUE}`,
           ),
       async (a) => {
         const dirs = (a.dirs ?? []) as string[];
@@ -394,10 +414,19 @@ ${EPILOGUE}`),
           exitCode = await reportDiffCommand({
             sides: dirs,
             json: a.json,
+            ...(a.kind !== undefined ? { kinds: a.kind as string[] } : {}),
+            ...(a.node !== undefined ? { nodes: a.node as string[] } : {}),
+            ...(a.from !== undefined ? { from: a.from } : {}),
+            ...(a.to !== undefined ? { to: a.to } : {}),
+            ...(a['ignore-field'] !== undefined ? { ignoreFields: a['ignore-field'] as string[] } : {}),
+            allFields: a['all-fields'],
             ...(a['progress-interval'] !== undefined ? { progressInterval: a['progress-interval'] } : {}),
           });
           return;
         }
+        for (const flag of ['kind', 'node', 'from', 'to', 'ignore-field'] as const)
+          if (a[flag] !== undefined) throw new UsageFailure(`--${flag} is for report diff`);
+        if (a['all-fields']) throw new UsageFailure('--all-fields is for report diff');
         exitCode = await reportMergeCommand({
           dirs,
           ...(a.out !== undefined ? { out: a.out } : {}),
