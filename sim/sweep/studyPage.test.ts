@@ -1,12 +1,39 @@
 /**
- * The figure markers of docs/STUDIES.md: every kind of figure read from a summary, an unknown one
- * refused, and a page's markers and block rewritten for their study only.
+ * docs/STUDIES.md says what its studies' results say: every figure the prose quotes is a marker
+ * naming where it comes from, and equals what the study's summary (docs/studies/NAME.summary.json,
+ * written with the page by `npm run study`) gives; each generated block is the block that summary
+ * renders. And the markers themselves: every kind of figure, an unknown one refused.
  */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { PACKAGE_ROOT } from '../../src/cli/provenance';
 import { type SweepRunRecord } from '../campaign/sweepTask';
-import { analyseSweep } from './analysis';
+import { type SweepSummary, analyseSweep } from './analysis';
 import { type SweepPlan } from './plan';
-import { figure, pageBlock, renderStudy, studyBlock } from './studyPage';
+import { figure, pageBlock, pageFigures, renderStudy, studyBlock } from './studyPage';
+
+const page = readFileSync(join(PACKAGE_ROOT, 'docs', 'STUDIES.md'), 'utf8');
+const studies = [...page.matchAll(/<!-- generated:(\S+):begin -->/g)].map((m) => m[1]!);
+
+describe('docs/STUDIES.md', () => {
+  it('has studies, each with the summary it was made from', () => {
+    expect(studies.length).toBeGreaterThan(0);
+    for (const s of studies)
+      expect(existsSync(join(PACKAGE_ROOT, 'docs', 'studies', `${s}.summary.json`)), s).toBe(true);
+  });
+
+  for (const study of studies)
+    it(`${study}: the generated block and every figure of the prose equal the summary`, () => {
+      const summary = JSON.parse(
+        readFileSync(join(PACKAGE_ROOT, 'docs', 'studies', `${study}.summary.json`), 'utf8'),
+      ) as SweepSummary;
+      expect(pageBlock(page, study)).toBe(studyBlock(study, summary));
+      const figures = pageFigures(page, study, summary);
+      expect(figures.length, 'the prose quotes its figures through markers').toBeGreaterThan(0);
+      for (const f of figures) expect(f.written, f.expr).toBe(f.value);
+    });
+});
 
 describe('figure markers', () => {
   const plan: SweepPlan = {
@@ -53,5 +80,12 @@ describe('figure markers', () => {
     expect(after).toContain('<!--fig other mean reorgs a-->7<!--/fig-->');
     expect(pageBlock(after, 't')).toBe(studyBlock('t', s));
     expect(() => renderStudy('no block', 't', s)).toThrow(/has no <!-- generated:t:begin -->/);
+  });
+
+  it('a marker is one line: an opening left in the prose cannot swallow the text up to a later marker', () => {
+    const stray = `a <!--fig t mean reorgs\nb"-->c\nprose kept <!--fig t mean reorgs a-->1<!--/fig-->\n<!-- generated:t:begin -->\n<!-- generated:t:end -->\n`;
+    const after = renderStudy(stray, 't', s);
+    expect(after).toContain('prose kept <!--fig t mean reorgs a-->2.5<!--/fig-->');
+    expect(pageFigures(after, 't', s)).toHaveLength(1);
   });
 });

@@ -162,7 +162,8 @@ export function figure(s: SweepSummary, expr: string): string {
   }
 }
 
-const MARKER = /<!--fig (\S+) ([^>]*?)-->([\s\S]*?)<!--\/fig-->/g;
+/** A marker: on one line, its value without markup (so a stray opening cannot swallow the page). */
+const MARKER = /<!--fig (\S+) ([^>\n]*?)-->([^<\n]*)<!--\/fig-->/g;
 
 /** Every figure marker of the page that names a study, as it is and as the summary says. */
 export function pageFigures(
