@@ -7,6 +7,7 @@
  * `<!--fig NAME ...-->` marker (sim/sweep/studyPage.ts), and the summary the page was made from,
  * docs/studies/NAME.summary.json, against which a test checks the page's figures.
  */
+import { execFileSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -71,7 +72,10 @@ for (const p of studyPlots(name, summary))
     join(studiesDir, p.file),
     p.axis ? axisSvg(summary, p.metric, p.axis) : metricSvg(summary, records, p.metric),
   );
-copyFileSync(join(results, 'summary.json'), join(studiesDir, `${name}.summary.json`));
+// The summary beside the page, in the repository's JSON style (the page's figures are checked against it).
+const kept = join(studiesDir, `${name}.summary.json`);
+copyFileSync(join(results, 'summary.json'), kept);
+execFileSync(join(PACKAGE_ROOT, 'node_modules', '.bin', 'biome'), ['format', '--write', kept], { stdio: 'ignore' });
 
 const page = join(PACKAGE_ROOT, 'docs', 'STUDIES.md');
 try {
