@@ -3,7 +3,8 @@
  * mean, on the synthetic populations of sim/stats/coverage.ts, at 6 to 100 runs; write the result
  * to sim/stats/coverageTable.json (which the small-n warning reads) and its table into
  * docs/SWEEPS.md between the `coverage` markers. Deterministic (a fixed seed): the same command
- * writes the same bytes. About ten minutes on one core; `--trials N` for a quicker, rougher look.
+ * writes the same bytes. It is slow: the committed table took about half an hour on one core of
+ * a loaded 2-core machine; `--trials N` for a quicker, rougher look.
  *
  * The tables of a sweep use 10,000 resamples per interval; the calibration uses 2,000 (coverage
  * moves by far less than its own measurement error between the two) so it runs in minutes.
