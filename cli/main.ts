@@ -257,16 +257,28 @@ export async function main(argv: string[]): Promise<number> {
             default: false,
             describe: 'discard the finished runs of an earlier, interrupted sweep instead of resuming it',
           })
+          .option('dry-run', {
+            type: 'boolean',
+            default: false,
+            describe: 'list the cells, the values drawn for every seed and the runs a resume would keep; run nothing',
+          })
+          .option('metrics-only', {
+            type: 'boolean',
+            default: false,
+            describe:
+              "compute every metric of the file anew from the stored runs' digests and write the tables; run nothing",
+          })
           .option('json', { type: 'boolean', default: false, describe: 'print the summary as one JSON object' })
           .option('progress-interval', PROGRESS_INTERVAL)
           .example('$0 sweep sweeps/pip5-sprint-length.json --workers 2', 'the PIP-5 study')
+          .example('$0 sweep sweeps/pip5-sprint-length.json --dry-run', 'the cells and the drawn values, nothing run')
           .example(
             '$0 sweep sweeps/pip5-sprint-length.json --seeds 100',
             'more seeds per cell (finished runs are kept)',
           )
           .example('$0 sweep sweeps/x.json --shard 2/4 --out shard-2', 'one shard of a CI matrix')
           .epilogue(
-            `Ctrl-C finishes the runs under way and keeps every finished run in <out>/runs.jsonl: the same command resumes. A failed run (an oracle violation or a crash) is listed with its repro and left out of the statistics; the exit code is the worst verdict among failed runs.\n${EPILOGUE}`,
+            `Ctrl-C finishes the runs under way and keeps every finished run in <out>/runs.jsonl: the same command resumes, keeping a finished run only when it was made from the same source tree (commit and uncommitted changes to src/, sim/, scenarios/, sweeps/) and saying why the others run again. A failed run (an oracle violation or a crash) is listed with its repro and left out of the statistics; the exit code is the worst verdict among failed runs.\n${EPILOGUE}`,
           ),
       async (a) => {
         exitCode = await sweepCommand({
@@ -277,6 +289,8 @@ export async function main(argv: string[]): Promise<number> {
           ...(a.out !== undefined ? { out: a.out } : {}),
           fresh: a.fresh,
           json: a.json,
+          dryRun: a['dry-run'],
+          metricsOnly: a['metrics-only'],
           ...(a['progress-interval'] !== undefined ? { progressInterval: a['progress-interval'] } : {}),
         });
       },
@@ -379,31 +393,67 @@ ${EPILOGUE}`),
             default: false,
             describe: 'merge: print the merged summary as Markdown (e.g. >> $GITHUB_STEP_SUMMARY)',
           })
+          .option('partial', {
+            type: 'boolean',
+            default: false,
+            describe: 'merge: merge the sweep shards given even when some are missing (the tables say incomplete)',
+          })
+          .option('kind', {
+            type: 'string',
+            array: true,
+            describe: 'diff: compare only trace records of this kind (repeat; `consensus.*` for a prefix)',
+          })
+          .option('node', { type: 'string', array: true, describe: 'diff: compare only records of this node (repeat)' })
+          .option('from', { type: 'string', describe: 'diff: compare only records from this virtual time (e.g. 60s)' })
+          .option('to', { type: 'string', describe: 'diff: compare only records up to this virtual time (e.g. 2m)' })
+          .option('ignore-field', {
+            type: 'string',
+            array: true,
+            describe: 'diff: leave this record field out of the comparison (repeat; `seq`, `data.timeMs`)',
+          })
+          .option('all-fields', {
+            type: 'boolean',
+            default: false,
+            describe:
+              'diff: compare every field, also those that differ by construction (the sequence counter; between seeds, keys and hashes)',
+          })
           .option('progress-interval', PROGRESS_INTERVAL)
           .example('$0 report merge shards/fuzz-1 shards/fuzz-2 --out merged --markdown', 'merge two fuzz shards')
           .example('$0 report merge shards/sweep-* --out merged', 'merge the shards of a sweep')
           .example('$0 report diff reports/runs/smoke-1 reports/runs/smoke-2', 'two report folders')
           .example('$0 report diff smoke@1 smoke@2', 'two runs made now with this build')
+          .example("$0 report diff A B --kind 'consensus.*' --node svc-2 --from 60s --to 2m", 'only some records')
           .epilogue(
-            `merge refuses a folder that is not a shard, a shard given twice, and shards of different commits, parameters or shard counts. diff prints the first differing trace record (index, time, kind, node, both sides) and the differences in counts, metrics, expectations and verdict, or "identical"; it exits 0 when it compared, identical or not.\n${EPILOGUE}`,
+            `merge refuses a folder that is not a shard, a shard given twice, shards of different source trees, parameters or shard counts, and (without --partial) a sweep with a shard missing. diff prints the first differing trace record (index, time, kind, node, both sides) and the differences in counts, metrics, expectations and verdict, or "identical"; it leaves out what differs by construction (the sequence counter; between two seeds everything but time, kind and node) unless --all-fields; it exits 0 when it compared, identical or not.\n${EPILOGUE}`,
           ),
       async (a) => {
         const dirs = (a.dirs ?? []) as string[];
         if (a.action === 'diff') {
           if (a.out !== undefined) throw new UsageFailure('--out is for report merge');
           if (a.markdown) throw new UsageFailure('--markdown is for report merge');
+          if (a.partial) throw new UsageFailure('--partial is for report merge');
           exitCode = await reportDiffCommand({
             sides: dirs,
             json: a.json,
+            ...(a.kind !== undefined ? { kinds: a.kind as string[] } : {}),
+            ...(a.node !== undefined ? { nodes: a.node as string[] } : {}),
+            ...(a.from !== undefined ? { from: a.from } : {}),
+            ...(a.to !== undefined ? { to: a.to } : {}),
+            ...(a['ignore-field'] !== undefined ? { ignoreFields: a['ignore-field'] as string[] } : {}),
+            allFields: a['all-fields'],
             ...(a['progress-interval'] !== undefined ? { progressInterval: a['progress-interval'] } : {}),
           });
           return;
         }
+        for (const flag of ['kind', 'node', 'from', 'to', 'ignore-field'] as const)
+          if (a[flag] !== undefined) throw new UsageFailure(`--${flag} is for report diff`);
+        if (a['all-fields']) throw new UsageFailure('--all-fields is for report diff');
         exitCode = await reportMergeCommand({
           dirs,
           ...(a.out !== undefined ? { out: a.out } : {}),
           json: a.json,
           markdown: a.markdown,
+          partial: a.partial,
         });
       },
     );

@@ -4,8 +4,11 @@
  * build, given as `SCENARIO@SEED` (a name under scenarios/ or a file; `@COMMIT` after the seed
  * checks it is this build's commit). Prints the first differing trace record (index, time, kind,
  * node, both sides, the fields that differ), then the differences in counts, metrics,
- * expectations and verdict, or "identical". Exit 0 when it compared (identical or not), 1 on bad
- * input, 130 when interrupted.
+ * expectations and verdict, or "identical". The trace comparison leaves out what differs by
+ * construction (sim/report/diff/traceFilter.ts: the sequence counter; between two seeds, all but
+ * time, kind and node) unless `--all-fields`, and keeps only the records of `--kind`, `--node`,
+ * `--from`/`--to` when given. Exit 0 when it compared (identical or not), 1 on bad input, 130 when
+ * interrupted.
  */
 import { createReadStream, createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +19,13 @@ import { loadScenario } from '../sim/scenario/load';
 import { summaryObject } from '../sim/report/summary';
 import { computeMetrics } from '../sim/metrics/metrics';
 import { compareTraces } from '../sim/report/diff/traceDiff';
+import {
+  ACROSS_SEEDS_FIELDS,
+  BY_CONSTRUCTION_FIELDS,
+  type TraceFilter,
+  describeFilter,
+} from '../sim/report/diff/traceFilter';
+import { parseDurationMs } from '../src/core/duration';
 import { type RunSide, diffRuns, formatRunDiff } from '../sim/report/diff/runDiff';
 import { EXIT } from '../src/core/exitCodes';
 import { watchInterrupts } from './interrupts';
@@ -27,6 +37,32 @@ export interface ReportDiffOptions {
   sides: string[];
   json: boolean;
   progressInterval?: string;
+  /** Compare only records of these kinds (`consensus.*` for a prefix), of these nodes, in this window. */
+  kinds?: string[];
+  nodes?: string[];
+  from?: string;
+  to?: string;
+  /** More fields to leave out of the comparison. */
+  ignoreFields?: string[];
+  /** Compare every field, those that differ by construction too. */
+  allFields?: boolean;
+}
+
+/** The trace filter of the options, once both sides' seeds are known. */
+export function traceFilterOf(o: ReportDiffOptions, seeds: [unknown, unknown]): TraceFilter {
+  const fromMs = o.from === undefined ? null : parseDurationMs(o.from, '--from');
+  const toMs = o.to === undefined ? null : parseDurationMs(o.to, '--to');
+  if (fromMs !== null && toMs !== null && fromMs > toMs)
+    throw new InputError('--to', `${o.to} is before --from ${o.from}`);
+  const acrossSeeds = seeds[0] !== seeds[1];
+  return {
+    kinds: o.kinds ?? [],
+    nodes: o.nodes ?? [],
+    fromMs,
+    toMs,
+    ignoreFields: [...(o.allFields ? [] : BY_CONSTRUCTION_FIELDS), ...(o.ignoreFields ?? [])],
+    onlyFields: acrossSeeds && !o.allFields ? ACROSS_SEEDS_FIELDS : null,
+  };
 }
 
 interface ResolvedSide extends RunSide {
@@ -143,6 +179,8 @@ export async function reportDiffCommand(o: ReportDiffOptions): Promise<number> {
       `report diff compares two runs: give two report folders or SCENARIO@SEED specs, got ${o.sides.length}`,
     );
   const intervalMs = progressIntervalMs(o.progressInterval);
+  // Bad filter flags are bad input before anything runs.
+  traceFilterOf(o, [0, 0]);
   const scratch = mkdtempSync(join(tmpdir(), 'lockstep-diff-'));
   const interrupts = watchInterrupts({
     onFirst: (signal) => process.stderr.write(`\n${signal}: stopping at the next step\n`),
@@ -169,10 +207,18 @@ export async function reportDiffCommand(o: ReportDiffOptions): Promise<number> {
           : p,
       );
     const [a, b] = sides as [ResolvedSide, ResolvedSide];
-    const trace = a.traceFile && b.traceFile ? await compareTraces(lines(a.traceFile), lines(b.traceFile)) : null;
+    const filter = traceFilterOf(o, [a.summary.seed, b.summary.seed]);
+    const trace =
+      a.traceFile && b.traceFile ? await compareTraces(lines(a.traceFile), lines(b.traceFile), filter) : null;
     const d = diffRuns(a, b, trace);
-    if (o.json) process.stdout.write(`${JSON.stringify({ a: a.label, b: b.label, ...d })}\n`);
-    else process.stdout.write(formatRunDiff(d, a, b));
+    const said = describeFilter(filter);
+    if (o.json) process.stdout.write(`${JSON.stringify({ a: a.label, b: b.label, filter, ...d })}\n`);
+    else
+      process.stdout.write(
+        formatRunDiff(d, a, b, {
+          filter: `${said || 'every field of every record'}${filter.onlyFields ? ' (the seeds differ: keys, addresses and hashes are drawn from the seed; --all-fields compares them too)' : ''}`,
+        }),
+      );
     return EXIT.pass;
   } catch (e) {
     if (e instanceof Interrupted) {

@@ -5,7 +5,9 @@
  * job summary); the exit code is the campaign's (failures: their worst verdict).
  *
  * Folders of `lockstep sweep --shard I/N` (a runs.jsonl journal) merge into one sweep's results
- * instead: the same refusals, the runs of all shards together, and every table written anew.
+ * instead: the same refusals, the runs of all shards together, and every table written anew. A
+ * merge with a shard missing is refused, naming the missing shards (exit 1), unless `--partial`
+ * asks for the incomplete tables.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -15,6 +17,7 @@ import { campaignExitCode, formatCampaign } from './fuzzCommand';
 import { analyseSweep } from '../sim/sweep/analysis';
 import { JOURNAL_FILE, JOURNAL_KIND, JournalWriter, readJournal, type Journal } from '../sim/sweep/journal';
 import { mergeSweepShards } from '../sim/sweep/merge';
+import { remeasure } from '../sim/sweep/remeasure';
 import { summaryMarkdown as sweepMarkdown, sweepFiles } from '../sim/sweep/outputs';
 import { formatSweep, sweepExitCode, writeSweepResults } from './sweepCommand';
 
@@ -24,6 +27,8 @@ export interface ReportMergeOptions {
   out?: string;
   json: boolean;
   markdown: boolean;
+  /** Sweep shards: merge even when some are missing (the tables say incomplete). */
+  partial?: boolean;
 }
 
 function readShard(dir: string): { dir: string; summary: unknown } {
@@ -56,16 +61,28 @@ const isSweepShard = (dir: string): boolean => {
 async function mergeSweeps(o: ReportMergeOptions): Promise<number> {
   const shards = o.dirs.map(readSweepShard);
   const merged = mergeSweepShards(shards);
+  if (merged.missingShards.length && !o.partial)
+    throw new InputError(
+      'dirs',
+      `shard${merged.missingShards.length === 1 ? '' : 's'} ${merged.missingShards.map((i) => `${i}/${merged.shardCount}`).join(', ')} of sweep ${merged.plan.sweep} ${merged.missingShards.length === 1 ? 'is' : 'are'} missing (given: ${merged.shards.map((i) => `${i}/${merged.shardCount}`).join(', ')}); name every shard, or pass --partial for incomplete tables`,
+    );
   const dir = resolve(o.out ?? join('reports', 'sweeps', `${merged.plan.sweep}-merged`));
   if (o.dirs.some((d) => resolve(d) === dir)) throw new InputError('--out', `${o.out} is one of the shards`);
-  const build = { version: merged.version, commit: merged.commit };
-  const summary = analyseSweep(merged.plan, merged.records, build);
+  const build = { version: merged.version, source: merged.source };
+  const records = remeasure(merged.records, merged.plan.metrics);
+  const summary = analyseSweep(merged.plan, records, build);
   new JournalWriter(
     dir,
-    { kind: JOURNAL_KIND, plan: merged.plan, ...build, shard: { index: 1, count: 1 } },
+    {
+      kind: JOURNAL_KIND,
+      plan: merged.plan,
+      ...build,
+      sourceFiles: merged.sourceFiles,
+      shard: { index: 1, count: 1 },
+    },
     merged.records,
   );
-  writeSweepResults(dir, sweepFiles(merged.plan, merged.records, summary));
+  writeSweepResults(dir, sweepFiles(merged.plan, records, summary));
   const missing = merged.missingShards.length
     ? `shards not merged: ${merged.missingShards.map((i) => `${i}/${merged.shardCount}`).join(', ')}; the tables are incomplete\n`
     : '';

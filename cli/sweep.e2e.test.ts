@@ -2,7 +2,10 @@
  * `lockstep sweep` as a user runs it, in a CI log (stderr not a terminal): Ctrl-C keeps the
  * finished runs (exit 130) and the same command resumes and writes every table; the sweep run
  * again in two shards and merged with `report merge` writes the same bytes (a rerun of the same
- * seeds gives byte-identical tables); a bad file is bad input naming the field.
+ * seeds gives byte-identical tables), and a merge with a shard missing is refused; runs made from
+ * another source tree run again and the command says why; `--dry-run` shows the drawn values and
+ * runs nothing; `--metrics-only` adds a metric from the stored runs without running them; a bad
+ * file is bad input naming the field.
  */
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -71,7 +74,51 @@ describe('lockstep sweep', () => {
     const m = await lockstep(['report', 'merge', ...shards, '--out', merged]);
     expect(m.code, m.stderr).toBe(0);
     expect(tables(merged)).toEqual(tables(out));
+
+    const missing = await lockstep(['report', 'merge', shards[0]!, '--out', join(dir, 'half')]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('shard 2/2 of sweep tiny is missing (given: 1/2)');
+    expect(existsSync(join(dir, 'half'))).toBe(false);
+    const partial = await lockstep(['report', 'merge', shards[0]!, '--out', join(dir, 'half'), '--partial']);
+    expect(partial.code, partial.stderr).toBe(0);
+    expect(partial.stdout).toContain('shards not merged: 2/2; the tables are incomplete');
   }, 240_000);
+
+  it('runs made from another source tree run again, and the command says why', async () => {
+    // As if the finished runs had been made with uncommitted changes this tree does not have.
+    const journal = join(out, 'runs.jsonl');
+    const lines = readFileSync(journal, 'utf8').trim().split('\n');
+    const stale = lines.map((l, i) => {
+      if (i === 0) return l;
+      const r = JSON.parse(l);
+      return r.seed <= 2 ? JSON.stringify({ ...r, source: { ...r.source, dirty: 'deadbeef'.repeat(8) } }) : l;
+    });
+    writeFileSync(journal, `${stale.join('\n')}\n`);
+    const dry = await lockstep(['sweep', file, '--out', out, '--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain('resume      8 finished runs would be kept, 4 would run');
+    expect(dry.stdout).toMatch(/^ {2}4 run again: they were made with uncommitted changes deadbeef /m);
+    expect(dry.stdout).toMatch(/^ {2}seed {2}workload\.topups\[0\]\.at$/m);
+    const again = await lockstep(['sweep', file, '--workers', '2', '--out', out]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain('resuming: 8 finished runs kept');
+    expect(again.stderr).toMatch(/4 finished runs run again: they were made with uncommitted changes deadbeef/);
+    expect(tables(out)).toEqual(tables(join(dir, 'merged')));
+  }, 240_000);
+
+  it('--metrics-only adds a metric from the stored runs, running none', async () => {
+    const more = join(dir, 'tiny-more.json');
+    const json = JSON.parse(readFileSync(file, 'utf8'));
+    writeFileSync(more, JSON.stringify({ ...json, metrics: [...json.metrics, 'roundsPerHeightMean'] }));
+    const r = await lockstep(['sweep', more, '--out', out, '--metrics-only']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^metrics of 12 stored runs \(made at .*\) computed from their digests; nothing ran$/m);
+    expect(tables(out)['runs.csv']!.split('\n')[0]).toContain(',roundsPerHeightMean,');
+    expect(tables(out)['summary.md']).toContain('## roundsPerHeightMean (rounds)');
+    const none = await lockstep(['sweep', more, '--out', join(dir, 'empty'), '--metrics-only']);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain('holds no runs of this sweep yet: run it first');
+  }, 120_000);
 
   it('a bad sweep file is bad input naming the cell, the seed and the field', async () => {
     const bad = join(dir, 'bad.json');

@@ -2,8 +2,10 @@
  * `lockstep sweep FILE`: every cell of a sweep on every seed, over a worker pool, with progress
  * (a bar with ETA on a terminal, a status line every 10 s in a CI log, a line per failing run),
  * a journal of finished runs that survives Ctrl-C (run the command again to resume: finished runs
- * are kept), shards for CI matrices (`--shard I/N`, merged with `lockstep report merge`), and the
- * tables and plots written when every run of the shard is in.
+ * made from the same source tree are kept, the others run again and the command says why), shards
+ * for CI matrices (`--shard I/N`, merged with `lockstep report merge`), and the tables and plots
+ * written when every run of the shard is in. `--dry-run` lists the cells and the drawn values and
+ * runs nothing; `--metrics-only` computes the metrics anew from the stored runs' digests.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
@@ -11,18 +13,23 @@ import { join, resolve } from 'node:path';
 import { InputError } from '../src/core/errors';
 import { type SweepJob, type SweepRunRecord } from '../sim/campaign/sweepTask';
 import { analyseSweep, isFailed, type SweepSummary } from '../sim/sweep/analysis';
+import { dryRun, formatDryRun } from '../sim/sweep/dryRun';
 import { jobKey, sweepJobs } from '../sim/sweep/jobs';
 import { JOURNAL_KIND, type JournalHeader, JournalWriter, readJournal } from '../sim/sweep/journal';
 import { type SweepPlan, planOf } from '../sim/sweep/plan';
-import { counted, fmt, fmtCi, sweepFiles } from '../sim/sweep/outputs';
+import { SMALL_N_MARK, counted, fmt, fmtCi, sweepFiles } from '../sim/sweep/outputs';
+import { remeasure, withoutDigest } from '../sim/sweep/remeasure';
+import { type ReuseDecision, decideReuse } from '../sim/sweep/reuse';
 import { runSweepJobs } from '../sim/sweep/runSweep';
+import { sourceText } from '../sim/core/sourceState';
 import { cellScenario, loadSweep } from '../sim/sweep/sweepFile';
 import { EXIT } from '../src/core/exitCodes';
 import { exitCodeOf, worstExitCode } from './verdictCodes';
 import { parseShard } from './fuzzCommand';
 import { watchInterrupts } from './interrupts';
 import { Progress, progressIntervalMs } from './progress';
-import { PACKAGE_ROOT, displayPath, gitCommit, lockstepVersion } from './provenance';
+import { PACKAGE_ROOT, displayPath, lockstepVersion } from './provenance';
+import { sourceState } from './sourceState';
 import { type RunVerdict } from '../sim/report/outcome';
 
 export interface SweepCliOptions {
@@ -34,6 +41,10 @@ export interface SweepCliOptions {
   fresh: boolean;
   json: boolean;
   progressInterval?: string;
+  /** List the cells, the drawn values and what a run would keep; run nothing. */
+  dryRun?: boolean;
+  /** Compute the metrics anew from the stored runs' digests; run nothing. */
+  metricsOnly?: boolean;
 }
 
 /** Write a sweep's result files into `dir`, each whole (a temporary name, then renamed). */
@@ -65,9 +76,20 @@ export function formatSweep(s: SweepSummary, dir: string): string {
     lines.push(`${m.name} (${m.unit}): mean [95% CI], median`);
     for (const c of s.cells) {
       const x = c.stats[m.name]!;
-      lines.push(`  ${c.label.padEnd(width)}  ${`${fmt(x.mean)} ${fmtCi(x.meanCi)}`.padEnd(28)} ${fmt(x.median)}`);
+      lines.push(
+        `  ${c.label.padEnd(width)}  ${`${fmt(x.mean)} ${fmtCi(x.meanCi)}${x.smallN && x.n ? ` ${SMALL_N_MARK}` : ''}`.padEnd(30)} ${fmt(x.median)}`,
+      );
     }
   }
+  const clear = s.comparisons.filter((c) => c.clear).length;
+  if (s.comparisons.length)
+    lines.push(
+      `compared    ${s.comparisons.length} differences, ${clear} clear after Holm's correction over ${s.method.familySize} tests`,
+    );
+  if (s.smallSamples.length)
+    lines.push(
+      `${SMALL_N_MARK} small n   ${counted(s.smallSamples.length, 'cell')} (× metric) with fewer runs than the interval needs for ${Math.round(100 * s.method.coverageFloor)}% coverage (summary.md lists them)`,
+    );
   lines.push(`results     ${dir} (summary.md, report.html, cells.csv, runs.csv, comparisons.csv, summary.json)`);
   return `${lines.join('\n')}\n`;
 }
@@ -119,54 +141,51 @@ export async function sweepCommand(o: SweepCliOptions): Promise<number> {
     throw new InputError('--workers', `expected 1 to 64, got ${o.workers}`);
   if (o.seeds !== undefined && (!Number.isSafeInteger(o.seeds) || o.seeds < 1 || o.seeds > 100_000))
     throw new InputError('--seeds', `expected 1 to 100000, got ${o.seeds}`);
+  if (o.dryRun && o.metricsOnly) throw new InputError('--metrics-only', 'give --dry-run or --metrics-only, not both');
+  if (o.fresh && o.metricsOnly) throw new InputError('--metrics-only', '--fresh discards the runs it would measure');
   const shard = parseShard(o.shard);
   const intervalMs = progressIntervalMs(o.progressInterval);
   const loaded = loadSweep(o.file);
   const sweep =
     o.seeds === undefined ? loaded.sweep : { ...loaded.sweep, seeds: Array.from({ length: o.seeds }, (_, i) => i + 1) };
   const plan: SweepPlan = planOf(sweep);
-  const jobs = sweepJobs(sweep, shard);
+  const { files: sourceFiles, ...source } = sourceState();
+  const jobs = sweepJobs(sweep, shard, source);
   const suffix = shard.count > 1 ? `-shard-${shard.index}-of-${shard.count}` : '';
   const dir = resolve(o.out ?? join('reports', 'sweeps', `${sweep.name}${suffix}`));
-  const build = { version: lockstepVersion(), commit: gitCommit() };
-  const header: JournalHeader = { kind: JOURNAL_KIND, plan, ...build, shard };
+  const build = { version: lockstepVersion(), source };
+  const header: JournalHeader = { kind: JOURNAL_KIND, plan, version: build.version, source, sourceFiles, shard };
+  // A shard's tables are of its own seeds; the merge of all shards has the sweep's.
+  const shardPlan: SweepPlan =
+    shard.count > 1 ? { ...plan, seeds: jobs.filter((j) => j.cell === plan.cells[0]).map((j) => j.seed) } : plan;
 
   const note = (line: string) => {
     if (!o.json) process.stderr.write(`${line}\n`);
   };
-  // Resume: keep the finished runs that match a job of this sweep (same cell, seed and scenario
-  // file) from the same build; anything else runs again.
   const before = o.fresh ? null : readJournal(dir);
-  const wanted = new Map(jobs.map((j) => [jobKey(j), j]));
-  const kept = new Map<string, SweepRunRecord>();
-  let stale = 0;
-  if (before) {
-    const sameBuild =
-      before.header.version === build.version &&
-      (before.header.commit === build.commit || simulatorUnchanged(before.header.commit, build.commit));
-    if (sameBuild && before.header.commit !== build.commit)
-      note(
-        `the finished runs come from commit ${String(before.header.commit).slice(0, 12)}: kept, as nothing a run depends on changed since`,
-      );
-    for (const r of before.records) {
-      const j = wanted.get(jobKey(r));
-      if (sameBuild && j && j.scenarioSha256 === r.scenarioSha256) kept.set(jobKey(r), r);
-      else stale++;
-    }
+  if (o.metricsOnly) return metricsOnly(o, { before, jobs, shardPlan, dir });
+  // Resume: keep the finished runs of this sweep (same cell, seed and scenario file) made from the
+  // same source tree; anything else runs again, and the reasons are said.
+  const decision: ReuseDecision | null = before ? decideReuse(before.records, jobs, source, simulatorUnchanged) : null;
+  if (o.dryRun) {
+    const d = dryRun(sweep, shardPlan.seeds, decision, jobs.length);
+    process.stdout.write(o.json ? `${JSON.stringify(d)}\n` : formatDryRun(d, 40));
+    return EXIT.pass;
   }
+  const kept = decision?.kept ?? new Map<string, SweepRunRecord>();
   const journal = new JournalWriter(dir, header, [...kept.values()]);
   const todo: SweepJob[] = jobs.filter((j) => !kept.has(jobKey(j)));
   note(
     `sweep ${sweep.name}: ${counted(sweep.cells.length, 'cell')} × ${counted(jobs.length / sweep.cells.length, 'seed')}${shard.count > 1 ? ` (shard ${shard.index}/${shard.count})` : ''} = ${jobs.length} runs, ${o.workers} worker${o.workers === 1 ? '' : 's'}; results in ${displayPath(dir)}`,
   );
+  note(
+    `source      ${sourceText(source)}${sourceFiles.length ? ` (${sourceFiles.slice(0, 5).join(', ')}${sourceFiles.length > 5 ? `, … ${sourceFiles.length - 5} more` : ''})` : ''}`,
+  );
   if (kept.size)
     note(
       `resuming: ${kept.size} finished runs kept from ${displayPath(join(dir, 'runs.jsonl'))}, ${todo.length} to run`,
     );
-  if (stale)
-    note(
-      `${stale} finished run${stale === 1 ? '' : 's'} no longer match the sweep file, its base scenario or this build: run again`,
-    );
+  for (const r of decision?.rerun ?? []) note(`${counted(r.runs, 'finished run')} run again: ${r.reason}`);
 
   const records = new Map(kept);
   const progress = new Progress('runs', { enabled: !o.json, intervalMs });
@@ -230,12 +249,55 @@ export async function sweepCommand(o: SweepCliOptions): Promise<number> {
     else process.stderr.write(`${line}\n`);
     return EXIT.interrupted;
   }
-  // A shard's tables are of its own seeds; the merge of all shards has the sweep's.
-  const shardPlan: SweepPlan =
-    shard.count > 1 ? { ...plan, seeds: jobs.filter((j) => j.cell === plan.cells[0]).map((j) => j.seed) } : plan;
-  const summary = analyseSweep(shardPlan, all, build);
-  writeSweepResults(dir, sweepFiles(shardPlan, all, summary));
+  // Every metric of the plan from the runs' digests: kept runs may predate a metric of the file.
+  const measured = remeasure(all, plan.metrics);
+  const summary = analyseSweep(shardPlan, measured, build);
+  writeSweepResults(dir, sweepFiles(shardPlan, measured, summary));
   if (o.json) process.stdout.write(`${JSON.stringify({ ...summary, out: dir })}\n`);
   else process.stdout.write(formatSweep(summary, displayPath(dir)));
   return sweepExitCode(all, false);
+}
+
+/** `--metrics-only`: the tables from the runs already made, every metric computed from their digests. */
+function metricsOnly(
+  o: SweepCliOptions,
+  c: { before: ReturnType<typeof readJournal>; jobs: SweepJob[]; shardPlan: SweepPlan; dir: string },
+): number {
+  if (!c.before)
+    throw new InputError('--metrics-only', `${displayPath(c.dir)} holds no runs of this sweep yet: run it first`);
+  const byKey = new Map(c.before.records.map((r) => [jobKey(r), r]));
+  const records: SweepRunRecord[] = [];
+  let missing = 0;
+  let changed = 0;
+  for (const j of c.jobs) {
+    const r = byKey.get(jobKey(j));
+    if (!r) missing++;
+    else if (r.scenarioSha256 !== j.scenarioSha256) changed++;
+    else records.push(r);
+  }
+  if (missing || changed)
+    throw new InputError(
+      '--metrics-only',
+      `${missing ? `${counted(missing, 'run')} of this sweep ${missing === 1 ? 'is' : 'are'} not made yet` : ''}${missing && changed ? ' and ' : ''}${changed ? `${counted(changed, 'run')} changed scenario` : ''}: run the sweep (without --metrics-only) first`,
+    );
+  const bare = withoutDigest(records);
+  if (bare.length)
+    throw new InputError(
+      '--metrics-only',
+      `${counted(bare.length, 'run')} (e.g. cell ${JSON.stringify(bare[0]!.cell)}, seed ${bare[0]!.seed}) stored no digest to measure (made before runs kept one): run the sweep again`,
+    );
+  const sources = new Set(records.map((r) => JSON.stringify(r.source ?? null)));
+  if (sources.size > 1)
+    throw new InputError('--metrics-only', 'the stored runs come from different source trees: run the sweep again');
+  const measured = remeasure(records, c.shardPlan.metrics);
+  const source = records[0]?.source ?? c.before.header.source;
+  const summary = analyseSweep(c.shardPlan, measured, { version: c.before.header.version, source });
+  writeSweepResults(c.dir, sweepFiles(c.shardPlan, measured, summary));
+  if (!o.json)
+    process.stderr.write(
+      `metrics of ${records.length} stored runs (made at ${sourceText(source)}) computed from their digests; nothing ran\n`,
+    );
+  if (o.json) process.stdout.write(`${JSON.stringify({ ...summary, out: c.dir })}\n`);
+  else process.stdout.write(formatSweep(summary, displayPath(c.dir)));
+  return sweepExitCode(records, false);
 }

@@ -51,6 +51,6 @@ export {
   propertyRuns,
   runToViolation,
 } from './testing/networkProperty';
-export type { NetworkPropertyOptions, NetworkPropertyResult } from './testing/networkProperty';
+export type { MetricBounds, NetworkPropertyOptions, NetworkPropertyResult } from './testing/networkProperty';
 export { computeMetrics, METRICS } from './metrics/metrics';
 export type { MetricDef, MetricUnit } from './metrics/metrics';

@@ -9,7 +9,9 @@ import { describe, expect, it } from 'vitest';
 import { loadScenario } from '../scenario/load';
 import { runScenario } from '../run/run';
 import { type RunResult } from '../run/runResult';
-import { METRICS, METRIC_NAMES, computeMetrics, metricsMarkdown, touchedSidechainNodes } from './metrics';
+import { METRIC_NAMES } from '../core/metricNames';
+import { METRICS, computeMetrics, metricsMarkdown, metricsOfDigest, touchedSidechainNodes } from './metrics';
+import { runDigest } from './runDigest';
 import { PACKAGE_ROOT } from '../../cli/provenance';
 
 const run = (name: string, untilS?: number): RunResult => {
@@ -93,8 +95,18 @@ describe('metrics', () => {
     expect(touchedSidechainNodes(fired('svc-3')).size).toBe(0);
   });
 
+  it("every metric comes from the run's digest alone, which survives JSON (a sweep's stored runs are measured again)", () => {
+    for (const r of [cutOff, smoke]) {
+      const stored = JSON.parse(JSON.stringify(runDigest(r)));
+      expect(metricsOfDigest(stored)).toEqual(computeMetrics(r));
+      // Compact: a few kilobytes for a run of minutes.
+      expect(JSON.stringify(stored).length).toBeLessThan(20_000);
+    }
+  });
+
   it('names are unique, say their unit last where it is a time, and unknown names are refused', () => {
-    expect(new Set(METRIC_NAMES).size).toBe(METRICS.length);
+    // The table defines every name files may use, once each, in the list's order.
+    expect(METRICS.map((m) => m.name)).toEqual([...METRIC_NAMES]);
     for (const m of METRICS) if (m.unit === 's') expect(m.name).toMatch(/S$/);
     expect(() => computeMetrics(smoke, ['nope'])).toThrow(/unknown metric "nope"/);
   });

@@ -8,12 +8,28 @@ import { describe, expect, it } from 'vitest';
 import { type RunObservation } from '../core/record';
 import { type Observation } from '../../src/node/observations';
 import { BftProgressOracle, bftProgressBounds } from './bftProgress';
+import { ConsensusSets } from './model/consensusSets';
 import { DEFAULT_ORACLE_TIMINGS } from './timings';
 import { VALIDATORS, commit, commitFactOf, hash, precommits, rec } from './testing/observations';
 
 const ADDR = VALIDATORS.map((v) => v.signer);
 const NODES = ['svc-1', 'svc-2', 'svc-3', 'svc-4'];
 const addressOf = (node: string) => ADDR[Number(node.slice(4)) - 1];
+
+/** The round-0 proposer of `height` (as the oracle's own model has it), by signer address. */
+function roundZeroProposer(height: bigint): (typeof ADDR)[number] {
+  const sets = new ConsensusSets();
+  sets.observe(
+    rec(0, 'svc-1', {
+      kind: 'consensus.setChange',
+      height: 1n,
+      changes: VALIDATORS.map((v) => ({ address: v.signer, power: v.power })),
+    }),
+  );
+  sets.observe(rec(0, 'svc-1', commit(height - 1n)));
+  const p = sets.proposerOf(height, 0)!;
+  return ADDR.find((a) => a.toLowerCase() === p)!;
+}
 
 function harness(loss = 0) {
   const bounds = bftProgressBounds(DEFAULT_ORACLE_TIMINGS, 100, loss);
@@ -50,6 +66,7 @@ describe('bft-progress oracle', () => {
       skipMs: 3100,
       marginMs: 3100 + 2 * (2000 + 5400),
       lossy: false,
+      startSkewMs: 100,
     });
   });
 
@@ -82,6 +99,74 @@ describe('bft-progress oracle', () => {
     expect(oracle.violation).toBeNull();
     commitAll(6900, 4n, 1);
     expect(oracle.violation!.message).toMatch(/height 4 committed in round 1 on a calm network/);
+  });
+
+  it('does not judge a height whose round-0 proposer was still catching up (began it late)', () => {
+    // The false alarm of an 8-minute checkpoint-proposer outage: the proposer's node came back,
+    // was still fetching the heights it missed when the others began the height, and proposed
+    // after their propose timeout; they moved to round 1, as CometBFT does while a node is in
+    // block sync. Found as scenarios/regressions/bft-progress-proposer-catching-up.json.
+    const { oracle, feed, commitAll } = harness();
+    commitAll(2300, 1n);
+    const proposer = NODES[ADDR.indexOf(roundZeroProposer(2n))]!;
+    const others = NODES.filter((n) => n !== proposer);
+    const blockHash = hash('block2');
+    // The proposer syncs to height 1 only at 7000 ms (its position for height 2 begins then).
+    feed(2300, proposer, { kind: 'service.synced', height: 0n });
+    feed(7000, proposer, { kind: 'service.synced', height: 1n });
+    for (const n of [...others, proposer]) {
+      feed(7100, n, { kind: 'consensus.proposal', height: 2n, round: 1, blockHash, polRound: -1, proposer: ADDR[0]! });
+      feed(
+        7200,
+        n,
+        commit(2n, { blockHash, commit: commitFactOf(2n, blockHash, precommits(2n, 1, blockHash, ADDR), ADDR) }),
+      );
+    }
+    expect(oracle.violation).toBeNull();
+    // A proposer that began the height as late but without a sync (it committed the previous
+    // height late itself) is slow consensus: judged.
+    const b = harness();
+    const hash1 = hash('block1');
+    const commit1 = commit(1n, {
+      blockHash: hash1,
+      commit: commitFactOf(1n, hash1, precommits(1n, 0, hash1, ADDR), ADDR),
+    });
+    for (const n of others) {
+      b.feed(2300, n, {
+        kind: 'consensus.proposal',
+        height: 1n,
+        round: 0,
+        blockHash: hash1,
+        polRound: -1,
+        proposer: ADDR[0]!,
+      });
+      b.feed(2300, n, commit1);
+    }
+    b.feed(7000, proposer, {
+      kind: 'consensus.proposal',
+      height: 1n,
+      round: 0,
+      blockHash: hash1,
+      polRound: -1,
+      proposer: ADDR[0]!,
+    });
+    b.feed(7000, proposer, commit1);
+    for (const n of [...others, proposer]) {
+      b.feed(7100, n, {
+        kind: 'consensus.proposal',
+        height: 2n,
+        round: 1,
+        blockHash,
+        polRound: -1,
+        proposer: ADDR[0]!,
+      });
+      b.feed(
+        7200,
+        n,
+        commit(2n, { blockHash, commit: commitFactOf(2n, blockHash, precommits(2n, 1, blockHash, ADDR), ADDR) }),
+      );
+    }
+    expect(b.oracle.violation!.message).toMatch(/height 2 committed in round 1/);
   });
 
   it('does not judge heights near a fault, nor on a lossy network', () => {

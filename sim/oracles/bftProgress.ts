@@ -5,7 +5,10 @@
  *
  *  - calm heights: when no fault has been in force for a margin before a height starts and until
  *    it commits, on a lossless network, with the round-0 proposer and more than 2/3 of the power
- *    on running nodes, every node commits the height in round 0, and within
+ *    on running nodes, and the round-0 proposer not still catching up (a node back from an outage
+ *    that was still fetching the heights it missed when the others began the height is not in
+ *    consensus yet, and the others time its round 0 out, as CometBFT's do while a node is in
+ *    block sync), every node commits the height in round 0, and within
  *    `commitTimeout + 4L` of its previous commit: the pause after a commit, then the proposer's
  *    start (up to L after ours), its proposal (L), the prevotes (L) and the precommits (L), each
  *    far inside its step's timeout, so no timeout fires;
@@ -35,6 +38,12 @@ export interface BftProgressBounds {
   marginMs: number;
   /** The network may lose messages: calm heights are not judged. */
   lossy: boolean;
+  /**
+   * On a calm network every node begins a height within this long of every other (the last
+   * precommit reaches each at most one worst latency after it was sent), ms: a round-0 proposer
+   * that began it later was catching up, and its round 0 may time out.
+   */
+  startSkewMs: number;
 }
 
 /** The bounds from the configured timings and the network's worst one-way latency. */
@@ -44,7 +53,13 @@ export function bftProgressBounds(t: OracleTimings, latencyMs: number, loss: num
   // After a heal: a lagging node fetches the blocks it missed and skips to the others' round, then
   // a height may still have started in the old state; two full rounds of timeouts cover both.
   const roundMs = t.proposeMs + t.prevoteMs + t.precommitMs + 4 * latencyMs;
-  return { heightMs, skipMs, marginMs: skipMs + 2 * (t.commitTimeoutMs + roundMs), lossy: loss > 0 };
+  return {
+    heightMs,
+    skipMs,
+    marginMs: skipMs + 2 * (t.commitTimeoutMs + roundMs),
+    lossy: loss > 0,
+    startSkewMs: latencyMs,
+  };
 }
 
 interface Position {
@@ -74,6 +89,10 @@ export class BftProgressOracle extends Oracle {
   private readonly sets = new ConsensusSets();
   private readonly faults = new FaultWindows();
   private readonly pos = new Map<string, Position>();
+  /** Each node's position before its current one (the height it committed last, and when it began it). */
+  private readonly prevPos = new Map<string, Position>();
+  /** The node of each running validator address (lower case). */
+  private readonly nodeOf = new Map<string, string>();
   /**
    * The lower-case address of every node with a position (nodes are never removed from `pos`),
    * kept as nodes appear: judging a height asks for it once per node and height, and building it
@@ -141,6 +160,7 @@ export class BftProgressOracle extends Oracle {
     if (!set || proposer === undefined) return;
     if (!this.running.has(proposer)) return;
     if (this.livePowerOf(set) * 3n <= set.total * 2n) return;
+    if (this.proposerCatchingUp(proposer, p)) return;
     this.saw('consensus.progress.calm-round-zero');
     this.saw('consensus.progress.calm-height-time');
     const tookMs = r.t - p.sinceMs;
@@ -159,6 +179,24 @@ export class BftProgressOracle extends Oracle {
       );
   }
 
+  /**
+   * Whether the round-0 proposer's node was still catching up when this node began `p.height`: it
+   * came back from a restart or a block sync (its position is fresh) and began the height more than
+   * `startSkewMs` after this node did, or has not begun it yet. Such a node is not in consensus
+   * yet (CometBFT's block sync), the others time its round 0 out, and the height is not a calm
+   * one. A proposer that began the height late without a sync is not excused: that is slow
+   * consensus, which this oracle is for.
+   */
+  private proposerCatchingUp(proposer: string, p: Position): boolean {
+    const node = this.nodeOf.get(proposer);
+    const now = node === undefined ? undefined : this.pos.get(node);
+    if (node === undefined || now === undefined) return false;
+    if (now.height < p.height) return now.fresh;
+    const at = now.height === p.height ? now : this.prevPos.get(node);
+    if (at === undefined || at.height !== p.height) return false;
+    return at.fresh && at.sinceMs > p.sinceMs + this.bounds.startSkewMs;
+  }
+
   /** The power of `set` on running nodes; every node of a height asks, so the last answer is kept. */
   private livePowerOf(set: PrioritySet): bigint {
     const last = this.lastLive;
@@ -170,10 +208,14 @@ export class BftProgressOracle extends Oracle {
   }
 
   private place(node: string, p: Position): void {
-    if (!this.pos.has(node)) {
+    const before = this.pos.get(node);
+    if (before === undefined) {
       const a = this.addressOf(node);
-      if (a !== undefined) this.running.add(a.toLowerCase());
-    }
+      if (a !== undefined) {
+        this.running.add(a.toLowerCase());
+        this.nodeOf.set(a.toLowerCase(), node);
+      }
+    } else this.prevPos.set(node, before);
     this.pos.set(node, p);
   }
 

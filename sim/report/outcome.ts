@@ -10,6 +10,7 @@
  * - `max.*`: judged when exceeded (every bounded count only grows); not judged while within;
  * - `min.*`: not judged (the run may not have got there yet).
  */
+import { computeMetrics } from '../metrics/metrics';
 import { type RunResult } from '../run/run';
 import { type Expectations, type Scenario, type Verdict } from '../scenario/scenario';
 
@@ -110,6 +111,17 @@ export function checkExpectations(s: Scenario, r: RunResult, opts: JudgeOptions 
   for (const [k, v, a] of each(s.expect.max)) {
     const holds = a <= v;
     out.push(check(k, '<=', v, a, holds, !partial || !holds));
+  }
+  // Metrics are judged on the whole run only (a gap or a median can move either way later). A
+  // metric with no value meets no minimum and exceeds no maximum.
+  const mb = s.expect.metrics;
+  if (mb && (Object.keys(mb.min).length || Object.keys(mb.max).length)) {
+    const m = computeMetrics(r, [...new Set([...Object.keys(mb.min), ...Object.keys(mb.max)])]);
+    const shown = (x: number | null) => (x === null ? 'none' : x);
+    for (const [k, v] of Object.entries(mb.min))
+      out.push(check(`metrics.${k}`, '>=', v, shown(m[k]!), m[k] !== null && m[k]! >= v, !partial));
+    for (const [k, v] of Object.entries(mb.max))
+      out.push(check(`metrics.${k}`, '<=', v, shown(m[k]!), m[k] === null || m[k]! <= v, !partial));
   }
   return out;
 }

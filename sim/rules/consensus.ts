@@ -63,7 +63,8 @@ export const CONSENSUS_RULES = [
     source: 'spec: What the service does 2 (Tendermint)',
     guard: {
       oracle: 'bft-progress',
-      compares: 'the round of each commit made where no fault was in force',
+      compares:
+        'the round of each commit made where no fault was in force and the round-0 proposer was not still catching up',
     },
   },
   {

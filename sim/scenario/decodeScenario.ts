@@ -3,6 +3,7 @@
  * conversions and the checks the schema cannot make, each error naming the field.
  */
 import { InputError } from '../../src/core/errors';
+import { METRIC_NAMES } from '../core/metricNames';
 import { durationText } from '../../src/core/duration';
 import { parseUint } from '../../src/core/amount';
 import { type LinkModel, DEFAULT_LINK } from '../core/linkModel';
@@ -232,7 +233,7 @@ function decodeChecked(value: unknown): Scenario {
 
   const er = r.child('expect');
   const eo = o.expect === undefined ? {} : er.obj(o.expect);
-  er.noExtra(eo, ['verdict', 'oracle', 'min', 'max']);
+  er.noExtra(eo, ['verdict', 'oracle', 'min', 'max', 'metrics']);
   const verdict = er.str(eo, 'verdict', 'pass');
   if (!['pass', 'safety', 'liveness', 'crash'].includes(verdict))
     throw new InputError('expect.verdict', `expected pass, safety, liveness or crash, got ${describeValue(verdict)}`);
@@ -269,11 +270,30 @@ function decodeChecked(value: unknown): Scenario {
     }
     return out;
   };
+  const metricBounds = (c: Reader, o: Obj, k: 'min' | 'max'): Record<string, number> => {
+    const b = c.child(k);
+    const x = o[k] === undefined ? {} : b.obj(o[k]);
+    const out: Record<string, number> = {};
+    for (const [name, v] of Object.entries(x)) {
+      if (!(METRIC_NAMES as readonly string[]).includes(name))
+        throw new InputError(b.at(name), `unknown metric ${describeValue(name)}; one of ${METRIC_NAMES.join(', ')}`);
+      if (typeof v !== 'number' || !Number.isFinite(v))
+        throw new InputError(b.at(name), `expected a number, got ${describeValue(v)}`);
+      out[name] = v;
+    }
+    return out;
+  };
+  const metricsReader = er.child('metrics');
+  const mo = eo.metrics === undefined ? null : metricsReader.obj(eo.metrics);
+  if (mo) metricsReader.noExtra(mo, ['min', 'max']);
   const expect: Expectations = {
     verdict: verdict as Verdict,
     ...(eo.oracle !== undefined ? { oracle: er.str(eo, 'oracle') } : {}),
     min: bounds('min', ['backupBlocks'], true),
     max: bounds('max', ['reorgDepth'], false),
+    ...(mo
+      ? { metrics: { min: metricBounds(metricsReader, mo, 'min'), max: metricBounds(metricsReader, mo, 'max') } }
+      : {}),
   };
 
   const durationMs = r.duration(o, 'duration', 600_000);

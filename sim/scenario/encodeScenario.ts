@@ -104,6 +104,7 @@ export function encodeScenario(s: Scenario): Record<string, unknown> {
       ...(s.expect.oracle ? { oracle: s.expect.oracle } : {}),
       min: s.expect.min,
       max: s.expect.max,
+      ...(s.expect.metrics ? { metrics: s.expect.metrics } : {}),
     },
     ...(s.plant ? { plant: s.plant } : {}),
     ...(s.seed !== undefined ? { seed: s.seed } : {}),

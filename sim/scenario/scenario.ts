@@ -123,6 +123,11 @@ export interface Expectations {
   /** `byzantine`: per Byzantine kind, its txs delivered by its own blocks and refused with the reference's code. */
   min: Partial<Counts & { backupBlocks: number }> & MessageBounds & { byzantine?: Record<string, number> };
   max: Partial<Counts & { reorgDepth: number }> & MessageBounds;
+  /**
+   * Bounds on the run's metrics (sim/metrics/metrics.ts), by name: a property's own check written
+   * down, so a shrunk counterexample that breaks it fails when it is run.
+   */
+  metrics?: { min: Record<string, number>; max: Record<string, number> };
 }
 
 export interface Scenario {

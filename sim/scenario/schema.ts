@@ -146,6 +146,14 @@ const counts = (extra: string[], more: Record<string, Schema> = {}) =>
 
 const list = (item: Schema): Schema => ({ type: 'array', items: item });
 
+/** Bounds on metrics by name (sim/metrics/metrics.ts): the decoder checks the names and words the error. */
+const METRIC_BOUNDS: Schema = {
+  type: 'object',
+  additionalProperties: { type: 'number' },
+  description: 'metric names (docs/SWEEPS.md) to bounds, e.g. {"reorgDepthHealthy": 10}',
+  'x-code': true,
+};
+
 /** Every workload list item may repeat: `repeat` times, `every` apart (default: all at once). */
 const REPEATS: Record<string, Schema> = {
   repeat: int(1, 100, 'how many times in all (default 1)'),
@@ -211,6 +219,7 @@ export function scenarioSchema(): Schema {
             ),
           }),
           max: counts(['reorgDepth']),
+          metrics: object({ min: METRIC_BOUNDS, max: METRIC_BOUNDS }),
         }),
         plant: {
           enum: [...PLANT_NAMES],

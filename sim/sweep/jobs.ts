@@ -6,9 +6,10 @@
 import { createHash } from 'node:crypto';
 import { type SweepJob } from '../campaign/sweepTask';
 import { seedsOfShard } from './plan';
+import { type SourceState } from '../core/sourceState';
 import { type Sweep, cellScenario } from './sweepFile';
 
-export function sweepJobs(sweep: Sweep, shard: { index: number; count: number }): SweepJob[] {
+export function sweepJobs(sweep: Sweep, shard: { index: number; count: number }, source: SourceState): SweepJob[] {
   const jobs: SweepJob[] = [];
   for (const seed of seedsOfShard(sweep.seeds, shard))
     for (const cell of sweep.cells) {
@@ -19,6 +20,8 @@ export function sweepJobs(sweep: Sweep, shard: { index: number; count: number })
         scenarioSha256: createHash('sha256').update(sortedJson(run.json)).digest('hex'),
         scenario: run.scenario,
         metrics: sweep.metrics,
+        drawn: run.drawn,
+        source,
       });
     }
   return jobs;

@@ -2,12 +2,14 @@
  * A sweep's journal, `runs.jsonl` in its results folder: a header line (the plan, the build, the
  * shard) and one line per finished run, appended as each run ends, so Ctrl-C (or a crash of the
  * machine) loses only the runs under way. Run the sweep again and it reads the journal, keeps the
- * runs that still match (same cell, seed and scenario file, same build) and runs the rest.
+ * runs that still match (same cell, seed and scenario file, same source tree: reuse.ts) and runs
+ * the rest.
  */
 import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type SweepRunRecord } from '../campaign/sweepTask';
 import { type SweepPlan } from './plan';
+import { type SourceState } from '../core/sourceState';
 
 export const JOURNAL_FILE = 'runs.jsonl';
 export const JOURNAL_KIND = 'lockstep-sweep-journal';
@@ -16,7 +18,10 @@ export interface JournalHeader {
   kind: typeof JOURNAL_KIND;
   plan: SweepPlan;
   version: string;
-  commit: string | null;
+  /** The source tree the runs are made from (every run also records its own). */
+  source: SourceState;
+  /** The files with uncommitted changes the source's hash covers. */
+  sourceFiles: string[];
   shard: { index: number; count: number };
 }
 

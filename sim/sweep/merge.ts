@@ -1,18 +1,21 @@
 /**
  * Merging the journals of a sweep's shards (a CI matrix of `lockstep sweep --shard I/N`) into the
  * runs of one sweep, refusing what would count wrong: a shard given twice, shards of another plan
- * (sweep file, seeds, cells, metrics), another build or another shard count, and a run present in
- * two shards. Shards not given are named: the merged tables say they are incomplete.
+ * (sweep file, seeds, cells, metrics), another source tree or another shard count, and a run
+ * present in two shards. Shards not given are named (`report merge` refuses to call a merge with
+ * a shard missing complete).
  */
 import { InputError } from '../../src/core/errors';
 import { type SweepRunRecord } from '../campaign/sweepTask';
 import { type Journal } from './journal';
 import { type SweepPlan } from './plan';
+import { type SourceState, sameSource, sourceText } from '../core/sourceState';
 
 export interface MergedSweep {
   plan: SweepPlan;
   version: string;
-  commit: string | null;
+  source: SourceState;
+  sourceFiles: string[];
   shardCount: number;
   shards: number[];
   missingShards: number[];
@@ -40,10 +43,15 @@ export function mergeSweepShards(parts: Array<{ dir: string; journal: Journal }>
         `shard ${h.shard.index}/${h.shard.count} is given twice (${twice} and ${dir}); its runs would count twice`,
       );
     byIndex.set(h.shard.index, dir);
-    if (h.version !== h0.version || h.commit !== h0.commit)
+    if (!h.source || !h0.source)
       throw new InputError(
         'dirs',
-        `${dir} comes from ${h.version} at commit ${h.commit ?? 'unknown'} but ${first.dir} from ${h0.version} at commit ${h0.commit ?? 'unknown'}: merge shards of one build only`,
+        `${h.source ? first.dir : dir} was written before sweeps recorded their source tree: run it again`,
+      );
+    if (h.version !== h0.version || !sameSource(h.source, h0.source))
+      throw new InputError(
+        'dirs',
+        `${dir} comes from ${h.version} at ${sourceText(h.source)} but ${first.dir} from ${h0.version} at ${sourceText(h0.source)}: merge shards of one source tree only`,
       );
     if (JSON.stringify(h.plan) !== JSON.stringify(h0.plan)) {
       const keys = (Object.keys(h0.plan) as Array<keyof SweepPlan>).filter(
@@ -71,7 +79,8 @@ export function mergeSweepShards(parts: Array<{ dir: string; journal: Journal }>
   return {
     plan: h0.plan,
     version: h0.version,
-    commit: h0.commit,
+    source: h0.source,
+    sourceFiles: h0.sourceFiles ?? [],
     shardCount: h0.shard.count,
     shards: [...byIndex.keys()].sort((a, b) => a - b),
     missingShards,

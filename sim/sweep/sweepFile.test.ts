@@ -19,6 +19,7 @@ const SWEEPS = join(PACKAGE_ROOT, 'sweeps');
 const here = join(SWEEPS, 'x.json');
 const base = { name: 'x', base: 'smoke', seeds: 3 };
 const decode = (patch: Record<string, unknown>) => decodeSweep({ ...base, ...patch }, here);
+const SRC = { commit: null, dirty: null };
 
 describe('sweep files', () => {
   it('sweeps/sweep.schema.json is the schema the decoder validates with (npm run schema writes it)', () => {
@@ -33,7 +34,7 @@ describe('sweep files', () => {
       const json = JSON.parse(readFileSync(join(SWEEPS, f), 'utf8'));
       expect(validate(json), `${f}: ${JSON.stringify(validate.errors)}`).toBe(true);
       const { sweep } = loadSweep(join(SWEEPS, f));
-      expect(sweepJobs(sweep, { index: 1, count: 1 })).toHaveLength(sweep.cells.length * sweep.seeds.length);
+      expect(sweepJobs(sweep, { index: 1, count: 1 }, SRC)).toHaveLength(sweep.cells.length * sweep.seeds.length);
     }
   });
 
@@ -122,7 +123,7 @@ describe('sweep files', () => {
       { name: 'l', base: 'sprint-16', seeds: 1, draw: { 'faults[0].at': { uniform: ['20m', '30m'] } } },
       here,
     );
-    expect(() => sweepJobs(late, { index: 1, count: 1 })).toThrow(
+    expect(() => sweepJobs(late, { index: 1, count: 1 }, SRC)).toThrow(
       /^cell "base", seed 1 \(drawn: faults\[0\]\.at = \d+m\d*s?\): faults\[0\]\.at: .* never fires/,
     );
   });
@@ -151,13 +152,45 @@ describe('sweep files', () => {
       'checkpointBufferTime=10m',
       'no outage',
     ]);
-    expect(sweepJobs(s, { index: 1, count: 1 })).toHaveLength(80);
+    expect(sweepJobs(s, { index: 1, count: 1 }, SRC)).toHaveLength(80);
+  });
+
+  it('comparisons declared by axis: every value against one, the other axes held', () => {
+    const s = decode({
+      seeds: 2,
+      grid: { 'params.checkpointBufferTime': ['2m', '5m'], 'params.parentConfirmations': [2, 6] },
+      compare: [
+        { axis: 'params.checkpointBufferTime', against: '2m' },
+        { axis: 'parentConfirmations', against: 6 },
+      ],
+    });
+    expect(s.compare).toEqual([
+      ['checkpointBufferTime=2m parentConfirmations=2', 'checkpointBufferTime=5m parentConfirmations=2'],
+      ['checkpointBufferTime=2m parentConfirmations=6', 'checkpointBufferTime=5m parentConfirmations=6'],
+      ['checkpointBufferTime=2m parentConfirmations=6', 'checkpointBufferTime=2m parentConfirmations=2'],
+      ['checkpointBufferTime=5m parentConfirmations=6', 'checkpointBufferTime=5m parentConfirmations=2'],
+    ]);
+    expect(s.axes.map((a) => a.name)).toEqual(['checkpointBufferTime', 'parentConfirmations']);
+    expect(s.cells[3]!.axisValues).toEqual({ 'params.checkpointBufferTime': '5m', 'params.parentConfirmations': 6 });
+    expect(() =>
+      decode({ seeds: 1, grid: { 'params.sprint': [16, 32] }, compare: [{ axis: 'params.period', against: 1 }] }),
+    ).toThrow(/^compare\[0\]\.axis: "params\.period" is not an axis of the grid; axes: params\.sprint/);
+    expect(() =>
+      decode({ seeds: 1, grid: { 'params.sprint': [16, 32] }, compare: [{ axis: 'sprint', against: 64 }] }),
+    ).toThrow(/^compare\[0\]\.against: 64 is not a value of params\.sprint; values: 16, 32/);
+    expect(() =>
+      decode({
+        seeds: 1,
+        grid: { 'params.sprint': [16, 32] },
+        compare: [['sprint=16', 'sprint=32'], { axis: 'sprint', against: 16 }],
+      }),
+    ).toThrow(/compared twice/);
   });
 
   it('shards split the seeds, every cell of a seed in one shard', () => {
     expect(seedsOfShard([1, 2, 3, 4, 5], { index: 2, count: 2 })).toEqual([2, 4]);
     const s = decode({ seeds: 5, grid: { 'params.sprint': [16, 32] } });
-    const jobs = sweepJobs(s, { index: 1, count: 2 });
+    const jobs = sweepJobs(s, { index: 1, count: 2 }, SRC);
     expect(jobs.map((j) => `${j.seed}:${j.cell}`)).toEqual([
       '1:sprint=16',
       '1:sprint=32',

@@ -11,7 +11,7 @@ import { dirname, resolve } from 'node:path';
 import seedrandom from 'seedrandom';
 import { InputError } from '../../src/core/errors';
 import { durationText, parseDurationMs } from '../../src/core/duration';
-import { METRIC_NAMES } from '../metrics/metrics';
+import { METRIC_NAMES } from '../core/metricNames';
 import { resolveScenarioPath } from '../scenario/load';
 import { type Scenario } from '../scenario/scenario';
 import { decodeScenario } from '../scenario/decodeScenario';
@@ -29,6 +29,15 @@ export interface Setting {
 export interface SweepCell {
   label: string;
   settings: Setting[];
+  /** A grid cell's value on each axis, by the axis's path (cells listed by hand have none). */
+  axisValues?: Record<string, unknown>;
+}
+
+/** A grid axis: a scenario path, the short name its labels use, its values. */
+export interface SweepAxis {
+  path: string;
+  name: string;
+  values: unknown[];
 }
 
 export type Draw =
@@ -44,6 +53,7 @@ export interface Sweep {
   baseJson: Record<string, unknown>;
   set: Setting[];
   cells: SweepCell[];
+  axes: SweepAxis[];
   draws: Draw[];
   seeds: number[];
   metrics: string[];
@@ -68,24 +78,68 @@ const shortName = (path: string): string => {
 
 const labelValue = (v: unknown): string => (typeof v === 'string' ? v : JSON.stringify(v));
 
-function gridCells(grid: Record<string, unknown[]>): SweepCell[] {
+function gridAxes(grid: Record<string, unknown[]>): SweepAxis[] {
   const axes = Object.entries(grid);
-  if (axes.length === 0) return [];
   const shorts = axes.map(([p]) => shortName(p));
-  const names = axes.map(([p], i) => (shorts.filter((s) => s === shorts[i]).length > 1 ? p : shorts[i]!));
-  let cells: SweepCell[] = [{ label: '', settings: [] }];
-  axes.forEach(([path, values], i) => {
+  return axes.map(([path, values], i) => ({
+    path,
+    name: shorts.filter((s) => s === shorts[i]).length > 1 ? path : shorts[i]!,
+    values,
+  }));
+}
+
+function gridCells(axes: readonly SweepAxis[]): SweepCell[] {
+  if (axes.length === 0) return [];
+  let cells: SweepCell[] = [{ label: '', settings: [], axisValues: {} }];
+  for (const { path, name, values } of axes) {
     const next: SweepCell[] = [];
     for (const c of cells)
       values.forEach((value, k) => {
         next.push({
-          label: `${c.label}${c.label ? ' ' : ''}${names[i]}=${labelValue(value)}`,
+          label: `${c.label}${c.label ? ' ' : ''}${name}=${labelValue(value)}`,
           settings: [...c.settings, { path, value, field: `grid[${JSON.stringify(path)}][${k}]` }],
+          axisValues: { ...c.axisValues, [path]: value },
         });
       });
     cells = next;
-  });
+  }
   return cells;
+}
+
+const sameValue = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * `{"axis": PATH, "against": V}`: along one axis of the grid, every cell against the cell with the
+ * same values on the other axes and V on this one (B − A with A at V).
+ */
+function axisPairs(
+  cells: readonly SweepCell[],
+  axes: readonly SweepAxis[],
+  spec: { axis: string; against: unknown },
+  field: string,
+): Array<[string, string]> {
+  const axis = axes.find((a) => a.path === spec.axis || a.name === spec.axis);
+  if (!axis)
+    throw new InputError(
+      `${field}.axis`,
+      `${JSON.stringify(spec.axis)} is not an axis of the grid; axes: ${axes.map((a) => a.path).join(', ') || 'none'}`,
+    );
+  if (!axis.values.some((v) => sameValue(v, spec.against)))
+    throw new InputError(
+      `${field}.against`,
+      `${JSON.stringify(spec.against)} is not a value of ${axis.path}; values: ${axis.values.map((v) => JSON.stringify(v)).join(', ')}`,
+    );
+  const grid = cells.filter((c) => c.axisValues !== undefined);
+  const others = (c: SweepCell) => axes.filter((a) => a !== axis).map((a) => JSON.stringify(c.axisValues![a.path]));
+  const pairs: Array<[string, string]> = [];
+  for (const b of grid) {
+    if (sameValue(b.axisValues![axis.path], spec.against)) continue;
+    const a = grid.find(
+      (c) => sameValue(c.axisValues![axis.path], spec.against) && others(c).join('|') === others(b).join('|'),
+    )!;
+    pairs.push([a.label, b.label]);
+  }
+  return pairs;
 }
 
 function decodeDraw(path: string, spec: Obj, field: string): Draw {
@@ -142,8 +196,9 @@ export function decodeSweep(value: unknown, file: string): Sweep {
     throw e;
   }
 
+  const axes = gridAxes((o.grid ?? {}) as Record<string, unknown[]>);
   const cells = [
-    ...gridCells((o.grid ?? {}) as Record<string, unknown[]>),
+    ...gridCells(axes),
     ...((o.cells ?? []) as Array<{ label: string; set?: Obj }>).map((c, i) => ({
       label: c.label,
       settings: settings(c.set, `cells[${i}].set`),
@@ -162,21 +217,36 @@ export function decodeSweep(value: unknown, file: string): Sweep {
   const draws = Object.entries((o.draw ?? {}) as Record<string, Obj>).map(([path, spec]) =>
     decodeDraw(path, spec, `draw[${JSON.stringify(path)}]`),
   );
-  const compare: Array<[string, string]> =
-    o.compare === undefined
-      ? cells.slice(1).map((c) => [cells[0]!.label, c.label])
-      : (o.compare as Array<[string, string]>).map(([a, b], i) => {
-          for (const [k, l] of [
-            [0, a],
-            [1, b],
-          ] as const)
-            if (!labels.has(l))
-              throw new InputError(
-                `compare[${i}][${k}]`,
-                `no cell is labelled ${JSON.stringify(l)}; cells: ${[...labels].join(' | ')}`,
-              );
-          return [a, b];
-        });
+  const compare: Array<[string, string]> = [];
+  if (o.compare === undefined) for (const c of cells.slice(1)) compare.push([cells[0]!.label, c.label]);
+  else
+    (o.compare as Array<[string, string] | { axis: string; against: unknown }>).forEach((item, i) => {
+      if (!Array.isArray(item)) {
+        compare.push(...axisPairs(cells, axes, item, `compare[${i}]`));
+        return;
+      }
+      const [a, b] = item;
+      for (const [k, l] of [
+        [0, a],
+        [1, b],
+      ] as const)
+        if (!labels.has(l))
+          throw new InputError(
+            `compare[${i}][${k}]`,
+            `no cell is labelled ${JSON.stringify(l)}; cells: ${[...labels].join(' | ')}`,
+          );
+      compare.push([a, b]);
+    });
+  const seen = new Set<string>();
+  compare.forEach(([a, b], i) => {
+    const key = JSON.stringify([a, b]);
+    if (seen.has(key))
+      throw new InputError(
+        'compare',
+        `${a} against ${b} is compared twice (item ${i}): it would count twice in the correction`,
+      );
+    seen.add(key);
+  });
   const bootstrap = (o.bootstrap ?? {}) as { resamples?: number; seed?: string | number };
   return {
     name,
@@ -185,6 +255,7 @@ export function decodeSweep(value: unknown, file: string): Sweep {
     baseJson,
     set: settings(o.set as Obj | undefined, 'set'),
     cells,
+    axes,
     draws,
     seeds: seedList(o.seeds),
     metrics: (o.metrics as string[] | undefined) ?? [...METRIC_NAMES],

@@ -9,7 +9,7 @@
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { InputError } from '../../src/core/errors';
-import { METRIC_NAMES } from '../metrics/metrics';
+import { METRIC_NAMES } from '../core/metricNames';
 import { type Schema, int, object } from '../core/schemaParts';
 import { wordError } from '../scenario/schemaCheck';
 
@@ -104,16 +104,23 @@ export function sweepSchema(): Schema {
         compare: {
           type: 'array',
           items: {
-            type: 'array',
-            minItems: 2,
-            maxItems: 2,
-            items: { type: 'string' },
-            'x-message': 'expected [cell A, cell B]',
+            anyOf: [
+              { type: 'array', minItems: 2, maxItems: 2, items: { type: 'string' } },
+              object(
+                {
+                  axis: { type: 'string', description: 'a grid path (or its short name)' },
+                  against: { description: "the axis value every other value is compared with, in the grid's form" },
+                },
+                ['axis', 'against'],
+              ),
+            ],
+            'x-message': 'expected [cell A, cell B] or {"axis": PATH, "against": VALUE}, got {got}',
           },
-          description: 'pairs of cell labels [A, B]: B − A with its interval (default: every cell against the first)',
+          description:
+            'pairs of cell labels [A, B] (B − A), or {"axis": PATH, "against": V}: along a grid axis, every cell against the one with V on it and the same values on the other axes (default: every cell against the first)',
         },
         bootstrap: object({
-          resamples: int(100, 100_000, 'resamples per interval (default 2000)'),
+          resamples: int(1000, 100_000, 'resamples per interval (default 10000)'),
           seed: {
             anyOf: [{ type: 'string' }, { type: 'integer' }],
             description: "the intervals' random stream (default: the sweep's name)",

@@ -132,8 +132,9 @@ function record(
   return `t=${r.timeMs ?? '?'} ms  kind ${r.kind ?? '?'}  node ${r.node ?? '?'}\n      ${line}`;
 }
 
-export function formatRunDiff(d: RunDiff, a: RunSide, b: RunSide): string {
+export function formatRunDiff(d: RunDiff, a: RunSide, b: RunSide, o: { filter?: string } = {}): string {
   const out = [`A  ${a.label}`, `B  ${b.label}`];
+  if (o.filter) out.push(`trace records compared: ${o.filter}`);
   const table = (title: string, list: ValueDifference[]) => {
     if (!list.length) return;
     out.push(`${title}:`);
@@ -152,12 +153,20 @@ export function formatRunDiff(d: RunDiff, a: RunSide, b: RunSide): string {
     out.push(
       `trace: ${same(d.traceHashes.a, d.traceHashes.b) ? 'the same trace hash' : `trace hashes differ (A ${show(d.traceHashes.a)}, B ${show(d.traceHashes.b)})`}; no trace.jsonl on both sides to name the first differing record`,
     );
-  else if (d.trace.first === null) out.push(`trace: the same ${d.trace.recordsA} records`);
+  else if (d.trace.first === null)
+    out.push(
+      d.trace.comparedA === d.trace.recordsA
+        ? `trace: the same ${d.trace.recordsA} records`
+        : `trace: the same ${d.trace.comparedA} records compared (of ${d.trace.recordsA} in A and ${d.trace.recordsB} in B)`,
+    );
   else {
     const f = d.trace.first;
     const ref = f.a ?? f.b!;
+    const filtered = d.trace.comparedA !== d.trace.recordsA || d.trace.comparedB !== d.trace.recordsB;
     out.push(
-      `first differing trace record: #${ref.index} (0-based, of ${d.trace.recordsA} in A and ${d.trace.recordsB} in B)`,
+      filtered
+        ? `first differing trace record: #${ref.index} of the records compared (0-based; ${d.trace.comparedA} of ${d.trace.recordsA} in A, ${d.trace.comparedB} of ${d.trace.recordsB} in B)`
+        : `first differing trace record: #${ref.index} (0-based, of ${d.trace.recordsA} in A and ${d.trace.recordsB} in B)`,
     );
     out.push(`  A: ${record(f.a)}`, `  B: ${record(f.b)}`);
     if (f.fields.length) {

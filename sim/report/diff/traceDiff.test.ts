@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { compareTraces } from './traceDiff';
+import { NO_FILTER, comparedForm, keepRecord } from './traceFilter';
 import { differingFields, sameRecord, viewRecord } from './traceRecord';
 
 async function* stream(lines: string[]): AsyncGenerator<string> {
@@ -57,5 +58,51 @@ describe('compareTraces', () => {
     const early = await compareTraces(stream(a), stream([a[0]!]));
     expect(early.first).toMatchObject({ a: { index: 1, timeMs: 1 }, b: null });
     expect((await compareTraces(stream(a), stream(a))).first).toBeNull();
+  });
+});
+
+describe('trace filters', () => {
+  const a = [
+    '{"t":0,"seq":-1,"kind":"genesis","target":"svc-1","data":{"key":"0xaa"}}',
+    '{"t":5,"seq":3,"kind":"consensus.vote","target":"svc-1","data":{"v":1}}',
+    '{"t":9,"seq":4,"kind":"consensus.vote","target":"svc-2","data":{"v":1}}',
+    '{"t":12,"seq":5,"kind":"net.deliver","target":"svc-2","data":{}}',
+  ];
+  const b = [
+    '{"t":0,"seq":-1,"kind":"genesis","target":"svc-1","data":{"key":"0xbb"}}',
+    '{"t":5,"seq":4,"kind":"consensus.vote","target":"svc-1","data":{"v":1}}',
+    '{"t":9,"seq":5,"kind":"consensus.vote","target":"svc-2","data":{"v":2}}',
+    '{"t":13,"seq":6,"kind":"net.deliver","target":"svc-2","data":{}}',
+  ];
+
+  it('keeps records by kind (a prefix with *), node and time window', () => {
+    const f = { ...NO_FILTER, kinds: ['consensus.*'], nodes: ['svc-2'], fromMs: 6, toMs: 10 };
+    expect(a.map((l, i) => keepRecord(f, viewRecord(i, l)))).toEqual([false, false, true, false]);
+  });
+
+  it('leaves out the fields named, or compares only those given', () => {
+    expect(comparedForm(a[1]!, { ignoreFields: ['seq', 'data.v'], onlyFields: null })).toBe(
+      '{"t":5,"kind":"consensus.vote","target":"svc-1","data":{}}',
+    );
+    expect(comparedForm(a[1]!, { ignoreFields: [], onlyFields: ['t', 'kind'] })).toBe(
+      '{"t":5,"kind":"consensus.vote"}',
+    );
+    expect(comparedForm('not json', { ignoreFields: ['seq'], onlyFields: null })).toBe('not json');
+  });
+
+  it('the first difference is the first that matters under the filter; indexes count the records kept', async () => {
+    expect((await compareTraces(stream(a), stream(b))).first!.a!.index).toBe(0);
+    const bySeq = await compareTraces(stream(a), stream(b), { ...NO_FILTER, ignoreFields: ['seq', 'data.key'] });
+    expect(bySeq.first!.fields).toEqual([{ path: 'data.v', a: '1', b: '2' }]);
+    const shape = await compareTraces(stream(a), stream(b), { ...NO_FILTER, onlyFields: ['t', 'kind', 'target'] });
+    expect(shape.first!.a).toMatchObject({ index: 3, timeMs: 12 });
+    expect(shape).toMatchObject({ recordsA: 4, comparedA: 4 });
+    const votes = await compareTraces(stream(a), stream(b), {
+      ...NO_FILTER,
+      kinds: ['consensus.vote'],
+      ignoreFields: ['seq'],
+    });
+    expect(votes).toMatchObject({ recordsA: 4, comparedA: 2, comparedB: 2 });
+    expect(votes.first!.a).toMatchObject({ index: 1, timeMs: 9, node: 'svc-2' });
   });
 });
