@@ -1,5 +1,10 @@
 /**
- * secp256k1 keys and Ethereum-style recoverable signatures (@noble/curves).
+ * secp256k1 keys and Ethereum-style recoverable signatures, with libsecp256k1 (the `secp256k1`
+ * package: bitcoin-core's C library, prebuilt for Node; it falls back to a JavaScript curve where no
+ * binary fits). It signs about ten times and recovers about twenty times faster than a
+ * JavaScript curve, and a real-crypto run is mostly signatures. Its answers are @noble/curves'
+ * bit for bit (RFC 6979 nonces, the same refusals: secp256k1.native.prop.test.ts), and the
+ * oracles' own models keep noble.
  *
  * - public key: 65-byte uncompressed `0x04 ‖ X ‖ Y`
  * - address: keccak256(pub[1:])[12:]
@@ -10,7 +15,7 @@
  */
 import { boundedMemo } from './memo';
 import { type DeepReadonly } from './readonly';
-import { secp256k1 } from '@noble/curves/secp256k1.js';
+import nativeSecp from 'secp256k1';
 import { keccak256Raw as keccak_256 } from './hash';
 import { type Bytes, type BytesLike, toBytes, toHex } from './bytes';
 import { type Address, addressFromBytes } from './address';
@@ -18,15 +23,9 @@ import { InputError } from './errors';
 
 export const SIGNATURE_LENGTH = 65;
 
-// A wider precomputed table for the base point (noble's default is 6 bits): signing and key
-// derivation multiply the base point, and with 8-bit windows a signature takes ~25% less time
-// (a simulated hour with real crypto makes some 30,000 signatures). Built lazily on the first
-// multiplication (~50 ms, a few MB); the results are the same with any table.
-secp256k1.Point.BASE.precompute(8);
-
 export function privateKeyBytes(sk: BytesLike, field = 'privateKey'): Bytes {
   const bytes = toBytes(sk, field, 32);
-  if (!secp256k1.utils.isValidSecretKey(bytes)) throw new InputError(field, 'not a valid secp256k1 private key');
+  if (!nativeSecp.privateKeyVerify(bytes)) throw new InputError(field, 'not a valid secp256k1 private key');
   return bytes;
 }
 
@@ -38,7 +37,7 @@ const publicKeys = boundedMemo<string, Bytes>('secp256k1.publicKeys', 4096);
 
 export function publicKeyBytesFromPrivateKey(sk: BytesLike): Bytes {
   const bytes = privateKeyBytes(sk);
-  return publicKeys.getOrCompute(toHex(bytes), () => secp256k1.getPublicKey(bytes, false)).slice();
+  return publicKeys.getOrCompute(toHex(bytes), () => nativeSecp.publicKeyCreate(bytes, false)).slice();
 }
 
 export function publicKeyBytes(pub: BytesLike, field = 'publicKey'): Bytes {
@@ -57,11 +56,11 @@ export function addressOfPublicKey(pub: BytesLike): Address {
 
 export function signDigestBytes(digest: BytesLike, sk: BytesLike): Bytes {
   const d = toBytes(digest, 'digest', 32);
-  // noble's 'recovered' format is `v ‖ r ‖ s`; Ethereum's is `r ‖ s ‖ v`.
-  const rec = secp256k1.sign(d, privateKeyBytes(sk), { prehash: false, format: 'recovered' });
+  // Ethereum's signature is `r ‖ s ‖ v` (libsecp256k1 gives r ‖ s and the recovery id apart).
+  const { signature, recid } = nativeSecp.ecdsaSign(d, privateKeyBytes(sk));
   const out = new Uint8Array(SIGNATURE_LENGTH);
-  out.set(rec.subarray(1, 65), 0);
-  out[64] = rec[0]!;
+  out.set(signature, 0);
+  out[64] = recid;
   rememberSigned(d, out, sk);
   return out;
 }
@@ -72,12 +71,8 @@ export function recoverPublicKeyBytes(digest: BytesLike, signature: BytesLike): 
   const sig = toBytes(signature, 'signature', SIGNATURE_LENGTH);
   const v = sig[64]!;
   if (v !== 0 && v !== 1) throw new InputError('signature', `recovery id must be 0 or 1, got ${v}`);
-  const rec = new Uint8Array(SIGNATURE_LENGTH);
-  rec[0] = v;
-  rec.set(sig.subarray(0, 64), 1);
   try {
-    const pub = secp256k1.recoverPublicKey(rec, d, { prehash: false });
-    return pub.length === 65 ? pub : secp256k1.Point.fromBytes(pub).toBytes(false);
+    return nativeSecp.ecdsaRecover(sig.subarray(0, 64), v, d, false);
   } catch (e) {
     throw new InputError('signature', `cannot recover a public key: ${(e as Error).message}`);
   }
