@@ -1,6 +1,7 @@
 /**
- * For the CLI's end-to-end tests: run `lockstep` as a user's shell would (a child process), with
- * its exit code, signal and output; and scratch folders with scenario files to run.
+ * For the CLI's end-to-end tests: run `lockstep` as a user's shell would (a child process of the
+ * compiled build, bin/lockstep.js, which `npm test` makes first), with its exit code, signal and
+ * output; and scratch folders with scenario files to run.
  */
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -9,7 +10,8 @@ import { join } from 'node:path';
 import { SCENARIOS_DIR } from '../sim/scenario/load';
 import { PACKAGE_ROOT } from './provenance';
 
-export const MAIN = join(PACKAGE_ROOT, 'cli', 'main.ts');
+/** The `lockstep` command as a package installs it: the build, started without a TypeScript loader. */
+export const BIN = join(PACKAGE_ROOT, 'bin', 'lockstep.js');
 
 export interface CliResult {
   code: number | null;
@@ -18,9 +20,9 @@ export interface CliResult {
   stderr: string;
 }
 
-/** `lockstep ARGS` in a child process (node with the tsx loader), stdout and stderr piped. */
+/** `lockstep ARGS` in a child process, stdout and stderr piped. */
 export function spawnLockstep(args: string[], opts: SpawnOptions = {}): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+  return spawn(process.execPath, [BIN, ...args], {
     cwd: PACKAGE_ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
     ...opts,

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { collect, lockstep, MAIN, scenarioFile, scratchDir, spawnLockstep } from './cliHarness';
+import { BIN, collect, lockstep, scenarioFile, scratchDir, spawnLockstep } from './cliHarness';
 import { gitCommit, lockstepVersion, PACKAGE_ROOT } from './provenance';
 
 const dir = scratchDir();
@@ -211,7 +211,7 @@ describe('lockstep run: Ctrl-C', () => {
 
 describe('a closed pipe', () => {
   it('`lockstep replay ... | head` ends quietly with exit 0', async () => {
-    const cmd = `"${process.execPath}" --import tsx "${MAIN}" replay --scenario smoke --from 0s --to 2m | head -n 3; echo "replay exit \${PIPESTATUS[0]}"`;
+    const cmd = `"${process.execPath}" "${BIN}" replay --scenario smoke --from 0s --to 2m | head -n 3; echo "replay exit \${PIPESTATUS[0]}"`;
     const r = await collect(spawn('bash', ['-c', cmd], { cwd: PACKAGE_ROOT, stdio: ['ignore', 'pipe', 'pipe'] }));
     expect(r.stdout.split('\n').slice(0, 3).join('\n')).toMatch(/^# smoke seed 1: pass\n# events from 0 to 120000 ms/);
     expect(r.stdout).toContain('replay exit 0');
