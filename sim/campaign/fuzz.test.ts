@@ -39,6 +39,8 @@ describe('fuzz campaign', () => {
   }, 120_000);
 
   it('finds a planted bug, groups it by oracle, and shrinks a failure to at most 3 faults', async () => {
+    // A campaign stops submitting once told to (as Ctrl-C does): here at its first failure.
+    let failed = false;
     const { summary } = await runCampaign({
       seeds: 40,
       workers: 2,
@@ -48,7 +50,13 @@ describe('fuzz campaign', () => {
       efficacyEvery: 0,
       plant: 'sticky-head',
       now: () => 0,
+      onResult: (r) => {
+        if (r.verdict !== 'pass') failed = true;
+      },
+      shouldStop: () => failed,
     });
+    expect(summary.interrupted).toBe(true);
+    expect(summary.seeds).toBeLessThan(40);
     expect(summary.failures.length).toBeGreaterThan(0);
     expect(summary.groups[0]!.oracle).toBe('fork-choice');
     const failure = summary.failures[0]!;
