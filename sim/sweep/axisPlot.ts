@@ -8,9 +8,9 @@
  * `numericAxisValue` says which.
  */
 import { parseDurationMs } from '../../src/core/duration';
-import { esc, px, valueTicks } from '../report/html/format';
+import { esc, px } from '../report/html/format';
 import { type Interval } from '../stats/bootstrap';
-import { shortNumber } from './plot';
+import { type ChartBox, INK, MUTED, chartFrame, shortNumber } from './chartFrame';
 
 export interface AxisPoint {
   /** The axis value as the grid wrote it, and its position on the scale. */
@@ -39,14 +39,8 @@ export function numericAxisValue(v: unknown): number | null {
   }
 }
 
-const W = 640;
-const H = 300;
-const L = 56;
-const R = 150;
-const T = 30;
-const B = 48;
-const INK = '#1f2328';
-const MUTED = '#656d76';
+const AXIS_GEOMETRY: ChartBox = { W: 640, H: 300, L: 56, R: 150, T: 30, B: 48 };
+const { W, H, L, R, T, B } = AXIS_GEOMETRY;
 const COLORS = ['#4e79a7', '#e15759', '#59a14f', '#f28e2b', '#b07aa1', '#76b7b2', '#edc948', '#9c755f'];
 
 export function axisPlotSvg(title: string, unit: string, axisName: string, series: readonly AxisSeries[]): string {
@@ -55,22 +49,9 @@ export function axisPlotSvg(title: string, unit: string, axisName: string, serie
   const xMin = Math.min(...xs);
   const xMax = Math.max(...xs);
   const maxValue = Math.max(0, ...points.map((p) => p.ci?.[1] ?? p.mean), ...points.map((p) => p.mean));
-  const ticks = valueTicks(maxValue > 0 ? maxValue : 1);
-  const yMax = ticks[ticks.length - 1]!;
+  const { lines: out, Y } = chartFrame(title, unit, maxValue, AXIS_GEOMETRY);
   const X = (x: number) => (xMax === xMin ? (L + W - R) / 2 : L + 16 + ((x - xMin) / (xMax - xMin)) * (W - L - R - 32));
-  const Y = (v: number) => T + (1 - v / yMax) * (H - T - B);
-  const out: string[] = [
-    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="${esc(title)}" font-family="system-ui, -apple-system, 'Segoe UI', 'DejaVu Sans', sans-serif">`,
-    `<rect x="0" y="0" width="${W}" height="${H}" fill="#ffffff"/>`,
-    `<text x="${L}" y="18" font-size="13" font-weight="600" fill="${INK}">${esc(title)}</text>`,
-  ];
-  for (const v of ticks)
-    out.push(
-      `<line x1="${L}" y1="${px(Y(v))}" x2="${W - R}" y2="${px(Y(v))}" stroke="#eaeef2"/><text x="${L - 6}" y="${px(Y(v) + 3.5)}" font-size="10" fill="${MUTED}" text-anchor="end">${esc(shortNumber(v))}</text>`,
-    );
   out.push(
-    `<line x1="${L}" y1="${H - B}" x2="${W - R}" y2="${H - B}" stroke="#8c959f"/><line x1="${L}" y1="${T}" x2="${L}" y2="${H - B}" stroke="#8c959f"/>`,
-    `<text transform="translate(14 ${px(T + (H - T - B) / 2)}) rotate(-90)" font-size="11" fill="${MUTED}" text-anchor="middle">${esc(unit)}</text>`,
     `<text x="${px((L + W - R) / 2)}" y="${H - 10}" font-size="11" fill="${MUTED}" text-anchor="middle">${esc(axisName)}</text>`,
   );
   const seen = new Set<string>();

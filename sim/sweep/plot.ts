@@ -6,7 +6,8 @@
  * with its confidence interval beside the box. A pure function of its input.
  */
 import { quantileSorted } from 'simple-statistics';
-import { esc, px, valueTicks } from '../report/html/format';
+import { esc, px } from '../report/html/format';
+import { type ChartBox, INK, MUTED, chartFrame, shortNumber } from './chartFrame';
 import { type SampleSummary } from '../stats/describe';
 
 export interface PlotCell {
@@ -16,21 +17,10 @@ export interface PlotCell {
   summary: SampleSummary;
 }
 
-const W = 640;
-const H = 300;
-const L = 56;
-const R = 16;
-const T = 30;
-const B = 56;
-const INK = '#1f2328';
-const MUTED = '#656d76';
+const BOX_GEOMETRY: ChartBox = { W: 640, H: 300, L: 56, R: 16, T: 30, B: 56 };
+const { W, H, L, R, B } = BOX_GEOMETRY;
 const BOX = '#4e79a7';
 const MEAN = '#e15759';
-
-/** A number for a tick or a title: at most three decimals, no trailing zeros. */
-export function shortNumber(v: number): string {
-  return String(Math.round(v * 1000) / 1000);
-}
 
 /** A deterministic offset in [-1, 1] for a seed's dot. */
 function jitter(seed: number): number {
@@ -43,23 +33,8 @@ export function boxStripSvg(title: string, unit: string, cells: readonly PlotCel
   const all = cells.flatMap((c) => c.values.map((v) => v.value));
   const hiCi = cells.map((c) => c.summary.meanCi?.[1] ?? 0);
   const maxValue = Math.max(0, ...all, ...hiCi);
-  const ticks = valueTicks(maxValue > 0 ? maxValue : 1);
-  const yMax = ticks[ticks.length - 1]!;
-  const Y = (v: number) => T + (1 - v / yMax) * (H - T - B);
+  const { lines: out, Y } = chartFrame(title, unit, maxValue, BOX_GEOMETRY);
   const slot = (W - L - R) / Math.max(1, cells.length);
-  const out: string[] = [
-    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="${esc(title)}" font-family="system-ui, -apple-system, 'Segoe UI', 'DejaVu Sans', sans-serif">`,
-    `<rect x="0" y="0" width="${W}" height="${H}" fill="#ffffff"/>`,
-    `<text x="${L}" y="18" font-size="13" font-weight="600" fill="${INK}">${esc(title)}</text>`,
-  ];
-  for (const v of ticks)
-    out.push(
-      `<line x1="${L}" y1="${px(Y(v))}" x2="${W - R}" y2="${px(Y(v))}" stroke="#eaeef2"/><text x="${L - 6}" y="${px(Y(v) + 3.5)}" font-size="10" fill="${MUTED}" text-anchor="end">${esc(shortNumber(v))}</text>`,
-    );
-  out.push(
-    `<line x1="${L}" y1="${H - B}" x2="${W - R}" y2="${H - B}" stroke="#8c959f"/><line x1="${L}" y1="${T}" x2="${L}" y2="${H - B}" stroke="#8c959f"/>`,
-    `<text transform="translate(14 ${px(T + (H - T - B) / 2)}) rotate(-90)" font-size="11" fill="${MUTED}" text-anchor="middle">${esc(unit)}</text>`,
-  );
   cells.forEach((c, i) => {
     const cx = L + slot * (i + 0.5);
     const half = Math.min(26, slot * 0.22);
