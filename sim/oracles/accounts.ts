@@ -84,6 +84,7 @@ interface NodeBooks {
 export class AccountsOracle extends Oracle {
   readonly name = 'accounts-and-fees';
   readonly class = 'safety' as const;
+  readonly reads = ['parent.block', 'service.genesis', 'service.commit'] as const;
   private readonly books = new Map<string, NodeBooks>();
   private readonly msgs = new DeliveredMsgs();
   private readonly events = new ParentEvents();
@@ -309,6 +310,7 @@ function txSummary(
 export class SupplyOracle extends Oracle {
   readonly name = 'supply-conservation';
   readonly class = 'safety' as const;
+  readonly reads = ['parent.block', 'service.genesis', 'service.commit'] as const;
   private readonly nodes = new Map<
     string,
     { accounts: Map<string, bigint>; dividends: Map<bigint, bigint>; supply: bigint; expected: bigint }
@@ -368,6 +370,7 @@ export class SupplyOracle extends Oracle {
 export class TopupIdempotencyOracle extends Oracle {
   readonly name = 'topup-idempotency';
   readonly class = 'safety' as const;
+  readonly reads = ['service.commit'] as const;
   private readonly minted = new Map<string, Set<string>>();
   private readonly msgs = new DeliveredMsgs();
 

@@ -160,6 +160,7 @@ class PrevoteTally {
 export class BftQuorumOracle extends Oracle {
   readonly name = 'bft-quorum';
   readonly class = 'safety' as const;
+  readonly reads = ['service.genesis', 'consensus.vote', 'service.commit'] as const;
   private readonly powers = new PowerTracker();
   private readonly prevotes = new PrevoteTally();
 
@@ -249,6 +250,13 @@ export class BftQuorumOracle extends Oracle {
 export class BftLockOracle extends Oracle {
   readonly name = 'bft-lock';
   readonly class = 'safety' as const;
+  readonly reads = [
+    'service.genesis',
+    'service.started',
+    'consensus.proposal',
+    'consensus.vote',
+    'service.commit',
+  ] as const;
   private readonly powers = new PowerTracker();
   private readonly prevotes = new PrevoteTally();
   private readonly nodes = new Map<

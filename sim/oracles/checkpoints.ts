@@ -50,6 +50,7 @@ export const CHECKPOINT_FETCH_MS = 100_000;
 export class CheckpointOracle extends Oracle {
   readonly name = 'checkpoint-timeouts';
   readonly class = 'safety' as const;
+  readonly reads = ['service.genesis', 'service.commit'] as const;
   private readonly books = new Map<string, Books>();
   private readonly msgs = new DeliveredMsgs();
 
@@ -250,6 +251,7 @@ export class CheckpointOracle extends Oracle {
 export class CheckpointRootOracle extends Oracle {
   readonly name = 'checkpoint-roots';
   readonly class = 'safety' as const;
+  readonly reads = ['service.commit'] as const;
   private readonly acked = new Map<
     bigint,
     { startBlock: bigint; endBlock: bigint; rootHash: string; node: string; ackedAtMs: number }

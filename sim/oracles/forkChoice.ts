@@ -24,6 +24,14 @@ interface NodeView {
 export class ForkChoiceOracle extends Oracle {
   readonly name = 'fork-choice';
   readonly class = 'safety' as const;
+  readonly reads = [
+    'sidechain.started',
+    'sidechain.imported',
+    'sidechain.finalized',
+    'sidechain.checkpointFork',
+    'sidechain.checkpointMismatch',
+    'sidechain.setHead',
+  ] as const;
   private readonly views = new Map<string, NodeView>();
 
   constructor(
@@ -208,6 +216,8 @@ export class ForkChoiceOracle extends Oracle {
 export class ConvergenceOracle extends Oracle {
   readonly name = 'sidechain-convergence';
   readonly class = 'liveness' as const;
+  /** Judged at the end of the run only (from final facts the suite gathers), never on a record. */
+  readonly reads = [] as const;
 
   /** heads: per live node, its head number and its canonical hash at `at` (a common height). */
   check(atMs: number, heads: Array<{ node: string; number: bigint; hashAt: string | null }>, lagBound = 4n): void {

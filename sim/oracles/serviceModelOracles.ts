@@ -64,6 +64,7 @@ type Commit = Extract<RunRecord['obs'], { kind: 'service.commit' }>;
 export class TxResultsOracle extends Oracle {
   readonly name = 'tx-results';
   readonly class = 'safety' as const;
+  readonly reads = ['service.commit'] as const;
   /** The rules the model's predictions of delivery decide (sim/oracles/model/service/{ante,deliver,block}.ts). */
   static readonly judges: readonly RuleId[] = [
     'auth.ante.decode-errors',
@@ -181,6 +182,7 @@ export class TxResultsOracle extends Oracle {
 export class SideTxResultsOracle extends Oracle {
   readonly name = 'side-tx-results';
   readonly class = 'safety' as const;
+  readonly reads = ['service.commit'] as const;
   /** The rules the model's tally and post handlers decide (sim/oracles/model/service/{block,post}.ts). */
   static readonly judges: readonly RuleId[] = [
     'app.side-tx.tally',
@@ -282,6 +284,7 @@ const OPTIONAL_AT_GENESIS: ReadonlySet<string> = new Set(['checkpointBuffer', 'l
 export class ServiceStateOracle extends Oracle {
   readonly name = 'service-state';
   readonly class = 'safety' as const;
+  readonly reads = ['service.genesis', 'service.commit'] as const;
   /** The rules whose effects the model's state shows (the block's effects, sim/oracles/model/service). */
   static readonly judges: readonly RuleId[] = [
     'auth.account.pubkey-recorded',
@@ -396,6 +399,7 @@ function routeRule(path: string, refused: boolean): RuleId {
 export class QueryAnswersOracle extends Oracle {
   readonly name = 'query-answers';
   readonly class = 'safety' as const;
+  readonly reads = ['service.query'] as const;
   static readonly judges: readonly RuleId[] = [
     'rest.query.state-agrees',
     'rest.events.isoldtx',

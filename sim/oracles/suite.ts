@@ -1,12 +1,16 @@
 /**
  * The oracles of one run: built from the scenario, fed every observation as the run goes (the
- * sidechain model first, then each oracle), and given the end-of-run facts as plain data (each
- * live sidechain node's head), so it works whichever thread ran the sidechain. The verdict is the
- * class of the earliest violation, or pass.
+ * sidechain model first, then each oracle that reads its kind), and given the end-of-run facts as
+ * plain data (each live sidechain node's head), so it works whichever thread ran the sidechain.
+ * The verdict is the class of the earliest violation, or pass.
+ *
+ * One record, its readers: each oracle declares the kinds of record it reads (`Oracle.reads`), and
+ * a record goes to those oracles only, in suite order (a run's votes and commits are most of its
+ * records, and most oracles read neither). `routing.test.ts` holds the declarations to the code.
  */
 import { type Hex } from '../../src/core/bytes';
 import { type FaultSpec, type Scenario, type Verdict } from '../scenario/scenario';
-import { type Oracle, type RunRecord, type Violation } from './oracle';
+import { type Oracle, type RecordKind, type RunRecord, type Violation } from './oracle';
 import { ServiceSafetyOracle } from './serviceSafety';
 import { AccountsOracle, SupplyOracle, TopupIdempotencyOracle } from './accounts';
 import { StateSyncLatencyOracle, StateSyncOracle } from './stateSync';
@@ -68,6 +72,8 @@ export class OracleSuite {
   private readonly stateSyncLatency: StateSyncLatencyOracle;
   private readonly floor: FinalityFloorOracle;
   private readonly bftProgress: BftProgressOracle;
+  /** The oracles that read each kind of record, in suite order. */
+  private readonly readers = new Map<RecordKind, Oracle[]>();
 
   constructor(
     readonly scenario: Scenario,
@@ -170,6 +176,15 @@ export class OracleSuite {
       // A simulated client's JSON-RPC reads of the sidechain, against the chain the nodes reported.
       new RpcAnswersOracle(),
     ];
+    for (const oracle of this.oracles)
+      for (const kind of oracle.reads) {
+        let list = this.readers.get(kind);
+        if (list === undefined) {
+          list = [];
+          this.readers.set(kind, list);
+        }
+        list.push(oracle);
+      }
   }
 
   private openFaults = 0;
@@ -201,7 +216,13 @@ export class OracleSuite {
     }
     this.model.observe(r);
     this.service.observe(r);
-    for (const oracle of this.oracles) oracle.observe(r);
+    this.offer(r);
+  }
+
+  /** Hand a record to the oracles that read its kind. */
+  protected offer(r: RunRecord): void {
+    const readers = this.readers.get(r.obs.kind);
+    if (readers !== undefined) for (const oracle of readers) oracle.observe(r);
   }
 
   /**
