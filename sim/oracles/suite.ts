@@ -112,11 +112,16 @@ export class OracleSuite {
     // A sidechain node has what its service node committed after one poll and a round trip (more
     // polls on a lossy network).
     const fetchMs = triesFor(scenario.network.loss) * timings.sidechainServicePollMs + 2 * latencyMs + 100;
+    // A node's address is fixed for the run and asked for on every proposal: worked out once per node.
+    const addresses = new Map<string, string | undefined>();
     const addressOf = (node: string): string | undefined => {
+      if (addresses.has(node)) return addresses.get(node);
       const m = /^svc-(\d+)$/.exec(node);
       // Its first signer: a node that took up a rotated key is not counted as running (the checks
       // that need it skip the height, never fire for it).
-      return m ? this.signersOf(Number(m[1]))[0] : undefined;
+      const a = m ? this.signersOf(Number(m[1]))[0] : undefined;
+      addresses.set(node, a);
+      return a;
     };
     this.floor = new FinalityFloorOracle(this.model, fetchMs);
     this.bftProgress = new BftProgressOracle(bftProgressBounds(timings, latencyMs, scenario.network.loss), addressOf);
