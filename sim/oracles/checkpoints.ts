@@ -40,6 +40,8 @@ interface Books {
   last: { number: bigint; endBlock: bigint } | null;
   validatorIds: Set<bigint>;
   dividends: Map<bigint, { fee: bigint; slashed: bigint }>;
+  /** The members and powers of `set`, as the membership of the set write they were last made equal to. */
+  membership: string;
 }
 
 const seconds = (ms: number): bigint => BigInt(Math.floor(ms / 1000));
@@ -53,6 +55,29 @@ export class CheckpointOracle extends Oracle {
   readonly reads = ['service.genesis', 'service.commit'] as const;
   private readonly books = new Map<string, Books>();
   private readonly msgs = new DeliveredMsgs();
+  /**
+   * Each validator-set write's members and powers (not priorities) as one string, once per write:
+   * the set is written at every height and every node reports the same write, so a node whose set
+   * already has those members and powers need not compare them one by one (O(n) per node per
+   * height at a hundred validators). Equal memberships share one string.
+   */
+  private readonly membershipOfWrite = new WeakMap<object, string>();
+  private readonly memberships = new Map<string, string>();
+
+  private membership(w: { validators: ReadonlyArray<{ address: string; power: bigint }> }): string {
+    let m = this.membershipOfWrite.get(w);
+    if (m === undefined) {
+      const text = w.validators.map((v) => `${v.address.toLowerCase()}:${v.power}`).join(',');
+      m = this.memberships.get(text);
+      if (m === undefined) {
+        if (this.memberships.size >= 64) this.memberships.clear();
+        this.memberships.set(text, text);
+        m = text;
+      }
+      this.membershipOfWrite.set(w, m);
+    }
+    return m;
+  }
 
   override observe(r: RunRecord): void {
     const o = r.obs;
@@ -74,6 +99,7 @@ export class CheckpointOracle extends Oracle {
         last: null,
         validatorIds: new Set(),
         dividends: new Map(),
+        membership: this.membership(setWrite),
       };
       for (const w of o.state) this.applyStored(b, w);
       this.books.set(r.node, b);
@@ -170,6 +196,13 @@ export class CheckpointOracle extends Oracle {
     // End block: membership and power changes (the stored proposer stays).
     for (const w of o.writes) {
       if (w.what === 'validatorSet') {
+        const membership = this.membership(w);
+        // The same members and powers: no change to apply (an empty update changes nothing).
+        if (membership === b.membership) {
+          this.applyStored(b, w);
+          continue;
+        }
+        b.membership = membership;
         const changes: Array<{ address: string; power: bigint }> = [];
         const next = new Map(w.validators.map((v) => [v.address.toLowerCase(), v.power]));
         for (const m of b.set.validators) if (!next.has(m.address)) changes.push({ address: m.address, power: 0n });
