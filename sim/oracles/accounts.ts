@@ -19,6 +19,9 @@ import { keccak256Raw } from '../../src/core/hash';
 import { type Coin, type StateWrite, type TxMsgFact } from '../../src/node/observations';
 import { Oracle, type RunRecord } from './oracle';
 import { DeliveredMsgs, ParentEvents } from './model/serviceFacts';
+import { GENESIS_HOLDER, NodeStates, equalFacts } from './model/nodeStates';
+
+type Commit = Extract<RunRecord['obs'], { kind: 'service.commit' }>;
 
 const FEE_DENOM = 'matic';
 /** Reference DefaultFeeWantedPerTx: what a top-up pays its relayer (heimdall.md §5). */
@@ -85,7 +88,15 @@ export class AccountsOracle extends Oracle {
   readonly name = 'accounts-and-fees';
   readonly class = 'safety' as const;
   readonly reads = ['parent.block', 'service.genesis', 'service.commit'] as const;
-  private readonly books = new Map<string, NodeBooks>();
+  /** Each node's books, shared by the nodes whose books are equal (model/nodeStates.ts). */
+  private readonly books = new NodeStates<NodeBooks>((b) => ({
+    model: b.model.copy(),
+    stored: b.stored.copy(),
+    signers: new Map(b.signers),
+    fee: b.fee,
+  }));
+  /** The last genesis read, and the books made of it (held for nodes that report an equal one). */
+  private genesis: { state: unknown; fee: bigint; books: NodeBooks } | null = null;
   private readonly msgs = new DeliveredMsgs();
   private readonly events = new ParentEvents();
 
@@ -94,19 +105,33 @@ export class AccountsOracle extends Oracle {
     const o = r.obs;
     if (o.kind === 'service.genesis') {
       if (this.books.has(r.node)) return;
+      const g = this.genesis;
+      if (g !== null && g.fee === o.params.txFees && equalFacts(g.state, o.state)) {
+        this.books.set(r.node, g.books);
+        return;
+      }
       const stored = new Ledger();
       const signers = new Map<bigint, string>();
       for (const w of o.state) {
         stored.apply(w);
         if (w.what === 'validator') signers.set(w.id, w.signer.toLowerCase());
       }
-      this.books.set(r.node, { model: stored.copy(), stored, signers, fee: o.params.txFees });
+      const books = { model: stored.copy(), stored, signers, fee: o.params.txFees };
+      this.genesis = { state: o.state, fee: o.params.txFees, books };
+      // Held for the genesis too: a node's first step copies it, so later equal genesis reports share it unchanged.
+      this.books.set(GENESIS_HOLDER, books);
+      this.books.set(r.node, books);
       return;
     }
     if (o.kind !== 'service.commit') return;
-    const b = this.books.get(r.node);
     this.msgs.observe(r);
-    if (!b) return;
+    if (!this.books.has(r.node)) return;
+    // What the step reads of the record (besides its time and node, for a violation).
+    this.books.advance(r.node, [o.writes, o.txs, o.sideTxs, o.proposer, o.height], (b) => this.step(r, o, b));
+  }
+
+  /** One node's commit on its books (shared with the nodes that take the same step: see NodeStates). */
+  private step(r: RunRecord, o: Commit, b: NodeBooks): void {
     const m = b.model;
     const touched = new Set<string>();
     const touchedDividends = new Set<bigint>();
@@ -306,15 +331,26 @@ function txSummary(
   return txs.map((t) => ({ hash: t.hash, signer: t.signer, code: t.code, msg: t.msg === null ? null : t.msg.type }));
 }
 
+interface SupplyBooks {
+  accounts: Map<string, bigint>;
+  dividends: Map<bigint, bigint>;
+  supply: bigint;
+  expected: bigint;
+}
+
 /** Balances plus dividend accounts change only by top-up mints (fees and withdrawals move coins). */
 export class SupplyOracle extends Oracle {
   readonly name = 'supply-conservation';
   readonly class = 'safety' as const;
   readonly reads = ['parent.block', 'service.genesis', 'service.commit'] as const;
-  private readonly nodes = new Map<
-    string,
-    { accounts: Map<string, bigint>; dividends: Map<bigint, bigint>; supply: bigint; expected: bigint }
-  >();
+  /** Each node's supply books, shared by the nodes whose books are equal (model/nodeStates.ts). */
+  private readonly nodes = new NodeStates<SupplyBooks>((s) => ({
+    accounts: new Map(s.accounts),
+    dividends: new Map(s.dividends),
+    supply: s.supply,
+    expected: s.expected,
+  }));
+  private genesis: { state: unknown; books: SupplyBooks } | null = null;
   private readonly msgs = new DeliveredMsgs();
   private readonly events = new ParentEvents();
 
@@ -339,16 +375,26 @@ export class SupplyOracle extends Oracle {
     const o = r.obs;
     if (o.kind === 'service.genesis') {
       if (this.nodes.has(r.node)) return;
+      const g = this.genesis;
+      if (g !== null && equalFacts(g.state, o.state)) {
+        this.nodes.set(r.node, g.books);
+        return;
+      }
       const s = { accounts: new Map<string, bigint>(), dividends: new Map<bigint, bigint>(), supply: 0n, expected: 0n };
       for (const w of o.state) SupplyOracle.applyWrite(s, w);
       s.expected = s.supply;
+      this.genesis = { state: o.state, books: s };
+      this.nodes.set(GENESIS_HOLDER, s);
       this.nodes.set(r.node, s);
       return;
     }
     if (o.kind !== 'service.commit') return;
     this.msgs.observe(r);
-    const s = this.nodes.get(r.node);
-    if (!s) return;
+    if (!this.nodes.has(r.node)) return;
+    this.nodes.advance(r.node, [o.writes, o.sideTxs, o.height], (s) => this.step(r, o, s));
+  }
+
+  private step(r: RunRecord, o: Commit, s: SupplyBooks): void {
     for (const x of o.sideTxs) {
       const msg = x.code === 0 ? this.msgs.get(x.txHash) : undefined;
       if (msg?.type !== 'topup/MsgTopup') continue;
