@@ -127,9 +127,17 @@ export class CheckpointOracle extends Oracle {
     }
     if (o.kind !== 'service.commit') return;
     this.msgs.observe(r);
+    this.letGenesisGo();
     if (!this.books.has(r.node)) return;
     // What the step reads of the record (besides its time and node, for a violation).
     this.books.advance(r.node, [o.writes, o.sideTxs, o.txs, o.timeMs, o.height], (b) => this.step(r, o, b));
+  }
+
+  /** Every node reported its genesis at its start: the held genesis books go (see GENESIS_HOLDER). */
+  private letGenesisGo(): void {
+    if (this.genesis === null) return;
+    this.books.set(GENESIS_HOLDER, null);
+    this.genesis = null;
   }
 
   /** One node's commit on its books (shared with the nodes that take the same step: see NodeStates). */

@@ -105,16 +105,41 @@ describe('node states shared between equal nodes', () => {
     expect(states.get('c')).not.toBe(states.get('a'));
     expect(states.get('d')).toBe(genesis);
     expect(genesis).toEqual({ n: 0, steps: 0 });
-    // c holds its state alone: its next step changes it in place.
+    // c's state is the result d may still take (the step is held for it): c's next step copies it.
     const mine = states.get('c');
     expect(states.advance('c', [x, 2n], step)).toBe(true);
-    expect(states.get('c')).toBe(mine);
-    expect(mine).toEqual({ n: 2, steps: 2 });
+    expect(states.get('c')).not.toBe(mine);
+    expect(mine).toEqual({ n: 1, steps: 1 });
+    // Once d has moved on, nobody can take the step to c's state: c then steps in place.
+    expect(states.advance('d', [x, 1n], step)).toBe(false);
+    const now = states.get('c');
+    expect(states.advance('c', [y, 3n], step)).toBe(true);
+    expect(states.get('c')).toBe(now);
     // a and b share a state: a's next step copies it, b then takes a's result.
     expect(states.advance('a', [x, 2n], step)).toBe(true);
     expect(states.advance('b', [x, 2n], step)).toBe(false);
     expect(states.get('a')).toEqual({ n: 2, steps: 2 });
-    expect(copies).toEqual([0, 0, 1]);
+    expect(copies).toEqual([0, 0, 1, 1]);
+  });
+
+  it('a node that stepped ahead never changes the state a node behind it takes next', () => {
+    const states = new NodeStates<{ n: number }>((s) => ({ ...s }));
+    const genesis = { n: 0 };
+    states.set('a', genesis);
+    states.set('b', genesis);
+    const [h1, h2, h3] = [{}, {}, {}];
+    const step = (s: { n: number }) => void s.n++;
+    // a runs two heights ahead of b; b then takes a's first result, and steps on from it itself.
+    expect(states.advance('a', [h1], step)).toBe(true);
+    expect(states.advance('a', [h2], step)).toBe(true);
+    expect(states.get('a')).toEqual({ n: 2 });
+    expect(states.advance('b', [h1], step)).toBe(false);
+    expect(states.get('b')).toEqual({ n: 1 });
+    expect(states.advance('b', [h2], step)).toBe(false);
+    expect(states.get('b')).toEqual({ n: 2 });
+    expect(states.advance('a', [h3], step)).toBe(true);
+    expect(states.get('a')).toEqual({ n: 3 });
+    expect(states.get('b')).toEqual({ n: 2 });
   });
 
   it('equalFacts is exact deep equality of plain facts', () => {

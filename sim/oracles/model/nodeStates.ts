@@ -14,13 +14,16 @@
  * only its first violation, and that is the first node's.
  */
 /**
- * A holder that is no node: an oracle gives it the state it made of a genesis, so that a node's
- * first step copies that state and later nodes that report an equal genesis start from it unchanged.
+ * A holder that is no node: an oracle gives it the state it made of the genesis, so that the nodes'
+ * first steps copy that state and nodes that report an equal genesis start from it unchanged. The
+ * oracle lets it go (`set(GENESIS_HOLDER, null)`) at the first commit: every node reports its
+ * genesis at its start, and a state held to the end would keep every later one alive too.
  */
 export const GENESIS_HOLDER = '(genesis)';
 
 export class NodeStates<S extends object> {
   private readonly byNode = new Map<string, S>();
+  /** Who holds each state: nodes, and the steps that led to it (see `advance`). */
   private readonly holders = new Map<S, number>();
   /** Steps taken from states some node still holds: their inputs and the state each led to. */
   private readonly steps = new Map<S, Array<{ inputs: readonly unknown[]; to: S }>>();
@@ -35,19 +38,20 @@ export class NodeStates<S extends object> {
     return this.byNode.has(node);
   }
 
-  /** `node` holds `s` from now on (with every other node that holds it). */
-  set(node: string, s: S): void {
+  /** `node` holds `s` from now on (with every other node that holds it); null: nothing. */
+  set(node: string, s: S | null): void {
     const old = this.byNode.get(node);
     if (old === s) return;
-    this.byNode.set(node, s);
-    this.holders.set(s, (this.holders.get(s) ?? 0) + 1);
+    if (s === null) this.byNode.delete(node);
+    else {
+      this.byNode.set(node, s);
+      this.hold(s);
+    }
     if (old !== undefined) this.release(old);
   }
 
-  /** A state held by `node` (one of the states some node holds), for a node that starts out equal. */
-  anyHeld(): S | undefined {
-    for (const s of this.holders.keys()) return s;
-    return undefined;
+  private hold(s: S): void {
+    this.holders.set(s, (this.holders.get(s) ?? 0) + 1);
   }
 
   private release(s: S): void {
@@ -55,14 +59,25 @@ export class NodeStates<S extends object> {
     if (n > 0) this.holders.set(s, n);
     else {
       this.holders.delete(s);
-      this.steps.delete(s);
+      this.dropSteps(s);
     }
+  }
+
+  /** Forget the steps taken from `s`, and let go of the states they led to. */
+  private dropSteps(s: S): void {
+    const list = this.steps.get(s);
+    if (list === undefined) return;
+    this.steps.delete(s);
+    for (const t of list) this.release(t.to);
   }
 
   /**
    * Take one step of `node`'s state (the node must hold one). `step` runs on a state that only
    * this node holds, and changes it. Returns false when the node took another node's result of
    * the same step from the same state instead (nothing ran).
+   *
+   * A recorded step holds the state it led to: a node that took it and steps again must copy
+   * that state, not change it in place, while a node still behind may take the recorded step.
    */
   advance(node: string, inputs: readonly unknown[], step: (s: S) => void): boolean {
     const from = this.byNode.get(node)!;
@@ -75,16 +90,20 @@ export class NodeStates<S extends object> {
       const to = this.copy(from);
       this.set(node, to);
       step(to);
-      let list = this.steps.get(from);
-      if (list === undefined) {
-        list = [];
-        this.steps.set(from, list);
+      // Recorded while another holder of `from` may take the same step (release drops it).
+      if (this.holders.has(from)) {
+        let list = this.steps.get(from);
+        if (list === undefined) {
+          list = [];
+          this.steps.set(from, list);
+        }
+        list.push({ inputs, to });
+        this.hold(to);
       }
-      list.push({ inputs, to });
       return true;
     }
-    // Held by this node alone: changed in place, and the steps others took from it no longer apply.
-    this.steps.delete(from);
+    // Held by this node alone: changed in place, and the steps taken from it no longer apply.
+    this.dropSteps(from);
     step(from);
     return true;
   }
