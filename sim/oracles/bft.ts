@@ -194,18 +194,6 @@ export class BftQuorumOracle extends Oracle {
   readonly reads = ['service.genesis', 'consensus.vote', 'service.commit'] as const;
   private readonly powers = new PowerTracker();
   private readonly prevotes = new PrevoteTally();
-  /**
-   * The commits of the latest height found good against one set of powers, by what the judgment
-   * reads of them (the set named, the round, the block, the signers' bitmap; commits listing no
-   * other votes): every node commits a height with, most often, the same signers, and a commit
-   * equal to one judged good against the same powers is good.
-   */
-  private passed: { height: bigint; set: Powers | null; keys: Set<string> } = {
-    height: -1n,
-    set: null,
-    keys: new Set(),
-  };
-
   override observe(r: RunRecord): void {
     const o = r.obs;
     if (o.kind === 'consensus.vote') {
@@ -249,11 +237,6 @@ export class BftQuorumOracle extends Oracle {
       return;
     }
     set.digest ??= toHex(keccak256Bytes(concatBytes(...set.order.map((a) => fromHex(a)))));
-    // The judgment reads the commit (its height and block checked above) and the set (its digest,
-    // members and powers): a commit with no other votes equal to one found good is good.
-    const key = commit.others.length === 0 ? `${commit.set}/${round}/${blockHash}/${commit.signers}` : null;
-    const passed = this.passed;
-    if (key !== null && passed.height === height && passed.set === set && passed.keys.has(key)) return;
     const bits = fromHex(commit.signers);
     if (commit.set !== set.digest || bits.length !== Math.ceil(set.order.length / 8)) {
       this.fail(
@@ -264,14 +247,8 @@ export class BftQuorumOracle extends Oracle {
       );
       return;
     }
-    if (commit.others.length === 0 && bitmapOverTwoThirds(bits, set)) {
-      // The usual commit: signers only in the bitmap, summed by position (no set of addresses).
-      if (key !== null) {
-        if (passed.height !== height || passed.set !== set) this.passed = { height, set, keys: new Set([key]) };
-        else passed.keys.add(key);
-      }
-      return;
-    }
+    // The usual commit: signers only in the bitmap, summed by position (no set of addresses).
+    if (commit.others.length === 0 && bitmapOverTwoThirds(bits, set)) return;
     const seen = new Set<string>();
     for (let i = 0; i < set.order.length; i++) if ((bits[i >> 3]! & (1 << (i & 7))) !== 0) seen.add(set.order[i]!);
     for (const v of commit.others) {
@@ -289,11 +266,7 @@ export class BftQuorumOracle extends Oracle {
       }
       seen.add(v.validator.toLowerCase());
     }
-    if (moreThanTwoThirds(seen, set)) {
-      if (key === null) return;
-      if (passed.height !== height || passed.set !== set) this.passed = { height, set, keys: new Set([key]) };
-      else passed.keys.add(key);
-    } else {
+    if (!moreThanTwoThirds(seen, set)) {
       let power = 0n;
       for (const a of seen) power += set.powers.get(a) ?? 0n;
       this.fail(
