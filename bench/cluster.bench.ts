@@ -1,13 +1,14 @@
 import { type BenchResult } from './harness';
-import { type Checkout, checkoutsToMeasure, runAgainst } from './checkouts';
+import { type Checkout, checkoutsToMeasure, runAgainst, speedOver } from './checkouts';
 
 /**
  * Acceleration (simulated time / wall time) of the default network over one simulated hour in
  * fast and real crypto, in both placements; and campaign throughput: swarm seeds of 10 simulated
  * minutes per hour on 1 and 2 workers (as `lockstep fuzz --duration 10m` runs them, fault
  * efficacy measured on every 10th seed). LOCKSTEP_BENCH_QUICK=1 shortens everything (for a smoke
- * of the bench itself); LOCKSTEP_BENCH_BEFORE=DIR also measures another checkout, figure by figure
- * (bench/checkouts.ts). Each figure runs in a process of its own (bench/clusterRun.ts).
+ * of the bench itself); `--baseline DIR` (or LOCKSTEP_BENCH_BEFORE=DIR) also measures another
+ * checkout, figure by figure, and prints this one's speed over it (bench/checkouts.ts). Each figure
+ * runs in a process of its own (bench/clusterRun.ts).
  *
  * Each acceleration figure is timed after a one-simulated-minute warm-up run in the same crypto
  * mode and placement, so that it measures the steady state: not the worker thread's start (it
@@ -52,9 +53,7 @@ export function clusterBenches(): BenchResult[] {
       unit,
       note:
         note(a) +
-        (b
-          ? `; before ${value(b).toFixed(value(b) >= 100 ? 0 : 1)} ${unit} (${note(b)}): ${(value(a) / value(b)).toFixed(2)}x, cpu ${(b.cpuMs / a.cpuMs).toFixed(2)}x less`
-          : ''),
+        (b ? `; baseline ${value(b).toFixed(value(b) >= 100 ? 0 : 1)} ${unit} (${note(b)}); ${speedOver(a, b)}` : ''),
     });
     return a;
   };
@@ -88,7 +87,9 @@ export function clusterBenches(): BenchResult[] {
       ['fuzz', String(workers), String(seeds), String(durationMs), '10'],
       (m) => (m.seeds * 3_600_000) / m.wallMs,
       'seeds/hour',
-      (m) => `${m.seeds} seeds in ${(m.wallMs / 1000).toFixed(1)} s wall, ${(m.cpuMs / 1000).toFixed(1)} s cpu`,
+      (m) =>
+        `${m.seeds} seeds in ${(m.wallMs / 1000).toFixed(1)} s wall, ${(m.cpuMs / 1000).toFixed(1)} s cpu, ` +
+        `${Math.round((m.seeds * 3_600_000) / m.cpuMs).toLocaleString('en-US')} seeds per CPU-hour`,
     );
   };
   const one = seedsPerHour(1);

@@ -1,5 +1,5 @@
 import { type BenchResult } from './harness';
-import { type Checkout, checkoutsToMeasure, runAgainst } from './checkouts';
+import { type Checkout, checkoutsToMeasure, runAgainst, speedOver } from './checkouts';
 import { parseDurationMs } from '../src/core/duration';
 
 /**
@@ -15,7 +15,8 @@ import { parseDurationMs } from '../src/core/duration';
  * LOCKSTEP_BENCH_SCALE_PLACEMENTS=inline picks the placements (default inline,worker);
  * LOCKSTEP_BENCH_SCALE_DURATION=10m the simulated time per figure (default 1h; `--quick` or
  * LOCKSTEP_BENCH_QUICK=1: 5m); LOCKSTEP_BENCH_SCALE_REAL=0 leaves out the real-crypto figure;
- * LOCKSTEP_BENCH_BEFORE=DIR also measures another checkout, figure by figure (bench/checkouts.ts).
+ * `--baseline DIR` (or LOCKSTEP_BENCH_BEFORE=DIR) also measures another checkout, figure by figure,
+ * and prints this one's speed over it (bench/checkouts.ts).
  */
 export function scaleBenches(): BenchResult[] {
   const quick = process.env.LOCKSTEP_BENCH_QUICK === '1';
@@ -78,8 +79,8 @@ export function scaleBenches(): BenchResult[] {
         `${Math.round((m.events * 1000) / m.wallMs).toLocaleString('en-US')} events/s, peak RSS ${Math.round(m.peakRssMB)} MB` +
         (m.verdict === 'pass' ? '' : `, verdict ${m.verdict}: ${m.message}`) +
         (b
-          ? `; before ${(b.simulatedMs / b.wallMs).toFixed(1)}x real time, ${(b.cpuMs / 1000).toFixed(1)} s cpu, ${Math.round(b.peakRssMB)} MB: ` +
-            `${(b.cpuMs / m.cpuMs).toFixed(2)}x less cpu`
+          ? `; baseline ${(b.simulatedMs / b.wallMs).toFixed(1)}x real time, ${(b.wallMs / 1000).toFixed(1)} s wall, ${(b.cpuMs / 1000).toFixed(1)} s cpu, ` +
+            `peak RSS ${Math.round(b.peakRssMB)} MB; ${speedOver(m, b)}`
           : ''),
     });
     if (m.validators !== 7 && !Number.isNaN(m.cost ?? Number.NaN))
@@ -87,7 +88,7 @@ export function scaleBenches(): BenchResult[] {
         name: `scale: cost per simulated second, ${m.validators} over 7 validators, ${m.crypto}, ${m.placement}`,
         value: m.cost!,
         unit: 'x',
-        note: `cpu time ${m.cpuCost!.toFixed(1)}x${b?.cost !== undefined && !Number.isNaN(b.cost) ? `; before ${b.cost.toFixed(1)}x (cpu ${b.cpuCost!.toFixed(1)}x)` : ''}`,
+        note: `cpu time ${m.cpuCost!.toFixed(1)}x${b?.cost !== undefined && !Number.isNaN(b.cost) ? `; baseline ${b.cost.toFixed(1)}x (cpu ${b.cpuCost!.toFixed(1)}x)` : ''}`,
       });
   }
   process.stdout.write(`\n${table(rows, checkouts.length > 1)}\n`);

@@ -19,6 +19,9 @@ import { keccak256Raw } from '../../src/core/hash';
 import { type Coin, type StateWrite, type TxMsgFact } from '../../src/node/observations';
 import { Oracle, type RunRecord } from './oracle';
 import { DeliveredMsgs, ParentEvents } from './model/serviceFacts';
+import { GENESIS_HOLDER, NodeStates, equalFacts } from './model/nodeStates';
+
+type Commit = Extract<RunRecord['obs'], { kind: 'service.commit' }>;
 
 const FEE_DENOM = 'matic';
 /** Reference DefaultFeeWantedPerTx: what a top-up pays its relayer (heimdall.md §5). */
@@ -84,7 +87,16 @@ interface NodeBooks {
 export class AccountsOracle extends Oracle {
   readonly name = 'accounts-and-fees';
   readonly class = 'safety' as const;
-  private readonly books = new Map<string, NodeBooks>();
+  readonly reads = ['parent.block', 'service.genesis', 'service.commit'] as const;
+  /** Each node's books, shared by the nodes whose books are equal (model/nodeStates.ts). */
+  private readonly books = new NodeStates<NodeBooks>((b) => ({
+    model: b.model.copy(),
+    stored: b.stored.copy(),
+    signers: new Map(b.signers),
+    fee: b.fee,
+  }));
+  /** The last genesis read, and the books made of it (held for nodes that report an equal one). */
+  private genesis: { state: unknown; fee: bigint; books: NodeBooks } | null = null;
   private readonly msgs = new DeliveredMsgs();
   private readonly events = new ParentEvents();
 
@@ -93,19 +105,41 @@ export class AccountsOracle extends Oracle {
     const o = r.obs;
     if (o.kind === 'service.genesis') {
       if (this.books.has(r.node)) return;
+      const g = this.genesis;
+      if (g !== null && g.fee === o.params.txFees && equalFacts(g.state, o.state)) {
+        this.books.set(r.node, g.books);
+        return;
+      }
       const stored = new Ledger();
       const signers = new Map<bigint, string>();
       for (const w of o.state) {
         stored.apply(w);
         if (w.what === 'validator') signers.set(w.id, w.signer.toLowerCase());
       }
-      this.books.set(r.node, { model: stored.copy(), stored, signers, fee: o.params.txFees });
+      const books = { model: stored.copy(), stored, signers, fee: o.params.txFees };
+      this.genesis = { state: o.state, fee: o.params.txFees, books };
+      // Held for the genesis too: a node's first step copies it, so later equal genesis reports share it unchanged.
+      this.books.set(GENESIS_HOLDER, books);
+      this.books.set(r.node, books);
       return;
     }
     if (o.kind !== 'service.commit') return;
-    const b = this.books.get(r.node);
     this.msgs.observe(r);
-    if (!b) return;
+    this.letGenesisGo();
+    if (!this.books.has(r.node)) return;
+    // What the step reads of the record (besides its time and node, for a violation).
+    this.books.advance(r.node, [o.writes, o.txs, o.sideTxs, o.proposer, o.height], (b) => this.step(r, o, b));
+  }
+
+  /** Every node reported its genesis at its start: the held genesis books go (see GENESIS_HOLDER). */
+  private letGenesisGo(): void {
+    if (this.genesis === null) return;
+    this.books.set(GENESIS_HOLDER, null);
+    this.genesis = null;
+  }
+
+  /** One node's commit on its books (shared with the nodes that take the same step: see NodeStates). */
+  private step(r: RunRecord, o: Commit, b: NodeBooks): void {
     const m = b.model;
     const touched = new Set<string>();
     const touchedDividends = new Set<bigint>();
@@ -305,14 +339,26 @@ function txSummary(
   return txs.map((t) => ({ hash: t.hash, signer: t.signer, code: t.code, msg: t.msg === null ? null : t.msg.type }));
 }
 
+interface SupplyBooks {
+  accounts: Map<string, bigint>;
+  dividends: Map<bigint, bigint>;
+  supply: bigint;
+  expected: bigint;
+}
+
 /** Balances plus dividend accounts change only by top-up mints (fees and withdrawals move coins). */
 export class SupplyOracle extends Oracle {
   readonly name = 'supply-conservation';
   readonly class = 'safety' as const;
-  private readonly nodes = new Map<
-    string,
-    { accounts: Map<string, bigint>; dividends: Map<bigint, bigint>; supply: bigint; expected: bigint }
-  >();
+  readonly reads = ['parent.block', 'service.genesis', 'service.commit'] as const;
+  /** Each node's supply books, shared by the nodes whose books are equal (model/nodeStates.ts). */
+  private readonly nodes = new NodeStates<SupplyBooks>((s) => ({
+    accounts: new Map(s.accounts),
+    dividends: new Map(s.dividends),
+    supply: s.supply,
+    expected: s.expected,
+  }));
+  private genesis: { state: unknown; books: SupplyBooks } | null = null;
   private readonly msgs = new DeliveredMsgs();
   private readonly events = new ParentEvents();
 
@@ -337,16 +383,31 @@ export class SupplyOracle extends Oracle {
     const o = r.obs;
     if (o.kind === 'service.genesis') {
       if (this.nodes.has(r.node)) return;
+      const g = this.genesis;
+      if (g !== null && equalFacts(g.state, o.state)) {
+        this.nodes.set(r.node, g.books);
+        return;
+      }
       const s = { accounts: new Map<string, bigint>(), dividends: new Map<bigint, bigint>(), supply: 0n, expected: 0n };
       for (const w of o.state) SupplyOracle.applyWrite(s, w);
       s.expected = s.supply;
+      this.genesis = { state: o.state, books: s };
+      this.nodes.set(GENESIS_HOLDER, s);
       this.nodes.set(r.node, s);
       return;
     }
     if (o.kind !== 'service.commit') return;
     this.msgs.observe(r);
-    const s = this.nodes.get(r.node);
-    if (!s) return;
+    if (this.genesis !== null) {
+      // Every node reported its genesis at its start: the held genesis books go (see GENESIS_HOLDER).
+      this.nodes.set(GENESIS_HOLDER, null);
+      this.genesis = null;
+    }
+    if (!this.nodes.has(r.node)) return;
+    this.nodes.advance(r.node, [o.writes, o.sideTxs, o.height], (s) => this.step(r, o, s));
+  }
+
+  private step(r: RunRecord, o: Commit, s: SupplyBooks): void {
     for (const x of o.sideTxs) {
       const msg = x.code === 0 ? this.msgs.get(x.txHash) : undefined;
       if (msg?.type !== 'topup/MsgTopup') continue;
@@ -368,6 +429,7 @@ export class SupplyOracle extends Oracle {
 export class TopupIdempotencyOracle extends Oracle {
   readonly name = 'topup-idempotency';
   readonly class = 'safety' as const;
+  readonly reads = ['service.commit'] as const;
   private readonly minted = new Map<string, Set<string>>();
   private readonly msgs = new DeliveredMsgs();
 

@@ -60,6 +60,25 @@ describe('bft-quorum oracle', () => {
     expect(bad.violation!.message).toMatch(/committed with precommits of 20 of 40 voting power/);
   });
 
+  it('judges a commit against the powers of the node that made it, whatever equal commits passed before', () => {
+    // svc-1 stores equal powers (3 of 4 signers hold 30 of 40); svc-2 the same members with the
+    // fourth holding most of the power (the same three hold 30 of 100).
+    const heavy = VALIDATORS.map((v, i) => (i === 3 ? { ...v, power: 70n } : v));
+    const signed = commitFactOf(H, blockA, precommits(H, 0, blockA, V.slice(0, 3)));
+    const o = new BftQuorumOracle();
+    feed(o, [
+      ['svc-1', serviceGenesis()],
+      ['svc-2', serviceGenesis([], heavy)],
+      ['svc-1', commit(H, { blockHash: blockA, commit: signed })],
+      ['svc-3', serviceGenesis()],
+      ['svc-3', commit(H, { blockHash: blockA, commit: signed })],
+    ]);
+    expect(o.violation).toBeNull();
+    feed(o, [['svc-2', commit(H, { blockHash: blockA, commit: signed })]]);
+    expect(o.violation).toMatchObject({ oracle: 'bft-quorum', node: 'svc-2' });
+    expect(o.violation!.message).toMatch(/precommits of 30 of 100 voting power/);
+  });
+
   it('exactly 2/3 of the power is not a quorum (a >= 2/3 threshold fires)', () => {
     const three = VALIDATORS.slice(0, 3);
     const bad = new BftQuorumOracle();

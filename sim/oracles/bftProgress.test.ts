@@ -198,7 +198,15 @@ describe('bft-progress oracle', () => {
     }
     feed(5500, 'svc-3', { kind: 'consensus.round', height: 2n, round: 2 });
     expect(oracle.violation).toBeNull();
-    feed(8200, 'parent', { kind: 'parent.block', number: 1n, hash: hash('p1'), timeMs: 8200, txs: 0, events: [] });
+    // A record the oracle reads (its due skips are judged at such records): a proposal of a node it does not place.
+    feed(8200, 'svc-9', {
+      kind: 'consensus.proposal',
+      height: 9n,
+      round: 0,
+      blockHash: hash('b9'),
+      polRound: -1,
+      proposer: ADDR[0]!,
+    });
     expect(oracle.violation).toMatchObject({ oracle: 'bft-progress', node: 'svc-4', atMs: 8100 });
     expect(oracle.violation!.message).toMatch(/still in round 0 of height 2 3100 ms after .* voted in round 2/);
   });

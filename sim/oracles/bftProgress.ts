@@ -86,6 +86,17 @@ interface SkipDue {
 export class BftProgressOracle extends Oracle {
   readonly name = 'bft-progress';
   readonly class = 'liveness' as const;
+  readonly reads = [
+    'fault.start',
+    'fault.end',
+    'consensus.setChange',
+    'service.started',
+    'service.synced',
+    'consensus.proposal',
+    'consensus.round',
+    'consensus.vote',
+    'service.commit',
+  ] as const;
   private readonly sets = new ConsensusSets();
   private readonly faults = new FaultWindows();
   private readonly pos = new Map<string, Position>();
@@ -117,10 +128,14 @@ export class BftProgressOracle extends Oracle {
   }
 
   override observe(r: RunRecord): void {
+    const o = r.obs;
+    // Deadlines come due at the records this oracle reads (the suite hands it no others): between
+    // two of them nothing it judges by changes, and a judgment names its deadline, not the time of
+    // the record that found it due.
+    if (!this.readsKind(o.kind)) return;
     this.checkDue(r.t);
     this.faults.observe(r);
     this.sets.observe(r);
-    const o = r.obs;
     switch (o.kind) {
       case 'service.started':
         this.place(r.node, { height: o.height + 1n, round: 0, sinceMs: r.t, fresh: true, live: false });

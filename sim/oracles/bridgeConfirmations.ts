@@ -22,6 +22,7 @@ export class BridgeConfirmationsOracle extends Oracle {
   private readonly eventKind = new Map<string, string>();
   readonly name = 'bridge-confirmations';
   readonly class = 'safety' as const;
+  readonly reads = ['parent.block', 'bridge.tx', 'side.voteRead'] as const;
   /** Parent-chain tx hash → the block that holds it (from the parent chain's own blocks). */
   private readonly eventBlock = new Map<string, bigint>();
   private parentHead = -1n;

@@ -28,6 +28,7 @@ interface Awaiting {
 export class ByzantineRefusedOracle extends Oracle {
   readonly name = 'byzantine-refused';
   readonly class = 'safety' as const;
+  readonly reads = ['byzantine.tx', 'service.commit'] as const;
   /** Crafted txs by the height of the block they were put in. */
   private readonly crafted = new Map<bigint, Crafted[]>();
   private readonly judged = new Set<bigint>();

@@ -19,6 +19,7 @@ import { Oracle, type RunRecord } from './oracle';
 export class CheckpointSubmitterOracle extends Oracle {
   readonly name = 'checkpoint-submitter';
   readonly class = 'safety' as const;
+  readonly reads = ['service.genesis', 'service.commit', 'bridge.parentCall'] as const;
   /** Per node: every signer each validator id has had on that node's state. */
   private readonly signers = new Map<string, Map<bigint, Set<string>>>();
 

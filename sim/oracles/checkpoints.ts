@@ -24,6 +24,9 @@ import { Oracle, type RunRecord } from './oracle';
 import { PrioritySet } from './model/proposerPriority';
 import { accountLeaf, blockLeaf, merkleRoot } from './model/merkle';
 import { DeliveredMsgs } from './model/serviceFacts';
+import { GENESIS_HOLDER, NodeStates, equalFacts } from './model/nodeStates';
+
+type Commit = Extract<RunRecord['obs'], { kind: 'service.commit' }>;
 import { type SidechainModel } from './model/sidechainModel';
 
 interface Books {
@@ -40,6 +43,8 @@ interface Books {
   last: { number: bigint; endBlock: bigint } | null;
   validatorIds: Set<bigint>;
   dividends: Map<bigint, { fee: bigint; slashed: bigint }>;
+  /** The members and powers of `set`, as the membership of the set write they were last made equal to. */
+  membership: string;
 }
 
 const seconds = (ms: number): bigint => BigInt(Math.floor(ms / 1000));
@@ -50,13 +55,50 @@ export const CHECKPOINT_FETCH_MS = 100_000;
 export class CheckpointOracle extends Oracle {
   readonly name = 'checkpoint-timeouts';
   readonly class = 'safety' as const;
-  private readonly books = new Map<string, Books>();
+  readonly reads = ['service.genesis', 'service.commit'] as const;
+  /** Each node's books, shared by the nodes whose books are equal (model/nodeStates.ts). */
+  private readonly books = new NodeStates<Books>((b) => ({
+    ...b,
+    set: b.set.copy(),
+    validatorIds: new Set(b.validatorIds),
+    dividends: new Map(b.dividends),
+  }));
+  private genesis: { state: unknown; bufferMs: bigint; books: Books } | null = null;
   private readonly msgs = new DeliveredMsgs();
+  /**
+   * Each validator-set write's members and powers (not priorities) as one string, once per write:
+   * the set is written at every height and every node reports the same write, so a node whose set
+   * already has those members and powers need not compare them one by one (O(n) per node per
+   * height at a hundred validators). Equal memberships share one string.
+   */
+  private readonly membershipOfWrite = new WeakMap<object, string>();
+  private readonly memberships = new Map<string, string>();
+
+  private membership(w: { validators: ReadonlyArray<{ address: string; power: bigint }> }): string {
+    let m = this.membershipOfWrite.get(w);
+    if (m === undefined) {
+      const text = w.validators.map((v) => `${v.address.toLowerCase()}:${v.power}`).join(',');
+      m = this.memberships.get(text);
+      if (m === undefined) {
+        if (this.memberships.size >= 64) this.memberships.clear();
+        this.memberships.set(text, text);
+        m = text;
+      }
+      this.membershipOfWrite.set(w, m);
+    }
+    return m;
+  }
 
   override observe(r: RunRecord): void {
     const o = r.obs;
     if (o.kind === 'service.genesis') {
       if (this.books.has(r.node)) return;
+      const g = this.genesis;
+      if (g !== null && g.bufferMs === o.params.checkpointBufferTimeMs && equalFacts(g.state, o.state)) {
+        // The same genesis: the same books, and the same judgment of its proposer.
+        this.books.set(r.node, g.books);
+        return;
+      }
       const setWrite = o.state.find((w) => w.what === 'validatorSet');
       if (setWrite?.what !== 'validatorSet') return;
       // Heimdall's InitGenesis: NewValidatorSet, then one more rotation (heimdall.md §4.3).
@@ -73,8 +115,11 @@ export class CheckpointOracle extends Oracle {
         last: null,
         validatorIds: new Set(),
         dividends: new Map(),
+        membership: this.membership(setWrite),
       };
       for (const w of o.state) this.applyStored(b, w);
+      this.genesis = { state: o.state, bufferMs: o.params.checkpointBufferTimeMs, books: b };
+      this.books.set(GENESIS_HOLDER, b);
       this.books.set(r.node, b);
       this.saw('staking.genesis.proposer');
       this.checkProposer(r, b, 'at genesis');
@@ -82,8 +127,21 @@ export class CheckpointOracle extends Oracle {
     }
     if (o.kind !== 'service.commit') return;
     this.msgs.observe(r);
-    const b = this.books.get(r.node);
-    if (!b) return;
+    this.letGenesisGo();
+    if (!this.books.has(r.node)) return;
+    // What the step reads of the record (besides its time and node, for a violation).
+    this.books.advance(r.node, [o.writes, o.sideTxs, o.txs, o.timeMs, o.height], (b) => this.step(r, o, b));
+  }
+
+  /** Every node reported its genesis at its start: the held genesis books go (see GENESIS_HOLDER). */
+  private letGenesisGo(): void {
+    if (this.genesis === null) return;
+    this.books.set(GENESIS_HOLDER, null);
+    this.genesis = null;
+  }
+
+  /** One node's commit on its books (shared with the nodes that take the same step: see NodeStates). */
+  private step(r: RunRecord, o: Commit, b: Books): void {
     // Validator records are written by begin-block post handlers (joins), before any tx runs.
     for (const w of o.writes) if (w.what === 'validator') b.validatorIds.add(w.id);
     let acks = 0;
@@ -169,6 +227,13 @@ export class CheckpointOracle extends Oracle {
     // End block: membership and power changes (the stored proposer stays).
     for (const w of o.writes) {
       if (w.what === 'validatorSet') {
+        const membership = this.membership(w);
+        // The same members and powers: no change to apply (an empty update changes nothing).
+        if (membership === b.membership) {
+          this.applyStored(b, w);
+          continue;
+        }
+        b.membership = membership;
         const changes: Array<{ address: string; power: bigint }> = [];
         const next = new Map(w.validators.map((v) => [v.address.toLowerCase(), v.power]));
         for (const m of b.set.validators) if (!next.has(m.address)) changes.push({ address: m.address, power: 0n });
@@ -250,6 +315,7 @@ export class CheckpointOracle extends Oracle {
 export class CheckpointRootOracle extends Oracle {
   readonly name = 'checkpoint-roots';
   readonly class = 'safety' as const;
+  readonly reads = ['service.commit'] as const;
   private readonly acked = new Map<
     bigint,
     { startBlock: bigint; endBlock: bigint; rootHash: string; node: string; ackedAtMs: number }

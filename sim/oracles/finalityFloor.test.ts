@@ -46,7 +46,8 @@ const ack = (number: bigint, start: number, end: number, rootHash: Hex = root(ch
       },
     ],
   });
-const tick = (_t: number): Observation => ({ kind: 'service.synced', height: 1n });
+/** A record the oracle reads that changes nothing it judges (a commit without writes): its due checks run. */
+const tick = (_t: number): Observation => commit(2n);
 
 describe('finality-floor oracle', () => {
   it('is silent when the node makes the acked end block its floor within a fetch', () => {

@@ -38,6 +38,18 @@ interface Due {
 export class FinalityFloorOracle extends Oracle {
   readonly name = 'finality-floor';
   readonly class = 'safety' as const;
+  readonly reads = [
+    'fault.start',
+    'fault.end',
+    'sidechain.started',
+    'sidechain.imported',
+    'sidechain.setHead',
+    'sidechain.checkpointMismatch',
+    'sidechain.reorg',
+    'sidechain.finalized',
+    'sidechain.checkpointFork',
+    'service.commit',
+  ] as const;
   private readonly faults = new FaultWindows();
   /** Sidechain node → the service node it reads from. */
   private readonly serviceOf = new Map<string, string>();
@@ -64,9 +76,13 @@ export class FinalityFloorOracle extends Oracle {
   }
 
   override observe(r: RunRecord): void {
+    const o = r.obs;
+    // Deadlines come due at the records this oracle reads (the suite hands it no others): between
+    // two of them nothing it judges by changes, and a judgment names its deadline, not the time of
+    // the record that found it due.
+    if (!this.readsKind(o.kind)) return;
     this.checkDue(r.t);
     this.faults.observe(r);
-    const o = r.obs;
     switch (o.kind) {
       case 'sidechain.started':
         if (o.serviceNode !== undefined) this.serviceOf.set(r.node, o.serviceNode);

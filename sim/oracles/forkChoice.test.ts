@@ -119,6 +119,32 @@ describe('fork-choice oracle', () => {
     expect(w.oracle.violation?.message).toMatch(/not the heaviest known chain/);
   });
 
+  it('the floor on long branches: those that keep it may win, one that left it below never does', () => {
+    // main: 8 in-turn blocks (td 3 each), the floor at main[2] (number 3). y: a heavier branch
+    // from main[1] (below the floor), 8 blocks of difficulty 9. z: a heavier branch from main[4]
+    // (above the floor), 5 blocks of difficulty 9. The expected head is z's tip: y never counts,
+    // however long it grows, and each z block carries the floor through its parent.
+    const long = inTurnChain(8);
+    const { oracle, feed } = harness();
+    for (const b of long.slice(0, 3)) feed('sc-1', imported(b));
+    feed('sc-1', { kind: 'sidechain.finalized', number: 3n, hash: long[2]!.hash });
+    for (const b of long.slice(3)) feed('sc-1', imported(b));
+    let parent: SidechainBlockFact = long[1]!;
+    for (let i = 0; i < 8; i++) {
+      const y = block(`y${i}`, parent, { signer: B, difficulty: 9n });
+      feed('sc-1', imported(y, long[7]!));
+      parent = y;
+    }
+    parent = long[4]!;
+    for (let i = 0; i < 5; i++) {
+      const z = block(`z${i}`, parent, { signer: A, difficulty: 9n });
+      // z0 (td 16 + 9 = 25 at number 6) ties main's tip (25 at number 8) and wins on the lower number.
+      feed('sc-1', imported(z));
+      parent = z;
+    }
+    expect(oracle.violation).toBeNull();
+  });
+
   it('a setHead must report as removed exactly the blocks the node held above it, on every branch', () => {
     const side = block('s2', main[0]!, { signer: B, difficulty: 1n });
     const run = (removed: number) => {

@@ -19,11 +19,25 @@ interface NodeView {
   known: Set<Hex>;
   expected: ModelBlock;
   floor: ModelBlock | null;
+  /**
+   * Blocks found to carry `floor` through blocks the node holds: a child of one of them (its parent
+   * held) carries it too, without the walk down to the floor. Valid while the floor stays and no
+   * rewind takes blocks from `known` (both start it afresh).
+   */
+  carriers: { floor: ModelBlock; hashes: Set<Hex> } | null;
 }
 
 export class ForkChoiceOracle extends Oracle {
   readonly name = 'fork-choice';
   readonly class = 'safety' as const;
+  readonly reads = [
+    'sidechain.started',
+    'sidechain.imported',
+    'sidechain.finalized',
+    'sidechain.checkpointFork',
+    'sidechain.checkpointMismatch',
+    'sidechain.setHead',
+  ] as const;
   private readonly views = new Map<string, NodeView>();
 
   constructor(
@@ -46,7 +60,7 @@ export class ForkChoiceOracle extends Oracle {
         if (!g) return;
         let v = this.views.get(r.node);
         if (!v) {
-          v = { known: new Set([g.fact.hash]), expected: g, floor: null };
+          v = { known: new Set([g.fact.hash]), expected: g, floor: null, carriers: null };
           this.views.set(r.node, v);
         }
         this.compare(r, v, o.head, 'restarted');
@@ -146,7 +160,15 @@ export class ForkChoiceOracle extends Oracle {
     const f = v.floor;
     if (!f) return true;
     if (b.fact.number < f.fact.number) return v.expected.fact.number < f.fact.number;
-    return this.ancestorAt(v, b, f.fact.number) === f;
+    if (v.carriers?.floor !== f) v.carriers = { floor: f, hashes: new Set() };
+    const carriers = v.carriers.hashes;
+    const parent = b.fact.parentHash;
+    // The walk's first step goes to the parent when the node holds it; from a carrier it ends at f.
+    const carries =
+      (b.fact.number > f.fact.number && v.known.has(parent) && carriers.has(parent)) ||
+      this.ancestorAt(v, b, f.fact.number) === f;
+    if (carries) carriers.add(b.fact.hash);
+    return carries;
   }
 
   /** The ancestor numbered `n` through the blocks this node holds (a walk that leaves them fails). */
@@ -180,6 +202,7 @@ export class ForkChoiceOracle extends Oracle {
 
   /** Forget the node's blocks above `n` and move its expected head down to `n`; how many it held above `n`. */
   private rewind(v: NodeView, n: bigint): number {
+    v.carriers = null;
     let held = 0;
     for (const h of [...v.known])
       if (this.model.get(h)!.fact.number > n) {
@@ -208,6 +231,8 @@ export class ForkChoiceOracle extends Oracle {
 export class ConvergenceOracle extends Oracle {
   readonly name = 'sidechain-convergence';
   readonly class = 'liveness' as const;
+  /** Judged at the end of the run only (from final facts the suite gathers), never on a record. */
+  readonly reads = [] as const;
 
   /** heads: per live node, its head number and its canonical hash at `at` (a common height). */
   check(atMs: number, heads: Array<{ node: string; number: bigint; hashAt: string | null }>, lagBound = 4n): void {

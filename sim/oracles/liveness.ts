@@ -18,6 +18,7 @@ type Kind = 'service block' | 'sidechain block' | 'checkpoint ack';
 export class LivenessOracle extends Oracle {
   readonly name = 'liveness-after-heal';
   readonly class = 'liveness' as const;
+  readonly reads = ['fault.start', 'fault.end', 'service.commit', 'sidechain.imported'] as const;
   private healedAt = 0;
   private openFaults = 0;
   private permanent = false;

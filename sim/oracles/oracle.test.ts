@@ -9,6 +9,7 @@ import { type RuleId } from './ruleId';
 class Declared extends Oracle {
   readonly name = 'declared';
   readonly class = 'safety' as const;
+  readonly reads = [] as const;
   static readonly judges: readonly RuleId[] = ['auth.ante.memo-limit'];
   nameRule(id: RuleId): void {
     this.saw(id);

@@ -7,10 +7,13 @@
  * violation with the time, the node and the evidence. An oracle is about safety (something wrong
  * happened) or liveness (something that should have happened did not).
  */
-import { type RunRecord } from '../core/record';
+import { type RunObservation, type RunRecord } from '../core/record';
 import { type RuleId } from './ruleId';
 
 export type { RunRecord } from '../core/record';
+
+/** The kind of a record (an observation's `kind`). */
+export type RecordKind = RunObservation['kind'];
 
 export type OracleClass = 'safety' | 'liveness';
 
@@ -27,6 +30,13 @@ export interface Violation {
 export abstract class Oracle {
   abstract readonly name: string;
   abstract readonly class: OracleClass;
+  /**
+   * The kinds of record this oracle reads. The suite hands it records of these kinds and no others
+   * (suite.ts): a run's records go to the oracles that read them, not to every oracle.
+   * `routing.test.ts` holds every oracle to its list: a record of a kind it does not declare must
+   * leave it untouched (its observe reads nothing of such a record but the kind).
+   */
+  abstract readonly reads: readonly RecordKind[];
   private first: Violation | null = null;
   private readonly rulesSeen = new Set<RuleId>();
 
@@ -48,6 +58,14 @@ export abstract class Oracle {
     return list === undefined ? null : new Set<string>(list);
   })();
 
+  private readSet: ReadonlySet<string> | null = null;
+
+  /** Whether `kind` is one of `reads` (for an oracle whose observe does work before it looks at the kind). */
+  protected readsKind(kind: RecordKind): boolean {
+    this.readSet ??= new Set<string>(this.reads);
+    return this.readSet.has(kind);
+  }
+
   /** Note that this oracle has just judged `rule` on a relevant event. */
   protected saw(rule: RuleId): void {
     if (this.judges !== null && !this.judges.has(rule))
@@ -65,7 +83,7 @@ export abstract class Oracle {
       this.first = { oracle: this.name, class: this.class, atMs, node, message, evidence: plain(evidence) };
   }
 
-  /** Look at one record (most oracles care about a few kinds). */
+  /** Look at one record (of a kind in `reads`, when the suite hands it over). */
   observe(_r: RunRecord): void {}
 }
 

@@ -12,6 +12,7 @@ import { ConsensusSets } from './model/consensusSets';
 export class RoundProposerOracle extends Oracle {
   readonly name = 'round-proposer';
   readonly class = 'safety' as const;
+  readonly reads = ['consensus.setChange', 'service.commit', 'consensus.proposal'] as const;
   readonly sets = new ConsensusSets();
 
   constructor(

@@ -95,6 +95,7 @@ function array(v: unknown, length: number, where: string): unknown[] {
 export class RpcAnswersOracle extends Oracle {
   readonly name = 'rpc-answers';
   readonly class = 'safety' as const;
+  readonly reads = ['sidechain.started', 'sidechain.imported', 'sidechain.query'] as const;
   static readonly judges: readonly RuleId[] = [
     'jsonrpc.tx.by-hash',
     'jsonrpc.tx.receipt',

@@ -43,6 +43,7 @@ const list = (ps: ReadonlyArray<{ address?: string; signer?: string; power: bigi
 export class ProducerScheduleOracle extends Oracle {
   readonly name = 'producer-schedule';
   readonly class = 'safety' as const;
+  readonly reads = ['sidechain.started', 'sidechain.imported'] as const;
   private readonly judged = new Set<string>();
 
   constructor(private readonly model: SidechainModel) {
@@ -162,6 +163,8 @@ export class ProducerScheduleOracle extends Oracle {
 export class BackupStepInOracle extends Oracle {
   readonly name = 'backup-step-in';
   readonly class = 'liveness' as const;
+  /** Judged at the end of the run only (from final facts the suite gathers), never on a record. */
+  readonly reads = [] as const;
 
   constructor(
     private readonly params: DelayParams,

@@ -4,6 +4,7 @@ import { Oracle, type RunRecord } from './oracle';
 export class ServiceSafetyOracle extends Oracle {
   readonly name = 'service-safety';
   readonly class = 'safety' as const;
+  readonly reads = ['service.commit'] as const;
   private readonly byHeight = new Map<bigint, { node: string; blockHash: string; appHash: string }>();
 
   override observe(r: RunRecord): void {

@@ -47,6 +47,7 @@ interface BlockState {
 export class SidechainAccountsOracle extends Oracle {
   readonly name = 'sidechain-accounts';
   readonly class = 'safety' as const;
+  readonly reads = ['sidechain.started', 'sidechain.imported'] as const;
   static readonly judges: readonly RuleId[] = [
     'sidechain.base-fee.eip1559',
     'sidechain.tx.chain-id',

@@ -25,6 +25,14 @@ export interface SpanCommitTiming {
 export class SpanCommitOracle extends Oracle {
   readonly name = 'span-commit';
   readonly class = 'safety' as const;
+  readonly reads = [
+    'fault.start',
+    'fault.end',
+    'sidechain.started',
+    'sidechain.produced',
+    'service.commit',
+    'sidechain.imported',
+  ] as const;
   private readonly faults = new FaultWindows();
   /** Sidechain node → the service node it reads from. */
   private readonly serviceOf = new Map<string, string>();

@@ -9,6 +9,7 @@ import { Oracle, type RunRecord } from './oracle';
 export class SpanOracle extends Oracle {
   readonly name = 'span-window-and-continuity';
   readonly class = 'safety' as const;
+  readonly reads = ['service.genesis', 'side.vote', 'service.commit'] as const;
   private spanDuration: bigint | null = null;
   /** Per node: the last span it stored. */
   private readonly last = new Map<string, { id: bigint; endBlock: bigint }>();

@@ -14,6 +14,7 @@ import { type SidechainModel } from './model/sidechainModel';
 export class StateSyncOracle extends Oracle {
   readonly name = 'state-sync';
   readonly class = 'safety' as const;
+  readonly reads = ['sidechain.imported'] as const;
   private readonly judged = new Set<string>();
 
   constructor(private readonly model: SidechainModel) {
@@ -69,6 +70,7 @@ export class StateSyncOracle extends Oracle {
 export class StateSyncLatencyOracle extends Oracle {
   readonly name = 'state-sync-latency';
   readonly class = 'liveness' as const;
+  readonly reads = ['parent.block'] as const;
   /** StateSynced events: id → parent block time (epoch ms). */
   private readonly emitted = new Map<bigint, number>();
 

@@ -1,12 +1,16 @@
 /**
  * The oracles of one run: built from the scenario, fed every observation as the run goes (the
- * sidechain model first, then each oracle), and given the end-of-run facts as plain data (each
- * live sidechain node's head), so it works whichever thread ran the sidechain. The verdict is the
- * class of the earliest violation, or pass.
+ * sidechain model first, then each oracle that reads its kind), and given the end-of-run facts as
+ * plain data (each live sidechain node's head), so it works whichever thread ran the sidechain.
+ * The verdict is the class of the earliest violation, or pass.
+ *
+ * One record, its readers: each oracle declares the kinds of record it reads (`Oracle.reads`), and
+ * a record goes to those oracles only, in suite order (a run's votes and commits are most of its
+ * records, and most oracles read neither). `routing.test.ts` holds the declarations to the code.
  */
 import { type Hex } from '../../src/core/bytes';
 import { type FaultSpec, type Scenario, type Verdict } from '../scenario/scenario';
-import { type Oracle, type RunRecord, type Violation } from './oracle';
+import { type Oracle, type RecordKind, type RunRecord, type Violation } from './oracle';
 import { ServiceSafetyOracle } from './serviceSafety';
 import { AccountsOracle, SupplyOracle, TopupIdempotencyOracle } from './accounts';
 import { StateSyncLatencyOracle, StateSyncOracle } from './stateSync';
@@ -68,6 +72,8 @@ export class OracleSuite {
   private readonly stateSyncLatency: StateSyncLatencyOracle;
   private readonly floor: FinalityFloorOracle;
   private readonly bftProgress: BftProgressOracle;
+  /** The oracles that read each kind of record, in suite order. */
+  private readonly readers = new Map<RecordKind, Oracle[]>();
 
   constructor(
     readonly scenario: Scenario,
@@ -106,11 +112,16 @@ export class OracleSuite {
     // A sidechain node has what its service node committed after one poll and a round trip (more
     // polls on a lossy network).
     const fetchMs = triesFor(scenario.network.loss) * timings.sidechainServicePollMs + 2 * latencyMs + 100;
+    // A node's address is fixed for the run and asked for on every proposal: worked out once per node.
+    const addresses = new Map<string, string | undefined>();
     const addressOf = (node: string): string | undefined => {
+      if (addresses.has(node)) return addresses.get(node);
       const m = /^svc-(\d+)$/.exec(node);
       // Its first signer: a node that took up a rotated key is not counted as running (the checks
       // that need it skip the height, never fire for it).
-      return m ? this.signersOf(Number(m[1]))[0] : undefined;
+      const a = m ? this.signersOf(Number(m[1]))[0] : undefined;
+      addresses.set(node, a);
+      return a;
     };
     this.floor = new FinalityFloorOracle(this.model, fetchMs);
     this.bftProgress = new BftProgressOracle(bftProgressBounds(timings, latencyMs, scenario.network.loss), addressOf);
@@ -170,6 +181,15 @@ export class OracleSuite {
       // A simulated client's JSON-RPC reads of the sidechain, against the chain the nodes reported.
       new RpcAnswersOracle(),
     ];
+    for (const oracle of this.oracles)
+      for (const kind of oracle.reads) {
+        let list = this.readers.get(kind);
+        if (list === undefined) {
+          list = [];
+          this.readers.set(kind, list);
+        }
+        list.push(oracle);
+      }
   }
 
   private openFaults = 0;
@@ -201,7 +221,13 @@ export class OracleSuite {
     }
     this.model.observe(r);
     this.service.observe(r);
-    for (const oracle of this.oracles) oracle.observe(r);
+    this.offer(r);
+  }
+
+  /** Hand a record to the oracles that read its kind. */
+  protected offer(r: RunRecord): void {
+    const readers = this.readers.get(r.obs.kind);
+    if (readers !== undefined) for (const oracle of readers) oracle.observe(r);
   }
 
   /**

@@ -17,6 +17,7 @@
  * numbers; with the describers caching the description per message object (sim/domain/nodeSlots.ts),
  * no string is built per delivery either. The JSONL sink still gets every line in full.
  */
+import { Buffer } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { endianness } from 'node:os';
 import { keccak256Raw as keccak_256 } from '../../src/core/hash';
@@ -59,7 +60,12 @@ export class TraceRecorder {
   private used = 0;
   /** The chunk's strings, by first use. */
   private ids = new Map<string, number>();
-  private texts: string[] = [];
+  /**
+   * Their texts as they are folded (`length:text` each, UTF-8), written as each string is first
+   * used: no list of strings to join at the fold, and the string itself need not outlive its use.
+   */
+  private textBytes: Buffer = Buffer.allocUnsafe(1 << 20);
+  private textLength = 0;
   private textChars = 0;
   /** The id of the last kind recorded in this chunk (runs of one kind are the rule). */
   private lastKind: string | null = null;
@@ -147,10 +153,24 @@ export class TraceRecorder {
     if (id === undefined) {
       id = this.ids.size;
       this.ids.set(s, id);
-      this.texts.push(`${s.length}:${s}`);
+      this.appendText(s);
       this.textChars += s.length;
     }
     return id;
+  }
+
+  /** Append `length:text` to the chunk's text bytes (UTF-8, as the hash reads them). */
+  private appendText(s: string): void {
+    const head = `${s.length}:`;
+    // UTF-8 takes at most 3 bytes per UTF-16 unit (a surrogate pair: 4 for 2).
+    const need = this.textLength + head.length + 3 * s.length;
+    if (need > this.textBytes.length) {
+      const grown = Buffer.allocUnsafe(Math.max(need, 2 * this.textBytes.length));
+      this.textBytes.copy(grown, 0, 0, this.textLength);
+      this.textBytes = grown;
+    }
+    this.textLength += this.textBytes.write(head, this.textLength, 'latin1');
+    this.textLength += this.textBytes.write(s, this.textLength, 'utf8');
   }
 
   private fold(): void {
@@ -160,14 +180,14 @@ export class TraceRecorder {
     const body = this.words.subarray(0, this.used);
     h.update(bytesLE(head));
     h.update(bytesLE(body));
-    h.update(this.texts.join(''), 'utf8');
+    h.update(this.textBytes.subarray(0, this.textLength));
     const input = new Uint8Array(64);
     input.set(this.hash, 0);
     input.set(h.digest(), 32);
     this.hash = keccak_256(input);
     this.used = 0;
     this.ids = new Map();
-    this.texts = [];
+    this.textLength = 0;
     this.textChars = 0;
     this.lastKind = null;
     this.generation = nextGeneration++;

@@ -40,6 +40,7 @@ import { QUERY_ROUTER } from './modules';
 import { checkInvariants, invariantChecksByDefault } from './invariantCheck';
 import { canonicalJson } from '../core/canonicalJson';
 import { isPlanted } from '../core/plants';
+import { weakMemo } from '../core/memo';
 
 export const BLOCK_MAX_GAS = 10_000_000n;
 export const BLOCK_MAX_BYTES = 22_020_096;
@@ -393,7 +394,7 @@ export class ServiceApp {
     for (const [, p] of pendingSideTxs(this.store)) {
       if (p.height !== this.lastHeight) continue;
       const def = MSG_REGISTRY.get(p.msgType)!;
-      out.push({ txHash: p.txHash, vote: def.side!.vote(def.decode(p.msgValue), this.store, observers) });
+      out.push({ txHash: p.txHash, vote: def.side!.vote(decodedSideMsg(def, p.msgValue), this.store, observers) });
     }
     return out;
   }
@@ -407,6 +408,21 @@ export class ServiceApp {
   exportState(): string {
     return canonicalJson(Object.fromEntries(this.store.entries()));
   }
+}
+
+/**
+ * A pending side tx's message, decoded once per stored value: every validator votes on the same
+ * pending record (one object, written by the node that ran the block and adopted by the others),
+ * and decoding it again per node was most of a vote's cost. Votes only read the message.
+ */
+const decodedSideMsgs = weakMemo<object, { def: MsgDef; msg: unknown }>('app.decodedSideMsgs');
+
+function decodedSideMsg(def: MsgDef, value: Record<string, unknown>): unknown {
+  const hit = decodedSideMsgs.get(value);
+  if (hit !== undefined && hit.def === def) return hit.msg;
+  const msg = def.decode(value);
+  decodedSideMsgs.set(value, { def, msg });
+  return msg;
 }
 
 export function createServiceApp(genesis: unknown): ServiceApp {

@@ -26,25 +26,34 @@ export interface Voters {
 export class VoteSet {
   /** The vote of each validator, by its position in the set. */
   private readonly byIndex: Array<Vote | undefined>;
-  /** Each validator's first vote, in the order they came. */
-  private readonly order: Vote[] = [];
-  /** Every counted vote (equivocations included), in the order they came (commits list theirs so). */
+  /**
+   * Every counted vote (equivocations included), in the order they came (commits list theirs so).
+   * Each validator's first vote comes before any other of its votes, so without equivocations
+   * (the rule) this is also each validator's first vote in order.
+   */
   private readonly counted: Vote[] = [];
   /** The second and later values of equivocating validators (rare). */
   private readonly equivocations: Vote[] = [];
+  /** How many validators voted. */
+  private voterCount = 0;
   /**
-   * Power per value (block hash or nil; rarely more than two, so a list) and in all. Numbers
-   * while the set's total power is a safe integer (every real set: sums never exceed it, so they
-   * are exact), bigints beyond: the tally runs for every vote every node receives, and bigint
-   * sums allocate.
+   * Power per value (block hash or nil; rarely more than two, so a list) and in all, as running
+   * sums. Numbers while the set's total power is a safe integer (every real set: sums never exceed
+   * it, so they are exact), bigints beyond: the tally runs for every vote every node receives, and
+   * bigint sums allocate. The number and bigint sums live in fields of their own type, so a number
+   * sum is updated in place (a field that may hold either boxes every new number).
    */
   private readonly values: string[] = [];
-  private readonly powers: Array<number | bigint> = [];
-  private total: number | bigint;
+  private readonly sums: number[] = [];
+  private readonly bigSums: bigint[] = [];
+  private total = 0;
+  private bigTotal = 0n;
   private readonly exact: boolean;
   /** p * 3 > 2T exactly when p > floor(2T / 3) (p an integer): the thresholds, computed once. */
-  private readonly twoThirds: number | bigint;
-  private readonly oneThird: number | bigint;
+  private readonly twoThirds: number;
+  private readonly oneThird: number;
+  private readonly bigTwoThirds: bigint;
+  private readonly bigOneThird: bigint;
   readonly conflicts: Array<[Vote, Vote]> = [];
 
   constructor(
@@ -53,11 +62,10 @@ export class VoteSet {
   ) {
     this.byIndex = new Array(members.size).fill(undefined);
     this.exact = totalPower <= BigInt(Number.MAX_SAFE_INTEGER);
-    const twoThirds = (totalPower * 2n) / 3n;
-    const oneThird = totalPower / 3n;
-    this.twoThirds = this.exact ? Number(twoThirds) : twoThirds;
-    this.oneThird = this.exact ? Number(oneThird) : oneThird;
-    this.total = this.exact ? 0 : 0n;
+    this.bigTwoThirds = (totalPower * 2n) / 3n;
+    this.bigOneThird = totalPower / 3n;
+    this.twoThirds = this.exact ? Number(this.bigTwoThirds) : 0;
+    this.oneThird = this.exact ? Number(this.bigOneThird) : 0;
   }
 
   /** Returns false for a duplicate or a vote of a non-member; a conflicting vote counts for its value. */
@@ -74,9 +82,9 @@ export class VoteSet {
       this.equivocations.push(v);
     } else {
       this.byIndex[i] = v;
-      this.order.push(v);
-      if (this.exact) this.total = (this.total as number) + Number(p);
-      else this.total = (this.total as bigint) + p;
+      this.voterCount++;
+      if (this.exact) this.total += Number(p);
+      else this.bigTotal += p;
     }
     this.counted.push(v);
     const key = v.blockHash ?? NIL;
@@ -84,40 +92,47 @@ export class VoteSet {
     if (k < 0) {
       k = this.values.length;
       this.values.push(key);
-      this.powers.push(this.exact ? 0 : 0n);
+      if (this.exact) this.sums.push(0);
+      else this.bigSums.push(0n);
     }
-    if (this.exact) this.powers[k] = (this.powers[k] as number) + Number(p);
-    else this.powers[k] = (this.powers[k] as bigint) + p;
+    if (this.exact) this.sums[k]! += Number(p);
+    else this.bigSums[k]! += p;
     return true;
+  }
+
+  /** More than 2/3 of the total for value `k` (an index into `values`). */
+  private overTwoThirds(k: number): boolean {
+    return this.exact ? this.sums[k]! > this.twoThirds : this.bigSums[k]! > this.bigTwoThirds;
   }
 
   /** More than 2/3 of the total for one value (a block hash or nil). */
   twoThirdsFor(blockHash: Hex | null): boolean {
     const k = this.values.indexOf(blockHash ?? NIL);
-    if (isPlanted('quorum-threshold')) return k >= 0 && BigInt(this.powers[k]!) * 2n > this.totalPower;
-    return k >= 0 && this.powers[k]! > this.twoThirds;
+    if (isPlanted('quorum-threshold'))
+      return k >= 0 && (this.exact ? BigInt(this.sums[k]!) : this.bigSums[k]!) * 2n > this.totalPower;
+    return k >= 0 && this.overTwoThirds(k);
   }
 
   /** The value with +2/3, if any (at most one value can have it). */
   majority(): Hex | null | undefined {
     for (let k = 0; k < this.values.length; k++)
-      if (this.powers[k]! > this.twoThirds) return this.values[k] === NIL ? null : (this.values[k] as Hex);
+      if (this.overTwoThirds(k)) return this.values[k] === NIL ? null : (this.values[k] as Hex);
     return undefined;
   }
 
   /** More than 2/3 of the total voted, for anything (each validator once). */
   twoThirdsAny(): boolean {
-    return this.total > this.twoThirds;
+    return this.exact ? this.total > this.twoThirds : this.bigTotal > this.bigTwoThirds;
   }
 
   /** More than 1/3 voted (a round skip is safe). */
   oneThirdAny(): boolean {
-    return this.total > this.oneThird;
+    return this.exact ? this.total > this.oneThird : this.bigTotal > this.bigOneThird;
   }
 
   /** How many validators voted. */
   get size(): number {
-    return this.order.length;
+    return this.voterCount;
   }
 
   /** Every validator's vote for this value. */
@@ -125,9 +140,10 @@ export class VoteSet {
     return this.counted.filter((v) => v.blockHash === blockHash);
   }
 
-  /** Each validator's first vote. */
+  /** Each validator's first vote, in the order they came. */
   all(): Vote[] {
-    return this.order.slice();
+    if (this.equivocations.length === 0) return this.counted.slice();
+    return this.counted.filter((v) => !this.equivocations.includes(v));
   }
 
   /** Every vote held, equivocations included (what a node relays). */
@@ -137,7 +153,7 @@ export class VoteSet {
 
   /** The validators that voted, in the order their votes came. */
   voters(): Address[] {
-    return this.order.map((v) => v.validator);
+    return this.all().map((v) => v.validator);
   }
 
   has(a: Address): boolean {

@@ -24,7 +24,11 @@ for (let i = 0; i < 6; i++) {
  */
 export function toHex(bytes: Uint8Array): Hex {
   const n = bytes.length;
-  const out = Buffer.allocUnsafe(2 + 2 * n);
+  const length = 2 + 2 * n;
+  // The digits are written into one scratch buffer the string is then read from: a fresh buffer
+  // per call came from Node's pool, and a new 8 KiB pool every few dozen signatures.
+  if (length > hexScratch.length) hexScratch = Buffer.allocUnsafeSlow(Math.max(length, 2 * hexScratch.length));
+  const out = hexScratch;
   out[0] = 48; // 0
   out[1] = 120; // x
   for (let i = 0, j = 2; i < n; i++, j += 2) {
@@ -32,8 +36,11 @@ export function toHex(bytes: Uint8Array): Hex {
     out[j] = HEX_CODES[b >> 4]!;
     out[j + 1] = HEX_CODES[b & 15]!;
   }
-  return out.toString('latin1') as Hex;
+  return out.toString('latin1', 0, length) as Hex;
 }
+
+/** toHex's scratch (a call fills it and reads it back before it returns: nothing else sees it). */
+let hexScratch = Buffer.allocUnsafeSlow(256);
 
 /**
  * The bytes as a string of one char per byte (ISO-8859-1): a key for the caches that look bytes up
@@ -107,8 +114,10 @@ export function compareBytes(a: Uint8Array, b: Uint8Array): number {
 }
 
 export function utf8(text: string): Bytes {
-  return new TextEncoder().encode(text);
+  return UTF8.encode(text);
 }
+
+const UTF8 = new TextEncoder();
 
 export function u64be(value: bigint | number): Bytes {
   const out = new Uint8Array(8);

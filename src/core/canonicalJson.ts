@@ -127,6 +127,15 @@ function compareKeys(a: string, b: string): number {
 // eslint-disable-next-line no-control-regex
 const NEEDS_ESCAPE = /[<>&\u2028\u2029]/g;
 
+/**
+ * Characters JSON.stringify writes other than as themselves (a quote, a backslash, the controls,
+ * surrogates: a lone one is escaped) or that quote escapes as well: a string with none of them
+ * (hex, addresses, chain ids: almost every string a simulation quotes) is itself in quotes.
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the controls are what JSON escapes, so what this looks for
+const NOT_PLAIN = /["\\\u0000-\u001f<>&\u2028\u2029\ud800-\udfff]/;
+
 export function quote(s: string): string {
+  if (!NOT_PLAIN.test(s)) return `"${s}"`;
   return JSON.stringify(s).replace(NEEDS_ESCAPE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

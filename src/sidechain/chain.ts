@@ -51,6 +51,7 @@ import {
   producersForBlock,
 } from './systemState';
 import { isPlanted } from '../core/plants';
+import { weakMemo } from '../core/memo';
 
 export interface StoredBlock {
   block: SidechainBlock;
@@ -85,6 +86,22 @@ export type ImportResult =
   | { status: 'rejected'; reason: string };
 
 /** Execute a block's system calls on the parent's state (the same code for producer and importer). */
+type Verdict =
+  | { status: 'ok'; state: SystemState; accounts: AccountState; outcomes: readonly TxOutcome[] }
+  | { status: 'future' }
+  | { status: 'rejected'; reason: string };
+
+/** Blocks found good, with the parent block, config and scheme they were verified on (see verifyOnce). */
+const verifiedBlocks = weakMemo<
+  SidechainBlock,
+  {
+    parent: SidechainBlock;
+    cfg: SidechainConfig;
+    scheme: SignatureScheme;
+    verdict: Extract<Verdict, { status: 'ok' }>;
+  }
+>('sidechain.verifiedBlocks');
+
 export function executeSystemCalls(
   parentState: SystemState,
   block: { header: { number: bigint; time: bigint }; body: SidechainBlock['body'] },
@@ -218,7 +235,7 @@ export class SidechainChain {
     if (this.blocks.has(block.hash)) return { status: 'known' };
     const parent = this.blocks.get(block.header.parentHash);
     if (!parent) return { status: 'orphan', parentHash: block.header.parentHash };
-    const verdict = this.verify(parent, block, nowS);
+    const verdict = this.verifyOnce(parent, block, nowS);
     if (verdict.status !== 'ok')
       return verdict.status === 'future'
         ? { status: 'future', retryAtS: block.header.time }
@@ -243,14 +260,25 @@ export class SidechainChain {
     return { status: 'imported', newHead: true, reorg };
   }
 
-  private verify(
-    parent: StoredBlock,
-    block: SidechainBlock,
-    nowS: bigint,
-  ):
-    | { status: 'ok'; state: SystemState; accounts: AccountState; outcomes: readonly TxOutcome[] }
-    | { status: 'future' }
-    | { status: 'rejected'; reason: string } {
+  /**
+   * `verify`, once per network: every node imports the same block object on the same parent block,
+   * and what verify finds depends only on those two (the parent's snapshot, system state and
+   * accounts follow from its ancestry, which its header's state root commits to), the chain's
+   * config and scheme, and the time (only whether the block is from the future). A block found
+   * good on a parent is good for every node that holds that parent, with the same state, accounts
+   * and outcomes (immutable values, shared); only its time is checked against this node's clock.
+   */
+  private verifyOnce(parent: StoredBlock, block: SidechainBlock, nowS: bigint): Verdict {
+    const hit = verifiedBlocks.get(block);
+    if (hit !== undefined && hit.parent === parent.block && hit.cfg === this.cfg && hit.scheme === this.scheme)
+      return block.header.time > nowS ? { status: 'future' } : hit.verdict;
+    const verdict = this.verify(parent, block, nowS);
+    if (verdict.status === 'ok')
+      verifiedBlocks.set(block, { parent: parent.block, cfg: this.cfg, scheme: this.scheme, verdict });
+    return verdict;
+  }
+
+  private verify(parent: StoredBlock, block: SidechainBlock, nowS: bigint): Verdict {
     const h = block.header;
     const n = h.number;
     const reject = (reason: string) => ({ status: 'rejected' as const, reason: `block ${n}: ${reason}` });

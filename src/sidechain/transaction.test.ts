@@ -5,8 +5,11 @@
  */
 import { Transaction, Wallet, keccak256 } from 'ethers';
 import { parseTransaction, recoverTransactionAddress } from 'viem';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { clearCaches } from '../core/memo';
 import { type Hex } from '../core/bytes';
+import { type Address } from '../core/address';
 import { fastScheme, realScheme, registerFastKey } from '../core/signatureScheme';
 import { TRANSFER_GAS, decodeSignedTx, effectiveGasPrice, maxCost, signTransfer, TX_ERRORS } from './transaction';
 import { fixtureKeys } from './testing/fixture';
@@ -61,6 +64,49 @@ describe('signed transfers', () => {
       expect(tx.v).toBe(type === 2 ? BigInt(tx.yParity) : CHAIN * 2n + 35n + BigInt(tx.yParity));
     },
   );
+
+  it('what the signer remembers as the decode of its bytes is what decoding them gives', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(0 as const, 2 as const),
+        fc.constantFrom('real' as const, 'fast' as const),
+        fc.bigInt({ min: 1n, max: 2n ** 64n }),
+        fc.bigInt({ min: 0n, max: 2n ** 40n }),
+        fc.bigInt({ min: 0n, max: 2n ** 80n }),
+        fc.bigInt({ min: 0n, max: 10n ** 12n }),
+        fc.bigInt({ min: 0n, max: 10n ** 12n }),
+        fc.constantFrom(bob!.address, bob!.address.toUpperCase().replace('0X', '0x')),
+        (type, mode, chainId, nonce, value, fee, tip, to) => {
+          const scheme = mode === 'fast' ? fastScheme : realScheme;
+          const fields = {
+            type,
+            chainId,
+            nonce,
+            to: to as Address,
+            value,
+            gasLimit: TRANSFER_GAS,
+            maxFeePerGas: fee + tip,
+            maxPriorityFeePerGas: tip,
+          };
+          clearCaches();
+          const signed = signTransfer(fields, alice!.sk, scheme);
+          clearCaches();
+          const cold = decodeSignedTx(signed.raw, scheme);
+          expect(cold).toEqual({ ok: true, tx: signed });
+          expect(Object.keys(signed)).toEqual(Object.keys(cold.ok ? cold.tx : {}));
+          // And the node that receives the bytes gets the signer's (the very object).
+          clearCaches();
+          const again = signTransfer(fields, alice!.sk, scheme);
+          expect(decodeSignedTx(again.raw.toUpperCase().replace('0X', '0x') as Hex, scheme)).toEqual({
+            ok: true,
+            tx: again,
+          });
+          expect(decodeSignedTx(again.raw, scheme)).toMatchObject({ ok: true, tx: again });
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
 
   it('the fast scheme signs and recovers in a fast network; a real signature is still accepted there', () => {
     registerFastKey(alice!.sk);

@@ -215,25 +215,49 @@ function recoverSender(digest: Bytes, sig: Signature, scheme: SignatureScheme): 
   return realScheme.recover(digest, concatBytes(r, s, new Uint8Array([sig.yParity])))?.address ?? null;
 }
 
-/** Sign a transfer with `privateKey` under `scheme` (a wallet's `real` signature, or the fast scheme's). */
+/**
+ * Sign a transfer with `privateKey` under `scheme` (a wallet's `real` signature, or the fast
+ * scheme's). What the signer knows is what decoding its bytes gives (the fields it signed, the
+ * signature it made, the key's address): the transaction is built from that and remembered as
+ * the decode of its bytes, so the node it goes to does not parse and recover it again
+ * (transaction.test.ts holds it equal to a cold decode). A `real` signature is still recovered
+ * once, as the wallet's check that it signed what it meant to.
+ */
 export function signTransfer(fields: TransferFields, privateKey: Hex, scheme: SignatureScheme): SignedTx {
   const t = unsignedTransfer(fields);
-  const signature = scheme.sign(fromHex(t.unsignedHash as Hex), privateKey);
-  t.signature =
-    scheme.mode === 'fast'
-      ? Signature.from({
-          r: toHex(signature.subarray(0, 32)),
-          s: toHex(concatBytes(ZERO_12, signature.subarray(32, 52))),
-          yParity: 0,
-        })
-      : Signature.from({
-          r: toHex(signature.subarray(0, 32)),
-          s: toHex(signature.subarray(32, 64)),
-          yParity: signature[64] === 1 ? 1 : 0,
-        });
-  const r = decodeSignedTx(t.serialized as Hex, scheme);
-  if (!r.ok) throw new Error(`a transfer signed here does not decode: ${r.error}`);
-  return r.tx;
+  const digest = fromHex(t.unsignedHash as Hex);
+  const signature = scheme.sign(digest, privateKey);
+  const fast = scheme.mode === 'fast';
+  const r = toHex(signature.subarray(0, 32));
+  const s = fast ? toHex(concatBytes(ZERO_12, signature.subarray(32, 52))) : toHex(signature.subarray(32, 64));
+  const yParity: 0 | 1 = !fast && signature[64] === 1 ? 1 : 0;
+  t.signature = Signature.from({ r, s, yParity });
+  const raw = (t.serialized as Hex).toLowerCase() as Hex;
+  const from = fast
+    ? fastScheme.recover(digest, concatBytes(signature.subarray(0, 52), new Uint8Array(13)))?.address
+    : realScheme.recover(digest, signature)?.address;
+  if (from === undefined) throw new Error('a transfer signed here does not recover to its signer');
+  const type = fields.type;
+  const maxFeePerGas = fields.maxFeePerGas;
+  const tx: SignedTx = Object.freeze({
+    raw,
+    hash: toHex(keccak256Bytes(fromHex(raw))),
+    type,
+    chainId: fields.chainId,
+    nonce: fields.nonce,
+    to: fields.to.toLowerCase() as Address,
+    value: fields.value,
+    gasLimit: fields.gasLimit,
+    maxFeePerGas,
+    maxPriorityFeePerGas: type === 2 ? (fields.maxPriorityFeePerGas ?? 0n) : maxFeePerGas,
+    from,
+    r: r.toLowerCase() as Hex,
+    s: s.toLowerCase() as Hex,
+    yParity,
+    v: type === 2 ? BigInt(yParity) : fields.chainId * 2n + 35n + BigInt(yParity),
+  });
+  decoded.set(`${scheme.mode}:${raw}`, { ok: true, tx });
+  return tx;
 }
 
 function unsignedTransfer(fields: TransferFields): Transaction {

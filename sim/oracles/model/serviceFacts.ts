@@ -19,9 +19,12 @@ const SIDE_TYPES: ReadonlySet<string> = new Set([
 /** Messages of side transactions delivered successfully, by tx hash (a side-tx result names only the hash). */
 export class DeliveredMsgs {
   private readonly byHash = new Map<string, DeepReadonly<TxMsgFact>>();
+  /** Results lists already read: every node reports a block's (one shared list per block run). */
+  private readonly read = new WeakSet<object>();
 
   observe(r: RunRecord): void {
-    if (r.obs.kind !== 'service.commit') return;
+    if (r.obs.kind !== 'service.commit' || this.read.has(r.obs.txs)) return;
+    this.read.add(r.obs.txs);
     for (const t of r.obs.txs)
       if (t.code === 0 && t.msg !== null && SIDE_TYPES.has(t.msg.type)) this.byHash.set(t.hash, t.msg);
   }

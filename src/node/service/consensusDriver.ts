@@ -122,7 +122,9 @@ export class ConsensusDriver {
       this.reportedRound = c.round;
       ctx.observe({ kind: 'consensus.round', height: c.height, round: c.round });
     }
-    for (const o of outs) {
+    // Most inputs (a vote that completes nothing) have no output: an index loop, no iterator for those.
+    for (let i = 0; i < outs.length; i++) {
+      const o = outs[i]!;
       if (!this.consensus || (o.kind !== 'decide' && this.consensus.height !== this.node.app.height + 1n)) return;
       switch (o.kind) {
         case 'propose': {

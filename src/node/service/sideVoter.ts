@@ -5,6 +5,7 @@
  * carry grouped by tx (what the app tallies two blocks later).
  */
 import { type Hex, toHex } from '../../core/bytes';
+import { weakMemo } from '../../core/memo';
 import { type SideTxVotes } from '../../app/sideTx';
 import { decodeTxHex } from '../../app/decodedTx';
 import { type SideVote } from '../../modules/framework/msgDef';
@@ -92,8 +93,23 @@ export function castSideVotes(
   return { entries, spanVotes, targets };
 }
 
+/**
+ * The side votes of a commit, grouped, once per commit list: every node applies the same block,
+ * whose last commit is one list shared by all of them. Read only.
+ */
+const groupedSideVotes = weakMemo<readonly Vote[], readonly SideTxVotes[]>('sideVoter.groupedSideVotes');
+
 /** Group the side-tx votes carried by a commit's precommits by tx. */
-export function sideVotesOf(commit: readonly Vote[]): SideTxVotes[] {
+export function sideVotesOf(commit: readonly Vote[]): readonly SideTxVotes[] {
+  let grouped = groupedSideVotes.get(commit);
+  if (grouped === undefined) {
+    grouped = groupSideVotes(commit);
+    groupedSideVotes.set(commit, grouped);
+  }
+  return grouped;
+}
+
+function groupSideVotes(commit: readonly Vote[]): SideTxVotes[] {
   const byTx = new Map<Hex, SideTxVotes['votes']>();
   for (const v of commit) {
     for (const e of v.sideTxVotes ?? []) {

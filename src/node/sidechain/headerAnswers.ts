@@ -26,7 +26,31 @@ function summaryOf(block: SidechainBlock): HeaderSummary {
   return s;
 }
 
+/**
+ * Answers by the head they were made at: the canonical chain below a head is the head's ancestry,
+ * the same on every node, so an answer depends only on the head block and the arguments. The
+ * service nodes of a network poll their sidechain nodes around the same heads from the same
+ * numbers: one answer object serves them all (receivers only read it). A few arguments per head.
+ */
+const answers = weakMemo<SidechainBlock, Map<string, NodeMessage>>('sidechainNode.headerAnswers');
+const ANSWERS_PER_HEAD = 16;
+
 export function headersAnswer(chain: SidechainChain, from: bigint, maxHeaders: number): NodeMessage {
+  const headBlock = chain.head().block;
+  const key = `${from}/${maxHeaders}`;
+  let byArgs = answers.get(headBlock);
+  const hit = byArgs?.get(key);
+  if (hit !== undefined) return hit;
+  const answer = buildAnswer(chain, from, maxHeaders);
+  if (byArgs === undefined) {
+    byArgs = new Map();
+    answers.set(headBlock, byArgs);
+  } else if (byArgs.size >= ANSWERS_PER_HEAD) byArgs.clear();
+  byArgs.set(key, answer);
+  return answer;
+}
+
+function buildAnswer(chain: SidechainChain, from: bigint, maxHeaders: number): NodeMessage {
   const head = chain.head().block.header.number;
   const start = from > head ? head : from;
   const headers: HeaderSummary[] = [];

@@ -212,25 +212,66 @@ const SCALAR_FACTS: Record<string, string | null> = {
  * arrays and objects, in the field order of `model`.
  */
 export function firstDifference(model: unknown, node: unknown, path = ''): string | null {
+  const d = differenceIn(model, node);
+  if (d === null) return null;
+  // The path is built only for the difference found (segments were pushed on the way back up).
+  let at = path;
+  for (let i = d.segments.length - 1; i >= 0; i--) {
+    const s = d.segments[i]!;
+    at = typeof s === 'number' ? `${at}[${s}]` : at ? `${at}.${s}` : s;
+  }
+  return d.say(at);
+}
+
+interface Difference {
+  /** From the difference up to the root: an array index (a number) or an object key. */
+  segments: Array<string | number>;
+  /** The message, given the difference's path. */
+  say(path: string): string;
+}
+
+function differenceIn(model: unknown, node: unknown): Difference | null {
+  // The same value (most of what a node reports equals the model's exactly; facts hold no NaN): nothing to walk.
+  if (model === node) return null;
   if (typeof model === 'string' && typeof node === 'string')
-    return model.toLowerCase() === node.toLowerCase() ? null : `${path || 'value'}: model ${model}, node ${node}`;
+    return model.toLowerCase() === node.toLowerCase()
+      ? null
+      : { segments: [], say: (path) => `${path || 'value'}: model ${model}, node ${node}` };
   if (model === null || node === null || typeof model !== 'object' || typeof node !== 'object')
-    return model === node ? null : `${path || 'value'}: model ${show(model)}, node ${show(node)}`;
+    return { segments: [], say: (path) => `${path || 'value'}: model ${show(model)}, node ${show(node)}` };
   if (Array.isArray(model) || Array.isArray(node)) {
-    if (!Array.isArray(model) || !Array.isArray(node)) return `${path}: model ${show(model)}, node ${show(node)}`;
+    if (!Array.isArray(model) || !Array.isArray(node))
+      return { segments: [], say: (path) => `${path}: model ${show(model)}, node ${show(node)}` };
     for (let i = 0; i < Math.max(model.length, node.length); i++) {
-      if (i >= model.length) return `${path}[${i}]: the model has no entry, node ${show(node[i])}`;
-      if (i >= node.length) return `${path}[${i}]: model ${show(model[i])}, the node has no entry`;
-      const d = firstDifference(model[i], node[i], `${path}[${i}]`);
-      if (d) return d;
+      if (i >= model.length)
+        return { segments: [], say: (path) => `${path}[${i}]: the model has no entry, node ${show(node[i])}` };
+      if (i >= node.length)
+        return { segments: [], say: (path) => `${path}[${i}]: model ${show(model[i])}, the node has no entry` };
+      const d = differenceIn(model[i], node[i]);
+      if (d) {
+        d.segments.push(i);
+        return d;
+      }
     }
     return null;
   }
   const m = model as Record<string, unknown>;
   const n = node as Record<string, unknown>;
-  for (const k of new Set([...Object.keys(m), ...Object.keys(n)])) {
-    const d = firstDifference(m[k], n[k], path ? `${path}.${k}` : k);
-    if (d) return d;
+  // The model's keys in order, then the node's that the model lacks (no set of both per object).
+  for (const k of Object.keys(m)) {
+    const d = differenceIn(m[k], n[k]);
+    if (d) {
+      d.segments.push(k);
+      return d;
+    }
+  }
+  for (const k of Object.keys(n)) {
+    if (Object.prototype.propertyIsEnumerable.call(m, k)) continue;
+    const d = differenceIn(m[k], n[k]);
+    if (d) {
+      d.segments.push(k);
+      return d;
+    }
   }
   return null;
 }

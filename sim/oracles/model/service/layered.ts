@@ -49,6 +49,29 @@ export class Layered<V> {
     return this.entries().map(([, v]) => v);
   }
 
+  /**
+   * The live value with the smallest key among those `pred` accepts: what `entries().find` gives,
+   * without building and sorting every entry (a lookup by a field other than the key, asked many
+   * times per block and per query).
+   */
+  findFirst(pred: (v: V) => boolean): V | undefined {
+    let bestKey: string | undefined;
+    let best: V | undefined;
+    for (let layer: Layered<V> | null = this; layer !== null; layer = layer.parent)
+      for (const [k, v] of layer.own) {
+        if (v === GONE || (bestKey !== undefined && k >= bestKey) || !pred(v) || this.shadows(layer, k)) continue;
+        bestKey = k;
+        best = v;
+      }
+    return best;
+  }
+
+  /** Whether a layer above `layer` (from this one down) wrote `key`: `layer`'s entry for it is not live. */
+  private shadows(layer: Layered<V>, key: string): boolean {
+    for (let l: Layered<V> | null = this; l !== null && l !== layer; l = l.parent) if (l.own.has(key)) return true;
+    return false;
+  }
+
   /** Keys written in this layer (set or deleted). */
   written(): string[] {
     return [...this.own.keys()];

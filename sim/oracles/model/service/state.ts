@@ -241,8 +241,8 @@ export class ModelState {
   }
 
   validatorBySigner(signer: Addr): ModelValidator | undefined {
-    for (const v of this.validators.values()) if (v.signer === signer) return v;
-    return undefined;
+    // The first in id order, as a walk of allValidators() would find it.
+    return this.validators.findFirst((v) => v.signer === signer);
   }
 
   putValidator(v: ModelValidator): void {
