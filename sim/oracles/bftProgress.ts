@@ -37,14 +37,23 @@ export interface BftProgressBounds {
   lossy: boolean;
 }
 
-/** The bounds from the configured timings and the network's worst one-way latency. */
-export function bftProgressBounds(t: OracleTimings, latencyMs: number, loss: number): BftProgressBounds {
+/**
+ * The bounds from the configured timings and the network's worst one-way latency. `lateTimers`:
+ * BUGGIFY may fire a node's timer late (sim/scenario/buggify.ts), so a step may time out on a
+ * network with no fault in force: calm heights are not judged, as on a lossy network.
+ */
+export function bftProgressBounds(
+  t: OracleTimings,
+  latencyMs: number,
+  loss: number,
+  lateTimers = false,
+): BftProgressBounds {
   const heightMs = t.commitTimeoutMs + 4 * latencyMs;
   const skipMs = t.gossipMs + latencyMs;
   // After a heal: a lagging node fetches the blocks it missed and skips to the others' round, then
   // a height may still have started in the old state; two full rounds of timeouts cover both.
   const roundMs = t.proposeMs + t.prevoteMs + t.precommitMs + 4 * latencyMs;
-  return { heightMs, skipMs, marginMs: skipMs + 2 * (t.commitTimeoutMs + roundMs), lossy: loss > 0 };
+  return { heightMs, skipMs, marginMs: skipMs + 2 * (t.commitTimeoutMs + roundMs), lossy: loss > 0 || lateTimers };
 }
 
 interface Position {

@@ -24,6 +24,7 @@ import {
   decodeBalanceOverride,
   encodeBalanceOverride,
 } from './balanceOverrides';
+import { type Buggify, decodeBuggify, encodeBuggify } from './buggify';
 
 /** The message types an expectation may bound (the client table's, and bytes that do not decode). */
 export const MESSAGE_TYPES: readonly string[] = [...MESSAGE_NAMES.values(), UNDECODABLE];
@@ -162,6 +163,8 @@ export interface Scenario {
    * it replays the same run.
    */
   streams?: string;
+  /** Rare paths on purpose, simulation only (sim/scenario/buggify.ts); absent: none. */
+  buggify?: Buggify;
 }
 
 const TOP_KEYS = [
@@ -181,6 +184,7 @@ const TOP_KEYS = [
   'plant',
   'seed',
   'streams',
+  'buggify',
 ];
 
 /**
@@ -437,6 +441,7 @@ function decodeChecked(value: unknown): Scenario {
     ...(o.plant !== undefined ? { plant: parsePlant(o.plant, 'plant') } : {}),
     ...(o.seed !== undefined ? { seed: r.int(o, 'seed', undefined, 0) } : {}),
     ...(o.streams !== undefined ? { streams: r.str(o, 'streams') } : {}),
+    ...(o.buggify !== undefined ? { buggify: decodeBuggify(r.child('buggify'), o.buggify) } : {}),
   };
 }
 
@@ -541,6 +546,7 @@ export function encodeScenario(s: Scenario): Record<string, unknown> {
     ...(s.plant ? { plant: s.plant } : {}),
     ...(s.seed !== undefined ? { seed: s.seed } : {}),
     ...(s.streams !== undefined ? { streams: s.streams } : {}),
+    ...(s.buggify !== undefined ? { buggify: encodeBuggify(s.buggify) } : {}),
   };
 }
 
