@@ -30,6 +30,7 @@ import { ReportFolder } from './reportFolder';
 import { gitCommit, lockstepVersion } from './provenance';
 import { fuzzDurationMs, swarmProfileOf } from './shrinkReplayCommands';
 import { campaignRulesLines } from '../../sim/rules/coverage';
+import { guidedFuzz } from './guidedFuzz';
 
 export interface FuzzCliOptions {
   seeds?: number;
@@ -44,7 +45,15 @@ export interface FuzzCliOptions {
   efficacyEvery: number;
   plant?: string;
   progressInterval?: string;
+  /** `swarm` (the default) or `guided` (src/cli/guidedFuzz.ts). */
+  strategy?: string;
+  campaignSeed?: number;
+  corpusIn?: string;
+  corpusOut?: string;
+  resume?: boolean;
 }
+
+export const STRATEGIES = ['swarm', 'guided'] as const;
 
 export function parseShard(value: string): { index: number; count: number } {
   const m = /^(\d+)\/(\d+)$/.exec(value);
@@ -84,6 +93,39 @@ export async function fuzzCommand(o: FuzzCliOptions): Promise<number> {
   const intervalMs = progressIntervalMs(o.progressInterval);
   const crypto = o.crypto as 'fast' | 'real';
   const outDir = resolve(o.out ?? join('reports', 'fuzz', `shard-${shard.index}-of-${shard.count}`));
+  const strategy = o.strategy ?? 'swarm';
+  if (!(STRATEGIES as readonly string[]).includes(strategy))
+    throw new InputError('--strategy', `expected ${STRATEGIES.join(' or ')}, got ${JSON.stringify(strategy)}`);
+  if (strategy === 'guided') {
+    const campaignSeed = o.campaignSeed ?? 1;
+    if (!Number.isSafeInteger(campaignSeed) || campaignSeed < 0)
+      throw new InputError('--campaign-seed', `expected a whole number, got ${campaignSeed}`);
+    const { file } = await guidedFuzz(
+      {
+        ...(o.seeds !== undefined ? { runs: o.seeds } : {}),
+        ...(wallBudgetMs !== undefined ? { wallBudgetMs } : {}),
+        workers: o.workers,
+        shard,
+        campaignSeed,
+        ...(plant ? { plant } : {}),
+        outDir,
+        ...(o.corpusIn !== undefined ? { corpusIn: o.corpusIn } : {}),
+        ...(o.corpusOut !== undefined ? { corpusOut: o.corpusOut } : {}),
+        resume: o.resume === true,
+        json: o.json,
+        intervalMs,
+      },
+      formatCampaign,
+    );
+    return campaignExitCode(file);
+  }
+  for (const [flag, given] of [
+    ['--corpus-in', o.corpusIn],
+    ['--corpus-out', o.corpusOut],
+    ['--campaign-seed', o.campaignSeed],
+    ['--resume', o.resume || undefined],
+  ] as const)
+    if (given !== undefined) throw new InputError(flag, 'is for --strategy guided (the swarm has no corpus to keep)');
   const folder = new ReportFolder(outDir);
   // The failures folder is made when the first one is found.
   const failuresDir = folder.file('failures');

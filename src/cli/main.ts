@@ -202,6 +202,26 @@ export async function main(argv: string[]): Promise<number> {
             describe: 'measure fault efficacy on every k-th seed (re-runs without each fault); 0 = never',
           })
           .option('plant', { type: 'string', hidden: true, describe: 'turn on a planted bug (test builds)' })
+          .option('strategy', {
+            type: 'string',
+            default: 'swarm',
+            choices: ['swarm', 'guided'],
+            describe:
+              "swarm: seed N is swarm scenario N; guided: the explorer draws runs and mutates those that reached new ground (docs/HUNT.md); --profile, --duration, --crypto and --efficacy-every are the swarm's",
+          })
+          .option('campaign-seed', { type: 'number', describe: 'guided: the campaign seed (default 1)' })
+          .option('corpus-in', {
+            type: 'string',
+            describe: 'guided: start from this corpus (corpus.json or its folder); its runs go first',
+          })
+          .option('corpus-out', {
+            type: 'string',
+            describe: 'guided: also write the corpus to this folder (the results folder always holds one)',
+          })
+          .option('resume', {
+            type: 'boolean',
+            describe: 'guided: continue the interrupted campaign in <out>.interrupted/ (same parameters and commit)',
+          })
           .option('progress-interval', PROGRESS_INTERVAL)
           .option('json', {
             type: 'boolean',
@@ -209,6 +229,10 @@ export async function main(argv: string[]): Promise<number> {
             describe: 'print one JSON object (seeds, verdicts, failures, faults)',
           })
           .example('$0 fuzz --seeds 200 --workers 2 --duration 30m', '200 swarm seeds of 30 simulated minutes')
+          .example(
+            '$0 fuzz --strategy guided --time 1h --corpus-in corpus --corpus-out corpus',
+            'an hour of the guided explorer, its corpus kept',
+          )
           .example(
             '$0 fuzz --seeds 1000 --shard 3/8 --json',
             'one shard of a CI matrix; merge with `lockstep report merge`',
@@ -228,6 +252,11 @@ export async function main(argv: string[]): Promise<number> {
           efficacyEvery: a['efficacy-every'],
           ...(a.plant !== undefined ? { plant: a.plant } : {}),
           ...(a['progress-interval'] !== undefined ? { progressInterval: a['progress-interval'] } : {}),
+          strategy: a.strategy,
+          ...(a['campaign-seed'] !== undefined ? { campaignSeed: a['campaign-seed'] } : {}),
+          ...(a['corpus-in'] !== undefined ? { corpusIn: a['corpus-in'] } : {}),
+          ...(a['corpus-out'] !== undefined ? { corpusOut: a['corpus-out'] } : {}),
+          ...(a.resume !== undefined ? { resume: a.resume } : {}),
         });
       },
     )
