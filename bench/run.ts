@@ -2,7 +2,8 @@
  * `npm run bench [-- NAME…] [--quick]`: run the benchmarks (all, or those whose group matches a NAME)
  * and print one line per figure. Figures only; nothing here asserts a timing. `--quick` (or
  * LOCKSTEP_BENCH_QUICK=1) shortens the long groups (cluster, devnet, scale). `npm run bench --
- * mutation [options]` is the mutation score (bench/mutation/main.ts; `--help` lists its options).
+ * mutation [options]` is the mutation score (bench/mutation/main.ts; `--help` lists its options);
+ * `npm run bench -- hunt [options]` races the fuzz strategies to the first catch (bench/hunt/main.ts).
  */
 import { cpus } from 'node:os';
 import { formatResult, type BenchResult } from './harness';
@@ -34,6 +35,12 @@ const groups: Record<string, () => BenchResult[] | Promise<BenchResult[]>> = {
 
 /** Long campaigns, run only when named. */
 const ON_REQUEST = new Set(['oracles', 'byzantine']);
+
+if (process.argv[2] === 'hunt') {
+  // The hunt bench takes options of its own (docs/HUNT.md).
+  const { huntMain } = await import('./hunt/main');
+  process.exit(await huntMain(process.argv.slice(3)));
+}
 
 if (process.argv[2] === 'mutation') {
   // The mutation bench takes options of its own (docs/MUTATION.md); it loads Stryker only when named.
