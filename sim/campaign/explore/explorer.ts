@@ -15,9 +15,10 @@
  */
 import { Rng } from '../../env/rng';
 import { type Scenario, decodeScenario, encodeScenario } from '../../scenario/scenario';
-import { Corpus, type CorpusEntry, entryKey } from './corpus';
+import { Corpus, type CorpusEntry, costUnits, entryKey } from './corpus';
 import { type Mutator, checked, fitScenario, mutateScenario } from './mutate';
 import { drawScenario } from './space';
+import { type FeatureFamily } from './features';
 
 export const EXPLORER_VERSION = 1;
 /** Runs per generation: fixed, so the sequence does not depend on the worker count. */
@@ -31,6 +32,12 @@ export interface ExplorerOptions {
   batch?: number;
   /** A loaded corpus, run again first. */
   corpus?: readonly CorpusEntry[];
+  /**
+   * The feature families that count as new ground (default all: features.ts). For measuring
+   * which feedback pays; `fresh` draws every run fresh (no corpus, no mutation: the space alone).
+   */
+  families?: readonly FeatureFamily[];
+  fresh?: boolean;
 }
 
 export type JobOrigin = 'corpus' | 'fresh' | 'mutant';
@@ -76,6 +83,8 @@ export interface ExplorerState {
   corpus: Array<{ id: string; seed: number; features: string[]; scenario: Record<string, unknown> }>;
   seen: Array<[string, number]>;
   stats: ExplorerStats;
+  families?: FeatureFamily[];
+  fresh?: boolean;
 }
 
 function emptyStats(): ExplorerStats {
@@ -137,7 +146,7 @@ export class Explorer {
       const loaded = this.pendingCorpus.shift();
       if (loaded) {
         jobs.push({
-          id: this.nextId(),
+          id: 0,
           scenario: loaded.scenario,
           seed: loaded.seed,
           origin: 'corpus',
@@ -145,20 +154,26 @@ export class Explorer {
         });
         continue;
       }
-      const parent = this.generation > 0 && !jr.bool(FRESH_SHARE) ? this.corpus.pick(jr) : null;
+      const parent = this.generation > 0 && !this.opts.fresh && !jr.bool(FRESH_SHARE) ? this.corpus.pick(jr) : null;
       if (parent) {
         const donor = this.corpus.pick(jr);
         const m = mutateScenario(jr, parent.scenario, donor && donor !== parent ? donor.scenario : null);
         if (m) {
           const seed = jr.bool(0.3) ? jr.int(1, 2 ** 31 - 1) : parent.seed;
-          jobs.push({ id: this.nextId(), scenario: m.scenario, seed, origin: 'mutant', parent: parent.id, ops: m.ops });
+          jobs.push({ id: 0, scenario: m.scenario, seed, origin: 'mutant', parent: parent.id, ops: m.ops });
           continue;
         }
       }
-      jobs.push({ id: this.nextId(), scenario: freshScenario(jr), seed: jr.int(1, 2 ** 31 - 1), origin: 'fresh' });
+      jobs.push({ id: 0, scenario: freshScenario(jr), seed: jr.int(1, 2 ** 31 - 1), origin: 'fresh' });
     }
-    this.open = jobs;
-    return jobs;
+    // Cheapest first (a loaded corpus keeps its order): a campaign that stops at its first failure
+    // spends the least before it, shortest-job-first; ids follow the order run.
+    const order = jobs
+      .map((j, i) => ({ j, i, cost: j.origin === 'corpus' ? -1 : costUnits(j.scenario) }))
+      .sort((a, b) => a.cost - b.cost || a.i - b.i)
+      .map(({ j }) => ({ ...j, id: this.nextId() }));
+    this.open = order;
+    return order;
   }
 
   /** Take a generation's outcomes back, in job order (a failing run is counted, never kept). */
@@ -167,15 +182,17 @@ export class Explorer {
     if (!jobs) throw new Error('no batch is open');
     if (outcomes.length !== jobs.length || outcomes.some((o, i) => o.id !== jobs[i]!.id))
       throw new Error('the outcomes must be those of the open batch, in job order');
+    const families = this.opts.families ? new Set<string>(this.opts.families) : null;
     for (const [i, o] of outcomes.entries()) {
       const job = jobs[i]!;
+      const features = families ? o.features.filter((f) => families.has(f.slice(0, f.indexOf(':')))) : o.features;
       const kept =
         !o.failed &&
         this.corpus.consider({
           id: entryKey(job.scenario, job.seed),
           scenario: job.scenario,
           seed: job.seed,
-          features: [...o.features].sort(),
+          features: [...features].sort(),
         }).length > 0;
       this.count(job, kept);
     }
@@ -229,6 +246,8 @@ export class Explorer {
       corpus: this.corpus.entries.map((e) => ({ ...enc(e), features: e.features })),
       seen: [...this.corpus.seen],
       stats: this.summary(),
+      ...(this.opts.families ? { families: [...this.opts.families] } : {}),
+      ...(this.opts.fresh ? { fresh: true } : {}),
     };
   }
 
@@ -236,7 +255,13 @@ export class Explorer {
   static resume(state: ExplorerState): Explorer {
     if (state.version !== EXPLORER_VERSION)
       throw new Error(`the saved explorer state is of version ${state.version}, this is ${EXPLORER_VERSION}`);
-    const x = new Explorer({ campaignSeed: state.campaignSeed, shard: state.shard, batch: state.batch });
+    const x = new Explorer({
+      campaignSeed: state.campaignSeed,
+      shard: state.shard,
+      batch: state.batch,
+      ...(state.families ? { families: state.families } : {}),
+      ...(state.fresh ? { fresh: true } : {}),
+    });
     x.generation = state.generation;
     x.runs = state.runs;
     x.pendingCorpus = state.pendingCorpus.map((e) => ({

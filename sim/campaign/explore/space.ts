@@ -603,6 +603,12 @@ export function drawScenario(rng: Rng): Scenario {
     const f = drawFault(rng, rng.pick(FAULT_KINDS), ctx);
     if (f) faults.push(f);
   }
+  // A Byzantine sender for a few minutes in some runs, besides the mix (as the swarm has one in half
+  // its seeds): its crafts walk the service's validation rules one by one.
+  if (coalition.length && rng.bool(0.4)) {
+    const f = drawFault(rng, 'byzantineTxs', ctx);
+    if (f) faults.push({ ...f, forMs: Math.max(f.forMs ?? 0, 120_000) });
+  }
   const workload = emptyWorkload();
   for (const kind of WORKLOAD_KINDS) if (rng.bool(WORKLOAD_CHANCE[kind])) drawWorkloadItem(rng, workload, kind, ctx);
   const buggify = drawBuggify(rng);
