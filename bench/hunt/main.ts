@@ -35,6 +35,7 @@ import { STRATEGIES, type StrategyName, sourceOf } from './strategies';
 import { TreeRunner } from './treeRunner';
 import { type BugInfo, HUNT_KIND, type HuntRow, type HuntShard, asHunt, mergeHunts } from './results';
 import { renderHunt } from './render';
+import { measureReach, reachVariants, reachedBy } from './reach';
 
 export const DEFAULT_HUNT_SAMPLE = 30;
 export const DEFAULT_BUDGET_S = 120;
@@ -291,12 +292,71 @@ function readResult(path: string): { file: string; value: unknown } {
   }
 }
 
+async function reachCommand(a: {
+  budget: number;
+  seeds: string;
+  variants?: string;
+  list: boolean;
+  workers: number;
+  out: string;
+}): Promise<number> {
+  const all = reachVariants();
+  if (a.list) {
+    process.stdout.write(`${all.map((v) => v.name).join('\n')}\n`);
+    return EXIT.pass;
+  }
+  const names = a.variants?.split(',').map((x) => x.trim());
+  const variants = names ? all.filter((v) => names.includes(v.name)) : all;
+  if (names && variants.length !== names.length)
+    throw new InputError('--variants', `unknown variant(s); --list shows them`);
+  const seeds = a.seeds.split(',').map((x) => wholeNumber(Number(x), '--seeds', 0));
+  if (!(a.budget > 0)) throw new InputError('--budget', 'expected a positive number of CPU-seconds');
+  const root = PACKAGE_ROOT;
+  process.chdir(root);
+  const started = performance.now();
+  say(
+    `hunt reach: ${variants.length} variants x ${seeds.length} campaign seeds, ${a.budget} CPU-s each, ${a.workers} workers`,
+  );
+  let done = 0;
+  const { curves, mutants } = await measureReach({
+    root,
+    budgetS: a.budget,
+    seeds,
+    workers: wholeNumber(a.workers, '--workers', 1),
+    variants,
+    onCurve: (c, total) =>
+      say(
+        `  ${c.variant} (seed ${c.campaignSeed}): ${c.points.at(-1)?.reached ?? 0} switches in ${c.points.length} runs (${++done}/${total})`,
+      ),
+  });
+  const marks = [30, 60, 120, a.budget].filter((x, i, xs) => x <= a.budget && xs.indexOf(x) === i);
+  const mean = (xs: number[]) => xs.reduce((p, x) => p + x, 0) / Math.max(1, xs.length);
+  const lines = [
+    `## Code reached per CPU-second (${mutants} logic-mutant switches in the code, none on; campaign seeds ${seeds.join(', ')}; mean over seeds)`,
+    '',
+    `| variant | ${marks.map((m) => `by ${m} CPU-s`).join(' | ')} | runs | failing runs |`,
+    `| --- | ${marks.map(() => '---').join(' | ')} | --- | --- |`,
+    ...variants.map((v) => {
+      const cs = curves.filter((c) => c.variant === v.name);
+      return `| ${v.name} | ${marks.map((m) => mean(cs.map((c) => reachedBy(c, m))).toFixed(0)).join(' | ')} | ${mean(cs.map((c) => c.points.length)).toFixed(0)} | ${cs.reduce((n, c) => n + c.failures, 0)} |`;
+    }),
+    '',
+    `wall time ${((performance.now() - started) / 60_000).toFixed(1)} min`,
+  ];
+  const out = resolve(a.out);
+  mkdirSync(out, { recursive: true });
+  writeFileSync(join(out, 'reach.json'), `${JSON.stringify({ mutants, seeds, budgetS: a.budget, curves }, null, 1)}\n`);
+  writeFileSync(join(out, 'reach.md'), `${lines.join('\n')}\n`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+  return EXIT.pass;
+}
+
 export async function huntMain(argv: string[]): Promise<number> {
   let code: number = EXIT.pass;
   let usage: string | null = null;
   const parser = yargs(argv)
     .scriptName('npm run bench -- hunt')
-    .usage('$0 [run|merge|show] [options]')
+    .usage('$0 [run|merge|show|reach] [options]')
     .command(
       ['run', '$0'],
       'every planted bug and a sample of unit-detected mutants against each fuzz strategy alone, to the first catch or the budget (the default)',
@@ -384,6 +444,25 @@ export async function huntMain(argv: string[]): Promise<number> {
         writeFileSync(join(dir, 'results.json'), `${JSON.stringify(merged, null, 2)}\n`);
         writeFileSync(join(dir, 'summary.md'), renderHunt(merged, true));
         process.stdout.write(renderHunt(merged, a.markdown));
+      },
+    )
+    .command(
+      'reach',
+      'which feedback pays: code reached (mutant switches passed, all mutants in, none on) per CPU-second, per campaign variant, on the unmodified code',
+      (y) =>
+        y
+          .option('budget', { type: 'number', default: 200, describe: 'CPU-seconds per variant and campaign seed' })
+          .option('seeds', { type: 'string', default: '3', describe: 'comma-separated campaign seeds' })
+          .option('variants', { type: 'string', describe: 'comma-separated variant names (default: all; see --list)' })
+          .option('list', { type: 'boolean', default: false, describe: 'list the variants and stop' })
+          .option('workers', { type: 'number', default: cpus().length, describe: 'worker threads' })
+          .option('out', {
+            type: 'string',
+            default: 'reports/hunt/reach',
+            describe: 'where reach.json and reach.md go',
+          }),
+      async (a) => {
+        code = await reachCommand(a);
       },
     )
     .command(
