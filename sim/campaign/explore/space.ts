@@ -103,6 +103,9 @@ export const DURATIONS_MIN: ReadonlyArray<{ min: number; weight: number }> = [
   { min: 15, weight: 1 },
   { min: 20, weight: 1 },
   { min: 30, weight: 0.3 },
+  // The suite's long regressions run one and two hours: faults that take long to show.
+  { min: 60, weight: 0.15 },
+  { min: 120, weight: 0.05 },
 ];
 export const MIN_DURATION_MS = 120_000;
 export const MAX_DURATION_MS = 2 * 3_600_000;
@@ -341,7 +344,7 @@ export function drawFault(rng: Rng, kind: FaultKind, ctx: DrawContext): FaultSpe
 export function drawPattern(rng: Rng, ctx: DrawContext): FaultSpec[] {
   const n = ctx.validatorCount;
   const endS = Math.floor(ctx.durationMs / 1000);
-  switch (rng.int(0, 3)) {
+  switch (rng.int(0, 4)) {
     case 0: {
       // The sidechain halts at a sprint start: every producer offline at one height.
       const height = ctx.sprint * rng.int(1, 4);
@@ -371,6 +374,8 @@ export function drawPattern(rng: Rng, ctx: DrawContext): FaultSpec[] {
         ...(forMs !== undefined ? { forMs } : {}),
       }));
     }
+    case 3:
+      return stallAndRestart(rng, ctx);
     default: {
       // A producer flaps: offline again and again.
       const v: number | 'inTurn' = rng.bool(0.5) ? 'inTurn' : rng.int(1, n);
@@ -384,6 +389,44 @@ export function drawPattern(rng: Rng, ctx: DrawContext): FaultSpec[] {
       return out;
     }
   }
+}
+
+/**
+ * Consensus stalls and nodes come back behind (bft-round-skip's shape, for any set): the service
+ * nodes split into a group holding more than 2/3 of the power and the rest; a moment later a node
+ * of the big group crashes, so no group has a quorum and the rounds go on without commits; at the
+ * heal the crashed node and the cut-off group start the height in round 0 while the others are in
+ * a later round, on whose votes they must skip ahead.
+ */
+function stallAndRestart(rng: Rng, ctx: DrawContext): FaultSpec[] {
+  const n = ctx.validatorCount;
+  let total = 0n;
+  for (const x of ctx.stakes) total += x;
+  const order = rng.shuffle(Array.from({ length: n }, (_, i) => i + 1));
+  const cut: number[] = [];
+  let cutPower = 0n;
+  for (const v of order) {
+    const p = ctx.stakes[v - 1]!;
+    if ((cutPower + p) * 3n >= total) continue;
+    cut.push(v);
+    cutPower += p;
+    if (rng.bool(0.5)) break;
+  }
+  const rest = order.filter((v) => !cut.includes(v));
+  if (!cut.length || rest.length < 2) return [];
+  const crashed = rest[rng.int(0, rest.length - 1)]!;
+  const startS = rng.int(20, 60);
+  const lengthS = rng.int(60, 150);
+  const lagS = rng.int(5, 30);
+  return [
+    { kind: 'partition', atMs: startS * 1000, forMs: lengthS * 1000, groups: [cut.map(svc), rest.map(svc)] },
+    {
+      kind: 'crash',
+      node: svc(crashed),
+      atMs: (startS + lagS) * 1000,
+      forMs: (lengthS - lagS + rng.int(-5, 10)) * 1000,
+    },
+  ];
 }
 
 function drawParams(rng: Rng, n: number): ScenarioParams {
@@ -597,10 +640,13 @@ export function drawScenario(rng: Rng): Scenario {
   const coalition = drawCoalition(rng, stakes);
   const ctx: DrawContext = { validatorCount: n, stakes, coalition, durationMs, sprint: params.sprint };
   const faults: FaultSpec[] = [];
-  if (rng.bool(0.15)) faults.push(...drawPattern(rng, ctx));
+  if (rng.bool(0.25)) faults.push(...drawPattern(rng, ctx));
   const count = rng.int(0, big ? 2 : 5);
+  // Now and then the faults come together (within a minute), so that they act on each other.
+  const cluster = count > 1 && rng.bool(0.3) ? rng.int(20, Math.max(21, Math.floor(durationMs / 1000) - 100)) : null;
   for (let i = 0; i < count; i++) {
     const f = drawFault(rng, rng.pick(FAULT_KINDS), ctx);
+    if (f && cluster !== null && f.atMs !== undefined && f.atMs >= 20_000) f.atMs = (cluster + rng.int(0, 60)) * 1000;
     if (f) faults.push(f);
   }
   // A Byzantine sender for a few minutes in some runs, besides the mix (as the swarm has one in half
