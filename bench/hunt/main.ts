@@ -105,6 +105,8 @@ async function runCommand(a: RunArgs): Promise<number> {
   const cpu0 = process.cpuUsage();
   const children0 = cpuTime();
   const loadStart = loadavg();
+  // The code measured is the code at the start (a commit made while the bench runs is not it).
+  const build = { version: lockstepVersion(), commit: gitCommit() };
   // A fresh sample seed unless given (never 1 or 2: the samples the mutation bench was tuned on).
   const seed = a.seed ?? randomInt(3, 2 ** 31 - 1);
   wholeNumber(seed, '--seed', 0);
@@ -233,8 +235,7 @@ async function runCommand(a: RunArgs): Promise<number> {
     const children1 = cpuTime();
     const result: HuntShard = {
       kind: HUNT_KIND,
-      version: lockstepVersion(),
-      commit: gitCommit(),
+      ...build,
       params: {
         seed,
         sample,
