@@ -115,9 +115,13 @@ describe('lockstep fuzz --strategy guided', () => {
   }, 300_000);
 
   it('refuses the flags of the other strategy', async () => {
-    const r = await lockstep(['fuzz', '--seeds', '1', '--corpus-in', dir]);
+    const r = await lockstep(['fuzz', '--strategy', 'swarm', '--seeds', '1', '--corpus-in', dir]);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/--corpus-in.*is for --strategy guided/);
+    // The guided explorer is the default; the swarm's own flags are refused there.
+    const d = await lockstep(['fuzz', '--seeds', '1', '--duration', '30m']);
+    expect(d.code).toBe(1);
+    expect(d.stderr).toMatch(/--duration.*is for --strategy swarm/);
     const resume = await lockstep([
       'fuzz',
       '--strategy',
