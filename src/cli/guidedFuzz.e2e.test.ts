@@ -5,7 +5,7 @@
  * guided shards writes one summary and one corpus; the swarm-only and guided-only flags are refused
  * where they do not belong.
  */
-import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { lockstep, scratchDir } from './cliHarness';
@@ -74,6 +74,40 @@ describe('lockstep fuzz --strategy guided', () => {
     expect(first.stdout).toMatch(/^explorer +\d+ features seen; corpus \d+ runs/m);
     const saved = JSON.parse(readFileSync(join(corpus, 'corpus.json'), 'utf8'));
     expect(saved.kind).toBe('lockstep-fuzz-corpus');
+    // --resume reads <out>.interrupted/ (here: the whole campaign, so nothing is left to run).
+    cpSync(join(dir, 'first'), join(dir, 'again.interrupted'), { recursive: true });
+    const again = await lockstep([
+      'fuzz',
+      '--seeds',
+      '8',
+      '--workers',
+      '2',
+      '--campaign-seed',
+      '5',
+      '--resume',
+      '--out',
+      join(dir, 'again'),
+    ]);
+    expect(again.code, again.stderr).toBe(0);
+    const strip = (f: string) => {
+      const { wallMs: _, ...rest } = JSON.parse(readFileSync(join(dir, f, 'summary.json'), 'utf8'));
+      return rest;
+    };
+    expect(strip('again')).toEqual(strip('first'));
+    expect(existsSync(join(dir, 'again.interrupted'))).toBe(false);
+    cpSync(join(dir, 'first'), join(dir, 'third.interrupted'), { recursive: true });
+    const other = await lockstep([
+      'fuzz',
+      '--seeds',
+      '9',
+      '--campaign-seed',
+      '5',
+      '--resume',
+      '--out',
+      join(dir, 'third'),
+    ]);
+    expect(other.code).toBe(1);
+    expect(other.stderr).toMatch(/--resume: .* is of a campaign with other parameters/);
     // A night of two shards, both from that corpus.
     for (const i of [1, 2]) {
       const r = await lockstep([

@@ -4,7 +4,7 @@
  * after every generation, the corpus written and read, the results folder written whole (an
  * interrupted one goes to `<dir>.interrupted/`, and `--resume` continues it).
  */
-import { cpSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { InputError } from '../core/errors';
 import { type PlantName } from '../core/plants';
@@ -164,6 +164,8 @@ export async function guidedFuzz(
   saveCorpus(folder.dir, c.corpus, build);
   if (o.corpusOut !== undefined) saveCorpus(o.corpusOut, c.corpus, build);
   const dir = c.summary.interrupted ? folder.keepInterrupted() : folder.commit();
+  // A resumed campaign that finished leaves no interrupted part behind.
+  if (resumed && !c.summary.interrupted) rmSync(interruptedDir, { recursive: true, force: true });
   interrupts.dispose();
   if (o.json) process.stdout.write(`${JSON.stringify({ ...file, out: dir })}\n`);
   else process.stdout.write(format(file, dir) + explorerLines(c.explorer).join('\n') + '\n');
