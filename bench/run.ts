@@ -6,6 +6,7 @@
  * checkout DIR too, figure by figure, and print this checkout's speed over it (bench/checkouts.ts).
  * `npm run bench -- mutation [options]` is the mutation score (bench/mutation/main.ts; `--help`
  * lists its options).
+ * `npm run bench -- hunt [options]` races the fuzz strategies to the first catch (bench/hunt/main.ts).
  */
 import { cpus } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -39,6 +40,12 @@ const groups: Record<string, () => BenchResult[] | Promise<BenchResult[]>> = {
 
 /** Long campaigns, run only when named. */
 const ON_REQUEST = new Set(['oracles', 'byzantine']);
+
+if (process.argv[2] === 'hunt') {
+  // The hunt bench takes options of its own (docs/HUNT.md).
+  const { huntMain } = await import('./hunt/main');
+  process.exit(await huntMain(process.argv.slice(3)));
+}
 
 if (process.argv[2] === 'mutation') {
   // The mutation bench takes options of its own (docs/MUTATION.md); it loads Stryker only when named.

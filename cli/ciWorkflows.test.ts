@@ -116,6 +116,30 @@ describe('GitHub workflows', () => {
     expect(merge).toMatch(/--markdown >> "\$GITHUB_STEP_SUMMARY"$/);
   });
 
+  it('explore.yml runs the guided explorer from the saved corpus, merges the shards and saves the corpus for the next night', () => {
+    const x = workflow('explore.yml');
+    const runs = Object.values(x.jobs).flatMap((j) => j.steps.flatMap((s) => (s.run ? [s.run] : [])));
+    for (const run of runs) expect(run).not.toMatch(/\|\|\s*true|;\s*true\b|continue-on-error/);
+    const shard = x.jobs.shard!.steps;
+    const restore = shard.findIndex((s) => s.uses?.startsWith('actions/cache/restore'));
+    const fuzz = shard.findIndex((s) => s.run?.includes('lockstep fuzz --strategy guided'));
+    expect(restore).toBeGreaterThan(-1);
+    expect(fuzz).toBeGreaterThan(restore);
+    // The corpus, when the cache had one, goes in with --corpus-in.
+    expect(shard[fuzz]!.run).toMatch(/corpus\.json \]; then corpus="--corpus-in corpus"/);
+    expect(shard[fuzz]!.run).toMatch(
+      /lockstep fuzz --strategy guided .*--shard \$\{\{ matrix\.shard \}\}\/4 .*\$corpus$/m,
+    );
+    expect(shard.filter((s) => s.uses?.startsWith('actions/upload-artifact')).map((s) => s.if)).toEqual(['always()']);
+    expect(x.jobs.merge!.if).toBe('always()');
+    const merge = x.jobs.merge!.steps;
+    expect(merge.find((s) => s.run?.includes('report merge'))!.run).toMatch(/--markdown >> "\$GITHUB_STEP_SUMMARY"$/);
+    const save = merge.find((s) => s.uses?.startsWith('actions/cache/save')) as
+      | { with?: { path?: string } }
+      | undefined;
+    expect(save?.with?.path).toBe((shard[restore] as { with?: { path?: string } }).with?.path);
+  });
+
   it('sweep.yml shards a sweep, still uploads and merges, and writes the merged tables to the job summary', () => {
     const sweep = workflow('sweep.yml');
     const runs = Object.values(sweep.jobs).flatMap((j) => j.steps.flatMap((s) => (s.run ? [s.run] : [])));

@@ -21,6 +21,8 @@ describe('lockstep fuzz in a CI log', () => {
     const child = spawnLockstep(
       [
         'fuzz',
+        '--strategy',
+        'swarm',
         '--time',
         '20s',
         '--workers',

@@ -25,21 +25,32 @@ import { ReportFolder } from './reportFolder';
 import { gitCommit, lockstepVersion } from './provenance';
 import { fuzzDurationMs, swarmProfileOf } from './shrinkReplayCommands';
 import { campaignRulesLines } from '../sim/rules/coverage';
+import { guidedFuzz } from './guidedFuzz';
 
 export interface FuzzCliOptions {
   seeds?: number;
   time?: string;
   workers: number;
   shard: string;
-  profile: string;
-  crypto: string;
-  duration: string;
+  /** The swarm's: its profile, crypto and simulated time per seed (defaults swarm, fast, 2h). */
+  profile?: string;
+  crypto?: string;
+  duration?: string;
   out?: string;
   json: boolean;
-  efficacyEvery: number;
+  /** The swarm's: measure fault efficacy on every k-th seed (default 10). */
+  efficacyEvery?: number;
   plant?: string;
   progressInterval?: string;
+  /** `guided` (the default: cli/guidedFuzz.ts) or `swarm`. */
+  strategy?: string;
+  campaignSeed?: number;
+  corpusIn?: string;
+  corpusOut?: string;
+  resume?: boolean;
 }
+
+export const STRATEGIES = ['swarm', 'guided'] as const;
 
 export function parseShard(value: string): { index: number; count: number } {
   const m = /^(\d+)\/(\d+)$/.exec(value);
@@ -59,26 +70,75 @@ export function campaignExitCode(s: CampaignSummary): number {
   ]);
 }
 
+/** The guided explorer, unless --strategy swarm (it wins the hunt bench: docs/HUNT.md). */
+export const DEFAULT_STRATEGY = 'guided';
+
 export async function fuzzCommand(o: FuzzCliOptions): Promise<number> {
-  const profile = swarmProfileOf(o.profile);
-  if (o.crypto !== 'fast' && o.crypto !== 'real')
-    throw new InputError('--crypto', `expected fast or real, got ${JSON.stringify(o.crypto)}`);
+  const strategy = o.strategy ?? DEFAULT_STRATEGY;
+  if (!(STRATEGIES as readonly string[]).includes(strategy))
+    throw new InputError('--strategy', `expected ${STRATEGIES.join(' or ')}, got ${JSON.stringify(strategy)}`);
+  if (strategy === 'guided')
+    for (const [flag, given] of [
+      ['--profile', o.profile],
+      ['--crypto', o.crypto],
+      ['--duration', o.duration],
+      ['--efficacy-every', o.efficacyEvery],
+    ] as const)
+      if (given !== undefined)
+        throw new InputError(
+          flag,
+          "is for --strategy swarm (the guided explorer draws each run's length, crypto and faults itself)",
+        );
+  const profile = swarmProfileOf(o.profile ?? 'swarm');
+  const crypto = o.crypto ?? 'fast';
+  if (crypto !== 'fast' && crypto !== 'real')
+    throw new InputError('--crypto', `expected fast or real, got ${JSON.stringify(crypto)}`);
+  const efficacyEvery = o.efficacyEvery ?? 10;
   if (o.seeds === undefined && o.time === undefined)
     throw new InputError('--seeds', 'give --seeds N or --time DURATION');
   if (o.seeds !== undefined && (!Number.isSafeInteger(o.seeds) || o.seeds < 1))
     throw new InputError('--seeds', `expected a positive integer, got ${o.seeds}`);
   if (!Number.isSafeInteger(o.workers) || o.workers < 1 || o.workers > 64)
     throw new InputError('--workers', `expected 1 to 64, got ${o.workers}`);
-  if (!Number.isSafeInteger(o.efficacyEvery) || o.efficacyEvery < 0)
-    throw new InputError('--efficacy-every', `expected a non-negative integer, got ${o.efficacyEvery}`);
+  if (!Number.isSafeInteger(efficacyEvery) || efficacyEvery < 0)
+    throw new InputError('--efficacy-every', `expected a non-negative integer, got ${efficacyEvery}`);
   const plant = o.plant === undefined ? undefined : parsePlant(o.plant, '--plant');
   const shard = parseShard(o.shard);
   const durationMs = fuzzDurationMs(o.duration, '--duration');
   const wallBudgetMs = o.time === undefined ? undefined : parseDurationMs(o.time, '--time');
   if (wallBudgetMs !== undefined && wallBudgetMs <= 0) throw new InputError('--time', 'must be positive');
   const intervalMs = progressIntervalMs(o.progressInterval);
-  const crypto = o.crypto as 'fast' | 'real';
   const outDir = resolve(o.out ?? join('reports', 'fuzz', `shard-${shard.index}-of-${shard.count}`));
+  if (strategy === 'guided') {
+    const campaignSeed = o.campaignSeed ?? 1;
+    if (!Number.isSafeInteger(campaignSeed) || campaignSeed < 0)
+      throw new InputError('--campaign-seed', `expected a whole number, got ${campaignSeed}`);
+    const { file } = await guidedFuzz(
+      {
+        ...(o.seeds !== undefined ? { runs: o.seeds } : {}),
+        ...(wallBudgetMs !== undefined ? { wallBudgetMs } : {}),
+        workers: o.workers,
+        shard,
+        campaignSeed,
+        ...(plant ? { plant } : {}),
+        outDir,
+        ...(o.corpusIn !== undefined ? { corpusIn: o.corpusIn } : {}),
+        ...(o.corpusOut !== undefined ? { corpusOut: o.corpusOut } : {}),
+        resume: o.resume === true,
+        json: o.json,
+        intervalMs,
+      },
+      formatCampaign,
+    );
+    return campaignExitCode(file);
+  }
+  for (const [flag, given] of [
+    ['--corpus-in', o.corpusIn],
+    ['--corpus-out', o.corpusOut],
+    ['--campaign-seed', o.campaignSeed],
+    ['--resume', o.resume || undefined],
+  ] as const)
+    if (given !== undefined) throw new InputError(flag, 'is for --strategy guided (the swarm has no corpus to keep)');
   const folder = new ReportFolder(outDir);
   // The failures folder is made when the first one is found.
   const failuresDir = folder.file('failures');
@@ -124,7 +184,7 @@ export async function fuzzCommand(o: FuzzCliOptions): Promise<number> {
       durationMs,
       crypto,
       profile,
-      efficacyEvery: o.efficacyEvery,
+      efficacyEvery,
       ...(plant ? { plant } : {}),
       now: Date.now,
       shouldStop: () => interrupts.requested,
@@ -170,7 +230,7 @@ export async function fuzzCommand(o: FuzzCliOptions): Promise<number> {
       profile,
       durationMs,
       crypto,
-      efficacyEvery: o.efficacyEvery,
+      efficacyEvery,
       plant: o.plant ?? null,
       seeds: o.seeds ?? null,
       timeBudgetMs: wallBudgetMs ?? null,

@@ -175,7 +175,7 @@ export async function main(argv: string[]): Promise<number> {
       'Run a campaign of seeds over a worker pool and report failures by oracle',
       (y) =>
         y
-          .option('seeds', { type: 'number', describe: 'run seeds 1..N (within the shard)' })
+          .option('seeds', { type: 'number', describe: 'run seeds (swarm) or runs (guided) 1..N (within the shard)' })
           .option('time', { type: 'string', describe: 'or keep going for this much wall time, e.g. 10m' })
           .option('workers', { type: 'number', default: 2, describe: 'worker threads' })
           .option('shard', {
@@ -185,31 +185,57 @@ export async function main(argv: string[]): Promise<number> {
           })
           .option('profile', {
             type: 'string',
-            default: 'swarm',
             describe:
-              'fault profile: swarm draws the fault mix and knobs per seed (Byzantine validators below 1/3 of the power); byzantine-third adds a coalition of 3/7 of the power attacking consensus (the safety oracles must fire)',
+              'swarm: the fault profile (default swarm): swarm draws the fault mix and knobs per seed (Byzantine validators below 1/3 of the power); byzantine-third adds a coalition of 3/7 of the power attacking consensus (the safety oracles must fire)',
           })
           .option('crypto', {
             type: 'string',
-            default: 'fast',
             choices: ['fast', 'real'],
-            describe: 'crypto mode of every run',
+            describe: 'swarm: crypto mode of every run (default fast)',
           })
-          .option('duration', { type: 'string', default: '2h', describe: 'simulated time per seed' })
+          .option('duration', { type: 'string', describe: 'swarm: simulated time per seed (default 2h)' })
           .option('out', { type: 'string', describe: 'results folder (default reports/fuzz/shard-I-of-N/)' })
           .option('efficacy-every', {
             type: 'number',
-            default: 10,
-            describe: 'measure fault efficacy on every k-th seed (re-runs without each fault); 0 = never',
+            describe:
+              'swarm: measure fault efficacy on every k-th seed (re-runs without each fault; default 10); 0 = never',
           })
           .option('plant', { type: 'string', hidden: true, describe: 'turn on a planted bug (test builds)' })
+          .option('strategy', {
+            type: 'string',
+            default: 'guided',
+            choices: ['guided', 'swarm'],
+            describe:
+              "guided: the explorer draws runs and mutates those that reached new ground (docs/HUNT.md); swarm: seed N is swarm scenario N; --profile, --duration, --crypto and --efficacy-every are the swarm's",
+          })
+          .option('campaign-seed', { type: 'number', describe: 'guided: the campaign seed (default 1)' })
+          .option('corpus-in', {
+            type: 'string',
+            describe: 'guided: start from this corpus (corpus.json or its folder); its runs go first',
+          })
+          .option('corpus-out', {
+            type: 'string',
+            describe: 'guided: also write the corpus to this folder (the results folder always holds one)',
+          })
+          .option('resume', {
+            type: 'boolean',
+            describe: 'guided: continue the interrupted campaign in <out>.interrupted/ (same parameters and commit)',
+          })
           .option('progress-interval', PROGRESS_INTERVAL)
           .option('json', {
             type: 'boolean',
             default: false,
             describe: 'print one JSON object (seeds, verdicts, failures, faults)',
           })
-          .example('$0 fuzz --seeds 200 --workers 2 --duration 30m', '200 swarm seeds of 30 simulated minutes')
+          .example('$0 fuzz --seeds 400 --workers 2', '400 runs of the guided explorer')
+          .example(
+            '$0 fuzz --strategy swarm --seeds 200 --workers 2 --duration 30m',
+            '200 swarm seeds of 30 simulated minutes',
+          )
+          .example(
+            '$0 fuzz --strategy guided --time 1h --corpus-in corpus --corpus-out corpus',
+            'an hour of the guided explorer, its corpus kept',
+          )
           .example(
             '$0 fuzz --seeds 1000 --shard 3/8 --json',
             'one shard of a CI matrix; merge with `lockstep report merge`',
@@ -221,14 +247,19 @@ export async function main(argv: string[]): Promise<number> {
           ...(a.time !== undefined ? { time: a.time } : {}),
           workers: a.workers,
           shard: a.shard,
-          profile: a.profile,
-          crypto: a.crypto,
-          duration: a.duration,
+          ...(a.profile !== undefined ? { profile: a.profile } : {}),
+          ...(a.crypto !== undefined ? { crypto: a.crypto } : {}),
+          ...(a.duration !== undefined ? { duration: a.duration } : {}),
           ...(a.out !== undefined ? { out: a.out } : {}),
           json: a.json,
-          efficacyEvery: a['efficacy-every'],
+          ...(a['efficacy-every'] !== undefined ? { efficacyEvery: a['efficacy-every'] } : {}),
           ...(a.plant !== undefined ? { plant: a.plant } : {}),
           ...(a['progress-interval'] !== undefined ? { progressInterval: a['progress-interval'] } : {}),
+          strategy: a.strategy,
+          ...(a['campaign-seed'] !== undefined ? { campaignSeed: a['campaign-seed'] } : {}),
+          ...(a['corpus-in'] !== undefined ? { corpusIn: a['corpus-in'] } : {}),
+          ...(a['corpus-out'] !== undefined ? { corpusOut: a['corpus-out'] } : {}),
+          ...(a.resume !== undefined ? { resume: a.resume } : {}),
         });
       },
     )

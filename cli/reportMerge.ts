@@ -13,6 +13,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { InputError } from '../src/core/errors';
 import { campaignMarkdown, mergeShards } from '../sim/campaign/shardFile';
+import { mergeCorpusFolders } from '../sim/campaign/guidedFiles';
 import { campaignExitCode, formatCampaign } from './fuzzCommand';
 import { analyseSweep } from '../sim/sweep/analysis';
 import { JOURNAL_FILE, JOURNAL_KIND, JournalWriter, readJournal, type Journal } from '../sim/sweep/journal';
@@ -104,6 +105,13 @@ export async function reportMergeCommand(o: ReportMergeOptions): Promise<number>
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'summary.json'), `${JSON.stringify(merged, null, 2)}\n`);
   writeFileSync(join(dir, 'summary.md'), campaignMarkdown(merged));
+  // Guided shards keep corpora: one corpus for the next campaign (e.g. a CI cache).
+  const corpus = mergeCorpusFolders(
+    o.dirs.map((d) => resolve(d)),
+    dir,
+    merged,
+  );
+  if (corpus && !o.json) process.stderr.write(`corpus: ${corpus.entries} runs in ${corpus.file}\n`);
   if (o.json) process.stdout.write(`${JSON.stringify({ ...merged, out: dir })}\n`);
   else if (o.markdown) process.stdout.write(campaignMarkdown(merged));
   else process.stdout.write(formatCampaign(merged, dir));

@@ -110,7 +110,20 @@ describe('the packed package', () => {
   }, 60_000);
 
   it('a fuzz campaign loads its compiled worker task and agrees with the sources', () => {
-    const args = ['fuzz', '--seeds', '1', '--workers', '1', '--duration', '30s', '--crypto', 'fast', '--json'];
+    const args = [
+      'fuzz',
+      '--strategy',
+      'swarm',
+      '--seeds',
+      '1',
+      '--workers',
+      '1',
+      '--duration',
+      '30s',
+      '--crypto',
+      'fast',
+      '--json',
+    ];
     const r = spawnSync('npx', ['--no', '--', 'lockstep', ...args, '--out', join(work, 'fuzz')], {
       cwd: app,
       encoding: 'utf8',

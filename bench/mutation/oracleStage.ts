@@ -103,7 +103,7 @@ export interface OracleStageOptions {
   onMutant?: (m: MutantInfo, r: OracleResult) => void;
 }
 
-function rangesOf(sample: readonly MutantInfo[]): Map<string, Array<{ start: Position; end: Position }>> {
+export function rangesOf(sample: readonly MutantInfo[]): Map<string, Array<{ start: Position; end: Position }>> {
   const out = new Map<string, Array<{ start: Position; end: Position }>>();
   for (const m of sample) {
     const list = out.get(m.file) ?? [];
@@ -113,7 +113,7 @@ function rangesOf(sample: readonly MutantInfo[]): Map<string, Array<{ start: Pos
   return out;
 }
 
-function newPool(tree: string, threads: number, staticMutant?: string): Piscina {
+export function newPool(tree: string, threads: number, staticMutant?: string): Piscina {
   return new Piscina({
     filename: join(tree, 'bench', 'mutation', 'oracleTask.mjs'),
     minThreads: threads,
@@ -125,13 +125,14 @@ function newPool(tree: string, threads: number, staticMutant?: string): Piscina 
 }
 
 /** One run on the pool; a wall budget overrun or a dead worker comes back as a result too. */
-async function runOn(pool: Piscina, job: OracleJob, budgetMs: number): Promise<OracleRunResult> {
+export async function runOn(pool: Piscina, job: OracleJob, budgetMs: number): Promise<OracleRunResult> {
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(), budgetMs);
   try {
     return (await pool.run(job, { signal: abort.signal })) as OracleRunResult;
   } catch (e) {
-    const base = { oracle: null, hits: 0, coverage: {}, simulatedMs: 0, wallMs: budgetMs };
+    // The thread was busy the whole time (it is gone: its CPU time is not known).
+    const base = { oracle: null, hits: 0, coverage: {}, simulatedMs: 0, wallMs: budgetMs, cpuMs: budgetMs };
     if (abort.signal.aborted)
       return {
         ...base,

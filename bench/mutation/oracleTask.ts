@@ -16,6 +16,9 @@ import { fileURLToPath } from 'node:url';
 import { clearCaches } from '../../src/core/memo';
 import { loadScenario } from '../../sim/scenario/load';
 import { type Scenario } from '../../sim/scenario/scenario';
+import { decodeScenario } from '../../sim/scenario/decodeScenario';
+import { FeatureCollector } from '../../sim/campaign/explore/features';
+import { threadCpuMs } from './cpuTime';
 import { runScenario } from '../../sim/run/run';
 import { swarmScenario } from '../../sim/campaign/swarm';
 import { checkExpectations } from '../../sim/report/outcome';
@@ -45,7 +48,9 @@ const TREE_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 export type OracleRun =
   | { kind: 'scenario'; file: string; fastCrypto: boolean }
-  | { kind: 'swarm'; seed: number; durationMs: number };
+  | { kind: 'swarm'; seed: number; durationMs: number }
+  /** A scenario as its file holds it (encodeScenario) and a seed: a fuzz campaign's run (the hunt bench). */
+  | { kind: 'value'; scenario: Record<string, unknown>; seed: number };
 
 export interface OracleJob {
   kind: 'run';
@@ -54,6 +59,10 @@ export interface OracleJob {
   mutantId: string | null;
   /** Hits of the mutant's switch beyond which the run counts as a hang (Stryker's hit limit). */
   hitLimit: number | null;
+  /** Collect the explorer's features of the run (sim/campaign/explore/features.ts). */
+  features?: boolean;
+  /** Check the modules' invariants at every block (default true, as `npm test` does). */
+  checkInvariants?: boolean;
 }
 
 export interface ProbeJob {
@@ -73,6 +82,11 @@ export interface OracleRunResult {
   coverage: Record<string, number>;
   simulatedMs: number;
   wallMs: number;
+  /** CPU time of this worker thread for the run (null where /proc is not there). */
+  cpuMs: number | null;
+  /** The run's features, when asked for. */
+  features?: string[];
+  traceHash?: string;
 }
 
 export interface ProbeResult {
@@ -84,18 +98,22 @@ const HIT_LIMIT = 'Stryker: Hit count limit reached';
 
 function scenarioOf(run: OracleRun): Scenario {
   if (run.kind === 'swarm') return swarmScenario(run.seed, run.durationMs);
+  if (run.kind === 'value') return decodeScenario(run.scenario);
   const s = loadScenario(join(TREE_ROOT, run.file), 'file').scenario;
   return run.fastCrypto ? { ...s, crypto: 'fast' } : s;
 }
 
 function seedOf(run: OracleRun, s: Scenario): number {
-  return run.kind === 'swarm' ? run.seed : (s.seed ?? 1);
+  return run.kind === 'swarm' || run.kind === 'value' ? run.seed : (s.seed ?? 1);
 }
 
 let runs = 0;
 
 export function runOracleJob(job: OracleJob): OracleRunResult {
   const start = performance.now();
+  const cpuStart = threadCpuMs();
+  const collector = job.features ? new FeatureCollector() : null;
+  let extra: Pick<OracleRunResult, 'features' | 'traceHash'> = {};
   const testId = `run-${runs++}`;
   clearCaches();
   if (STARTED_WITH === null) ns.activeMutant = job.mutantId ?? undefined;
@@ -104,7 +122,7 @@ export function runOracleJob(job: OracleJob): OracleRunResult {
   ns.currentTestId = testId;
   ns.hitCount = job.mutantId === null ? undefined : 0;
   ns.hitLimit = job.hitLimit ?? undefined;
-  const done = (r: Omit<OracleRunResult, 'hits' | 'coverage' | 'wallMs'>): OracleRunResult => {
+  const done = (r: Omit<OracleRunResult, 'hits' | 'coverage' | 'wallMs' | 'cpuMs'>): OracleRunResult => {
     const hits = ns.hitCount ?? 0;
     const coverage = ns.mutantCoverage?.perTest[testId] ?? {};
     if (ns.mutantCoverage) delete ns.mutantCoverage.perTest[testId];
@@ -121,6 +139,8 @@ export function runOracleJob(job: OracleJob): OracleRunResult {
       hits,
       coverage,
       wallMs: performance.now() - start,
+      cpuMs: cpuStart === null ? null : (threadCpuMs() ?? cpuStart) - cpuStart,
+      ...extra,
     };
   };
   let scenario: Scenario;
@@ -130,7 +150,12 @@ export function runOracleJob(job: OracleJob): OracleRunResult {
     return done({ outcome: 'crash', oracle: null, message: `loading: ${(e as Error).message}`, simulatedMs: 0 });
   }
   try {
-    const r = runScenario(scenario, { seed: seedOf(job.run, scenario), checkInvariants: true });
+    const r = runScenario(scenario, {
+      seed: seedOf(job.run, scenario),
+      checkInvariants: job.checkInvariants ?? true,
+      ...(collector ? { onRecord: collector.onRecord } : {}),
+    });
+    extra = { traceHash: r.traceHash, ...(collector ? { features: collector.finish(r) } : {}) };
     if (r.engine.runaway)
       return done({ outcome: 'hang', oracle: null, message: r.message, simulatedMs: r.simulatedMs });
     if (r.verdict === 'safety' || r.verdict === 'liveness')

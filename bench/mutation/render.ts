@@ -182,6 +182,12 @@ export function renderReport(r: AnyResult, judgements: JudgementsFile, markdown 
     ),
     '',
   );
+  const total = rows.at(-1)!;
+  const kills = total.oracleKilled + total.oracleHang;
+  out.push(
+    `kills by an oracle verdict: ${total.kinds.safety + total.kinds.liveness} of the ${kills} mutants the oracle stage detected (${pct(total.kinds.safety + total.kinds.liveness, kills)}); the rest by a crash, a hang or a failed expectation`,
+    '',
+  );
   const oracles = new Map<string, number>();
   for (const m of r.mutants)
     if (m.oracles.oracle) oracles.set(m.oracles.oracle, (oracles.get(m.oracles.oracle) ?? 0) + 1);

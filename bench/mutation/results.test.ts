@@ -151,6 +151,8 @@ describe('the report', () => {
     // total: unit detects 0, 1, 2, 3; the oracles 0 and 1 of them, one by an oracle's verdict.
     expect(text).toMatch(/\| total +\| 5 +\| 4 +\| 0 +\| 0 +\| 3 +\| 0 +\| 2 +\| 1 +\| 2\/4 = 50% +\| 1\/4 = 25% +\|/);
     expect(text).toContain('equivalent: same order');
+    // Of the three the oracle stage detected (0, 1 by a crash, 4), two by an oracle's verdict.
+    expect(text).toContain('kills by an oracle verdict: 2 of the 3 mutants the oracle stage detected (67%)');
     expect(text).toContain('judged: 1 equivalent, 0 gaps, 1 unjudged');
     expect(unjudged).toBe(1);
   });

@@ -8,25 +8,40 @@ import { Piscina } from 'piscina';
 import { fileURLToPath } from 'node:url';
 import { taskModuleUrl } from '../workers/workerEntry';
 
+export type PoolTask = 'fuzzTask' | 'scenarioTask' | 'sweepTask' | 'exploreTask';
+
 export interface PoolRun<J, R> {
   /**
    * The task module beside this file, by name (`fuzzTask`, `scenarioTask`): from source its
    * loader `name.mjs`, compiled the bundled `name.js` (see sim/workers/workerEntry.ts).
    */
-  task: 'fuzzTask' | 'scenarioTask' | 'sweepTask';
+  task: PoolTask;
   workers: number;
   /** The next job, or null when there is none (or the caller wants to stop). */
   next: () => J | null;
   onResult: (job: J, result: R) => void;
 }
 
-export async function runOnPool<J, R>(o: PoolRun<J, R>): Promise<void> {
-  const pool = new Piscina({
-    filename: fileURLToPath(taskModuleUrl(import.meta.url, o.task)),
-    minThreads: o.workers,
-    maxThreads: o.workers,
+function newPool(task: PoolTask, workers: number): Piscina {
+  return new Piscina({
+    filename: fileURLToPath(taskModuleUrl(import.meta.url, task)),
+    minThreads: workers,
+    maxThreads: workers,
     idleTimeout: 1_000,
   });
+}
+
+/**
+ * A pool kept open across many rounds of jobs (the explorer's generations): its workers load the
+ * code once. `run` takes one job; `close` ends the workers.
+ */
+export function openPool<J, R>(task: PoolTask, workers: number): { run(job: J): Promise<R>; close(): Promise<void> } {
+  const pool = newPool(task, workers);
+  return { run: async (job) => (await pool.run(job)) as R, close: () => pool.destroy() };
+}
+
+export async function runOnPool<J, R>(o: PoolRun<J, R>): Promise<void> {
+  const pool = newPool(o.task, o.workers);
   const loop = async (): Promise<void> => {
     for (let job = o.next(); job !== null; job = o.next()) o.onResult(job, (await pool.run(job)) as R);
   };

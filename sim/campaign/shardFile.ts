@@ -10,6 +10,7 @@ import { formatDurationMs } from '../../src/core/duration';
 import { type CampaignSummary, mergeSummaries } from './fuzz';
 import { BYZANTINE_TXS } from '../faults/byzantineTxs';
 import { byzantineTable, reachTable } from '../run/messageReach';
+import { type ExplorerStats } from './explore/explorer';
 
 export const SHARD_KIND = 'lockstep-fuzz-shard';
 export const MERGED_KIND = 'lockstep-fuzz-merged';
@@ -24,6 +25,11 @@ export interface CampaignParams {
   /** Seeds 1..seeds over all shards (null: the campaign ran for a wall-time budget). */
   seeds: number | null;
   timeBudgetMs: number | null;
+  /** `guided`: the explorer's campaign (sim/campaign/guided.ts); absent: the swarm's. */
+  strategy?: 'guided';
+  /** The guided campaign's seed, and how many corpus entries it loaded (null: none). */
+  campaignSeed?: number;
+  corpusIn?: number | null;
 }
 
 export interface SeedRange {
@@ -42,6 +48,8 @@ export interface ShardFile extends CampaignSummary {
   shard: { index: number; count: number };
   seedRange: SeedRange;
   wallMs: number;
+  /** A guided campaign's explorer figures (runs kept per origin and operator, features, corpus). */
+  explorer?: ExplorerStats;
 }
 
 export interface MergedFile extends CampaignSummary {
@@ -159,7 +167,7 @@ export function campaignMarkdown(s: ShardFile | MergedFile): string {
   const p = s.params;
   const exercised = Object.keys(s.rules.exercised).length;
   const lines: string[] = [
-    `## Fuzz campaign: ${s.seeds} seeds, ${failing ? `**${failing} failing**` : 'none failing'}${s.interrupted ? ' (interrupted: partial results)' : ''}`,
+    `## Fuzz campaign: ${s.seeds} ${p.strategy === 'guided' ? 'runs' : 'seeds'}, ${failing ? `**${failing} failing**` : 'none failing'}${s.interrupted ? ' (interrupted: partial results)' : ''}`,
     '',
     '| | |',
     '| --- | --- |',
@@ -168,7 +176,9 @@ export function campaignMarkdown(s: ShardFile | MergedFile): string {
         .map(([k, v]) => `${k} ${v}`)
         .join(', ') || 'none'
     } |`,
-    `| per seed | ${formatDurationMs(p.durationMs)} simulated, ${p.crypto} crypto, ${p.profile} profile${p.plant ? `, planted bug ${p.plant}` : ''} |`,
+    p.strategy === 'guided'
+      ? `| strategy | guided explorer, campaign seed ${p.campaignSeed}${p.corpusIn ? `, ${p.corpusIn} corpus runs loaded` : ''}; each run's length, crypto and faults drawn or mutated${p.plant ? `; planted bug ${p.plant}` : ''} |`
+      : `| per seed | ${formatDurationMs(p.durationMs)} simulated, ${p.crypto} crypto, ${p.profile} profile${p.plant ? `, planted bug ${p.plant}` : ''} |`,
     s.kind === MERGED_KIND
       ? `| shards | ${s.shards.length} of ${s.shardCount}${s.missingShards.length ? ` (missing: ${s.missingShards.map((i) => `${i}/${s.shardCount}`).join(', ')})` : ''} |`
       : `| shard | ${s.shard.index}/${s.shard.count}, seeds ${s.seedRange.first ?? '-'}..${s.seedRange.last ?? '-'} step ${s.seedRange.step} |`,
@@ -189,6 +199,22 @@ export function campaignMarkdown(s: ShardFile | MergedFile): string {
         `| ${g.seeds.length} | ${g.oracle} | ${g.message.replace(/\|/g, '\\|')} | ${g.seeds.slice(0, 10).join(', ')}${g.seeds.length > 10 ? ', …' : ''} |`,
       );
     lines.push('', `Repro: \`${s.failures[0]!.repro.split('  (')[0]}\``, '');
+  }
+  if (s.kind === SHARD_KIND && s.explorer) {
+    const x = s.explorer;
+    const o = x.byOrigin;
+    lines.push(
+      '### Explorer',
+      '',
+      `${x.features} features seen; ${x.corpus} runs in the corpus. Runs that reached new ground, of those run: fresh draws ${o.fresh.kept}/${o.fresh.runs}, mutants ${o.mutant.kept}/${o.mutant.runs}${o.corpus.runs ? `, loaded corpus ${o.corpus.kept}/${o.corpus.runs}` : ''}.`,
+      '',
+      '| operator | mutants | kept |',
+      '| --- | --- | --- |',
+      ...Object.entries(x.byOperator)
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([k, e]) => `| ${k} | ${e.runs} | ${e.kept} |`),
+      '',
+    );
   }
   lines.push('### Messages reached', '', ...reachTable(s.reach, true), '');
   lines.push(

@@ -97,6 +97,7 @@ export abstract class Domain {
       epochMs: scenario.epochMs,
       boundary,
       observe: record,
+      ...(scenario.buggify ? { buggify: scenario.buggify } : {}),
     });
     this.faults = new FaultBook({ domain: name, engine, boundary, heights, record, site: () => this.faultSite() });
   }

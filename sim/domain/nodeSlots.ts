@@ -16,8 +16,9 @@ import { type Engine } from '../engine/engine';
 import { type Rng } from '../env/rng';
 import { type Network, NET_DELIVER } from '../env/network';
 import { type DomainName, domainOf } from './runSetup';
-import { type RunObservation } from '../core/record';
+import { type FaultFact, type RunObservation } from '../core/record';
 import { type CrossBoundary } from './windowProtocol';
+import { type Buggify, restartsNode } from '../scenario/buggify';
 
 export type AnyTimer = ServiceTimer | SidechainTimer | ParentTimer;
 
@@ -30,6 +31,10 @@ export interface NodeSlot {
   skewMs: number;
   rng: Rng;
   ctx: NodeContext<NodeMessage, AnyTimer>;
+  /** The node's BUGGIFY stream (`buggify:<id>`), when the scenario asks for BUGGIFY; else null. */
+  buggify: Rng | null;
+  /** Down because BUGGIFY restarted it (it starts again after the knob's `down`). */
+  buggifyDown: boolean;
 }
 
 interface TimerPayload {
@@ -69,10 +74,19 @@ export interface NodeSlotsEnv {
   boundary: CrossBoundary;
   /** A node's record (observation). */
   observe(node: string, obs: RunObservation): void;
+  /** Rare paths on purpose (sim/scenario/buggify.ts); absent: none, and no draw is made. */
+  buggify?: Buggify;
 }
+
+/** The event that starts a node BUGGIFY took down, once its `down` is over. */
+const BUGGIFY_RESTART = 'buggify.restart';
 
 export class NodeSlots {
   private readonly slots = new Map<string, NodeSlot>();
+  /** BUGGIFY restarts so far (their fault records' indexes count down from -1). */
+  private buggifyRestarts = 0;
+  /** The fault record of each node BUGGIFY holds down, for its end. */
+  private readonly buggifyFacts = new Map<string, FaultFact>();
 
   constructor(private readonly env: NodeSlotsEnv) {
     const { engine } = env;
@@ -95,6 +109,16 @@ export class NodeSlots {
           this.scheduleTimer(Math.max(slot.pausedUntilMs, e.nowMs()), ev.target, ev.payload);
           return;
         }
+        const restarts = env.buggify?.restarts;
+        if (
+          slot.buggify !== null &&
+          restarts &&
+          restartsNode(env.buggify, ev.target) &&
+          slot.buggify.bool(restarts.probability)
+        ) {
+          this.buggifyRestart(slot, restarts.downMs);
+          return;
+        }
         slot.node.onTimer(ev.payload.tag, slot.ctx);
       },
       (p) => describeTimer(p.tag.kind),
@@ -108,6 +132,22 @@ export class NodeSlots {
         slot.node.onConnect?.(ev.payload, slot.ctx);
       },
       (peer) => `{"peer":${JSON.stringify(peer)}}`,
+    );
+    engine.on<number>(
+      BUGGIFY_RESTART,
+      (ev) => {
+        const slot = this.slots.get(ev.target);
+        const fact = this.buggifyFacts.get(ev.target);
+        this.buggifyFacts.delete(ev.target);
+        if (fact) env.observe('', { kind: 'fault.end', ...fact });
+        // Only the incarnation BUGGIFY took down: a crash fault since then owns the node now.
+        if (!slot || slot.alive || !slot.buggifyDown || slot.incarnation !== ev.payload) return;
+        slot.buggifyDown = false;
+        slot.alive = true;
+        slot.incarnation++;
+        slot.node.restart(slot.ctx);
+      },
+      (inc) => `{"inc":${inc}}`,
     );
     env.network.onReconnect = (a, b) => {
       if (this.slots.get(a)?.node.onConnect !== undefined && this.slots.has(b))
@@ -129,14 +169,20 @@ export class NodeSlots {
       skewMs: 0,
       rng: this.env.rng.fork(`node:${id}`),
       ctx: undefined as unknown as NodeContext<NodeMessage, AnyTimer>,
+      buggify: this.env.buggify ? this.env.rng.fork(`buggify:${id}`) : null,
+      buggifyDown: false,
     };
+    const late = this.env.buggify?.lateTimers;
     slot.ctx = {
       nowMs: () => engine.nowMs() + this.env.epochMs + slot.skewMs,
       send: (to, msg) => network.send(id, to, msg),
       broadcast: (to, msg, except) => network.broadcast(id, to, msg, except),
       multicast: (to, msg, mask) => network.multicast(id, to, msg, mask),
-      setTimer: (afterMs, tag) =>
-        this.scheduleTimer(engine.nowMs() + Math.max(0, Math.floor(afterMs)), id, { tag, inc: slot.incarnation }),
+      setTimer: (afterMs, tag) => {
+        let at = engine.nowMs() + Math.max(0, Math.floor(afterMs));
+        if (late && slot.buggify?.bool(late.probability)) at += slot.buggify!.int(0, late.maxMs);
+        this.scheduleTimer(at, id, { tag, inc: slot.incarnation });
+      },
       random: () => slot.rng.float(),
       observe: (o) => this.env.observe(id, o),
     };
@@ -162,7 +208,11 @@ export class NodeSlots {
   /** Crash a node, or restart a crashed one. */
   crashOrRestart(id: string, crash: boolean): void {
     const s = this.get(id);
-    if (crash) {
+    if (crash && s.buggifyDown) {
+      // Already down (BUGGIFY): the crash fault takes it over; its own restart is void now.
+      s.buggifyDown = false;
+      s.incarnation++;
+    } else if (crash) {
       s.node.crash();
       s.alive = false;
       s.incarnation++;
@@ -182,8 +232,41 @@ export class NodeSlots {
     }
   }
 
+  /**
+   * BUGGIFY: the node crashes as its timer fires and starts again `downMs` later (0: at once). The
+   * oracles see it as a fault of kind `buggify.restart` (records only: a negative index, outside
+   * the scenario's faults), so their timing rules excuse it as they excuse a crash.
+   */
+  private buggifyRestart(s: NodeSlot, downMs: number): void {
+    const id = s.node.id;
+    const fact = {
+      index: -1 - this.buggifyRestarts++,
+      fault: 'buggify.restart',
+      detail: id,
+      permanent: false,
+      atHeight: null,
+    };
+    this.env.observe('', { kind: 'fault.start', ...fact });
+    s.node.crash();
+    s.alive = false;
+    s.incarnation++;
+    if (downMs === 0) {
+      s.alive = true;
+      s.incarnation++;
+      s.node.restart(s.ctx);
+      this.env.observe('', { kind: 'fault.end', ...fact });
+      return;
+    }
+    s.buggifyDown = true;
+    this.buggifyFacts.set(id, fact);
+    this.env.engine.after(downMs, BUGGIFY_RESTART, id, s.incarnation);
+    this.env.boundary.noteRequestTrigger(this.env.engine.nowMs() + downMs);
+  }
+
   private scheduleTimer(timeMs: number, target: string, payload: TimerPayload): void {
     this.env.engine.at(timeMs, 'node.timer', target, payload);
-    if (this.env.boundary.isRequestTimer(payload.tag.kind)) this.env.boundary.noteRequestTrigger(timeMs);
+    // A BUGGIFY restart may fire on any timer of its nodes, and a node that starts polls across.
+    if (this.env.boundary.isRequestTimer(payload.tag.kind) || restartsNode(this.env.buggify, target))
+      this.env.boundary.noteRequestTrigger(timeMs);
   }
 }

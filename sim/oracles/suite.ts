@@ -105,7 +105,10 @@ export class OracleSuite {
       stateSyncDelayS: p.stateSyncDelayS,
       firstSpanEnd: BigInt(p.firstSpanDuration - 1),
     });
-    const latencyMs = worstLatencyMs(scenario.network);
+    // BUGGIFY's late timers (sim/scenario/buggify.ts) delay a step as a slow link would: every bound
+    // derived from the worst latency takes them in, and the bounds that do not use it add them.
+    const lateMs = scenario.buggify?.lateTimers?.maxMs ?? 0;
+    const latencyMs = worstLatencyMs(scenario.network) + lateMs;
     // A backup stamps parent.time + its delay unless it learned of the parent later: at most the
     // worst latency, in whole seconds.
     this.backup = new BackupStepInOracle(delays, 3n, BigInt(Math.max(1, Math.ceil(latencyMs / 1000))));
@@ -124,7 +127,10 @@ export class OracleSuite {
       return a;
     };
     this.floor = new FinalityFloorOracle(this.model, fetchMs);
-    this.bftProgress = new BftProgressOracle(bftProgressBounds(timings, latencyMs, scenario.network.loss), addressOf);
+    this.bftProgress = new BftProgressOracle(
+      bftProgressBounds(timings, latencyMs, scenario.network.loss, lateMs > 0),
+      addressOf,
+    );
     // Bounds: a service block within a few round timeouts; a sidechain block within the last
     // backup's delay plus slack; a checkpoint within the buffer time, an interval and the ack path.
     const intervalMs =
@@ -132,7 +138,7 @@ export class OracleSuite {
       p.parentBlockTimeMs * (p.parentConfirmations + 2);
     this.liveness = new LivenessOracle({
       serviceMs: 60_000,
-      sidechainMs: (p.producerDelayS + (p.producerCount - 1) * p.backupMultiplierS + 10) * 1000,
+      sidechainMs: (p.producerDelayS + (p.producerCount - 1) * p.backupMultiplierS + 10) * 1000 + lateMs,
       checkpointMs: p.checkpointBufferTimeMs + intervalMs + 120_000,
     });
     this.roots = new CheckpointRootOracle(this.model);
@@ -143,7 +149,8 @@ export class OracleSuite {
       (p.parentConfirmations + 3) * p.parentBlockTimeMs +
         p.relayDelayPerRankMs * scenario.validators.length +
         (p.stateSyncDelayS + p.sprint * p.periodS + p.producerDelayS + p.producerCount * p.backupMultiplierS) * 1000 +
-        60_000,
+        60_000 +
+        4 * lateMs,
     );
     this.oracles = [
       new ServiceSafetyOracle(),

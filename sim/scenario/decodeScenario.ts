@@ -27,6 +27,7 @@ import {
   MESSAGE_TYPES,
 } from './scenario';
 import { type Repeats } from './repeats';
+import { decodeBuggify } from './buggify';
 
 const TOP_KEYS = [
   '$schema',
@@ -45,6 +46,7 @@ const TOP_KEYS = [
   'plant',
   'seed',
   'streams',
+  'buggify',
 ];
 
 /**
@@ -324,6 +326,7 @@ function decodeChecked(value: unknown): Scenario {
     ...(o.plant !== undefined ? { plant: parsePlant(o.plant, 'plant') } : {}),
     ...(o.seed !== undefined ? { seed: r.int(o, 'seed', undefined, 0) } : {}),
     ...(o.streams !== undefined ? { streams: r.str(o, 'streams') } : {}),
+    ...(o.buggify !== undefined ? { buggify: decodeBuggify(r.child('buggify'), o.buggify) } : {}),
   };
 }
 

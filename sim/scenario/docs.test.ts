@@ -67,6 +67,10 @@ function requiredMentions(s: Json): Array<{ heading: string; fields: string[] }>
       fields: [...Object.keys(expectProps), ...keys(expectProps.min), ...keys(expectProps.max)],
     },
     { heading: '## `plant`, `seed` and `streams`', fields: ['plant', 'seed', 'streams'] },
+    {
+      heading: '## `buggify`',
+      fields: Object.entries(props(top.buggify)).flatMap(([k, v]) => keys(v).map((f) => `${k}.${f}`)),
+    },
   ];
 }
 

@@ -5,6 +5,7 @@ import { encodeBalanceOverride } from './balanceOverrides';
 
 import { type Scenario } from './scenario';
 import { encodeEvery, encodeRepeats } from './repeats';
+import { encodeBuggify } from './buggify';
 
 /** The scenario as a file (the inverse of decodeScenario): durations with units (`4m`, `1500ms`), amounts as strings. */
 export function encodeScenario(s: Scenario): Record<string, unknown> {
@@ -109,5 +110,6 @@ export function encodeScenario(s: Scenario): Record<string, unknown> {
     ...(s.plant ? { plant: s.plant } : {}),
     ...(s.seed !== undefined ? { seed: s.seed } : {}),
     ...(s.streams !== undefined ? { streams: s.streams } : {}),
+    ...(s.buggify !== undefined ? { buggify: encodeBuggify(s.buggify) } : {}),
   };
 }

@@ -13,6 +13,7 @@ import { MESSAGE_NAMES, UNDECODABLE } from '../core/messageNames';
 import { type BalanceOverrideItem } from './balanceOverrides';
 
 import { type Repeats } from './repeats';
+import { type Buggify } from './buggify';
 
 export type { Repeats } from './repeats';
 
@@ -154,6 +155,8 @@ export interface Scenario {
    * it replays the same run.
    */
   streams?: string;
+  /** Rare paths on purpose, simulation only (sim/scenario/buggify.ts); absent: none. */
+  buggify?: Buggify;
 }
 
 /**

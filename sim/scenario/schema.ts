@@ -12,6 +12,7 @@
 import { PLANT_NAMES } from '../../src/core/plants';
 import { FAULT_KINDS, faultDef } from '../faults/registry';
 import { balanceOverrideSchema } from './balanceOverrides';
+import { BUGGIFY_SCHEMA } from './buggify';
 import {
   DURATION,
   LINK,
@@ -232,6 +233,7 @@ export function scenarioSchema(): Schema {
           minLength: 1,
           description: "the name the random streams are drawn under, with the seed (default: the scenario's name)",
         },
+        buggify: BUGGIFY_SCHEMA,
       },
       ['name'],
     ),
