@@ -12,8 +12,13 @@
 //                (sim/workers/workerEntry.ts).
 //   dist/types/  the type declarations of `lockstep` and `lockstep/sim`, from tsc; tsc-alias
 //                adds the `.js` extensions that consumers on moduleResolution node16/nodenext need.
+//
+// dist/js/ is replaced whole at the end (built beside it, then swapped by two renames), never
+// emptied first: a `lockstep` started while a build runs (a test, a second terminal, the first
+// `npx lockstep` of a fresh clone, which has npm run `prepare` again) finds the old build or the
+// new one, not a missing file.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -22,7 +27,10 @@ import { replaceTscAliasPaths } from 'tsc-alias';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
 
-rmSync(dist, { recursive: true, force: true });
+const js = join(dist, 'js');
+const nextJs = join(dist, 'js.next');
+const oldJs = join(dist, 'js.old');
+for (const d of [nextJs, oldJs, join(dist, 'types')]) rmSync(d, { recursive: true, force: true });
 
 const entryPoints = { cli: 'cli/main.ts', index: 'src/index.ts', sim: 'sim/index.ts' };
 for (const f of readdirSync(join(root, 'sim'), { recursive: true })) {
@@ -38,7 +46,7 @@ for (const f of readdirSync(join(root, 'sim'), { recursive: true })) {
 await build({
   absWorkingDir: root,
   entryPoints,
-  outdir: 'dist/js',
+  outdir: 'dist/js.next',
   bundle: true,
   // One copy of every module however many entry points a process loads (the CLI starts the
   // worker entries; a script may import both `lockstep` and `lockstep/sim`).
@@ -58,3 +66,7 @@ await replaceTscAliasPaths({ configFile: project, resolveFullPaths: true });
 for (const f of readdirSync(join(dist, 'types'), { recursive: true })) {
   if (f.endsWith('.js')) rmSync(join(dist, 'types', f));
 }
+
+if (existsSync(js)) renameSync(js, oldJs);
+renameSync(nextJs, js);
+rmSync(oldJs, { recursive: true, force: true });
