@@ -18,6 +18,7 @@ import { randomInt } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import yargs from 'yargs';
+import { parseBenchCommand } from '../benchCli';
 import { InputError } from '../../src/core/errors';
 import { parseDurationMs } from '../../src/core/duration';
 import { type PlantName, PLANT_NAMES, parsePlant } from '../../src/core/plants';
@@ -354,7 +355,6 @@ async function reachCommand(a: {
 
 export async function huntMain(argv: string[]): Promise<number> {
   let code: number = EXIT.pass;
-  let usage: string | null = null;
   const parser = yargs(argv)
     .scriptName('npm run bench -- hunt')
     .usage('$0 [run|merge|show|reach] [options]')
@@ -477,25 +477,6 @@ export async function huntMain(argv: string[]): Promise<number> {
         const { file, value } = readResult(a.file as string);
         process.stdout.write(renderHunt(asHunt(file, value), a.markdown));
       },
-    )
-    .strict()
-    .help()
-    .fail((msg, err) => {
-      if (err) throw err;
-      usage = msg;
-    });
-  try {
-    await parser.parseAsync();
-  } catch (e) {
-    if (e instanceof InputError) {
-      say(`hunt: ${e.message}`);
-      return EXIT.badInput;
-    }
-    throw e;
-  }
-  if (usage !== null) {
-    say(`hunt: ${usage}\n(see npm run bench -- hunt --help)`);
-    return EXIT.badInput;
-  }
-  return code;
+    );
+  return (await parseBenchCommand(parser, 'hunt', say)) ?? code;
 }

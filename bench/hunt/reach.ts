@@ -16,60 +16,20 @@ import { instrument, targetFiles } from '../mutation/population';
 import { removeEmptyTmp, removeTree, runTmpDir, writeInstrumentedTree } from '../mutation/instrumentedTree';
 import { newPool, runOn } from '../mutation/oracleStage';
 import { type OracleRunResult } from '../mutation/oracleTask';
-import { encodeScenario } from '../../sim/scenario/encodeScenario';
-import { swarmScenario } from '../../sim/campaign/swarm';
-import { Explorer, type ExploreJob } from '../../sim/campaign/explore/explorer';
-import { FEATURE_FAMILIES, type FeatureFamily } from '../../sim/campaign/explore/features';
+import { type GuidedVariant, type RunSource, guidedSource, swarmSource } from './strategies';
+import { FEATURE_FAMILIES } from '../../sim/campaign/explore/features';
 
 export interface ReachVariant {
   name: string;
-  make(campaignSeed: number): {
-    next(): { scenario: Record<string, unknown>; seed: number };
-    taken(features: readonly string[], failed: boolean): void;
-  };
+  make(campaignSeed: number): RunSource;
 }
 
-function explorerVariant(name: string, opts: { families?: FeatureFamily[]; fresh?: boolean }): ReachVariant {
-  return {
-    name,
-    make(campaignSeed) {
-      const x = new Explorer({ campaignSeed, shard: { index: 1, count: 1 }, ...opts });
-      let batch: ExploreJob[] = [];
-      let outcomes: Array<{ id: number; failed: boolean; features: readonly string[] }> = [];
-      let at = 0;
-      return {
-        next() {
-          if (at === batch.length) {
-            batch = x.nextBatch();
-            outcomes = [];
-            at = 0;
-          }
-          const j = batch[at++]!;
-          return { scenario: encodeScenario(j.scenario), seed: j.seed };
-        },
-        taken(features, failed) {
-          outcomes.push({ id: batch[outcomes.length]!.id, failed, features });
-          if (outcomes.length === batch.length) x.ingest(outcomes);
-        },
-      };
-    },
-  };
+function explorerVariant(name: string, opts: GuidedVariant): ReachVariant {
+  return { name, make: (campaignSeed) => guidedSource(campaignSeed, opts) };
 }
 
 function swarmVariant(name: string, durationMs: number): ReachVariant {
-  return {
-    name,
-    make() {
-      let seed = 0;
-      return {
-        next: () => {
-          seed++;
-          return { scenario: encodeScenario(swarmScenario(seed, durationMs)), seed };
-        },
-        taken() {},
-      };
-    },
-  };
+  return { name, make: () => swarmSource(durationMs) };
 }
 
 export function reachVariants(): ReachVariant[] {
@@ -143,7 +103,7 @@ export async function measureReach(o: {
           for (const id of Object.keys(r.coverage)) covered.add(id);
           const failed = r.outcome !== 'pass';
           if (failed) failures++;
-          source.taken(r.features ?? [], failed);
+          source.taken({ failed, features: r.features ?? [] });
           points.push({ cpuS: cpuMs / 1000, runs: points.length + 1, reached: covered.size });
         }
         const c = { variant: v.name, campaignSeed: s, points, failures };

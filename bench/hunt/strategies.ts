@@ -9,7 +9,7 @@
  */
 import { encodeScenario } from '../../sim/scenario/encodeScenario';
 import { swarmScenario } from '../../sim/campaign/swarm';
-import { Explorer, type ExploreJob } from '../../sim/campaign/explore/explorer';
+import { Explorer, type ExploreJob, type ExplorerOptions } from '../../sim/campaign/explore/explorer';
 
 export const STRATEGIES = ['swarm', 'guided'] as const;
 export type StrategyName = (typeof STRATEGIES)[number];
@@ -47,8 +47,9 @@ export function swarmSource(durationMs: number): RunSource {
   };
 }
 
-export function guidedSource(campaignSeed: number): RunSource {
-  const explorer = new Explorer({ campaignSeed, shard: { index: 1, count: 1 } });
+/** The explorer as a run source; `opts` narrows its feedback or turns its corpus off (the reach bench). */
+export function guidedSource(campaignSeed: number, opts: GuidedVariant = {}): RunSource {
+  const explorer = new Explorer({ campaignSeed, shard: { index: 1, count: 1 }, ...opts });
   let batch: ExploreJob[] = [];
   let outcomes: Array<{ id: number; failed: boolean; features: readonly string[] }> = [];
   let at = 0;
@@ -69,6 +70,8 @@ export function guidedSource(campaignSeed: number): RunSource {
     },
   };
 }
+
+export type GuidedVariant = Pick<ExplorerOptions, 'families' | 'fresh'>;
 
 export function sourceOf(strategy: StrategyName, o: { swarmDurationMs: number; campaignSeed: number }): RunSource {
   return strategy === 'swarm' ? swarmSource(o.swarmDurationMs) : guidedSource(o.campaignSeed);

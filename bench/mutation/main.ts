@@ -15,6 +15,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, wri
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import yargs from 'yargs';
+import { parseBenchCommand } from '../benchCli';
 import { InputError } from '../../src/core/errors';
 import { parseDurationMs } from '../../src/core/duration';
 import { EXIT } from '../../src/core/exitCodes';
@@ -295,7 +296,6 @@ function showCommand(path: string, markdown: boolean): number {
 
 export async function mutationMain(argv: string[]): Promise<number> {
   let code: number = EXIT.pass;
-  let usage: string | null = null;
   const parser = yargs(argv)
     .scriptName('npm run bench -- mutation')
     .usage('$0 [run|merge|show] [options]')
@@ -388,25 +388,6 @@ export async function mutationMain(argv: string[]): Promise<number> {
       (a) => {
         code = showCommand(a.file as string, a.markdown);
       },
-    )
-    .strict()
-    .help()
-    .fail((msg, err) => {
-      if (err) throw err;
-      usage = msg;
-    });
-  try {
-    await parser.parseAsync();
-  } catch (e) {
-    if (e instanceof InputError) {
-      say(`mutation: ${e.message}`);
-      return EXIT.badInput;
-    }
-    throw e;
-  }
-  if (usage !== null) {
-    say(`mutation: ${usage}\n(see npm run bench -- mutation --help)`);
-    return EXIT.badInput;
-  }
-  return code;
+    );
+  return (await parseBenchCommand(parser, 'mutation', say)) ?? code;
 }
