@@ -13,12 +13,12 @@
  * Exit codes: 0 the bench ran (the figures are figures, not a verdict), 1 bad input, 130
  * interrupted (the bugs done are written, marked partial).
  */
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { randomInt } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import yargs from 'yargs';
-import { parseBenchCommand } from '../benchCli';
+import { parseBenchCommand, readBenchResult } from '../benchCli';
 import { InputError } from '../../src/core/errors';
 import { parseDurationMs } from '../../src/core/duration';
 import { type PlantName, PLANT_NAMES, parsePlant } from '../../src/core/plants';
@@ -29,7 +29,7 @@ import { watchInterrupts } from '../../cli/interrupts';
 import { MUTATORS, TARGETS } from '../mutation/population';
 import { parseShard, shardOf } from '../mutation/sample';
 import { cpuTime } from '../mutation/cpuTime';
-import { TMP_DIR_NAME, runTmpDir } from '../mutation/instrumentedTree';
+import { removeRunTmp } from '../mutation/instrumentedTree';
 import { type Bug, plantBugs, unitDetectedSample } from './population';
 import { huntBug } from './hunt';
 import { STRATEGIES, type StrategyName, sourceOf } from './strategies';
@@ -129,7 +129,7 @@ async function runCommand(a: RunArgs): Promise<number> {
   const interrupts = watchInterrupts({
     onFirst: () => say('hunt: stopping after the campaigns under way (Ctrl-C again to abort at once)'),
     onAbort: () => {
-      cleanTmp(root);
+      removeRunTmp(root);
       process.exit(EXIT.interrupted);
     },
   });
@@ -271,26 +271,7 @@ async function runCommand(a: RunArgs): Promise<number> {
   } finally {
     interrupts.dispose();
     await runner?.close();
-    cleanTmp(root);
-  }
-}
-
-function cleanTmp(root: string): void {
-  rmSync(join(root, runTmpDir()), { recursive: true, force: true });
-  const dir = join(root, TMP_DIR_NAME);
-  // The bench's folder goes only when no other run's folder is in it.
-  if (existsSync(dir) && readdirSync(dir).length === 0) rmSync(dir, { recursive: true, force: true });
-}
-
-function readResult(path: string): { file: string; value: unknown } {
-  const abs = resolve(path);
-  if (!existsSync(abs)) throw new InputError('files', `${path}: no such file or folder`);
-  const file = statSync(abs).isDirectory() ? join(abs, 'results.json') : abs;
-  if (!existsSync(file)) throw new InputError('files', `${path} has no results.json: not a hunt bench result`);
-  try {
-    return { file: path, value: JSON.parse(readFileSync(file, 'utf8')) };
-  } catch (e) {
-    throw new InputError(path, `not valid JSON: ${(e as Error).message}`);
+    removeRunTmp(root);
   }
 }
 
@@ -439,7 +420,7 @@ export async function huntMain(argv: string[]): Promise<number> {
           .option('out', { type: 'string', default: 'reports/hunt/merged', describe: 'merged results folder' })
           .option('markdown', { type: 'boolean', default: false, describe: 'print the report as Markdown' }),
       (a) => {
-        const merged = mergeHunts((a.files as string[]).map(readResult));
+        const merged = mergeHunts((a.files as string[]).map((f) => readBenchResult(f, 'hunt bench')));
         const dir = resolve(a.out);
         mkdirSync(dir, { recursive: true });
         writeFileSync(join(dir, 'results.json'), `${JSON.stringify(merged, null, 2)}\n`);
@@ -474,7 +455,7 @@ export async function huntMain(argv: string[]): Promise<number> {
           .positional('file', { type: 'string', demandOption: true })
           .option('markdown', { type: 'boolean', default: false }),
       (a) => {
-        const { file, value } = readResult(a.file as string);
+        const { file, value } = readBenchResult(a.file as string, 'hunt bench');
         process.stdout.write(renderHunt(asHunt(file, value), a.markdown));
       },
     );

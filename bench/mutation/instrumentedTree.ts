@@ -43,3 +43,11 @@ export function removeEmptyTmp(root: string): void {
   for (const dir of [join(root, runTmpDir()), join(root, TMP_DIR_NAME)])
     if (existsSync(dir) && readdirSync(dir).length === 0) rmSync(dir, { recursive: true, force: true });
 }
+
+/** Remove this run's temporary folder whole (its trees, Stryker's sandbox), then the bench's if empty. */
+export function removeRunTmp(root: string): void {
+  rmSync(join(root, runTmpDir()), { recursive: true, force: true });
+  const dir = join(root, TMP_DIR_NAME);
+  // The bench's folder goes only when no other run's folder is in it.
+  if (existsSync(dir) && readdirSync(dir).length === 0) rmSync(dir, { recursive: true, force: true });
+}

@@ -11,11 +11,11 @@
  * code fails the campaign or the harness found itself broken, 130 interrupted (the mutants done so
  * far are written, marked partial).
  */
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import yargs from 'yargs';
-import { parseBenchCommand } from '../benchCli';
+import { parseBenchCommand, readBenchResult } from '../benchCli';
 import { InputError } from '../../src/core/errors';
 import { parseDurationMs } from '../../src/core/duration';
 import { EXIT } from '../../src/core/exitCodes';
@@ -45,7 +45,7 @@ import {
 } from './results';
 import { JUDGEMENTS_FILE, addPlaceholders, readJudgements } from './judgements';
 import { renderReport, survivors } from './render';
-import { TMP_DIR_NAME, runTmpDir } from './instrumentedTree';
+import { removeRunTmp } from './instrumentedTree';
 import { cpuTime } from './cpuTime';
 
 interface RunArgs {
@@ -136,7 +136,7 @@ async function runCommand(a: RunArgs): Promise<number> {
   const interrupts = watchInterrupts({
     onFirst: () => say('mutation: stopping after the runs under way (Ctrl-C again to abort at once)'),
     onAbort: () => {
-      cleanTmp(root);
+      removeRunTmp(root);
       process.exit(EXIT.interrupted);
     },
   });
@@ -251,32 +251,12 @@ async function runCommand(a: RunArgs): Promise<number> {
     throw e;
   } finally {
     interrupts.dispose();
-    cleanTmp(root);
-  }
-}
-
-/** Remove this run's temporary folder (its trees, Stryker's sandbox), then the parent if empty. */
-function cleanTmp(root: string): void {
-  rmSync(join(root, runTmpDir()), { recursive: true, force: true });
-  const dir = join(root, TMP_DIR_NAME);
-  if (existsSync(dir) && readdirSync(dir).length === 0) rmSync(dir, { recursive: true, force: true });
-}
-
-function readResult(path: string): { file: string; value: unknown } {
-  const abs = resolve(path);
-  if (!existsSync(abs)) throw new InputError('files', `${path}: no such file or folder`);
-  const file = statSync(abs).isDirectory() ? join(abs, 'results.json') : abs;
-  if (!existsSync(file))
-    throw new InputError('files', `${path} has no results.json: it is not a mutation bench result`);
-  try {
-    return { file: path, value: JSON.parse(readFileSync(file, 'utf8')) };
-  } catch (e) {
-    throw new InputError(path, `not valid JSON: ${(e as Error).message}`);
+    removeRunTmp(root);
   }
 }
 
 function mergeCommand(files: string[], outDir: string, markdown: boolean): number {
-  const merged = mergeResults(files.map(readResult));
+  const merged = mergeResults(files.map((f) => readBenchResult(f, 'mutation bench')));
   const out = resolve(outDir);
   if (files.some((f) => resolve(f) === out)) throw new InputError('--out', `${outDir} is one of the shards`);
   mkdirSync(out, { recursive: true });
@@ -288,7 +268,7 @@ function mergeCommand(files: string[], outDir: string, markdown: boolean): numbe
 }
 
 function showCommand(path: string, markdown: boolean): number {
-  const { file, value } = readResult(path);
+  const { file, value } = readBenchResult(path, 'mutation bench');
   const r: AnyResult = asResult(file, value);
   process.stdout.write(renderReport(r, readJudgements(join(PACKAGE_ROOT, JUDGEMENTS_FILE)), markdown).text);
   return EXIT.pass;
