@@ -7,8 +7,7 @@
 import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { InputError } from '../src/core/errors';
-import { type PlantName } from '../src/core/plants';
-import { type GuidedCampaign, guidedRepro, runGuidedCampaign } from '../sim/campaign/guided';
+import { type GuidedCampaign, type GuidedOptions, guidedRepro, runGuidedCampaign } from '../sim/campaign/guided';
 import {
   type StateFile,
   STATE_KIND,
@@ -27,13 +26,9 @@ import { watchInterrupts } from './interrupts';
 import { ReportFolder } from './reportFolder';
 import { gitCommit, lockstepVersion } from './provenance';
 
-export interface GuidedFuzzOptions {
-  runs?: number;
-  wallBudgetMs?: number;
-  workers: number;
-  shard: { index: number; count: number };
-  campaignSeed: number;
-  plant?: PlantName;
+/** The campaign's own options (sim/campaign/guided.ts), and what the command adds around it. */
+export interface GuidedFuzzOptions
+  extends Pick<GuidedOptions, 'runs' | 'wallBudgetMs' | 'workers' | 'shard' | 'campaignSeed' | 'plant'> {
   outDir: string;
   corpusIn?: string;
   corpusOut?: string;
