@@ -1,10 +1,12 @@
 /**
  * Byzantine crafts for the topup module: a top-up already minted or of an event that does not
  * exist, and fee withdrawals by an account that is no validator, of more than the sender has, or
- * with nothing left after the fee (`topup` 1401, side 5502, `1` 2501, `sdk` 10, `topup` 104).
+ * with nothing left after the fee (`topup` 1401, side 5502, `1` 2501, `sdk` 10, `topup` 104). While
+ * sends are disabled DeliverTx refuses every top-up first (`topup` 101), before its event is voted on.
  */
 import { balanceOf } from '../../../src/modules/auth/keeper';
 import { FEE_DENOM } from '../../../src/modules/auth/params';
+import { sendEnabled } from '../../../src/modules/bank/keeper';
 import { MsgTopupDef, MsgWithdrawFeeDef } from '../../../src/modules/topup/msgs';
 import {
   BALANCES,
@@ -36,7 +38,7 @@ export const TOPUP_CRAFTS = {
     if (id === null || !canPay(env)) return null;
     return one1(
       sign(env, MsgTopupDef, { fromAddress: env.me.address, id, txHash: env.fresh(), logIndex: 0n }),
-      SIDE_REFUSED,
+      sendEnabled(env.state) ? SIDE_REFUSED : topup(101),
     );
   },
   withdrawNotValidator: (env) =>
