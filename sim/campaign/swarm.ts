@@ -4,7 +4,7 @@
  * Deterministic: the same seed always gives the same scenario.
  */
 import { Rng } from '../env/rng';
-import { type Scenario } from '../scenario/scenario';
+import { type Scenario, emptyWorkload } from '../scenario/scenario';
 import { type FaultSpec, faultDef, swarmKinds } from '../faults/registry';
 
 /** A base network for campaigns: small and quick, with every mechanism exercised in minutes. */
@@ -44,18 +44,7 @@ export function swarmBase(durationMs: number): Scenario {
     },
     network: { latencyMinMs: 20, latencyMaxMs: 100, loss: 0, duplicate: 0, reorder: 0, reorderMaxMs: 0 },
     faults: [],
-    workload: {
-      transfers: { everyMs: 10_000, amountWei: 10n ** 15n },
-      multiSends: null,
-      topups: [],
-      withdrawals: [],
-      stateSyncs: [],
-      stakeUpdates: [],
-      joins: [],
-      exits: [],
-      signerChanges: [],
-      sidechainTxs: null,
-    },
+    workload: { ...emptyWorkload(), transfers: { everyMs: 10_000, amountWei: 10n ** 15n } },
     expect: { verdict: 'pass', min: {}, max: {} },
   };
 }

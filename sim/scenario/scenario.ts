@@ -167,3 +167,19 @@ export interface Scenario {
 export function defaultMaxEvents(validators: number): number {
   return 20_000_000 * Math.max(1, Math.ceil((validators * validators) / 49));
 }
+
+/** A workload with nothing in it: every list empty, every periodic item off. */
+export function emptyWorkload(): WorkloadSpec {
+  return {
+    transfers: null,
+    multiSends: null,
+    topups: [],
+    withdrawals: [],
+    stateSyncs: [],
+    stakeUpdates: [],
+    joins: [],
+    exits: [],
+    signerChanges: [],
+    sidechainTxs: null,
+  };
+}

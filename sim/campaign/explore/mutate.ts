@@ -37,7 +37,8 @@ import {
   drawPattern,
   heightChain,
 } from './faultDraws';
-import { WORKLOAD_KINDS, drawWorkloadItem, emptyWorkload } from './workloadDraws';
+import { WORKLOAD_KINDS, drawWorkloadItem } from './workloadDraws';
+import { emptyWorkload } from '../../scenario/scenario';
 
 export const MUTATORS = [
   'faultAdd',

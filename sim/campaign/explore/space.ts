@@ -18,10 +18,10 @@ import { type Rng } from '../../env/rng';
 import { type LinkModel } from '../../core/linkModel';
 import { type FaultSpec, FAULT_KINDS } from '../../faults/registry';
 import { type Buggify } from '../../scenario/buggify';
-import { type Scenario, type ScenarioParams } from '../../scenario/scenario';
+import { type Scenario, type ScenarioParams, emptyWorkload } from '../../scenario/scenario';
 import { drawStakes } from '../../scenario/stakeDistribution';
 import { type DrawContext, drawCoalition, drawFault, drawPattern } from './faultDraws';
-import { WORKLOAD_CHANCE, WORKLOAD_KINDS, drawWorkloadItem, emptyWorkload } from './workloadDraws';
+import { WORKLOAD_CHANCE, WORKLOAD_KINDS, drawWorkloadItem } from './workloadDraws';
 
 type Validators = Scenario['validators'];
 

@@ -124,18 +124,3 @@ export const WORKLOAD_CHANCE: Record<WorkloadKind, number> = {
   balanceOverrides: 0.15,
   sidechainTxs: 0.4,
 };
-
-export function emptyWorkload(): WorkloadSpec {
-  return {
-    transfers: null,
-    multiSends: null,
-    topups: [],
-    withdrawals: [],
-    stateSyncs: [],
-    stakeUpdates: [],
-    joins: [],
-    exits: [],
-    signerChanges: [],
-    sidechainTxs: null,
-  };
-}
