@@ -235,12 +235,14 @@ describe('the service-model oracles', () => {
   });
 
   it('side-tx-results: a vote no honest validator casts on a relayed event is named', () => {
-    // Each yes on a join, stake update, exit, signer update or record turned into a no (the event
-    // says what the message says): the oracle fires, naming the vote (or, where the one vote moves
-    // the tally, the tally).
+    // Each yes on a join, stake update, exit, signer update, top-up or record turned into a no
+    // (the event says what the message says; a top-up's user is its validator's signer where the
+    // vote was cast): the oracle fires, naming the vote (or, where the one vote moves the tally, the
+    // tally).
     let named = 0;
     let checked = 0;
-    const eventBacked = /MsgValidatorJoin|MsgStakeUpdate|MsgValidatorExit|MsgSignerUpdate|MsgEventRecord/;
+    let topups = 0;
+    const eventBacked = /MsgValidatorJoin|MsgStakeUpdate|MsgValidatorExit|MsgSignerUpdate|MsgEventRecord|MsgTopup/;
     for (const { r, index } of commits) {
       const c = r.obs as Commit;
       const backed = new Set(c.sideTxs.filter((t) => eventBacked.test(t.msgType)).map((t) => t.txHash));
@@ -253,11 +255,13 @@ describe('the service-model oracles', () => {
         );
         expect(got, `vote ${vi} at ${c.height}`).toBeDefined();
         if (/which no honest validator votes/.test(got!.message)) named++;
+        if (c.sideTxs.some((t) => t.txHash === v.txHash && /MsgTopup/.test(t.msgType))) topups++;
         checked++;
       }
     }
     expect(checked).toBeGreaterThan(4);
     expect(named).toBeGreaterThan(0);
+    expect(topups, 'top-up votes checked').toBeGreaterThan(0);
   });
 
   it('query-answers: a change in any field of any answer, or a refusal turned into an answer, is named', () => {

@@ -115,7 +115,19 @@ export function runBlock(s: ModelState, input: BlockInput, x: AnteContext, paren
     txs.push({ outcome: ACCEPTED, msgType: type, gas: a.gas });
   }
   end(s, input.proposer, x, b);
+  noteVoteSigners(s, input.height);
   return { txs, sideTxs, effects: b.effects };
+}
+
+/**
+ * Validators vote on a block's side transactions with the state at the block's end: a top-up's
+ * honest vote turns on its validator's signer there (signers move only in post handlers, which
+ * run at a block's start), so note it now for judging the votes two blocks on (sideVotes.ts).
+ */
+function noteVoteSigners(s: ModelState, height: bigint): void {
+  for (const [key, p] of s.pending.entries())
+    if (p.height === height && p.msg.type === 'topup/MsgTopup')
+      s.pending.set(key, { ...p, voteSigner: s.validator(p.msg.id)?.signer ?? null });
 }
 
 function begin(s: ModelState, input: BlockInput, b: BlockContext, parent: ParentTruth): SideOutcome[] {
@@ -126,7 +138,8 @@ function begin(s: ModelState, input: BlockInput, b: BlockContext, parent: Parent
     s.pending.delete(key);
     const votes = input.votes.filter((v) => v.txHash === p.txHash);
     const t = tally(members, votes);
-    const honest = 'txHash' in p.msg ? honestVotes(p.msg, parent.event(p.msg.txHash, p.msg.logIndex)) : null;
+    const honest =
+      'txHash' in p.msg ? honestVotes(p.msg, parent.event(p.msg.txHash, p.msg.logIndex), p.voteSigner) : null;
     const badVotes = honest
       ? votes
           .filter((v) => !honest.allowed.has(v.result))

@@ -12,8 +12,9 @@
  * The model knows every event the parent chain emitted (its own reports), so a yes without a
  * matching event, a no on a matching one, and a no where there is no event at all are each a
  * vote no honest validator casts. Checkpoints, acks and spans are judged by their own oracles
- * (they depend on the sidechain and on the validator's view); a top-up's "user is the
- * validator's signer" depends on the state the vote was cast on, so only its event is judged.
+ * (they depend on the sidechain and on the validator's view). A top-up's "user is the
+ * validator's signer" depends on the state the vote was cast on: the model notes that signer when
+ * the delivering block ends (block.ts) and judges the vote against it.
  */
 import { signerOfKey } from './deliver';
 import { type ParentEvent } from './post';
@@ -28,13 +29,15 @@ const MAX_RELAYED_RECORD_BYTES = 30_000;
 export function honestVotes(
   m: ModelMsg,
   ev: ParentEvent | undefined,
+  /** A top-up's validator's signer where the votes were cast (null: no such validator; undefined: not known). */
+  voteSigner?: string | null,
 ): { allowed: ReadonlySet<VoteResult>; why: string } | null {
   const expected = EVENT_OF[m.type];
   if (expected === undefined || !('txHash' in m)) return null;
   if (ev === undefined) return { allowed: ONLY_SKIP, why: `no event at ${m.txHash}/${m.logIndex} on the parent chain` };
   const name = ev.event === 'other' ? ev.name : ev.event;
   if (name !== expected) return { allowed: NOT_YES, why: `the parent chain's event there is ${name}, not ${expected}` };
-  const mismatch = differsFromEvent(m, ev);
+  const mismatch = differsFromEvent(m, ev, voteSigner);
   if (mismatch === undefined) return null;
   return mismatch === null
     ? { allowed: NOT_NO, why: `the ${expected} event says what the message says` }
@@ -60,7 +63,11 @@ function eventKeyOf(pubKey: string): string {
 }
 
 /** The first field where `ev` and `m` disagree; null when they agree; undefined: not judged. */
-function differsFromEvent(m: ModelMsg, ev: ParentEvent): string | null | undefined {
+function differsFromEvent(
+  m: ModelMsg,
+  ev: ParentEvent,
+  voteSigner: string | null | undefined,
+): string | null | undefined {
   switch (m.type) {
     case 'staking/MsgValidatorJoin':
       if (ev.event !== 'Staked') return 'kind';
@@ -88,8 +95,16 @@ function differsFromEvent(m: ModelMsg, ev: ParentEvent): string | null | undefin
       if (ev.data.toLowerCase() !== m.data.toLowerCase() && !relayedEmpty) return 'data';
       return null;
     }
+    case 'topup/MsgTopup':
+      // README item 20: yes only when the event's user is the signer of validator `id` in the
+      // state the vote saw (no such validator: no).
+      if (ev.event !== 'TopUpFee') return 'kind';
+      if (voteSigner === undefined) return undefined;
+      if (voteSigner === null) return `no validator ${m.id}`;
+      return ev.user.toLowerCase() !== voteSigner.toLowerCase()
+        ? `the event's user ${ev.user} is not validator ${m.id}'s signer ${voteSigner}`
+        : null;
     default:
-      // A top-up's yes or no also depends on the validator's signer in the state the vote saw.
       return undefined;
   }
 }

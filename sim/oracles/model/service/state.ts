@@ -82,6 +82,11 @@ export interface PendingSide {
   txHash: string;
   height: bigint;
   msg: ModelMsg;
+  /**
+   * A top-up's validator's signer in the state the side votes are cast on (the end of the block
+   * that delivered it; null: no such validator), noted when that block ends.
+   */
+  voteSigner?: Addr | null;
 }
 
 export type ReplayModule = 'staking' | 'topup' | 'clerk';
