@@ -211,6 +211,35 @@ describe('bft-progress oracle', () => {
     expect(oracle.violation!.message).toMatch(/still in round 0 of height 2 3100 ms after .* voted in round 2/);
   });
 
+  it('gives a node that comes to the height late its own skip period, counted from its arrival', () => {
+    const { oracle, feed, commitAll } = harness();
+    commitAll(2300, 1n);
+    for (const n of [1, 2]) {
+      feed(5000, `svc-${n}`, { kind: 'consensus.round', height: 2n, round: 2 });
+      feed(5000, `svc-${n}`, vote(2n, 2, n));
+    }
+    feed(5500, 'svc-3', { kind: 'consensus.round', height: 2n, round: 2 });
+    // svc-4 restarts (at height 1) and comes to height 2 after a block sync, well after the votes.
+    feed(7000, 'svc-4', { kind: 'service.started', height: 1n });
+    const probe = (t: number) =>
+      feed(t, 'svc-9', {
+        kind: 'consensus.proposal',
+        height: 9n,
+        round: 0,
+        blockHash: hash('b9'),
+        polRound: -1,
+        proposer: ADDR[0]!,
+      });
+    // The votes' own deadline (8100) has passed, but svc-4's (7000 + 3100) has not.
+    probe(9000);
+    expect(oracle.violation).toBeNull();
+    probe(10_200);
+    expect(oracle.violation).toMatchObject({ oracle: 'bft-progress', node: 'svc-4', atMs: 10_100 });
+    expect(oracle.violation!.message).toMatch(
+      /still in round 0 of height 2 3100 ms after it came to the height, where .* round 2/,
+    );
+  });
+
   it('does not ask for a skip before f + 1 voted, or once the height was committed', () => {
     const a = harness();
     a.commitAll(2300, 1n);

@@ -17,7 +17,9 @@
  *    once validators holding more than 1/3 of the power have voted in round R of height h, every
  *    node still deciding h at a round below R has reached R within `gossip + L` of that moment, or
  *    of the last heal when faults kept the votes from it (each validator re-sends its votes of the
- *    height every gossip period) — unless some node committed h meanwhile (the others then catch up
+ *    height every gossip period), or of the node's own start of h when it came to h later (a node
+ *    back from an outage fetches the heights it missed first, and sees no vote of h before it is
+ *    at h) — unless some node committed h meanwhile (the others then catch up
  *    by fetching the block, not by skipping).
  *
  * Powers and the round-0 proposer come from the oracles' own consensus-set model
@@ -280,23 +282,38 @@ export class BftProgressOracle extends Oracle {
         keep.push(d);
         continue;
       }
-      this.judgeSkip(d, deadline);
+      if (!this.judgeSkip(d, deadline, nowMs)) keep.push(d);
     }
     this.due = keep;
   }
 
-  private judgeSkip(d: SkipDue, deadlineMs: number): void {
+  /** Judge a round skip that came due at `deadlineMs`; false: a node came to the height later and is not due yet. */
+  private judgeSkip(d: SkipDue, deadlineMs: number, nowMs: number): boolean {
     this.saw('consensus.progress.round-skip');
     for (const [node, p] of this.pos) {
       if (p.height !== d.height || p.round >= d.round) continue;
+      const mine = Math.max(deadlineMs, p.sinceMs + this.bounds.skipMs);
+      if (mine > nowMs) return false;
+      const after =
+        mine > deadlineMs
+          ? `it came to the height, where validators with more than 1/3 of the power had voted in round ${d.round}`
+          : `validators with more than 1/3 of the power voted in round ${d.round}`;
       this.fail(
-        deadlineMs,
+        mine,
         node,
-        `still in round ${p.round} of height ${d.height} ${this.bounds.skipMs} ms after validators with more than 1/3 of the power voted in round ${d.round} (round skip)`,
-        { height: d.height, round: p.round, behind: d.round, sinceMs: d.atMs, boundMs: this.bounds.skipMs },
+        `still in round ${p.round} of height ${d.height} ${this.bounds.skipMs} ms after ${after} (round skip)`,
+        {
+          height: d.height,
+          round: p.round,
+          behind: d.round,
+          sinceMs: d.atMs,
+          atHeightSinceMs: p.sinceMs,
+          boundMs: this.bounds.skipMs,
+        },
       );
-      return;
+      return true;
     }
+    return true;
   }
 
   /** At the end of the run: the round skips whose time is up. */
