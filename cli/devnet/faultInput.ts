@@ -2,7 +2,7 @@
  * Faults injected into a running devnet speak the scenario's fault vocabulary: the same JSON object
  * as an entry of a scenario's `faults` (`{"kind":"crash","node":"svc-3","for":"30s"}`), decoded by
  * the scenario decoder itself (so the checks, defaults and error messages are the scenario's),
- * without `at` / `atHeight`: an injected fault starts at the next window barrier.
+ * without `at` / `atHeight` / `atRound`: an injected fault starts at the next window barrier.
  *
  * `faultFromArgs` builds that object from `lockstep node fault KIND [TARGET] --for … --groups …`.
  */
@@ -16,11 +16,11 @@ import { faultDef } from '../../sim/faults/registry';
 export function decodeLiveFault(value: unknown, scenario: Scenario): FaultSpec {
   if (value === null || typeof value !== 'object' || Array.isArray(value))
     throw new InputError('fault', 'expected a fault object, e.g. {"kind":"crash","node":"svc-3","for":"30s"}');
-  for (const k of ['at', 'atHeight'])
+  for (const k of ['at', 'atHeight', 'atRound'])
     if (k in value)
       throw new InputError(
         `fault.${k}`,
-        'a fault injected into a running devnet starts at the next window barrier: leave out at and atHeight',
+        'a fault injected into a running devnet starts at the next window barrier: leave out at, atHeight and atRound',
       );
   let decoded: Scenario;
   try {

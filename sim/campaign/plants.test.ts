@@ -84,6 +84,18 @@ describe('planted bugs', () => {
     }, 30_000);
   }
 
+  it('round-skip: also caught in the stall a round trigger aims (bft-round-skip-aimed), which passes without it', () => {
+    const { scenario } = loadScenario('bft-round-skip-aimed');
+    const seed = scenario.seed ?? 1;
+    const planted = runScenario({ ...scenario, plant: 'round-skip' }, { seed, untilMs: 150_000 });
+    expect(planted.violation?.oracle, `${planted.verdict}: ${planted.message}`).toBe('bft-progress');
+    expect(planted.violation?.message).toMatch(/round skip/);
+    const clean = runScenario({ ...scenario, plant: undefined }, { seed, untilMs: 150_000 });
+    expect(clean.violation, clean.message).toBeNull();
+    // The crashes fired at the round, not at their time.
+    expect(clean.faultsFired.filter((f) => / round 2 \(svc-\d\)$/.test(f.detail))).toHaveLength(3);
+  }, 30_000);
+
   it('a plant of the sidechain works in the worker placement too, with the same trace', async () => {
     const { scenario } = loadScenario('equivocating-producer');
     const s = { ...scenario, plant: 'fork-choice-tiebreak' as const };

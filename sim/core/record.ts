@@ -40,7 +40,8 @@ export interface FaultFact {
   detail: string;
   /** No `for`: it lasts to the end of the run. */
   permanent: boolean;
-  atHeight: { chain: TriggerChain; height: number; node: string } | null;
+  /** What fired a triggered fault: the height reached (and for `atRound`, the round entered) and the node. */
+  atHeight: { chain: TriggerChain; height: number; node: string; round?: number } | null;
 }
 
 export type SimObservation =

@@ -140,7 +140,7 @@ export abstract class Domain {
   record(node: string, obs: RunObservation): void {
     const t = this.engine.nowMs();
     this.log.add(t, node, obs);
-    for (const { fault, index } of this.heights.watch(node, obs)) this.faults.schedule(fault, index, t);
+    for (const { fault, index } of this.heights.watch(node, obs, t)) this.faults.schedule(fault, index, t);
   }
 
   /**

@@ -71,6 +71,16 @@ export class FaultBook {
     faults.forEach((f, i) => {
       const { applies } = faultDomains(f);
       if (!applies.has(this.env.domain)) return;
+      if (f.atRound !== undefined) {
+        // The decoder lets a round trigger start service-side faults only; rounds are the main domain's.
+        assert(
+          applies.size === 1 && TRIGGER_DOMAIN.service === this.env.domain,
+          'a round trigger fires a fault of the main domain',
+          { index: i, kind: f.kind },
+        );
+        this.env.heights.arm(f, i);
+        return;
+      }
       if (f.atHeight === undefined) {
         this.schedule(f, i, f.atMs ?? 0);
         return;
@@ -100,7 +110,10 @@ export class FaultBook {
    * run), scheduled here if this domain applies it.
    */
   inject(f: FaultSpec, index: number, atMs: number, ranToMs: number): void {
-    assert(f.atHeight === undefined, 'an injected fault starts at a time', { index, kind: f.kind });
+    assert(f.atHeight === undefined && f.atRound === undefined, 'an injected fault starts at a time', {
+      index,
+      kind: f.kind,
+    });
     assert(atMs > ranToMs, 'an injected fault starts after the windows already run', {
       domain: this.env.domain,
       atMs,
@@ -129,7 +142,9 @@ export class FaultBook {
     const detail = applyFault(f, this.env.site(), { start, index });
     if (faultDomains(f).owner !== this.env.domain) return;
     const by = this.env.heights.firedByOf(index);
-    const d = by ? `${detail}; at ${by.chain} height ${by.height} (${by.node})` : detail;
+    const d = by
+      ? `${detail}; at ${by.chain} height ${by.height}${by.round !== undefined ? ` round ${by.round}` : ''} (${by.node})`
+      : detail;
     if (start)
       this.fired.push({
         kind: f.kind,

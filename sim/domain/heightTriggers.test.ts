@@ -8,6 +8,8 @@ const commit = (height: number) => ({ kind: 'service.commit', height: BigInt(hei
 const imported = (n: number) =>
   ({ kind: 'sidechain.imported', block: { number: BigInt(n) } }) as unknown as RunObservation;
 const other = { kind: 'fault.start' } as unknown as RunObservation;
+const round = (height: number, r: number) =>
+  ({ kind: 'consensus.round', height: BigInt(height), round: r }) as unknown as RunObservation;
 
 const crashAt = (chain: 'service' | 'sidechain', height: number, forMs?: number): FaultSpec => ({
   kind: 'crash',
@@ -29,12 +31,12 @@ describe('HeightTriggers', () => {
     const t = new HeightTriggers();
     const f = crashAt('service', 10);
     t.arm(f, 3);
-    expect(t.watch('svc-2', commit(9))).toEqual([]);
+    expect(t.watch('svc-2', commit(9), 0)).toEqual([]);
     expect(t.firedByOf(3)).toBeUndefined();
-    expect(t.watch('svc-4', commit(11))).toEqual([{ fault: f, index: 3 }]);
+    expect(t.watch('svc-4', commit(11), 0)).toEqual([{ fault: f, index: 3 }]);
     expect(t.firedByOf(3)).toEqual({ chain: 'service', height: 11, node: 'svc-4' });
     // Disarmed: a later record at the height fires nothing and keeps the first node.
-    expect(t.watch('svc-1', commit(12))).toEqual([]);
+    expect(t.watch('svc-1', commit(12), 0)).toEqual([]);
     expect(t.firedByOf(3)).toEqual({ chain: 'service', height: 11, node: 'svc-4' });
     expect(t.anyArmed).toBe(false);
   });
@@ -42,10 +44,10 @@ describe('HeightTriggers', () => {
   it('watches only its own chain', () => {
     const t = new HeightTriggers();
     t.arm(crashAt('sidechain', 5), 0);
-    expect(t.watch('svc-1', commit(100))).toEqual([]);
-    expect(t.watch('sc-1', other)).toEqual([]);
+    expect(t.watch('svc-1', commit(100), 0)).toEqual([]);
+    expect(t.watch('sc-1', other, 0)).toEqual([]);
     expect(t.anyArmed).toBe(true);
-    expect(t.watch('sc-2', imported(5))).toHaveLength(1);
+    expect(t.watch('sc-2', imported(5), 0)).toHaveLength(1);
   });
 
   it('fires every fault one record reaches, in scenario order, and keeps the rest armed', () => {
@@ -56,9 +58,26 @@ describe('HeightTriggers', () => {
     t.arm(a, 0);
     t.arm(b, 1);
     t.arm(c, 2);
-    expect(t.watch('svc-1', commit(5)).map((x) => x.index)).toEqual([0, 2]);
+    expect(t.watch('svc-1', commit(5), 0).map((x) => x.index)).toEqual([0, 2]);
     expect(t.anyArmed).toBe(true);
-    expect(t.watch('svc-1', commit(8)).map((x) => x.index)).toEqual([1]);
+    expect(t.watch('svc-1', commit(8), 0).map((x) => x.index)).toEqual([1]);
+    expect(t.anyArmed).toBe(false);
+  });
+
+  it('fires a round trigger at the first round at least its own, from its time on, and only then', () => {
+    const t = new HeightTriggers();
+    const f: FaultSpec = { kind: 'crash', node: 'svc-2', atMs: 60_000, atRound: 2, forMs: 30_000 };
+    t.arm(f, 5);
+    // Before its time a round past it fires nothing; neither do a lower round, a commit or another record.
+    expect(t.watch('svc-1', round(10, 3), 59_999)).toEqual([]);
+    expect(t.watch('svc-1', round(12, 1), 61_000)).toEqual([]);
+    expect(t.watch('svc-1', commit(30), 61_000)).toEqual([]);
+    expect(t.watch('svc-1', other, 61_000)).toEqual([]);
+    expect(t.anyArmed).toBe(true);
+    expect(t.watch('svc-3', round(12, 2), 62_000)).toEqual([{ fault: f, index: 5 }]);
+    expect(t.firedByOf(5)).toEqual({ chain: 'service', height: 12, node: 'svc-3', round: 2 });
+    expect(t.watch('svc-4', round(12, 3), 63_000)).toEqual([]);
+    expect(t.firedByOf(5)?.node).toBe('svc-3');
     expect(t.anyArmed).toBe(false);
   });
 
@@ -73,7 +92,7 @@ describe('HeightTriggers', () => {
     t.arm({ kind: 'offlineProducer', validator: 2, atHeight: { chain: 'sidechain', height: 70 }, forMs: 9_000 }, 2);
     expect(t.requestBoundMs(1_000)).toBe(1_001);
     // Once they fired, they bound nothing more (their start and end are queued events then).
-    t.watch('sc-1', imported(70));
+    t.watch('sc-1', imported(70), 0);
     expect(t.requestBoundMs(1_000)).toBe(Infinity);
   });
 });

@@ -1,9 +1,10 @@
 /**
- * Height triggers: a fault with `atHeight` is armed when its domain starts and fires at the first
- * record of a live node that it committed a service block (`service.commit`) or imported a
- * sidechain block (`sidechain.imported`) at or past the trigger's height. The domain starts it at
- * that virtual millisecond, as an event after those already queued for it (never inside the node's
- * handler), and ends it `for` later.
+ * Height and round triggers: a fault with `atHeight` is armed when its domain starts and fires at
+ * the first record of a live node that it committed a service block (`service.commit`) or imported
+ * a sidechain block (`sidechain.imported`) at or past the trigger's height. A fault with `atRound`
+ * (service side only) fires at the first `consensus.round` record, from its `at` on, of a round at
+ * least `atRound`. The domain starts it at that virtual millisecond, as an event after those
+ * already queued for it (never inside the node's handler), and ends it `for` later.
  */
 import { type FaultSpec, type TriggerChain, faultStartReplansSidechainNode } from '../faults/registry';
 import { type RunObservation } from '../core/record';
@@ -13,6 +14,8 @@ export interface HeightFired {
   chain: TriggerChain;
   height: number;
   node: string;
+  /** For a round trigger: the round the node entered. */
+  round?: number;
 }
 
 export interface ArmedFault {
@@ -43,18 +46,25 @@ export class HeightTriggers {
   }
 
   /**
-   * A node made a record: the armed faults whose height it reaches fire (returned in scenario
-   * order, disarmed, with what fired them kept for `firedByOf`).
+   * A node made a record at `nowMs`: the armed faults whose height or round it reaches fire
+   * (returned in scenario order, disarmed, with what fired them kept for `firedByOf`).
    */
-  watch(node: string, obs: RunObservation): ArmedFault[] {
+  watch(node: string, obs: RunObservation, nowMs: number): ArmedFault[] {
     if (this.armed.length === 0) return [];
     const reached = heightOf(obs);
-    if (reached === null) return [];
+    const entered = obs.kind === 'consensus.round' ? obs : null;
+    if (reached === null && entered === null) return [];
     const fired: ArmedFault[] = [];
     this.armed = this.armed.filter((a) => {
-      const at = a.fault.atHeight!;
-      if (at.chain !== reached.chain || reached.height < at.height) return true;
-      this.firedBy.set(a.index, { chain: reached.chain, height: reached.height, node });
+      const f = a.fault;
+      if (f.atRound !== undefined) {
+        if (entered === null || entered.round < f.atRound || nowMs < (f.atMs ?? 0)) return true;
+        this.firedBy.set(a.index, { chain: 'service', height: Number(entered.height), node, round: entered.round });
+      } else {
+        const at = f.atHeight!;
+        if (reached === null || at.chain !== reached.chain || reached.height < at.height) return true;
+        this.firedBy.set(a.index, { chain: reached.chain, height: reached.height, node });
+      }
       fired.push(a);
       return false;
     });

@@ -24,6 +24,12 @@ export interface FaultTiming {
   atMs?: number;
   /** Fires when the chain first reaches a height instead (see HeightTrigger). */
   atHeight?: HeightTrigger;
+  /**
+   * With `atMs`: the fault waits from `atMs` for the first moment a live service node enters a
+   * consensus round of at least this number (any height), and fires then: a crash or a partition
+   * at an awkward step of consensus, which a time cannot aim at (see heightTriggers.ts).
+   */
+  atRound?: number;
   /** How long the fault lasts, from the moment it fired; undefined = until the end of the run. */
   forMs?: number;
 }

@@ -33,7 +33,7 @@ const SAMPLES: Record<FaultKind, Sample> = {
       [{ kind: 'crash', node: 'svc-9' }, /^faults\[0\]\.node: unknown node "svc-9"/],
       [
         { kind: 'crash', node: 'sc-1', validator: 1 },
-        /^faults\[0\]\.validator: unknown field \(allowed: kind, at, atHeight, for, node\)/,
+        /^faults\[0\]\.validator: unknown field \(allowed: kind, at, atHeight, atRound, for, node\)/,
       ],
     ],
   },
@@ -95,7 +95,7 @@ const SAMPLES: Record<FaultKind, Sample> = {
     bad: [
       [
         { kind: 'offlineCheckpointProposer', node: 'svc-1' },
-        /^faults\[0\]\.node: unknown field \(allowed: kind, at, atHeight, for\)/,
+        /^faults\[0\]\.node: unknown field \(allowed: kind, at, atHeight, atRound, for\)/,
       ],
     ],
   },
@@ -219,7 +219,7 @@ describe('the fault registry', () => {
         expect(encodeScenario(s).faults).toEqual([sample.file]);
         expect([...faultSides(f)].sort()).toEqual(sample.sides);
         // Exactly its own fields (one per field of its file form), nothing another kind takes.
-        const timing = new Set(['kind', 'atMs', 'atHeight', 'forMs']);
+        const timing = new Set(['kind', 'atMs', 'atHeight', 'atRound', 'forMs']);
         expect(Object.keys(f).filter((k) => !timing.has(k)).length).toBe(faultDef(kind).fields.length);
       });
       it('names the bad field', () => {
@@ -247,9 +247,27 @@ describe('the fault registry', () => {
         'kind',
         'at',
         'atHeight',
+        'atRound',
         'for',
         ...faultDef(k).fields,
       ]);
+  });
+
+  it('a round trigger decodes with its time, encodes back, and takes service-side faults only', () => {
+    const file = {
+      kind: 'partition',
+      at: '1m',
+      atRound: 2,
+      for: '30s',
+      groups: [['svc-1'], ['svc-2', 'svc-3', 'svc-4']],
+    };
+    const s = withFaults([file]);
+    expect(s.faults[0]).toMatchObject({ kind: 'partition', atMs: 60_000, atRound: 2, forMs: 30_000 });
+    expect(encodeScenario(s).faults).toEqual([file]);
+    expect(() => withFaults([{ kind: 'offlineProducer', validator: 1, at: '1m', atRound: 1 }])).toThrow(
+      /^faults\[0\]\.atRound: a consensus round can only trigger a fault on service nodes .*: give it a plain time/,
+    );
+    expect(() => withFaults([{ kind: 'crash', node: 'svc-1', atRound: 101 }])).toThrow(/^faults\[0\]\.atRound: /);
   });
 
   it('an unknown kind lists the registry', () => {

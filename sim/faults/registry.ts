@@ -121,17 +121,26 @@ export function decodeFault(r: Reader, value: unknown, ctx: DecodeContext): Faul
   if (!isFaultKind(kind))
     throw new InputError(r.at('kind'), `unknown fault kind ${describeValue(kind)}; kinds: ${FAULT_KINDS.join(', ')}`);
   const def = faultDef(kind);
-  r.noExtra(o, ['kind', 'at', 'atHeight', 'for', ...def.fields]);
+  r.noExtra(o, ['kind', 'at', 'atHeight', 'atRound', 'for', ...def.fields]);
   const timing: FaultTiming = {};
   if (o.atHeight === undefined) timing.atMs = r.duration(o, 'at', 0);
   else if (o.at !== undefined)
     throw new InputError(r.at('atHeight'), 'give either at (a time) or atHeight (a height), not both');
   else timing.atHeight = decodeHeightTrigger(r.child('atHeight'), o.atHeight);
+  if (o.atRound !== undefined) {
+    if (o.atHeight !== undefined)
+      throw new InputError(r.at('atRound'), 'atRound waits from a time (at), not from a height (atHeight)');
+    timing.atRound = r.int(o, 'atRound', undefined, 1, MAX_TRIGGER_ROUND);
+  }
   if (o.for !== undefined) timing.forMs = r.duration(o, 'for');
   const f = { kind, ...timing, ...def.decode(r, o, ctx) } as FaultSpec;
   if (f.atHeight !== undefined) checkTriggerSide(`${r.path}.atHeight.${f.atHeight.chain}`, f, f.atHeight.chain);
+  if (f.atRound !== undefined) checkTriggerSide(`${r.path}.atRound`, f, 'service', 'round');
   return f;
 }
+
+/** The highest round an `atRound` trigger may name (a round past it is a stall no run waits for). */
+export const MAX_TRIGGER_ROUND = 100;
 
 function decodeHeightTrigger(r: Reader, value: unknown): HeightTrigger {
   const o: Obj = r.obj(value);
@@ -153,6 +162,7 @@ export function encodeFault(f: FaultSpec): Record<string, unknown> {
     ...(f.atHeight !== undefined
       ? { atHeight: { [f.atHeight.chain]: f.atHeight.height } }
       : { at: durationText(f.atMs ?? 0) }),
+    ...(f.atRound !== undefined ? { atRound: f.atRound } : {}),
     ...(f.forMs !== undefined ? { for: durationText(f.forMs) } : {}),
     ...faultDef(f).encode(f),
   };
@@ -191,7 +201,7 @@ export function applyFault(f: FaultSpec, site: FaultSite, phase: FaultPhase): st
  * acting on the other chain's side (or on both) would need the trigger to cross domains: give it
  * a time instead.
  */
-function checkTriggerSide(field: string, f: FaultSpec, chain: TriggerChain): void {
+function checkTriggerSide(field: string, f: FaultSpec, chain: TriggerChain, what: 'height' | 'round' = 'height'): void {
   const sides = faultSides(f);
   if (sides.size === 1 && sides.has(chain)) return;
   const serviceKinds = FAULT_KINDS.filter((k) => faultDef(k).fixedSide === 'service');
@@ -207,6 +217,8 @@ function checkTriggerSide(field: string, f: FaultSpec, chain: TriggerChain): voi
           : 'the service side';
   throw new InputError(
     field,
-    `a ${chain} height can only trigger a fault on ${chain === 'service' ? service : sidechain}; this ${f.kind} acts on ${actsOn}: ${sides.size === 1 ? `use atHeight.${[...sides][0]} or ` : ''}give it a time (at)`,
+    what === 'round'
+      ? `a consensus round can only trigger a fault on ${service}; this ${f.kind} acts on ${actsOn}: give it a plain time (at, without atRound)`
+      : `a ${chain} height can only trigger a fault on ${chain === 'service' ? service : sidechain}; this ${f.kind} acts on ${actsOn}: ${sides.size === 1 ? `use atHeight.${[...sides][0]} or ` : ''}give it a time (at)`,
   );
 }

@@ -46,7 +46,7 @@ function requiredMentions(s: Json): Array<{ heading: string; fields: string[] }>
   const workloadEntries = Object.values(workload).flatMap((w) => keys(obj(w).type === 'array' ? obj(w).items : w));
   const expectProps = props(top.expect);
   const faults = obj(obj(top.faults).items).oneOf as Json[];
-  const common = ['kind', 'at', 'atHeight', 'for'];
+  const common = ['kind', 'at', 'atHeight', 'atRound', 'for'];
   const atHeight = faults.flatMap((f) => keys(props(f).atHeight));
   return [
     { heading: '## Top-level fields', fields: Object.keys(top) },

@@ -78,7 +78,7 @@ describe('the scenario JSON Schema', () => {
       [(o) => (o.faults = [{ kind: 'crash', at: '1s' }]), /^faults\[0\]\.node: is required/],
       [
         (o) => (o.faults = [{ kind: 'crash', node: 'svc-1', validator: 1 }]),
-        /^faults\[0\]\.validator: unknown field \(allowed: kind, at, atHeight, for, node\)/,
+        /^faults\[0\]\.validator: unknown field \(allowed: kind, at, atHeight, atRound, for, node\)/,
       ],
       [
         (o) => (o.faults = [{ kind: 'crash', node: 'svc-1', atHeight: {} }]),
@@ -124,6 +124,17 @@ describe('the scenario JSON Schema', () => {
         /^faults\[0\]\.atHeight: give either at \(a time\) or atHeight \(a height\), not both/,
         false,
       ],
+      [
+        (o) => (o.faults = [{ kind: 'crash', node: 'svc-1', atHeight: { service: 3 }, atRound: 1 }]),
+        /^faults\[0\]\.atRound: atRound waits from a time \(at\), not from a height \(atHeight\)/,
+        false,
+      ],
+      [
+        (o) => (o.faults = [{ kind: 'crash', node: 'sc-1', at: '1s', atRound: 1 }]),
+        /^faults\[0\]\.atRound: a consensus round can only trigger a fault on service nodes/,
+        false,
+      ],
+      [(o) => (o.faults = [{ kind: 'crash', node: 'svc-1', at: '1s', atRound: 0 }]), /^faults\[0\]\.atRound: /, true],
       [
         (o) => (o.faults = [{ kind: 'crash', node: 'svc-1', at: '7m' }]),
         /^faults\[0\]\.at: 7m is at or after the end/,

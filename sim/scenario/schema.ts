@@ -10,7 +10,7 @@
  * they are left out of the written file.
  */
 import { PLANT_NAMES } from '../../src/core/plants';
-import { FAULT_KINDS, faultDef } from '../faults/registry';
+import { FAULT_KINDS, MAX_TRIGGER_ROUND, faultDef } from '../faults/registry';
 import { balanceOverrideSchema } from './balanceOverrides';
 import { BUGGIFY_SCHEMA } from './buggify';
 import {
@@ -74,7 +74,7 @@ const HEIGHT_TRIGGER: Schema = {
 function faultSchema(): Schema {
   return {
     type: 'object',
-    description: 'a fault: kind, at or atHeight, for, and the fields of its kind',
+    description: 'a fault: kind, at (and atRound) or atHeight, for, and the fields of its kind',
     discriminator: { propertyName: 'kind' },
     oneOf: FAULT_KINDS.map((kind) => {
       const def = faultDef(kind);
@@ -84,6 +84,11 @@ function faultSchema(): Schema {
             kind: { const: kind, description: def.summary },
             at: DURATION,
             atHeight: HEIGHT_TRIGGER,
+            atRound: int(
+              1,
+              MAX_TRIGGER_ROUND,
+              'with at: fires at the first moment from at on that a service node enters a consensus round of at least this number',
+            ),
             for: DURATION,
             ...(def.schema.properties as Record<string, Schema>),
           },
