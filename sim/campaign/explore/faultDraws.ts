@@ -232,7 +232,9 @@ export function drawFault(rng: Rng, kind: FaultKind, ctx: DrawContext): FaultSpe
 export function drawPattern(rng: Rng, ctx: DrawContext): FaultSpec[] {
   const n = ctx.validatorCount;
   const endS = Math.floor(ctx.durationMs / 1000);
-  switch (rng.int(0, 4)) {
+  // The stall is drawn twice as often as each other pattern: it is the only way a run gets a
+  // height stuck past round 0 with nodes behind it.
+  switch (rng.int(0, 5)) {
     case 0: {
       // The sidechain halts at a sprint start: every producer offline at one height.
       const height = ctx.sprint * rng.int(1, 4);
@@ -263,6 +265,7 @@ export function drawPattern(rng: Rng, ctx: DrawContext): FaultSpec[] {
       }));
     }
     case 3:
+    case 4:
       return stallAndRestart(rng, ctx);
     default: {
       // A producer flaps: offline again and again.
@@ -280,14 +283,69 @@ export function drawPattern(rng: Rng, ctx: DrawContext): FaultSpec[] {
 }
 
 /**
- * Consensus stalls and nodes come back behind (bft-round-skip's shape, for any set): the service
- * nodes split into a group holding more than 2/3 of the power and the rest; a moment later a node
- * of the big group crashes, so no group has a quorum and the rounds go on without commits; at the
- * heal the crashed node and the cut-off group start the height in round 0 while the others are in
- * a later round, on whose votes they must skip ahead.
+ * Consensus stalls and nodes come back behind (bft-round-skip's shape, for any set): validators
+ * holding more than a third of the power crash while the others are past round 0, so those stay
+ * stuck in their round (no quorum); at the heal the crashed come back in round 0 and must skip
+ * ahead on the stuck ones' votes (more than 1/3 of the power), or the height never ends. Drawn
+ * aimed where the set allows it (`roundAimedStall`), else timed (`timedStall`).
  */
-function stallAndRestart(rng: Rng, ctx: DrawContext): FaultSpec[] {
+export function stallAndRestart(rng: Rng, ctx: DrawContext): FaultSpec[] {
+  const aimed = roundAimedStall(rng, ctx);
+  return aimed.length ? aimed : timedStall(rng, ctx);
+}
+
+/**
+ * A group C (just under 1/3 of the power) is cut off, so the heights it proposes fail rounds; at
+ * the first round past 0 from the cut on (`atRound`: round 2 where C may hold two proposers in a
+ * row), C and a group K of the others crash, leaving the rest S (more than 1/3, less than 2/3)
+ * stuck in that round. The crashes outlast the cut and end together: C and K come back at once,
+ * in round 0, on a calm network, and must skip to S's round. Walking there on timeouts takes a
+ * precommit timeout per round, so round 2 tells a missing skip from a slow one better than round 1.
+ * (C is crashed rather than cut a second time: two partitions over the same links do not stack,
+ * the first one's end would heal both.)
+ */
+function roundAimedStall(rng: Rng, ctx: DrawContext): FaultSpec[] {
   const n = ctx.validatorCount;
+  const endS = Math.floor(ctx.durationMs / 1000);
+  let total = 0n;
+  for (const x of ctx.stakes) total += x;
+  const power = (vs: readonly number[]) => vs.reduce((sum, v) => sum + ctx.stakes[v - 1]!, 0n);
+  const order = rng.shuffle(Array.from({ length: n }, (_, i) => i + 1));
+  const cut: number[] = [];
+  for (const v of order) if ((power(cut) + ctx.stakes[v - 1]!) * 3n < total) cut.push(v);
+  const rest = order.filter((v) => !cut.includes(v));
+  const stuck: number[] = [];
+  for (const v of rest) {
+    if (power(stuck) * 3n > total) break;
+    stuck.push(v);
+  }
+  const crashed = rest.filter((v) => !stuck.includes(v));
+  if (!cut.length || !crashed.length || power(stuck) * 3n <= total || power(stuck) * 3n >= total * 2n) return [];
+  const startS = rng.int(20, 60);
+  const lengthS = rng.int(40, 120);
+  const lagS = rng.int(0, 10);
+  if (startS + lengthS + 40 > endS - 30) return [];
+  const atRound = cut.length > 1 && rng.bool(0.7) ? 2 : 1;
+  // One length for every crash, past the cut's end: C and K come back together, or the first back
+  // make a quorum with S and the height ends without anyone having to skip.
+  const atMs = (startS + lagS) * 1000;
+  const forMs = (lengthS - lagS + rng.int(5, 20)) * 1000;
+  return [
+    { kind: 'partition', atMs: startS * 1000, forMs: lengthS * 1000, groups: [cut.map(svc), rest.map(svc)] },
+    ...[...cut, ...crashed].map((v): FaultSpec => ({ kind: 'crash', node: svc(v), atMs, atRound, forMs })),
+  ];
+}
+
+/**
+ * The stall by the clock, in one to four episodes: the service nodes split into a group holding
+ * just under 1/3 of the power and the rest; a moment later a node of the rest crashes, and both
+ * end together. The crash lands past round 0 only when a cut-off proposer made the rest's height
+ * fail a round (about one episode in six); the cut is as large as it can be below 1/3, so that a
+ * crash mostly takes the rest below 2/3.
+ */
+function timedStall(rng: Rng, ctx: DrawContext): FaultSpec[] {
+  const n = ctx.validatorCount;
+  const endS = Math.floor(ctx.durationMs / 1000);
   let total = 0n;
   for (const x of ctx.stakes) total += x;
   const order = rng.shuffle(Array.from({ length: n }, (_, i) => i + 1));
@@ -298,21 +356,27 @@ function stallAndRestart(rng: Rng, ctx: DrawContext): FaultSpec[] {
     if ((cutPower + p) * 3n >= total) continue;
     cut.push(v);
     cutPower += p;
-    if (rng.bool(0.5)) break;
   }
   const rest = order.filter((v) => !cut.includes(v));
   if (!cut.length || rest.length < 2) return [];
-  const crashed = rest[rng.int(0, rest.length - 1)]!;
-  const startS = rng.int(20, 60);
-  const lengthS = rng.int(60, 150);
-  const lagS = rng.int(5, 30);
-  return [
-    { kind: 'partition', atMs: startS * 1000, forMs: lengthS * 1000, groups: [cut.map(svc), rest.map(svc)] },
-    {
-      kind: 'crash',
-      node: svc(crashed),
-      atMs: (startS + lagS) * 1000,
-      forMs: (lengthS - lagS + rng.int(-5, 10)) * 1000,
-    },
-  ];
+  const out: FaultSpec[] = [];
+  let startS = rng.int(20, 60);
+  const episodes = rng.int(1, 4);
+  for (let e = 0; e < episodes; e++) {
+    const lengthS = rng.int(40, 120);
+    const lagS = rng.int(5, 30);
+    if (startS + lengthS + 10 > endS - 30) break;
+    const crashed = rest[rng.int(0, rest.length - 1)]!;
+    out.push(
+      { kind: 'partition', atMs: startS * 1000, forMs: lengthS * 1000, groups: [cut.map(svc), rest.map(svc)] },
+      {
+        kind: 'crash',
+        node: svc(crashed),
+        atMs: (startS + lagS) * 1000,
+        forMs: (lengthS - lagS + rng.int(-5, 10)) * 1000,
+      },
+    );
+    startS += lengthS + rng.int(20, 60);
+  }
+  return out;
 }

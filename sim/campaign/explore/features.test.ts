@@ -81,4 +81,22 @@ describe('explorer features', () => {
     only.onRecord(vote('svc-1', 'precommit', 0, true));
     expect(features(only)).toEqual(['rule:a.rule']);
   });
+
+  it('names a node that joins a height in round 0 behind the others, calm or under a fault', () => {
+    const rec = (node: string, obs: Record<string, unknown>): RunRecord =>
+      ({ t: 0, node, obs }) as unknown as RunRecord;
+    const c = new FeatureCollector();
+    c.onRecord(rec('svc-1', { kind: 'service.commit', height: 9n, commit: { round: 0 }, txs: [], sideTxs: [] }));
+    c.onRecord(rec('svc-1', { kind: 'consensus.round', height: 10n, round: 2 }));
+    // A node at another height, or at the same height in round 0, is not behind anyone.
+    c.onRecord(rec('svc-3', { kind: 'service.started', height: 4n }));
+    expect(features(c).some((x) => x.startsWith('bft:joinsBehind'))).toBe(false);
+    // A restart (recorded while its own crash is still in force) joins height 10 behind round 2.
+    c.onRecord(fault(true, 'crash', 0));
+    c.onRecord(rec('svc-2', { kind: 'service.started', height: 9n }));
+    expect(features(c)).toContain('bft:joinsBehind:r2+:calm');
+    c.onRecord(fault(true, 'partition', 1));
+    c.onRecord(rec('svc-4', { kind: 'service.synced', height: 9n }));
+    expect(features(c)).toContain('bft:joinsBehind:r2+:faulty');
+  });
 });

@@ -10,7 +10,9 @@
  * - `rule`: the rules of docs/RULES.md some oracle judged (sim/rules/coverage.ts);
  * - `tx`: the service's answers: per message type, DeliverTx's code and the side-tx result's;
  * - `bft`: consensus tuples: (step, nil or a block, round 0 / 1 / 2+, lock held or not), proposals
- *   with a POL round, round changes, evidence, the round a block committed in, set changes;
+ *   with a POL round, round changes, evidence, the round a block committed in, set changes; a node
+ *   that (re)joins a height in round 0 while others are in a later round of it, with no fault but
+ *   crashes in force or under one (where the round-skip rule must act);
  * - `sc`: sidechain events: in-turn or backup seals (difficulty), reorg depth buckets, rejections by
  *   reason, the pool's refusals, equivocation, checkpointed forks and rewinds, the finality floor;
  * - `bridge`: what the bridges relayed and called, the parent chain's events and failed calls, the
@@ -57,10 +59,26 @@ export class FeatureCollector {
   private readonly active = new Map<string, number>();
   /** Per node, the height and the rounds it precommitted a block in (a lock, as Tendermint's). */
   private readonly locks = new Map<string, { height: bigint; round: number }>();
+  /** Per service node, the height it is at and the highest round it entered there (last record). */
+  private readonly at = new Map<string, { height: bigint; round: number }>();
   private readonly families: ReadonlySet<FeatureFamily>;
 
   constructor(families: readonly FeatureFamily[] = FEATURE_FAMILIES) {
     this.families = new Set(families);
+  }
+
+  /**
+   * A node starts `height` in round 0 (a restart, a catch-up): where others already are in a later
+   * round of it, it must skip to theirs on their votes; that this happened, and whether any fault
+   * was in force, is ground a run can reach without any rule breaking.
+   */
+  private joins(node: string, height: bigint): void {
+    let ahead = 0;
+    for (const [other, p] of this.at) if (other !== node && p.height === height) ahead = Math.max(ahead, p.round);
+    this.at.set(node, { height, round: 0 });
+    // A restart is recorded before its crash's end, so crashes do not count as faults in force here.
+    const inForce = this.active.size - (this.active.has('crash') ? 1 : 0);
+    if (ahead > 0) this.add('bft', `joinsBehind:${roundClass(ahead)}:${inForce ? 'faulty' : 'calm'}`);
   }
 
   private add(family: FeatureFamily, text: string, notable = false): void {
@@ -110,9 +128,13 @@ export class FeatureCollector {
       case 'consensus.proposal':
         this.add('bft', `proposal:${roundClass(o.round)}:${o.polRound >= 0 ? 'pol' : 'nopol'}`, o.round > 0);
         return;
-      case 'consensus.round':
+      case 'consensus.round': {
         this.add('bft', `round:${roundClass(o.round)}`, true);
+        const p = this.at.get(r.node);
+        if (p && p.height === o.height) p.round = Math.max(p.round, o.round);
+        else this.at.set(r.node, { height: o.height, round: o.round });
         return;
+      }
       case 'consensus.evidence':
         this.add('bft', `evidence:${o.voteType}`, true);
         return;
@@ -122,11 +144,14 @@ export class FeatureCollector {
         return;
       case 'service.started':
         this.add('bft', `started:${o.height === 0n ? 'genesis' : 'later'}`, o.height > 0n);
+        this.joins(r.node, o.height + 1n);
         return;
       case 'service.synced':
         this.add('bft', 'synced', true);
+        this.joins(r.node, o.height + 1n);
         return;
       case 'service.commit':
+        this.at.set(r.node, { height: o.height + 1n, round: 0 });
         this.add('bft', `commitRound:${roundClass(o.commit.round)}`, o.commit.round > 0);
         this.add('tx', `block:${bucket(o.txs.length)}`);
         for (const t of o.txs) {

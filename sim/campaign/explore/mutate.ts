@@ -108,7 +108,7 @@ function apply(op: Mutator, rng: Rng, s: Scenario, donor: Scenario | null): bool
   const faults = s.faults;
   switch (op) {
     case 'faultAdd': {
-      if (rng.bool(0.1)) {
+      if (rng.bool(0.2)) {
         const p = drawPattern(rng, ctx);
         faults.push(...p);
         return p.length > 0;
@@ -148,6 +148,7 @@ function apply(op: Mutator, rng: Rng, s: Scenario, donor: Scenario | null): bool
         kind: f.kind,
         ...(f.atMs !== undefined ? { atMs: f.atMs } : {}),
         ...(f.atHeight ? { atHeight: f.atHeight } : {}),
+        ...(f.atRound !== undefined ? { atRound: f.atRound } : {}),
         ...(f.forMs !== undefined ? { forMs: f.forMs } : {}),
         ...fields,
       } as FaultSpec;
@@ -156,6 +157,10 @@ function apply(op: Mutator, rng: Rng, s: Scenario, donor: Scenario | null): bool
     case 'faultTrigger': {
       if (!faults.length) return false;
       const f = faults[pickIndex(rng, faults.length)]!;
+      if (f.atRound !== undefined) {
+        delete f.atRound;
+        return true;
+      }
       if (f.atHeight) {
         // About a block a second on the service, one a period on the sidechain.
         f.atMs = Math.min(
@@ -167,6 +172,11 @@ function apply(op: Mutator, rng: Rng, s: Scenario, donor: Scenario | null): bool
       }
       const chain = heightChain(f);
       if (chain === null) return false;
+      // A service-side fault may instead wait from its time for a round past 0 (an awkward step).
+      if (chain === 'service' && rng.bool(0.25)) {
+        f.atRound = rng.int(1, 2);
+        return true;
+      }
       const secs = Math.max(1, Math.floor((f.atMs ?? 0) / 1000));
       delete f.atMs;
       f.atHeight = { chain, height: Math.max(1, chain === 'sidechain' ? Math.floor(secs / s.params.periodS) : secs) };
@@ -320,6 +330,7 @@ export function fitScenario(s: Scenario): Scenario {
       if (!coalitionOk(next, stakes)) continue;
       coalition.splice(0, coalition.length, ...next);
     }
+    if (f.atRound !== undefined && (f.atHeight || heightChain(f) !== 'service')) delete f.atRound;
     if (f.atHeight && heightChain(f) !== f.atHeight.chain) {
       f.atMs = Math.min(s.durationMs - 1000, f.atHeight.height * 1000);
       delete f.atHeight;

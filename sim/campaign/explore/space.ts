@@ -202,8 +202,10 @@ export function drawScenario(rng: Rng): Scenario {
   const coalition = drawCoalition(rng, stakes);
   const ctx: DrawContext = { validatorCount: n, stakes, coalition, durationMs, sprint: params.sprint };
   const faults: FaultSpec[] = [];
-  if (rng.bool(0.25)) faults.push(...drawPattern(rng, ctx));
-  const count = rng.int(0, big ? 2 : 5);
+  if (rng.bool(0.35)) faults.push(...drawPattern(rng, ctx));
+  // A pattern is a shape the suite tests on its own: at most one loose fault joins it, so that its
+  // heal is a heal (an oracle judges what follows a heal only once no fault is in force).
+  const count = rng.int(0, faults.length ? 1 : big ? 2 : 5);
   // Now and then the faults come together (within a minute), so that they act on each other.
   const cluster = count > 1 && rng.bool(0.3) ? rng.int(20, Math.max(21, Math.floor(durationMs / 1000) - 100)) : null;
   for (let i = 0; i < count; i++) {
