@@ -189,40 +189,21 @@ describe('bft-progress oracle', () => {
     origin: 'consensus',
   });
 
-  it('fires when a node stays below a round f + 1 of the power voted in (no round skip)', () => {
-    const { oracle, feed, commitAll } = harness();
-    commitAll(2300, 1n);
+  /**
+   * svc-1 and svc-2 (half the power) vote in round 2 of height 2 at 5000 and svc-3 follows them;
+   * svc-4 stays in round 0. `probe(t)` feeds a record the oracle reads (its due skips are judged at
+   * such records): a proposal of a node it does not place.
+   */
+  function stuckInRound2() {
+    const h = harness();
+    h.commitAll(2300, 1n);
     for (const n of [1, 2]) {
-      feed(5000, `svc-${n}`, { kind: 'consensus.round', height: 2n, round: 2 });
-      feed(5000, `svc-${n}`, vote(2n, 2, n));
+      h.feed(5000, `svc-${n}`, { kind: 'consensus.round', height: 2n, round: 2 });
+      h.feed(5000, `svc-${n}`, vote(2n, 2, n));
     }
-    feed(5500, 'svc-3', { kind: 'consensus.round', height: 2n, round: 2 });
-    expect(oracle.violation).toBeNull();
-    // A record the oracle reads (its due skips are judged at such records): a proposal of a node it does not place.
-    feed(8200, 'svc-9', {
-      kind: 'consensus.proposal',
-      height: 9n,
-      round: 0,
-      blockHash: hash('b9'),
-      polRound: -1,
-      proposer: ADDR[0]!,
-    });
-    expect(oracle.violation).toMatchObject({ oracle: 'bft-progress', node: 'svc-4', atMs: 8100 });
-    expect(oracle.violation!.message).toMatch(/still in round 0 of height 2 3100 ms after .* voted in round 2/);
-  });
-
-  it('gives a node that comes to the height late its own skip period, counted from its arrival', () => {
-    const { oracle, feed, commitAll } = harness();
-    commitAll(2300, 1n);
-    for (const n of [1, 2]) {
-      feed(5000, `svc-${n}`, { kind: 'consensus.round', height: 2n, round: 2 });
-      feed(5000, `svc-${n}`, vote(2n, 2, n));
-    }
-    feed(5500, 'svc-3', { kind: 'consensus.round', height: 2n, round: 2 });
-    // svc-4 restarts (at height 1) and comes to height 2 after a block sync, well after the votes.
-    feed(7000, 'svc-4', { kind: 'service.started', height: 1n });
+    h.feed(5500, 'svc-3', { kind: 'consensus.round', height: 2n, round: 2 });
     const probe = (t: number) =>
-      feed(t, 'svc-9', {
+      h.feed(t, 'svc-9', {
         kind: 'consensus.proposal',
         height: 9n,
         round: 0,
@@ -230,6 +211,21 @@ describe('bft-progress oracle', () => {
         polRound: -1,
         proposer: ADDR[0]!,
       });
+    return { ...h, probe };
+  }
+
+  it('fires when a node stays below a round f + 1 of the power voted in (no round skip)', () => {
+    const { oracle, probe } = stuckInRound2();
+    expect(oracle.violation).toBeNull();
+    probe(8200);
+    expect(oracle.violation).toMatchObject({ oracle: 'bft-progress', node: 'svc-4', atMs: 8100 });
+    expect(oracle.violation!.message).toMatch(/still in round 0 of height 2 3100 ms after .* voted in round 2/);
+  });
+
+  it('gives a node that comes to the height late its own skip period, counted from its arrival', () => {
+    const { oracle, feed, probe } = stuckInRound2();
+    // svc-4 restarts (at height 1) and comes to height 2 after a block sync, well after the votes.
+    feed(7000, 'svc-4', { kind: 'service.started', height: 1n });
     // The votes' own deadline (8100) has passed, but svc-4's (7000 + 3100) has not.
     probe(9000);
     expect(oracle.violation).toBeNull();
