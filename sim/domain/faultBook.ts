@@ -9,7 +9,7 @@ import { type Engine } from '../engine/engine';
 import { type FaultSpec, type TriggerChain, applyFault, faultSides } from '../faults/registry';
 import { type FaultSite } from '../faults/fault';
 import { type DomainName } from './runSetup';
-import { type HeightFired, type HeightTriggers } from './heightTriggers';
+import { type HeightFired, type HeightTriggers, triggerChain } from './heightTriggers';
 import { type RunObservation } from '../core/record';
 import { type CrossBoundary } from './windowProtocol';
 
@@ -71,25 +71,17 @@ export class FaultBook {
     faults.forEach((f, i) => {
       const { applies } = faultDomains(f);
       if (!applies.has(this.env.domain)) return;
-      if (f.atRound !== undefined) {
-        // The decoder lets a round trigger start service-side faults only; rounds are the main domain's.
-        assert(
-          applies.size === 1 && TRIGGER_DOMAIN.service === this.env.domain,
-          'a round trigger fires a fault of the main domain',
-          { index: i, kind: f.kind },
-        );
-        this.env.heights.arm(f, i);
-        return;
-      }
-      if (f.atHeight === undefined) {
+      const chain = triggerChain(f);
+      if (chain === null) {
         this.schedule(f, i, f.atMs ?? 0);
         return;
       }
-      // The scenario decoder only lets a height trigger start a fault in the domain that watches the height.
+      // The scenario decoder only lets a height or round trigger start a fault in the domain that
+      // watches the chain (rounds are the service's).
       assert(
-        applies.size === 1 && TRIGGER_DOMAIN[f.atHeight.chain] === this.env.domain,
-        'a height trigger fires a fault of its own domain',
-        { index: i, kind: f.kind, chain: f.atHeight.chain },
+        applies.size === 1 && TRIGGER_DOMAIN[chain] === this.env.domain,
+        'a height or round trigger fires a fault of its own domain',
+        { index: i, kind: f.kind, chain },
       );
       this.env.heights.arm(f, i);
     });

@@ -31,6 +31,12 @@ export function heightOf(obs: RunObservation): { chain: TriggerChain; height: nu
   return null;
 }
 
+/** The chain whose records fire a triggered fault (rounds are the service's); null for a time. */
+export function triggerChain(f: FaultSpec): TriggerChain | null {
+  if (f.atRound !== undefined) return 'service';
+  return f.atHeight?.chain ?? null;
+}
+
 export class HeightTriggers {
   /** Armed faults that have not fired yet, in scenario order. */
   private armed: ArmedFault[] = [];

@@ -289,9 +289,28 @@ export function drawPattern(rng: Rng, ctx: DrawContext): FaultSpec[] {
  * ahead on the stuck ones' votes (more than 1/3 of the power), or the height never ends. Drawn
  * aimed where the set allows it (`roundAimedStall`), else timed (`timedStall`).
  */
-export function stallAndRestart(rng: Rng, ctx: DrawContext): FaultSpec[] {
+function stallAndRestart(rng: Rng, ctx: DrawContext): FaultSpec[] {
   const aimed = roundAimedStall(rng, ctx);
   return aimed.length ? aimed : timedStall(rng, ctx);
+}
+
+/**
+ * The validators in a drawn order, split greedily into a group holding as much as it can below 1/3
+ * of the power (`cut`) and the others (`rest`, in the same order).
+ */
+function cutBelowThird(rng: Rng, ctx: DrawContext): { total: bigint; cut: number[]; rest: number[] } {
+  let total = 0n;
+  for (const x of ctx.stakes) total += x;
+  const order = rng.shuffle(Array.from({ length: ctx.validatorCount }, (_, i) => i + 1));
+  const cut: number[] = [];
+  let cutPower = 0n;
+  for (const v of order) {
+    const p = ctx.stakes[v - 1]!;
+    if ((cutPower + p) * 3n >= total) continue;
+    cut.push(v);
+    cutPower += p;
+  }
+  return { total, cut, rest: order.filter((v) => !cut.includes(v)) };
 }
 
 /**
@@ -305,15 +324,9 @@ export function stallAndRestart(rng: Rng, ctx: DrawContext): FaultSpec[] {
  * the first one's end would heal both.)
  */
 function roundAimedStall(rng: Rng, ctx: DrawContext): FaultSpec[] {
-  const n = ctx.validatorCount;
   const endS = Math.floor(ctx.durationMs / 1000);
-  let total = 0n;
-  for (const x of ctx.stakes) total += x;
+  const { total, cut, rest } = cutBelowThird(rng, ctx);
   const power = (vs: readonly number[]) => vs.reduce((sum, v) => sum + ctx.stakes[v - 1]!, 0n);
-  const order = rng.shuffle(Array.from({ length: n }, (_, i) => i + 1));
-  const cut: number[] = [];
-  for (const v of order) if ((power(cut) + ctx.stakes[v - 1]!) * 3n < total) cut.push(v);
-  const rest = order.filter((v) => !cut.includes(v));
   const stuck: number[] = [];
   for (const v of rest) {
     if (power(stuck) * 3n > total) break;
@@ -344,20 +357,8 @@ function roundAimedStall(rng: Rng, ctx: DrawContext): FaultSpec[] {
  * crash mostly takes the rest below 2/3.
  */
 function timedStall(rng: Rng, ctx: DrawContext): FaultSpec[] {
-  const n = ctx.validatorCount;
   const endS = Math.floor(ctx.durationMs / 1000);
-  let total = 0n;
-  for (const x of ctx.stakes) total += x;
-  const order = rng.shuffle(Array.from({ length: n }, (_, i) => i + 1));
-  const cut: number[] = [];
-  let cutPower = 0n;
-  for (const v of order) {
-    const p = ctx.stakes[v - 1]!;
-    if ((cutPower + p) * 3n >= total) continue;
-    cut.push(v);
-    cutPower += p;
-  }
-  const rest = order.filter((v) => !cut.includes(v));
+  const { cut, rest } = cutBelowThird(rng, ctx);
   if (!cut.length || rest.length < 2) return [];
   const out: FaultSpec[] = [];
   let startS = rng.int(20, 60);
