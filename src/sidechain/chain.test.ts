@@ -250,6 +250,33 @@ describe('sidechain chain and producer', () => {
     expect(chain.import(good, FAR, 0)).toEqual({ status: 'known' });
   });
 
+  it('a block whose extra cannot hold vanity and seal, or cannot be read at all, is refused and stops nothing', () => {
+    const chain = new SidechainChain(cfg, { timeS: 1000n, producers });
+    const head = chain.head();
+    const good = produce(chain, head, inTurn(head))!;
+    const withExtra = (extraData: Hex): SidechainBlock => {
+      const header: SidechainHeader = { ...good.header, extraData };
+      return { ...good, header, hash: headerHash(header) };
+    };
+    // A seal and no vanity (Bor: errMissingSignature), and not even a seal (errMissingVanity).
+    expect(chain.import(withExtra(toHex(new Uint8Array(65).fill(1))), FAR, 0)).toMatchObject({
+      status: 'rejected',
+      reason: expect.stringMatching(/65 byte signature suffix missing/),
+    });
+    expect(chain.import(withExtra('0x00'), FAR, 0)).toMatchObject({
+      status: 'rejected',
+      reason: expect.stringMatching(/32 byte vanity prefix missing/),
+    });
+    // A header field no helper can read: refused with what the reader said, the chain unchanged.
+    const unreadable = { ...good, header: { ...good.header, extraData: '0xzz' as Hex } };
+    expect(chain.import(unreadable, FAR, 0)).toMatchObject({
+      status: 'rejected',
+      reason: expect.stringMatching(/^block 1: /),
+    });
+    expect(chain.head().block.hash).toBe(head.block.hash);
+    expect(chain.import(good, FAR, 0)).toMatchObject({ status: 'imported', newHead: true });
+  });
+
   it('fork choice: the in-turn branch beats a backup branch; reorgs are recorded with depth', () => {
     // A partitioned backup builds two blocks; then the in-turn producer's branch arrives.
     const { a, base, b1, b2 } = backupBranch();

@@ -11,7 +11,7 @@
  */
 import { type Address, ZERO_ADDRESS } from '../core/address';
 import { type Hex } from '../core/bytes';
-import { assert } from '../core/errors';
+import { InputError, assert } from '../core/errors';
 import { type SignatureScheme, realScheme } from '../core/signatureScheme';
 import { toHex, fromHex, concatBytes } from '../core/bytes';
 import { type SidechainConfig, calcProducerDelay, producerDelayParams } from './config';
@@ -19,6 +19,7 @@ import {
   type SidechainHeader,
   EMPTY_BLOOM,
   EXTRA_SEAL_LENGTH,
+  EXTRA_VANITY_LENGTH,
   UNCLE_HASH,
   ZERO_HASH,
   ZERO_NONCE,
@@ -235,7 +236,7 @@ export class SidechainChain {
     if (this.blocks.has(block.hash)) return { status: 'known' };
     const parent = this.blocks.get(block.header.parentHash);
     if (!parent) return { status: 'orphan', parentHash: block.header.parentHash };
-    const verdict = this.verifyOnce(parent, block, nowS);
+    const verdict = this.verifyOrRefuse(parent, block, nowS);
     if (verdict.status !== 'ok')
       return verdict.status === 'future'
         ? { status: 'future', retryAtS: block.header.time }
@@ -258,6 +259,20 @@ export class SidechainChain {
     if (!this.floorAllows(stored)) return { status: 'imported', newHead: false, reorg: null };
     const reorg = this.setHead(stored, nowMs);
     return { status: 'imported', newHead: true, reorg };
+  }
+
+  /**
+   * A block comes from the network: whatever in it cannot be read (a field a helper refuses as
+   * malformed input) refuses the block, as Bor's header checks return an error, and never stops the
+   * node. A broken invariant of the node's own (an assert) still does.
+   */
+  private verifyOrRefuse(parent: StoredBlock, block: SidechainBlock, nowS: bigint): Verdict {
+    try {
+      return this.verifyOnce(parent, block, nowS);
+    } catch (e) {
+      if (!(e instanceof InputError)) throw e;
+      return { status: 'rejected', reason: `block ${block.header.number}: ${e.message}` };
+    }
   }
 
   /**
@@ -285,6 +300,12 @@ export class SidechainChain {
     if (n !== parent.block.header.number + 1n)
       return reject(`number does not follow parent ${parent.block.header.number}`);
     if (headerHash(h) !== block.hash) return reject('hash does not match the header');
+    // Bor checks the extra's make-up before anything reads it (errMissingVanity, errMissingSignature):
+    // the producer list sits between the two, and a short extra has no place for it.
+    const extraLength = (h.extraData.length - 2) / 2;
+    if (extraLength < EXTRA_VANITY_LENGTH) return reject('extra-data 32 byte vanity prefix missing');
+    if (extraLength < EXTRA_VANITY_LENGTH + EXTRA_SEAL_LENGTH)
+      return reject('extra-data 65 byte signature suffix missing');
     const signer = recoverSigner(h, this.scheme);
     if (signer === null || signer !== block.signer) return reject('seal does not recover to the claimed signer');
     const set = parent.snapshot.validatorSet;
