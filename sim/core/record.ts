@@ -70,6 +70,19 @@ export type SimObservation =
       index: number | null;
       expect: ByzantineExpectFact | null;
       ifAccepted: number | null;
+    }
+  /**
+   * A Byzantine producer's crafted sidechain block (sim/faults/byzantineBlocks.ts), sent to every
+   * sidechain node: `refused` no honest node may import it; `held` (a block from the future) none
+   * may import it before its time (`timeS`, seconds).
+   */
+  | {
+      kind: 'byzantine.block';
+      craft: string;
+      hash: Hex;
+      number: bigint;
+      timeS: bigint;
+      expect: 'refused' | 'held';
     };
 
 export type RunObservation = Observation | SimObservation;

@@ -22,6 +22,7 @@ import { loadScenario } from '../scenario/load';
 import { type Scenario } from '../scenario/scenario';
 import { type FaultKind, type FaultSpec, applyFault, faultSides } from './registry';
 import { type FaultSite } from './fault';
+import { BYZANTINE_BLOCKS, type ByzantineBlock, FUTURE_AHEAD_S } from './byzantineBlocks';
 
 function network(): { main: MainDomain; sc: SidechainDomain; scenario: Scenario } {
   const scenario = { ...loadScenario('smoke').scenario, faults: [] };
@@ -476,6 +477,79 @@ const CHECKS: Record<FaultKind, (net: Net) => void> = {
         expect(sent).not.toHaveBeenCalled();
       },
     );
+  },
+  byzantineBlocks: (net) => {
+    const node = net.sc.sidechainNodes[0]!;
+    const honest = net.sc.sidechainNodes[1]!;
+    const head = node.chain.head();
+    const inTurn = net.sc.setup.keys[net.sc.inTurnValidator() - 1]!;
+    const plan = planProduction(node.chain.cfg, head, inTurn.signer)!;
+    const block = buildBlock(
+      node.chain,
+      plan,
+      inTurn.signerKey,
+      inTurn.signer,
+      { span: () => null, stateSyncs: () => [], txs: [] },
+      plan.timeS,
+    );
+    const result = node.chain.import(block, plan.timeS, 0);
+    expect(result.status).toBe('imported');
+    expect(honest.chain.import(block, plan.timeS, 0).status).toBe('imported');
+    // A backup producer (its own delay is longer than the period, so a block too soon can be made).
+    const validator = (net.sc.inTurnValidator() % net.sc.setup.keys.length) + 1;
+    // What Bor says of each (the kinds that need a sprint end are judged in a run: sidechainRefused.test.ts).
+    const reasons: Partial<Record<ByzantineBlock, RegExp>> = {
+      wrongNumber: /number does not follow/,
+      wrongHash: /hash does not match the header/,
+      wrongSigner: /seal does not recover to the claimed signer/,
+      wrongDifficulty: /Wrong difficulty/,
+      beforePeriod: /invalid timestamp/,
+      tooSoon: /was created too soon/,
+      wrongBaseFee: /invalid baseFee/,
+      wrongGasLimit: /gas limit differs/,
+      wrongGasUsed: /invalid gas used/,
+      wrongTxRoot: /transaction or receipt root mismatch/,
+      wrongReceiptRoot: /transaction or receipt root mismatch/,
+      wrongBloom: /invalid bloom/,
+      wrongStateRoot: /state root mismatch/,
+      extraValidators: /errExtraValidators/,
+      shortExtra: /signature suffix missing/,
+    };
+    for (const kind of BYZANTINE_BLOCKS) {
+      if (kind === 'wrongSpanValidators') continue;
+      const sent = vi.spyOn(net.sc.network, 'send');
+      sent.mockClear();
+      startEnd(
+        net,
+        { kind: 'byzantineBlocks', validator, blocks: [kind], everyBlocks: 1, atMs: 0 },
+        () => {
+          node.hooks.onImport!(node, block, result, 0);
+          expect(
+            sent.mock.calls.map((c) => c[1]),
+            kind,
+          ).toEqual(net.sc.sidechainNodes.map((n) => n.id));
+          const crafted = (sent.mock.calls[0]![2] as Extract<NodeMessage, { kind: 'sc.newBlock' }>).block;
+          expect(crafted.header.parentHash, kind).toBe(block.hash);
+          if (kind === 'fromFuture') {
+            // Held until its time, and good then: only its time was wrong.
+            expect(crafted.header.time - block.header.time).toBeGreaterThan(FUTURE_AHEAD_S);
+            expect(honest.chain.import(crafted, crafted.header.time - 1n, 0).status).toBe('future');
+            expect(honest.chain.import(crafted, crafted.header.time, 0).status).toBe('imported');
+            return;
+          }
+          expect(honest.chain.import(crafted, crafted.header.time, 0), kind).toMatchObject({
+            status: 'rejected',
+            reason: expect.stringMatching(reasons[kind]!),
+          });
+        },
+        () => {
+          sent.mockClear();
+          node.hooks.onImport!(node, block, result, 0);
+          expect(sent).not.toHaveBeenCalled();
+        },
+      );
+      sent.mockRestore();
+    }
   },
   lateCheckpoint: (net) => {
     const node = net.main.serviceNodes[0]!;

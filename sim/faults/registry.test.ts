@@ -176,6 +176,26 @@ const SAMPLES: Record<FaultKind, Sample> = {
       [{ kind: 'outsiderBlocks', everyBlocks: 'often' }, /^faults\[0\]\.everyBlocks: expected an integer, got "often"/],
     ],
   },
+  byzantineBlocks: {
+    file: {
+      kind: 'byzantineBlocks',
+      at: '30s',
+      for: '2m',
+      validator: 2,
+      blocks: ['wrongDifficulty', 'fromFuture'],
+      everyBlocks: 2,
+    },
+    sides: ['sidechain'],
+    bad: [
+      [{ kind: 'byzantineBlocks', validator: 9 }, /^faults\[0\]\.validator: /],
+      [{ kind: 'byzantineBlocks', validator: 1, blocks: [] }, /^faults\[0\]\.blocks: name at least one block/],
+      [
+        { kind: 'byzantineBlocks', validator: 1, blocks: ['wrongDifficulty', 'prettyBlock'] },
+        /^faults\[0\]\.blocks\[1\]: unknown "prettyBlock"; one of wrongNumber, /,
+      ],
+      [{ kind: 'byzantineBlocks', validator: 1, everyBlocks: 0 }, /^faults\[0\]\.everyBlocks: /],
+    ],
+  },
   lateCheckpoint: {
     file: { kind: 'lateCheckpoint', at: '0s', validator: 1, length: 8 },
     sides: ['service'],

@@ -40,6 +40,7 @@ import { type ByzantineTxsFault, byzantineTxs } from './byzantineTxs';
 import { type OutsiderBlocksFault, outsiderBlocks } from './outsiderBlocks';
 import { type SetHeadFault, setHead } from './setHead';
 import { type LateCheckpointFault, lateCheckpoint } from './lateCheckpoint';
+import { type ByzantineBlocksFault, byzantineBlocks } from './byzantineBlocks';
 
 export type { TriggerChain } from './fault';
 
@@ -65,7 +66,8 @@ export type FaultSpec =
   | ByzantineTxsFault
   | OutsiderBlocksFault
   | SetHeadFault
-  | LateCheckpointFault;
+  | LateCheckpointFault
+  | ByzantineBlocksFault;
 
 export type FaultKind = FaultSpec['kind'];
 
@@ -93,6 +95,7 @@ const REGISTRY: Registry = {
   outsiderBlocks,
   setHead,
   lateCheckpoint,
+  byzantineBlocks,
 };
 
 export const FAULT_KINDS: readonly FaultKind[] = Object.keys(REGISTRY) as FaultKind[];

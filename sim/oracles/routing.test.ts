@@ -63,6 +63,7 @@ const KINDS: { readonly [K in RecordKind]: null } = {
   'workload.signerChange': null,
   'workload.withdrawal': null,
   'byzantine.tx': null,
+  'byzantine.block': null,
 };
 const ALL_KINDS = Object.keys(KINDS) as RecordKind[];
 

@@ -21,6 +21,7 @@ import { ConvergenceOracle, ForkChoiceOracle } from './forkChoice';
 import { LivenessOracle } from './liveness';
 import { BftLockOracle, BftQuorumOracle } from './bft';
 import { ByzantineRefusedOracle } from './byzantineRefused';
+import { SidechainRefusedOracle } from './sidechainRefused';
 import { SidechainModel } from './model/sidechainModel';
 import { ServiceModel } from './model/service/serviceModel';
 import { type KeyLookup } from './model/service/signature';
@@ -160,6 +161,7 @@ export class OracleSuite {
       new SupplyOracle(),
       new TopupIdempotencyOracle(),
       new ByzantineRefusedOracle(),
+      new SidechainRefusedOracle(),
       new StateSyncOracle(this.model),
       this.stateSyncLatency,
       new SpanOracle(),

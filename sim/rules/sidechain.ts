@@ -1,7 +1,6 @@
 /** Rules of the sidechain (Bor with Clique seals): seal, difficulty, delays, sprints, span and state-sync commits, fork choice, finality. */
 import { type Rule } from './rule';
 
-const CHAIN = 'src/sidechain/chain.test.ts';
 const HEADER = 'src/sidechain/header.test.ts';
 
 export const SIDECHAIN_RULES = [
@@ -228,12 +227,13 @@ export const SIDECHAIN_RULES = [
   },
   {
     id: 'sidechain.header.validity',
-    rule: 'A block with the wrong difficulty, an unknown signer or a time in the future is not imported.',
-    source: 'reference: sidechain.md §1.4, §2.5-§2.6',
+    rule: "A block is imported only when its header is valid on its parent: its number follows the parent's, its hash is its header's, its seal recovers to the signer it claims, its difficulty is N − succession, its time is at least the period and the signer's delay after the parent's, its extra holds the 32-byte vanity and the 65-byte seal (a producer list only at a sprint end, and there the span's), its base fee, gas limit, gas used, transaction and receipt roots, bloom and state root are what the parent and its body give. A block from the future is held until its time.",
+    source:
+      'reference: sidechain.md §1.4, §2.4-§2.6; Bor consensus/bor verifyHeader, verifyCascadingFields, verifySeal; geth core/block_validator.go',
     guard: {
-      unit: CHAIN,
-      test: 'wrong difficulty, unknown signer and future blocks are not imported',
-      why: 'a refused block is only an import rejection; the blocks nodes import are judged by producer-schedule',
+      oracle: 'sidechain-refused',
+      compares:
+        "every node's imports against the blocks the byzantineBlocks fault crafted to break one rule each (none imported, the one from the future not before its time)",
     },
   },
   {

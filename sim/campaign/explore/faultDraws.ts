@@ -8,6 +8,7 @@ import { type Rng } from '../../env/rng';
 import { type LinkModel } from '../../core/linkModel';
 import { type FaultKind, type FaultSpec, faultDef } from '../../faults/registry';
 import { BYZANTINE_TXS, type ByzantineTx } from '../../faults/byzantineTxs';
+import { BYZANTINE_BLOCKS } from '../../faults/byzantineBlocks';
 
 /** The kinds that act through the Byzantine coalition (their union stays below 1/3 of the power). */
 export const COALITION_KINDS: ReadonlySet<FaultKind> = new Set<FaultKind>([
@@ -37,6 +38,7 @@ export const PERMANENT_KINDS: ReadonlySet<FaultKind> = new Set<FaultKind>([
   'earlySeal',
   'equivocatingProducer',
   'outsiderBlocks',
+  'byzantineBlocks',
   'offlineCheckpointProposer',
   'doubleSign',
   'roundShift',
@@ -164,6 +166,14 @@ export function drawFaultFields(rng: Rng, kind: FaultKind, ctx: DrawContext): Re
       return {};
     case 'outsiderBlocks':
       return { everyBlocks: rng.int(2, 12) };
+    case 'byzantineBlocks': {
+      const blocks = BYZANTINE_BLOCKS.filter(() => rng.bool(0.5));
+      return {
+        validator: v,
+        blocks: blocks.length ? blocks : [rng.pick(BYZANTINE_BLOCKS)],
+        everyBlocks: rng.int(1, 8),
+      };
+    }
     case 'setHead':
       // Small rewinds, or to an early block early in the run (as operator-console does): a rewind
       // below a node's finality floor is a question the spec leaves open (see SETHEAD_LIMITS).
