@@ -4,8 +4,11 @@
  * replacement) rather than Stryker's run-local id, so results, shards and the judgements file can
  * refer to it across runs and machines.
  *
- * The mutators are Stryker's own; the bench adds nothing to them and knows nothing of the planted
- * bugs (src/core/plants.ts), whose `isPlanted` branches are simply more code to mutate.
+ * The mutators are Stryker's own; the bench adds nothing to them. The planted bugs' switches
+ * (src/core/plants.ts) are more code to mutate, except where a mutant gives a switch the value it
+ * has while no plant is on (`isPlanted('x')` made `false`, `!isPlanted('x')` made `true`, a
+ * conjunction with a switch made `false`): the same program in every run the benches make, which
+ * only the plants' own test tells apart (isPlantSwitchEquivalent; left out of the population).
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
@@ -127,6 +130,25 @@ export function fromStryker(root: string, m: StrykerMutant, lines: readonly stri
   };
 }
 
+const SWITCH = String.raw`isPlanted\('[a-z0-9-]+'\)`;
+const SWITCH_ALONE = new RegExp(`^${SWITCH}$`);
+const NOT_SWITCH = new RegExp(`^!${SWITCH}$`);
+const SWITCH_CONJUNCT = new RegExp(`(^${SWITCH}\\s*&&)|(&&\\s*${SWITCH}$)`);
+
+/**
+ * Whether a mutant only writes down the value a plant switch has while no plant is on: the
+ * program is then the same as the original in every run without a plant (an equivalent mutant).
+ * A conjunction counts only without `||` or `?` in it, so that the switch is one of its top-level
+ * terms and the whole is false while the switch is.
+ */
+export function isPlantSwitchEquivalent(m: Pick<MutantInfo, 'original' | 'replacement'>): boolean {
+  const original = m.original.trim();
+  if (m.replacement === 'true') return NOT_SWITCH.test(original);
+  if (m.replacement !== 'false') return false;
+  if (SWITCH_ALONE.test(original)) return true;
+  return !/\|\||\?/.test(original) && SWITCH_CONJUNCT.test(original);
+}
+
 export interface InstrumentedFile {
   file: string;
   content: string;
@@ -174,7 +196,8 @@ export async function instrument(
     .map((m) => {
       const file = relative(root, m.fileName).split(sep).join('/');
       return { ...fromStryker(root, m, linesOf.get(file)!), strykerId: m.id };
-    });
+    })
+    .filter((m) => !isPlantSwitchEquivalent(m));
   return {
     mutants,
     files: result.files.map((f) => ({ file: relative(root, f.name).split(sep).join('/'), content: f.content })),
