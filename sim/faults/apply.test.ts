@@ -530,6 +530,9 @@ const CHECKS: Record<FaultKind, (net: Net) => void> = {
           ).toEqual(net.sc.sidechainNodes.map((n) => n.id));
           const crafted = (sent.mock.calls[0]![2] as Extract<NodeMessage, { kind: 'sc.newBlock' }>).block;
           expect(crafted.header.parentHash, kind).toBe(block.hash);
+          // Never the block the producer's own node seals honestly (zero vanity): a craft that keeps
+          // the header (a wrong claimed signer) would otherwise share that block's hash.
+          if (kind !== 'shortExtra') expect(crafted.header.extraData.slice(2, 66), kind).toBe('bb'.repeat(32));
           if (kind === 'fromFuture') {
             // Held until its time, and good then: only its time was wrong.
             expect(crafted.header.time - block.header.time).toBeGreaterThan(FUTURE_AHEAD_S);

@@ -41,6 +41,9 @@ import { type SidechainTarget } from './targets';
 /** How far ahead of its parent a `fromFuture` block is stamped (its importers must hold it that long). */
 export const FUTURE_AHEAD_S = 600n;
 
+/** The vanity of every crafted block (honest producers leave theirs zero). */
+const CRAFT_VANITY = new Uint8Array(32).fill(0xbb);
+
 /** What a craft starts from: the honest block, its parent, the producer and the chain's rules. */
 interface CraftBase {
   block: SidechainBlock;
@@ -208,12 +211,14 @@ class Sealer {
       difficulty: BigInt(parent.snapshot.validatorSet.size - succession),
       timeS: head.header.time + delayS,
     };
+    // Its own vanity: a craft that keeps the header (a wrong claimed signer) is then never the
+    // block the producer's node seals honestly at that height, which nodes rightly import.
     const honest = buildBlock(
       node.chain,
       plan,
       p.key,
       p.signer,
-      { span: () => null, stateSyncs: () => [], txs: [] },
+      { span: () => null, stateSyncs: () => [], txs: [], vanity: CRAFT_VANITY },
       plan.timeS,
     );
     const base: CraftBase = {
