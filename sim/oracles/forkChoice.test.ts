@@ -165,6 +165,26 @@ describe('fork-choice oracle', () => {
     expect(run(-3)).toMatch(/reports -3 blocks removed/);
   });
 
+  it('a setHead is refused only to a block that is not below the head', () => {
+    const run = (number: bigint) => {
+      const { oracle, feed } = harness();
+      for (const b of main) feed('sc-1', imported(b));
+      const head = main[main.length - 1]!;
+      feed('sc-1', {
+        kind: 'sidechain.setHead',
+        number,
+        removed: null,
+        error: 'refused',
+        head: { hash: head.hash, number: head.number },
+      });
+      return oracle.violation?.message ?? null;
+    };
+    const top = main[main.length - 1]!.number;
+    expect(run(top)).toBeNull();
+    expect(run(top + 5n)).toBeNull();
+    expect(run(top - 1n)).toMatch(new RegExp(`setHead\\(${top - 1n}\\) refused \\(refused\\) though the head was ${top}`));
+  });
+
   it('a rewind resets the expected head to the rewound-to block; a checkpoint fork to its heaviest descendant', () => {
     const { oracle, feed } = harness();
     for (const b of main) feed('sc-1', imported(b));

@@ -131,7 +131,18 @@ export class ForkChoiceOracle extends Oracle {
       case 'sidechain.setHead': {
         const v = this.views.get(r.node);
         if (!v) return;
-        if (o.error === null) {
+        if (o.error !== null) {
+          // A rewind is refused only to a block that is not below the head (the rule says nothing
+          // else may refuse it): a refusal of a number below the head the node had is the rule broken.
+          this.saw('console.set-head.rewinds');
+          if (o.number < v.expected.fact.number)
+            this.fail(
+              r.t,
+              r.node,
+              `setHead(${o.number}) refused (${o.error}) though the head was ${v.expected.fact.number}, above it`,
+              { number: o.number, error: o.error, head: v.expected.fact.number },
+            );
+        } else {
           this.saw('console.set-head.rewinds');
           // geth's setHead forgets every block above n on every branch: as many as this node holds.
           const held = this.rewind(v, o.number);
