@@ -145,6 +145,9 @@ const BLOCK_CRAFTS = {
   },
   /** errMissingSignature: an extra that holds a seal and no vanity (too short for both). */
   shortExtra: (b: CraftBase) => refused(sealedWithExtra(b, new Uint8Array(EXTRA_SEAL_LENGTH))),
+  /** A field no reader can decode (an extra that is not hex): refused as malformed, never a stop. */
+  unreadableExtra: (b: CraftBase) =>
+    refused({ ...b.block, header: { ...b.block.header, extraData: '0xzz' as Hex }, hash: b.fresh() }),
 };
 
 export type ByzantineBlock = keyof typeof BLOCK_CRAFTS;

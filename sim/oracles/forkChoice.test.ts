@@ -182,7 +182,9 @@ describe('fork-choice oracle', () => {
     const top = main[main.length - 1]!.number;
     expect(run(top)).toBeNull();
     expect(run(top + 5n)).toBeNull();
-    expect(run(top - 1n)).toMatch(new RegExp(`setHead\\(${top - 1n}\\) refused \\(refused\\) though the head was ${top}`));
+    expect(run(top - 1n)).toMatch(
+      new RegExp(`setHead\\(${top - 1n}\\) refused \\(refused\\) though the head was ${top}`),
+    );
   });
 
   it('a rewind resets the expected head to the rewound-to block; a checkpoint fork to its heaviest descendant', () => {
