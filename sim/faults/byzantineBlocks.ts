@@ -16,7 +16,6 @@
  */
 import { type Address } from '../../src/core/address';
 import { type Hex, concatBytes, fromHex, toHex } from '../../src/core/bytes';
-import { InputError } from '../../src/core/errors';
 import { type SignatureScheme } from '../../src/core/signatureScheme';
 import { type SidechainBlock } from '../../src/sidechain/block';
 import { calcProducerDelay, producerDelayParams } from '../../src/sidechain/config';
@@ -32,10 +31,17 @@ import { buildBlock } from '../../src/sidechain/producer';
 import { snapshotSuccession } from '../../src/sidechain/snapshot';
 import { isSprintEnd, isSprintStart } from '../../src/sidechain/sprint';
 import { type SidechainNode } from '../../src/node/sidechain/sidechainNode';
-import { describeValue } from '../core/reader';
 import { VALIDATOR_INDEX, int } from '../core/schemaParts';
 import { type Rng } from '../env/rng';
-import { type FaultDef, type FaultTiming, SIDECHAIN_SIDE, readValidator, sidechainOf } from './fault';
+import {
+  type FaultDef,
+  type FaultTiming,
+  SIDECHAIN_SIDE,
+  kindListSchema,
+  readKindList,
+  readValidator,
+  sidechainOf,
+} from './fault';
 import { type SidechainTarget } from './targets';
 
 /** How far ahead of its parent a `fromFuture` block is stamped (its importers must hold it that long). */
@@ -271,29 +277,14 @@ export const byzantineBlocks: FaultDef<ByzantineBlocksFault> = {
   schema: {
     properties: {
       validator: VALIDATOR_INDEX,
-      blocks: {
-        type: 'array',
-        minItems: 1,
-        items: { enum: [...BYZANTINE_BLOCKS], 'x-message': `unknown {got}; one of ${BYZANTINE_BLOCKS.join(', ')}` },
-        'x-message': 'name at least one block',
-        description: 'what it seals, in turn (default: all)',
-      },
+      blocks: kindListSchema(BYZANTINE_BLOCKS, 'block'),
       everyBlocks: { ...int(1, 1000), default: 4 },
     },
     required: ['validator'],
   },
   decode(r, o, ctx) {
     const validator = readValidator(r, o, ctx, false);
-    const list = o.blocks === undefined ? [...BYZANTINE_BLOCKS] : r.arr(o, 'blocks');
-    if (list.length === 0) throw new InputError(r.at('blocks'), 'name at least one block');
-    const blocks = list.map((x, i) => {
-      if (typeof x !== 'string' || !(BYZANTINE_BLOCKS as readonly string[]).includes(x))
-        throw new InputError(
-          `${r.at('blocks')}[${i}]`,
-          `unknown ${describeValue(x)}; one of ${BYZANTINE_BLOCKS.join(', ')}`,
-        );
-      return x as ByzantineBlock;
-    });
+    const blocks = readKindList(r, o, 'blocks', BYZANTINE_BLOCKS, 'block');
     return { validator, blocks, everyBlocks: r.int(o, 'everyBlocks', 4, 1, 1000) };
   },
   encode: (f) => ({ validator: f.validator, blocks: f.blocks, everyBlocks: f.everyBlocks }),

@@ -11,7 +11,6 @@
  * it gossips the next kind to every mempool, as its bridge would spread a tx (not judged: by the
  * time a block carries it the state has moved).
  */
-import { InputError } from '../../src/core/errors';
 import { type Address } from '../../src/core/address';
 import { type Hex, fromHex, toHex } from '../../src/core/bytes';
 import { addressOfPublicKey, publicKeyBytesFromPrivateKey } from '../../src/core/secp256k1';
@@ -26,9 +25,16 @@ import { MsgTopupDef, type MsgTopup } from '../../src/modules/topup/msgs';
 import { type ServiceNodeShell } from '../../src/node/service/config';
 import { type Rng } from '../env/rng';
 import { type MainTarget } from './targets';
-import { describeValue } from '../core/reader';
 import { VALIDATOR_INDEX, int } from '../core/schemaParts';
-import { type FaultDef, type FaultTiming, SERVICE_SIDE, mainOf, readValidator } from './fault';
+import {
+  type FaultDef,
+  type FaultTiming,
+  SERVICE_SIDE,
+  kindListSchema,
+  mainOf,
+  readKindList,
+  readValidator,
+} from './fault';
 import { BYZANTINE_TXS, type ByzantineTx, FIRST_BYZANTINE_TXS, craft } from './crafts';
 import { craftAfterCheckpoint } from './crafts/block';
 import {
@@ -302,13 +308,7 @@ export const byzantineTxs: FaultDef<ByzantineTxsFault> = {
   schema: {
     properties: {
       validator: VALIDATOR_INDEX,
-      txs: {
-        type: 'array',
-        minItems: 1,
-        items: { enum: [...BYZANTINE_TXS], 'x-message': `unknown {got}; one of ${BYZANTINE_TXS.join(', ')}` },
-        'x-message': 'name at least one transaction',
-        description: 'what it sends, in turn (default: all)',
-      },
+      txs: kindListSchema(BYZANTINE_TXS, 'transaction'),
       everyBlocks: { ...int(1, 1000), default: 4 },
       perBlock: { ...int(0, 20), default: 3 },
     },
@@ -316,13 +316,7 @@ export const byzantineTxs: FaultDef<ByzantineTxsFault> = {
   },
   decode(r, o, ctx) {
     const validator = readValidator(r, o, ctx, false);
-    const list = o.txs === undefined ? [...BYZANTINE_TXS] : r.arr(o, 'txs');
-    if (list.length === 0) throw new InputError(r.at('txs'), 'name at least one transaction');
-    const txs = list.map((x, i) => {
-      if (typeof x !== 'string' || !(BYZANTINE_TXS as readonly string[]).includes(x))
-        throw new InputError(`${r.at('txs')}[${i}]`, `unknown ${describeValue(x)}; one of ${BYZANTINE_TXS.join(', ')}`);
-      return x as ByzantineTx;
-    });
+    const txs = readKindList(r, o, 'txs', BYZANTINE_TXS, 'transaction');
     return {
       validator,
       txs,

@@ -148,6 +148,31 @@ export function readValidator(r: Reader, o: Obj, ctx: DecodeContext, inTurn: boo
   return r.int(o, 'validator', undefined, 1, ctx.validatorCount);
 }
 
+/**
+ * The schema of a non-empty list of a fault's named kinds (what a Byzantine fault sends, in turn),
+ * `noun` naming one in the messages ("transaction", "block").
+ */
+export function kindListSchema(all: readonly string[], noun: string): Schema {
+  return {
+    type: 'array',
+    minItems: 1,
+    items: { enum: [...all], 'x-message': `unknown {got}; one of ${all.join(', ')}` },
+    'x-message': `name at least one ${noun}`,
+    description: 'what it sends, in turn (default: all)',
+  };
+}
+
+/** Such a list from a file: every kind when absent; an empty list or an unknown kind is named. */
+export function readKindList<K extends string>(r: Reader, o: Obj, k: string, all: readonly K[], noun: string): K[] {
+  const list = o[k] === undefined ? [...all] : r.arr(o, k);
+  if (list.length === 0) throw new InputError(r.at(k), `name at least one ${noun}`);
+  return list.map((x, i) => {
+    if (typeof x !== 'string' || !(all as readonly string[]).includes(x))
+      throw new InputError(`${r.at(k)}[${i}]`, `unknown ${describeValue(x)}; one of ${all.join(', ')}`);
+    return x as K;
+  });
+}
+
 /** A non-empty list of distinct 1-based validator indexes. */
 export function readValidatorList(r: Reader, o: Obj, k: string, ctx: DecodeContext): number[] {
   const list = r.arr(o, k);
