@@ -47,6 +47,23 @@ function startEnd(net: Net, f: FaultSpec, during: (details: string[]) => void, a
   after();
 }
 
+/** The in-turn producer's child of `node`'s head, sealed and imported by `node` (a sidechain fault's trigger). */
+function inTurnChildImported(net: Net, node: Net['sc']['sidechainNodes'][number]) {
+  const inTurn = net.sc.setup.keys[net.sc.inTurnValidator() - 1]!;
+  const plan = planProduction(node.chain.cfg, node.chain.head(), inTurn.signer)!;
+  const block = buildBlock(
+    node.chain,
+    plan,
+    inTurn.signerKey,
+    inTurn.signer,
+    { span: () => null, stateSyncs: () => [], txs: [] },
+    plan.timeS,
+  );
+  const result = node.chain.import(block, plan.timeS, 0);
+  expect(result.status).toBe('imported');
+  return { block, plan, result };
+}
+
 const vote = (net: Net, v: number, blockHash: Hex | null): Vote => ({
   type: 'prevote',
   height: 1n,
@@ -438,19 +455,7 @@ const CHECKS: Record<FaultKind, (net: Net) => void> = {
   },
   outsiderBlocks: (net) => {
     const node = net.sc.sidechainNodes[0]!;
-    const head = node.chain.head();
-    const inTurn = net.sc.setup.keys[net.sc.inTurnValidator() - 1]!;
-    const plan = planProduction(node.chain.cfg, head, inTurn.signer)!;
-    const block = buildBlock(
-      node.chain,
-      plan,
-      inTurn.signerKey,
-      inTurn.signer,
-      { span: () => null, stateSyncs: () => [], txs: [] },
-      plan.timeS,
-    );
-    const result = node.chain.import(block, plan.timeS, 0);
-    expect(result.status).toBe('imported');
+    const { block, plan, result } = inTurnChildImported(net, node);
     const sent = vi.spyOn(net.sc.network, 'send');
     startEnd(
       net,
@@ -481,19 +486,7 @@ const CHECKS: Record<FaultKind, (net: Net) => void> = {
   byzantineBlocks: (net) => {
     const node = net.sc.sidechainNodes[0]!;
     const honest = net.sc.sidechainNodes[1]!;
-    const head = node.chain.head();
-    const inTurn = net.sc.setup.keys[net.sc.inTurnValidator() - 1]!;
-    const plan = planProduction(node.chain.cfg, head, inTurn.signer)!;
-    const block = buildBlock(
-      node.chain,
-      plan,
-      inTurn.signerKey,
-      inTurn.signer,
-      { span: () => null, stateSyncs: () => [], txs: [] },
-      plan.timeS,
-    );
-    const result = node.chain.import(block, plan.timeS, 0);
-    expect(result.status).toBe('imported');
+    const { block, plan, result } = inTurnChildImported(net, node);
     expect(honest.chain.import(block, plan.timeS, 0).status).toBe('imported');
     // A backup producer (its own delay is longer than the period, so a block too soon can be made).
     const validator = (net.sc.inTurnValidator() % net.sc.setup.keys.length) + 1;
