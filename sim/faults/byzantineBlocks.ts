@@ -18,7 +18,6 @@ import { type Address } from '../../src/core/address';
 import { type Hex, concatBytes, fromHex, toHex } from '../../src/core/bytes';
 import { type SignatureScheme } from '../../src/core/signatureScheme';
 import { type SidechainBlock } from '../../src/sidechain/block';
-import { calcProducerDelay, producerDelayParams } from '../../src/sidechain/config';
 import {
   EXTRA_SEAL_LENGTH,
   EXTRA_VANITY_LENGTH,
@@ -27,8 +26,8 @@ import {
   sealHashBytes,
   sealHeader,
 } from '../../src/sidechain/header';
-import { buildBlock } from '../../src/sidechain/producer';
-import { snapshotSuccession } from '../../src/sidechain/snapshot';
+import { buildBlock, planProduction } from '../../src/sidechain/producer';
+import { type StoredBlock } from '../../src/sidechain/chain';
 import { isSprintEnd, isSprintStart } from '../../src/sidechain/sprint';
 import { type SidechainNode } from '../../src/node/sidechain/sidechainNode';
 import { VALIDATOR_INDEX, int } from '../core/schemaParts';
@@ -56,7 +55,6 @@ interface CraftBase {
   parent: SidechainBlock;
   key: Hex;
   scheme: SignatureScheme;
-  signer: Address;
   /** Another producer of the snapshot (for a block that claims the wrong signer), or null. */
   other: Address | null;
   periodS: bigint;
@@ -169,14 +167,9 @@ export type ByzantineBlocksFault = FaultTiming & {
   everyBlocks: number;
 };
 
-/** The producer's key: the fault's validator when its signer is in the set, else the first that is. */
-function producerOf(
-  d: SidechainTarget,
-  node: SidechainNode,
-  parentHash: Hex,
-  validator: number,
-): { key: Hex; signer: Address; from: string; other: Address | null } | null {
-  const set = node.chain.get(parentHash)!.snapshot.validatorSet;
+/** The producer: the fault's validator when its signer is in the snapshot, else the first that is. */
+function producerOf(d: SidechainTarget, parent: StoredBlock, validator: number) {
+  const set = parent.snapshot.validatorSet;
   const inSet = d.setup.keys.filter((k) => set.hasAddress(k.signer));
   const me = inSet.find((k) => k.index === validator) ?? inSet[0];
   if (me === undefined) return null;
@@ -188,7 +181,8 @@ class Sealer {
   private turn = 0;
   /** Kinds whose turn came on a block where they could not be made, in the order they came. */
   private readonly owed = new Set<ByzantineBlock>();
-  private nextAt: bigint;
+  /** The head number from which it seals next. */
+  private nextAt = 0n;
   private readonly fresh: Rng;
 
   constructor(
@@ -197,7 +191,6 @@ class Sealer {
     index: number,
   ) {
     this.fresh = d.rng.fork(`byzantineBlocks:${index}`);
-    this.nextAt = 0n;
   }
 
   /** A node imported `head`: the first time the network's head reaches the next mark, seal on it. */
@@ -207,19 +200,12 @@ class Sealer {
     const cfg = node.chain.cfg;
     // A sprint start commits a span the craft would not build: wait for the next block.
     if (isSprintStart(n + 1n, BigInt(cfg.sprint))) return;
-    const p = producerOf(this.d, node, head.hash, this.f.validator);
+    const parent = node.chain.get(head.hash)!;
+    const p = producerOf(this.d, parent, this.f.validator);
     if (p === null) return;
     this.nextAt = n + BigInt(this.f.everyBlocks);
-    const parent = node.chain.get(head.hash)!;
-    const succession = snapshotSuccession(parent.snapshot, p.signer);
-    const delayS = BigInt(calcProducerDelay(n + 1n, succession, producerDelayParams(cfg)));
-    const plan = {
-      parentHash: head.hash,
-      number: n + 1n,
-      succession,
-      difficulty: BigInt(parent.snapshot.validatorSet.size - succession),
-      timeS: head.header.time + delayS,
-    };
+    // The producer's own turn on this parent: its succession, difficulty and delay.
+    const plan = planProduction(cfg, parent, p.signer)!;
     // Its own vanity: a craft that keeps the header (a wrong claimed signer) is then never the
     // block the producer's node seals honestly at that height, which nodes rightly import.
     const honest = buildBlock(
@@ -235,10 +221,9 @@ class Sealer {
       parent: head,
       key: p.key,
       scheme: node.chain.scheme,
-      signer: p.signer,
       other: p.other,
       periodS: BigInt(cfg.periodS),
-      delayS,
+      delayS: plan.timeS - head.header.time,
       sprint: cfg.sprint,
       fresh: () => toHex(this.fresh.bytes(32)),
     };
