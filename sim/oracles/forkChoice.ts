@@ -131,10 +131,10 @@ export class ForkChoiceOracle extends Oracle {
       case 'sidechain.setHead': {
         const v = this.views.get(r.node);
         if (!v) return;
+        this.saw('console.set-head.rewinds');
         if (o.error !== null) {
           // A rewind is refused only to a block that is not below the head (the rule says nothing
           // else may refuse it): a refusal of a number below the head the node had is the rule broken.
-          this.saw('console.set-head.rewinds');
           if (o.number < v.expected.fact.number)
             this.fail(
               r.t,
@@ -143,7 +143,6 @@ export class ForkChoiceOracle extends Oracle {
               { number: o.number, error: o.error, head: v.expected.fact.number },
             );
         } else {
-          this.saw('console.set-head.rewinds');
           // geth's setHead forgets every block above n on every branch: as many as this node holds.
           const held = this.rewind(v, o.number);
           if (o.removed !== held)
