@@ -26,6 +26,7 @@ import { SidechainModel } from './model/sidechainModel';
 import { ServiceModel } from './model/service/serviceModel';
 import { type KeyLookup } from './model/service/signature';
 import { SidechainAccountsOracle } from './sidechainAccounts';
+import { SidechainPoolOracle } from './sidechainPool';
 import { RpcAnswersOracle } from './rpcAnswers';
 import { QueryAnswersOracle, ServiceStateOracle, SideTxResultsOracle, TxResultsOracle } from './serviceModelOracles';
 import { type RuleId } from './ruleId';
@@ -187,6 +188,8 @@ export class OracleSuite {
       new QueryAnswersOracle(this.service),
       // The sidechain's accounts model: its transfers' results, then the accounts they left.
       new SidechainAccountsOracle(scenario.crypto),
+      // Each client transaction's answer from a node's pool, and the pool it left.
+      new SidechainPoolOracle(),
       // A simulated client's JSON-RPC reads of the sidechain, against the chain the nodes reported.
       new RpcAnswersOracle(),
     ];

@@ -335,6 +335,36 @@ export const SIDECHAIN_RULES = [
     },
   },
   {
+    id: 'sidechain.pool.admission',
+    rule: "A node's pool answers a client's transaction with geth's checks, in geth's order, against its head: already known; the chain id; at least 21,000 gas and no more than the head's gas limit; a tip no higher than the fee cap and at least 1 wei, a fee cap no lower than the lowest base fee the chain reaches; a nonce not below the sender's; a cost (gas × fee cap + value) the balance covers, alone and with the sender's other pooled transactions. A refusal names the first check that fails; a transaction that passes them all is admitted unless a pool limit refuses it.",
+    source:
+      'reference: sidechain.md §5 items 8-9 (a wallet sends, then reads the refusal by its words); geth core/txpool/validation.go ValidateTransaction, ValidateTransactionWithState, legacypool.add',
+    guard: {
+      oracle: 'sidechain-pool',
+      compares:
+        "each client transaction's answer against its own admission checks on the transaction, the head's gas limit, the sender's account and pooled transactions the node reported",
+    },
+  },
+  {
+    id: 'sidechain.pool.replacement',
+    rule: 'A transaction with the nonce of one the pool holds for its sender replaces it only when both its fee cap and its tip are strictly higher and at least 10% higher; otherwise it is refused as an underpriced replacement.',
+    source: 'reference: sidechain.md §5 item 9 (REPLACEMENT_UNDERPRICED); geth legacypool list.Add (PriceBump 10%)',
+    guard: {
+      oracle: 'sidechain-pool',
+      compares: "each same-nonce client transaction's answer against the pooled one's fees, bumped by 10%",
+    },
+  },
+  {
+    id: 'sidechain.pool.answer-kept',
+    rule: "A pool's answer is what it did: a refused transaction leaves the pool as it was; an admitted one is held afterwards, in place of the one it replaced, and the sender's other pooled transactions stay (but for evictions from a full pool).",
+    source:
+      'reference: sidechain.md §5 item 8 (a wallet waits on the answered hash); geth legacypool.add (a refusal returns before the pool changes)',
+    guard: {
+      oracle: 'sidechain-pool',
+      compares: "the sender's pooled transactions the node reported just before and just after each answer",
+    },
+  },
+  {
     id: 'sidechain.accounts.balance-override',
     rule: "A block's balance overrides (a devnet operator's anvil_setBalance, carried in the body) set those balances before the block's transactions run; nonces stay.",
     source: 'docs/DEVNET.md (anvil_setBalance is carried by a block)',

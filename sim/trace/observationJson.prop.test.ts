@@ -57,3 +57,15 @@ describe('observationJson', () => {
     expect(observationJson(obs)).toBe(reference(obs));
   });
 });
+
+describe('observationJson: fields left out of the trace', () => {
+  it("writes a client transaction's answer without the admission facts it was given on", () => {
+    const answer = { kind: 'sidechain.tx', hash: '0xab', ok: false, error: 'nonce too low', origin: 'client' };
+    const withFacts = { ...answer, admission: { poolSize: 3, before: [], after: [] } } as unknown as RunObservation;
+    expect(observationJson(withFacts)).toBe(reference(answer));
+    expect(observationJson(withFacts)).toBe('{"hash":"0xab","ok":false,"error":"nonce too low","origin":"client"}');
+    // Another kind's field of that name is written.
+    const other = { kind: 'x', admission: 1 } as unknown as RunObservation;
+    expect(observationJson(other)).toBe('{"admission":1}');
+  });
+});

@@ -32,12 +32,22 @@ const frozenFactJson = boundedMemo<object, string>('observationJson.frozenFacts'
 /** Cleared by `write` when it meets a value that is not immutable (the text of its parent is not cached). */
 let deep = true;
 
+/**
+ * Fields the text leaves out: detail an oracle reads that is a pure function of what the trace
+ * already holds. A client transaction's `admission` (the pool and head its answer was given on) is
+ * fixed by the events before it; it came after the trace's form was settled, and writing it would
+ * change the trace hash of every run with sidechain transfers while adding nothing the hash does
+ * not already determine.
+ */
+const UNTRACED_FIELDS: ReadonlyMap<string, ReadonlySet<string>> = new Map([['sidechain.tx', new Set(['admission'])]]);
+
 export function observationJson(obs: RunObservation, facts?: FactTable): string {
   let out = '{';
   let first = true;
   const factFields = facts === undefined ? undefined : FACT_FIELDS.get(obs.kind);
+  const untraced = UNTRACED_FIELDS.get(obs.kind);
   for (const key of Object.keys(obs)) {
-    if (key === 'kind') continue;
+    if (key === 'kind' || untraced?.has(key)) continue;
     let text = write((obs as unknown as Record<string, unknown>)[key]);
     if (text === undefined) continue;
     if (factFields?.has(key)) text = facts!.refer(text);

@@ -307,6 +307,33 @@ export interface SidechainTxFact {
   effectiveGasPrice: bigint;
 }
 
+/** A transaction as a pool holds it: what admission reads of it (a legacy transaction's gas price is both fees). */
+export interface PooledTxFact {
+  hash: Hex;
+  from: Address;
+  nonce: bigint;
+  chainId: bigint;
+  gasLimit: bigint;
+  value: bigint;
+  maxFeePerGas: bigint;
+  maxPriorityFeePerGas: bigint;
+}
+
+/**
+ * What a node's pool answered a client's transaction on: the transaction, the head it was checked
+ * against (its gas limit, the sender's account there), the sender's transactions in the pool just
+ * before the answer and just after it (by nonce), and how many the whole pool held before.
+ */
+export interface PoolAdmissionFact {
+  tx: PooledTxFact;
+  head: HeadFact;
+  headGasLimit: bigint;
+  account: { nonce: bigint; balance: bigint };
+  before: PooledTxFact[];
+  after: PooledTxFact[];
+  poolSize: number;
+}
+
 /** An account as a block left it. */
 export interface SidechainAccountFact {
   address: Address;
@@ -458,9 +485,17 @@ export type Observation =
     }
   /**
    * A client's transaction the node admitted to its pool or refused (hash null when it did not
-   * decode), or one a reorg or rewind returned to its pool (`origin: 'reorg'`).
+   * decode), or one a reorg or rewind returned to its pool (`origin: 'reorg'`). A client's
+   * transaction that decoded carries what the answer was given on (`admission`).
    */
-  | { kind: 'sidechain.tx'; hash: Hex | null; ok: boolean; error: string | null; origin: 'client' | 'reorg' }
+  | {
+      kind: 'sidechain.tx';
+      hash: Hex | null;
+      ok: boolean;
+      error: string | null;
+      origin: 'client' | 'reorg';
+      admission?: DeepReadonly<PoolAdmissionFact>;
+    }
   | { kind: 'sidechain.equivocated'; number: bigint; a: Hex; b: Hex }
   | { kind: 'sidechain.reorg'; depth: number; oldHead: Hex; newHead: Hex; ancestor: bigint }
   /** The finality floor moved to this canonical block (a checkpoint verified on the node's chain). */

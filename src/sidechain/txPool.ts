@@ -107,6 +107,13 @@ export class TxPool {
     return this.byHash.get(hash)?.tx;
   }
 
+  /** A sender's transactions in the pool, by nonce (pending and queued alike). */
+  ofSender(from: Address): SignedTx[] {
+    const mine = this.bySender.get(from);
+    if (!mine) return [];
+    return [...mine.values()].map((e) => e.tx).sort((a, b) => (a.nonce < b.nonce ? -1 : a.nonce > b.nonce ? 1 : 0));
+  }
+
   /** A copy to try admissions on (what a devnet checks a transaction against before it answers). */
   clone(): TxPool {
     const c = new TxPool(this.limits);

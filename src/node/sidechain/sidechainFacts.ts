@@ -2,15 +2,18 @@
 import { weakMemo } from '../../core/memo';
 import { type DeepReadonly } from '../../core/readonly';
 import { compareAddresses } from '../../core/address';
-import { type AccountState } from '../../sidechain/accounts';
+import { type AccountState, accountOf } from '../../sidechain/accounts';
 import { type SidechainBlock } from '../../sidechain/block';
 import { type Reorg, type SidechainChain } from '../../sidechain/chain';
 import { decodeValidatorBytes, headerValidatorBytes } from '../../sidechain/header';
 import { type SignedTx } from '../../sidechain/transaction';
+import { type PoolHead } from '../../sidechain/txPool';
 import { type TxOutcome } from '../../sidechain/transfers';
 import {
   type HeadFact,
   type Observation,
+  type PoolAdmissionFact,
+  type PooledTxFact,
   type SidechainAccountFact,
   type SidechainBlockFact,
   type SidechainTransfersFact,
@@ -178,4 +181,36 @@ function deepFreeze<T>(value: T): DeepReadonly<T> {
     Object.freeze(value);
   }
   return value as DeepReadonly<T>;
+}
+
+/** What a pool answered a client's transaction on (observations.ts `PoolAdmissionFact`). */
+export function admissionFact(
+  tx: SignedTx,
+  head: Readonly<HeadFact>,
+  pool: PoolHead,
+  seen: { before: readonly SignedTx[]; after: readonly SignedTx[]; poolSize: number },
+): PoolAdmissionFact {
+  const account = accountOf(pool.accounts, tx.from);
+  return {
+    tx: pooledFact(tx),
+    head: { hash: head.hash, number: head.number },
+    headGasLimit: pool.gasLimit,
+    account: { nonce: account.nonce, balance: account.balance },
+    before: seen.before.map(pooledFact),
+    after: seen.after.map(pooledFact),
+    poolSize: seen.poolSize,
+  };
+}
+
+function pooledFact(tx: SignedTx): PooledTxFact {
+  return {
+    hash: tx.hash,
+    from: tx.from,
+    nonce: tx.nonce,
+    chainId: tx.chainId,
+    gasLimit: tx.gasLimit,
+    value: tx.value,
+    maxFeePerGas: tx.maxFeePerGas,
+    maxPriorityFeePerGas: tx.maxPriorityFeePerGas,
+  };
 }

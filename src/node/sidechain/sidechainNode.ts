@@ -282,8 +282,8 @@ export class SidechainNode implements SimNode<NodeMessage, SidechainTimer> {
         this.txs.receive(msg.txs);
         return;
       case 'sc.submit': {
-        const { verdict, gossip } = this.txs.submit(msg.raw);
-        ctx.observe({ kind: 'sidechain.tx', ...verdict, origin: 'client' });
+        const { verdict, gossip, admission } = this.txs.submit(msg.raw);
+        ctx.observe({ kind: 'sidechain.tx', ...verdict, origin: 'client', ...(admission ? { admission } : {}) });
         if (gossip) ctx.broadcast(this.identity.peers, { kind: 'sc.txs', txs: [gossip] });
         return;
       }

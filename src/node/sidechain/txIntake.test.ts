@@ -42,11 +42,29 @@ describe('SidechainTxIntake', () => {
     const first = intake.submit(tx.raw);
     expect(first.verdict).toEqual({ hash: tx.hash, ok: true, error: null });
     expect(first.gossip?.hash).toBe(tx.hash);
-    expect(intake.submit(tx.raw)).toEqual({
-      verdict: { hash: tx.hash, ok: false, error: 'already known' },
-      gossip: null,
+    // What the answer was given on: the sender's account on the head, its pooled transactions around the answer.
+    const pooled = {
+      hash: tx.hash,
+      from: keys[0]!.address,
+      nonce: 0n,
+      chainId: FIXTURE_CONFIG.chainId,
+      gasLimit: tx.gasLimit,
+      value: 9n,
+      maxFeePerGas: tx.maxFeePerGas,
+      maxPriorityFeePerGas: tx.maxPriorityFeePerGas,
+    };
+    const head = { hash: chain.head().block.hash, number: 0n };
+    expect(first.admission).toMatchObject({ tx: pooled, head, before: [], after: [pooled], poolSize: 0 });
+    expect(first.admission!.account).toEqual({
+      nonce: 0n,
+      balance: chain.head().accounts.get(keys[0]!.address)!.balance,
     });
-    expect(intake.submit('0x01').verdict).toMatchObject({ hash: null, ok: false });
+    expect(first.admission!.headGasLimit).toBe(chain.head().block.header.gasLimit);
+    const again = intake.submit(tx.raw);
+    expect(again.verdict).toEqual({ hash: tx.hash, ok: false, error: 'already known' });
+    expect(again.gossip).toBeNull();
+    expect(again.admission).toMatchObject({ before: [pooled], after: [pooled], poolSize: 1 });
+    expect(intake.submit('0x01')).toMatchObject({ verdict: { hash: null, ok: false }, admission: null });
     expect(intake.pendingNonce(keys[0]!.address)).toBe(1n);
 
     // A backup seals it; the pool lets it go.

@@ -21,6 +21,8 @@ import { nextBaseFee } from '../../sidechain/baseFee';
 import { type Reorg, type SidechainChain, type StoredBlock } from '../../sidechain/chain';
 import { type SignedTx, decodeSignedTx } from '../../sidechain/transaction';
 import { type PoolContent, type PoolHead, TxPool } from '../../sidechain/txPool';
+import { type PoolAdmissionFact } from '../observations';
+import { admissionFact, headFact } from './sidechainFacts';
 
 /** What the node reports about a client's transaction (and about one a reorg gave back). */
 export interface TxVerdict {
@@ -57,14 +59,25 @@ export class SidechainTxIntake {
     return { accounts: h.accounts, chainId: this.chain.cfg.chainId, gasLimit: h.block.header.gasLimit };
   }
 
-  /** A client's signed transaction (raw bytes as 0x hex): the verdict, and the transaction to gossip if admitted. */
-  submit(raw: Hex): { verdict: TxVerdict; gossip: SignedTx | null } {
+  /**
+   * A client's signed transaction (raw bytes as 0x hex): the verdict, the transaction to gossip if
+   * admitted, and what the pool answered on (for the node's report; null when it did not decode).
+   */
+  submit(raw: Hex): { verdict: TxVerdict; gossip: SignedTx | null; admission: PoolAdmissionFact | null } {
     const d = this.decode(raw);
-    if (!d.ok) return { verdict: { hash: null, ok: false, error: d.error }, gossip: null };
-    const r = this.pool.add(d.tx, this.head());
+    if (!d.ok) return { verdict: { hash: null, ok: false, error: d.error }, gossip: null, admission: null };
+    const head = this.head();
+    const before = this.pool.ofSender(d.tx.from);
+    const poolSize = this.pool.size;
+    const r = this.pool.add(d.tx, head);
+    const admission = admissionFact(d.tx, headFact(this.chain), head, {
+      before,
+      after: this.pool.ofSender(d.tx.from),
+      poolSize,
+    });
     return r.ok
-      ? { verdict: { hash: d.tx.hash, ok: true, error: null }, gossip: d.tx }
-      : { verdict: { hash: d.tx.hash, ok: false, error: r.error }, gossip: null };
+      ? { verdict: { hash: d.tx.hash, ok: true, error: null }, gossip: d.tx, admission }
+      : { verdict: { hash: d.tx.hash, ok: false, error: r.error }, gossip: null, admission };
   }
 
   /**
