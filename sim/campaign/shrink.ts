@@ -96,6 +96,14 @@ export function shrinkScenario(
     const candidate = { ...s, workload: { ...s.workload, [key]: null } };
     if (fails(candidate)) s = candidate;
   }
+  // The sidechain wallets' extras: the fast-signed transfers, the pool probes.
+  for (const extra of ['fastSignedEveryMs', 'probeEveryMs'] as const) {
+    const txs = s.workload.sidechainTxs;
+    if (!txs || txs[extra] === undefined) continue;
+    const { [extra]: _dropped, ...rest } = txs;
+    const candidate = { ...s, workload: { ...s.workload, sidechainTxs: rest } };
+    if (fails(candidate)) s = candidate;
+  }
   onStep?.('workload', s);
 
   // 3. The network: no loss, duplication or reordering if the failure does not need them.

@@ -170,7 +170,7 @@ function decodeChecked(value: unknown): Scenario {
   const scTxObj = wo.sidechainTxs === undefined ? null : wr.child('sidechainTxs').obj(wo.sidechainTxs);
   if (transfersObj) wr.child('transfers').noExtra(transfersObj, ['every', 'amountWei']);
   if (multiObj) wr.child('multiSends').noExtra(multiObj, ['every', 'outputs', 'amountWei']);
-  if (scTxObj) wr.child('sidechainTxs').noExtra(scTxObj, ['every', 'fastSignedEvery']);
+  if (scTxObj) wr.child('sidechainTxs').noExtra(scTxObj, ['every', 'fastSignedEvery', 'probeEvery']);
   const positive = (c: Reader, x: Obj, k: string) => {
     const ms = c.duration(x, k);
     if (ms === 0) throw new InputError(c.at(k), 'must be positive');
@@ -220,6 +220,9 @@ function decodeChecked(value: unknown): Scenario {
           everyMs: positive(wr.child('sidechainTxs'), scTxObj, 'every'),
           ...(scTxObj.fastSignedEvery !== undefined
             ? { fastSignedEveryMs: positive(wr.child('sidechainTxs'), scTxObj, 'fastSignedEvery') }
+            : {}),
+          ...(scTxObj.probeEvery !== undefined
+            ? { probeEveryMs: positive(wr.child('sidechainTxs'), scTxObj, 'probeEvery') }
             : {}),
         }
       : null,

@@ -62,6 +62,9 @@ export function encodeScenario(s: Scenario): Record<string, unknown> {
               ...(w.sidechainTxs.fastSignedEveryMs !== undefined
                 ? { fastSignedEvery: durationText(w.sidechainTxs.fastSignedEveryMs) }
                 : {}),
+              ...(w.sidechainTxs.probeEveryMs !== undefined
+                ? { probeEvery: durationText(w.sidechainTxs.probeEveryMs) }
+                : {}),
             },
           }
         : {}),

@@ -139,7 +139,9 @@ describe('scenario files', () => {
       everyMs: 3000,
       fastSignedEveryMs: 20_000,
     });
+    expect(decode({ every: '3s', probeEvery: '1s' }).sidechainTxs).toEqual({ everyMs: 3000, probeEveryMs: 1000 });
     const bad = (sidechainTxs: unknown) => () => decode(sidechainTxs);
+    expect(bad({ every: '3s', probeEvery: '0s' })).toThrow(/^workload\.sidechainTxs\.probeEvery: must be positive/);
     expect(bad({ every: '3s', fastSignedEvery: 0 })).toThrow(
       /^workload\.sidechainTxs\.fastSignedEvery: must be positive/,
     );

@@ -90,9 +90,11 @@ export interface WorkloadSpec {
   /**
    * A wallet sends a sidechain transfer every `everyMs`, signed in the network's scheme; with
    * `fastSignedEveryMs`, also one every `fastSignedEveryMs` signed in the fast scheme's format (on a
-   * real-crypto network a forged sender, which must be refused).
+   * real-crypto network a forged sender, which must be refused); with `probeEveryMs`, also a probe
+   * of the pool every `probeEveryMs`: a transaction geth's pool must refuse, or one it takes in a
+   * way an everyday wallet's never asks of it (a replacement, a nonce gap: sidechainWallets.ts).
    */
-  sidechainTxs: { everyMs: number; fastSignedEveryMs?: number } | null;
+  sidechainTxs: { everyMs: number; fastSignedEveryMs?: number; probeEveryMs?: number } | null;
 }
 
 export interface Counts {

@@ -211,7 +211,7 @@ export function scenarioSchema(): Schema {
           exits: list(object({ at: DURATION, validator: VALIDATOR_INDEX, ...REPEATS }, ['at', 'validator'])),
           balanceOverrides: list(balanceOverrideSchema(REPEATS)),
           signerChanges: list(object({ at: DURATION, validator: VALIDATOR_INDEX, ...REPEATS }, ['at', 'validator'])),
-          sidechainTxs: object({ every: DURATION, fastSignedEvery: DURATION }, ['every']),
+          sidechainTxs: object({ every: DURATION, fastSignedEvery: DURATION, probeEvery: DURATION }, ['every']),
         }),
         expect: object({
           verdict: {

@@ -8,17 +8,54 @@ import { type Hex } from '../../src/core/bytes';
 import { type SignatureScheme, fastScheme } from '../../src/core/signatureScheme';
 import { type NodeMessage } from '../../src/node/messages';
 import { type SidechainNode } from '../../src/node/sidechain/sidechainNode';
-import { SUGGESTED_TIP, nextBaseFee } from '../../src/sidechain/baseFee';
-import { TRANSFER_GAS, signTransfer } from '../../src/sidechain/transaction';
+import { accountOf } from '../../src/sidechain/accounts';
+import { MIN_BASE_FEE, SUGGESTED_TIP, nextBaseFee } from '../../src/sidechain/baseFee';
+import { TRANSFER_GAS, type TransferFields, signTransfer } from '../../src/sidechain/transaction';
 import { type UserKey } from '../core/runKeys';
 import { type Rng } from '../env/rng';
 import { type WorkloadSpec } from '../scenario/scenario';
 
 /** A sidechain workload event (the encoding the trace holds: `{"w":what,"i":index}`). */
 export interface SidechainWorkloadEvent {
-  what: 'sidechainTx' | 'sidechainTxFast' | 'balanceOverride';
+  what: 'sidechainTx' | 'sidechainTxFast' | 'sidechainTxProbe' | 'balanceOverride';
   index: number;
 }
+
+/**
+ * What a pool probe sends (workload.sidechainTxs.probeEvery), each a transaction geth's pool must
+ * refuse or one an everyday wallet never sends:
+ * - `resend`: a transfer, then its bytes again at once (already known);
+ * - `replace`: a transfer, then at once three more of the same nonce, each with the first one's fee
+ *   cap and tip 0%, 5%, 9%, 10% or 25% higher (each a replacement of what the pool holds then, or
+ *   refused as underpriced), and at times the first one again;
+ * - `gap`: a nonce one to three past the pending one (queued behind the gap);
+ * - `staleNonce`: a nonce below the account's (nonce too low);
+ * - `overspend`: the sender's whole balance as value (insufficient funds);
+ * - `overdraft`: a value the balance covers alone but not with the sender's pooled transactions;
+ * - `noTip`, `lowFeeCap`: a zero tip, or a fee cap under the lowest base fee (underpriced);
+ * - `wrongChain`: another chain id; `lowGas`: 20,999 gas; `overGasLimit`: more gas than a block has;
+ * - `roomyGas`: 30,000 gas for a transfer that uses 21,000 (admitted).
+ */
+export const POOL_PROBES = [
+  'resend',
+  'replace',
+  'gap',
+  'staleNonce',
+  'overspend',
+  'overdraft',
+  'noTip',
+  'lowFeeCap',
+  'wrongChain',
+  'lowGas',
+  'overGasLimit',
+  'roomyGas',
+] as const;
+export type PoolProbe = (typeof POOL_PROBES)[number];
+
+/** What a replacement pays over the first transfer, on each fee (percent; geth asks at least 110). */
+const BUMP_PERCENTS = [100n, 105n, 109n, 110n, 125n] as const;
+/** How many replacements a `replace` probe tries after its first transfer. */
+const REPLACEMENTS = 3;
 
 export interface SidechainClientPort {
   readonly scheme: SignatureScheme;
@@ -47,10 +84,13 @@ export class SidechainWallets {
         port.at(o.atMs + k * (o.everyMs ?? 0), { what: 'balanceOverride', index });
     const fastEveryMs = w.sidechainTxs?.fastSignedEveryMs;
     if (fastEveryMs !== undefined) port.at(fastEveryMs, { what: 'sidechainTxFast', index: 0 });
+    const probeEveryMs = w.sidechainTxs?.probeEveryMs;
+    if (probeEveryMs !== undefined) port.at(probeEveryMs, { what: 'sidechainTxProbe', index: 0 });
   }
 
   run(ev: SidechainWorkloadEvent): void {
     if (ev.what === 'balanceOverride') this.balanceOverride(ev.index);
+    else if (ev.what === 'sidechainTxProbe') this.probe();
     else this.transfer(ev.what);
   }
 
@@ -91,23 +131,119 @@ export class SidechainWallets {
     const type = rng.bool() ? 2 : 0;
     if (port.isAlive(node.id)) {
       const baseFee = nextBaseFee(node.chain.head().block.header);
-      const tx = signTransfer(
-        {
-          type,
-          chainId: node.chain.cfg.chainId,
-          nonce: node.txs.pendingNonce(from.address),
-          to,
-          value: 1n,
-          gasLimit: TRANSFER_GAS,
-          maxFeePerGas: 2n * baseFee + SUGGESTED_TIP,
-          maxPriorityFeePerGas: SUGGESTED_TIP,
-        },
-        from.key,
-        scheme,
-      );
-      port.deliverNow(node.id, { kind: 'sc.submit', raw: tx.raw as Hex }, 'client');
+      this.send(node.id, from.key, scheme, {
+        type,
+        chainId: node.chain.cfg.chainId,
+        nonce: node.txs.pendingNonce(from.address),
+        to,
+        value: 1n,
+        gasLimit: TRANSFER_GAS,
+        maxFeePerGas: 2n * baseFee + SUGGESTED_TIP,
+        maxPriorityFeePerGas: SUGGESTED_TIP,
+      });
     }
     const s = this.w.sidechainTxs!;
     port.after(what === 'sidechainTxFast' ? s.fastSignedEveryMs! : s.everyMs, { what, index: 0 });
+  }
+
+  /** Sign and send a transfer to `node`; its raw bytes. */
+  private send(node: string, key: Hex, scheme: SignatureScheme, fields: TransferFields): Hex {
+    const tx = signTransfer(fields, key, scheme);
+    this.port.deliverNow(node, { kind: 'sc.submit', raw: tx.raw }, 'client');
+    return tx.raw;
+  }
+
+  /**
+   * A pool probe (POOL_PROBES): a random live node gets a transfer built to test one admission
+   * check, in the network's scheme, from a random user. What the node answers is judged by the
+   * sidechain-pool oracle.
+   */
+  private probe(): void {
+    const port = this.port;
+    const rng = port.rng();
+    const kind = rng.pick(POOL_PROBES);
+    const node = rng.pick(port.sidechainNodes);
+    const from = rng.pick(port.users);
+    const to = rng.pick(port.users).address;
+    port.after(this.w.sidechainTxs!.probeEveryMs!, { what: 'sidechainTxProbe', index: 0 });
+    const type = rng.bool() ? 2 : 0;
+    const bumps = Array.from({ length: REPLACEMENTS }, () => ({
+      cap: rng.pick(BUMP_PERCENTS),
+      tip: rng.pick(BUMP_PERCENTS),
+    }));
+    const again = rng.bool();
+    if (!port.isAlive(node.id)) return;
+    const head = node.chain.head();
+    const account = accountOf(head.accounts, from.address);
+    const baseFee = nextBaseFee(head.block.header);
+    const f: TransferFields = {
+      type: kind === 'resend' || kind === 'replace' ? type : 2,
+      chainId: node.chain.cfg.chainId,
+      nonce: node.txs.pendingNonce(from.address),
+      to,
+      value: 1n,
+      gasLimit: TRANSFER_GAS,
+      // Room above the tip (a fee cap of two tips), so that a replacement can raise one fee more than the other.
+      maxFeePerGas: 2n * baseFee + 2n * SUGGESTED_TIP,
+      maxPriorityFeePerGas: SUGGESTED_TIP,
+    };
+    const gasCost = f.gasLimit * f.maxFeePerGas;
+    switch (kind) {
+      case 'resend': {
+        const raw = this.send(node.id, from.key, port.scheme, f);
+        port.deliverNow(node.id, { kind: 'sc.submit', raw }, 'client');
+        return;
+      }
+      case 'replace': {
+        const first = this.send(node.id, from.key, port.scheme, f);
+        for (const b of bumps) {
+          const cap = (f.maxFeePerGas * b.cap) / 100n;
+          // A wallet cannot sign a tip above its fee cap (ethers refuses; a node would too, before its pool).
+          const tip = (f.maxPriorityFeePerGas! * b.tip) / 100n;
+          this.send(node.id, from.key, port.scheme, {
+            ...f,
+            maxFeePerGas: cap,
+            maxPriorityFeePerGas: f.type === 2 ? (tip < cap ? tip : cap) : cap,
+          });
+        }
+        if (again) port.deliverNow(node.id, { kind: 'sc.submit', raw: first }, 'client');
+        return;
+      }
+      case 'gap':
+        f.nonce += BigInt(rng.int(1, 3));
+        break;
+      case 'staleNonce':
+        if (account.nonce === 0n) return;
+        f.nonce = account.nonce - 1n;
+        break;
+      case 'overspend':
+        f.value = account.balance;
+        break;
+      case 'overdraft':
+        // Payable alone only when the sender has transactions pooled (its pending nonce is past its account's).
+        if (f.nonce === account.nonce || account.balance <= gasCost) return;
+        f.value = account.balance - gasCost;
+        break;
+      case 'noTip':
+        f.maxPriorityFeePerGas = 0n;
+        break;
+      case 'lowFeeCap':
+        f.maxFeePerGas = MIN_BASE_FEE - 1n;
+        f.maxPriorityFeePerGas = 1n;
+        break;
+      case 'wrongChain':
+        f.chainId += 1n;
+        break;
+      case 'lowGas':
+        f.gasLimit = TRANSFER_GAS - 1n;
+        break;
+      case 'overGasLimit':
+        f.gasLimit = head.block.header.gasLimit + 1n;
+        break;
+      case 'roomyGas':
+        f.gasLimit = 30_000n;
+        break;
+    }
+    this.send(node.id, from.key, port.scheme, f);
   }
 }

@@ -105,6 +105,8 @@ export function drawWorkloadItem(rng: Rng, w: WorkloadSpec, kind: WorkloadKind, 
       w.sidechainTxs = {
         everyMs: rng.int(2, 10) * 1000,
         ...(rng.bool(0.3) ? { fastSignedEveryMs: rng.int(5, 30) * 1000 } : {}),
+        // Probes of the nodes' pools (sidechainWallets.ts POOL_PROBES), judged by the sidechain-pool oracle.
+        ...(rng.bool(0.5) ? { probeEveryMs: rng.int(1, 10) * 1000 } : {}),
       };
       return;
   }
