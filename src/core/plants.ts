@@ -158,6 +158,11 @@ export const PLANTS = {
     bug: 'the whole gas price, base fee included, goes to the author',
     oracle: 'sidechain-accounts',
   },
+  'pool-price-bump': {
+    rule: 'a pool replaces a transaction only with one paying at least 10% more on both its fee cap and its tip',
+    bug: "the tip's 10% bump is not checked",
+    oracle: 'sidechain-pool',
+  },
 } as const satisfies Record<string, PlantInfo>;
 
 export type PlantName = keyof typeof PLANTS;

@@ -33,6 +33,7 @@
  * order is a counter, so the pool is deterministic.
  */
 import { type Address } from '../core/address';
+import { isPlanted } from '../core/plants';
 import { type Hex } from '../core/bytes';
 import { type AccountState, accountOf } from './accounts';
 import { MIN_BASE_FEE } from './baseFee';
@@ -343,7 +344,7 @@ function outbids(tx: SignedTx, old: SignedTx): boolean {
     tx.maxFeePerGas > old.maxFeePerGas &&
     tx.maxPriorityFeePerGas > old.maxPriorityFeePerGas &&
     tx.maxFeePerGas >= threshold(old.maxFeePerGas) &&
-    tx.maxPriorityFeePerGas >= threshold(old.maxPriorityFeePerGas)
+    (isPlanted('pool-price-bump') || tx.maxPriorityFeePerGas >= threshold(old.maxPriorityFeePerGas))
   );
 }
 
