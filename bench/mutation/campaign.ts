@@ -63,6 +63,10 @@ export const DEFAULT_SCENARIOS: readonly string[] = [
   'scenarios/send-disabled.json',
   'scenarios/bft-round-skip.json',
   'scenarios/sidechain-fast-signed.json',
+  // A Byzantine producer's crafted headers and the pools' probes: the only runs that test the
+  // sidechain's header checks and the pool's admission checks other than for honest input.
+  'scenarios/byzantine-blocks.json',
+  'scenarios/pool-probes.json',
 ];
 
 /** Scenarios of the subset that run in the crypto their file names (real), not fast crypto: see above. */

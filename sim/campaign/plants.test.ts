@@ -47,7 +47,7 @@ const TARGETS: Record<PlantName, { scenario: string; untilS: number }> = {
   'round-skip': { scenario: 'bft-round-skip', untilS: 170 },
   'backup-wiggle': { scenario: 'producer-offline-sprint', untilS: 200 },
   'base-fee-to-author': { scenario: 'default', untilS: 30 },
-  'pool-price-bump': { scenario: 'pool-probes', untilS: 60 },
+  'pool-price-bump': { scenario: 'pool-probes', untilS: 130 },
 };
 
 const file = (name: string) => (name.includes('/') ? `scenarios/${name}.json` : name);

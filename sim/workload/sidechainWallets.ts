@@ -52,6 +52,13 @@ export const POOL_PROBES = [
 ] as const;
 export type PoolProbe = (typeof POOL_PROBES)[number];
 
+/**
+ * What a probe draws from: every kind once, and replacements twice more. A replacement's fate turns
+ * on two fees and the pooled one's (five bumps each, and a legacy transaction's one price), so it
+ * takes more draws than a check of one field to meet each of its cases.
+ */
+const PROBE_DRAWS: readonly PoolProbe[] = [...POOL_PROBES, 'replace', 'replace'];
+
 /** What a replacement pays over the first transfer, on each fee (percent; geth asks at least 110). */
 const BUMP_PERCENTS = [100n, 105n, 109n, 110n, 125n] as const;
 /** How many replacements a `replace` probe tries after its first transfer. */
@@ -128,7 +135,7 @@ export class SidechainWallets {
     const node = rng.pick(port.sidechainNodes);
     const from = rng.pick(users);
     const to = rng.pick(users).address;
-    const type = rng.bool() ? 2 : 0;
+    const type = rng.bool(0.75) ? 2 : 0;
     if (port.isAlive(node.id)) {
       const baseFee = nextBaseFee(node.chain.head().block.header);
       this.send(node.id, from.key, scheme, {
@@ -161,7 +168,7 @@ export class SidechainWallets {
   private probe(): void {
     const port = this.port;
     const rng = port.rng();
-    const kind = rng.pick(POOL_PROBES);
+    const kind = rng.pick(PROBE_DRAWS);
     const node = rng.pick(port.sidechainNodes);
     const from = rng.pick(port.users);
     const to = rng.pick(port.users).address;
@@ -172,6 +179,8 @@ export class SidechainWallets {
       tip: rng.pick(BUMP_PERCENTS),
     }));
     const again = rng.bool();
+    const gap = BigInt(rng.int(1, 3));
+    // Every draw is made before the node is asked anything, so a probe draws the same whatever it finds.
     if (!port.isAlive(node.id)) return;
     const head = node.chain.head();
     const account = accountOf(head.accounts, from.address);
@@ -210,7 +219,7 @@ export class SidechainWallets {
         return;
       }
       case 'gap':
-        f.nonce += BigInt(rng.int(1, 3));
+        f.nonce += gap;
         break;
       case 'staleNonce':
         if (account.nonce === 0n) return;
