@@ -14,7 +14,7 @@ import { keccak256Bytes } from '../../src/core/hash';
 import { type AccountState } from '../../src/sidechain/accounts';
 import { type SignedTx } from '../../src/sidechain/transaction';
 import { TxPool } from '../../src/sidechain/txPool';
-import { type PoolAdmissionFact, type PooledTxFact } from '../../src/node/observations';
+import { admissionFact } from '../../src/node/sidechain/sidechainFacts';
 import { SidechainPoolOracle } from './sidechainPool';
 import { CHAIN_ID, address, rec, sidechainStarted } from './testing/observations';
 
@@ -59,19 +59,6 @@ function txOf(d: Draft): SignedTx {
   return { ...fields, hash, raw: hash, r: '0x00' as Hex, s: '0x00' as Hex, yParity: 0, v: 0n } as unknown as SignedTx;
 }
 
-function fact(tx: SignedTx): PooledTxFact {
-  return {
-    hash: tx.hash,
-    from: tx.from,
-    nonce: tx.nonce,
-    chainId: tx.chainId,
-    gasLimit: tx.gasLimit,
-    value: tx.value,
-    maxFeePerGas: tx.maxFeePerGas,
-    maxPriorityFeePerGas: tx.maxPriorityFeePerGas,
-  };
-}
-
 describe('sidechain-pool oracle against the node pool', () => {
   it("every answer of the pool, and the pool after it, passes the oracle's model", () => {
     fc.assert(
@@ -87,18 +74,15 @@ describe('sidechain-pool oracle against the node pool', () => {
           const answers: string[] = [];
           drafts.forEach((d, i) => {
             const tx = txOf(d);
-            const before = pool.ofSender(tx.from).map(fact);
+            const before = pool.ofSender(tx.from);
             const poolSize = pool.size;
             const r = pool.add(tx, head);
-            const admission: PoolAdmissionFact = {
-              tx: fact(tx),
-              head: { hash: '0x01' as Hex, number: 1n },
-              headGasLimit: GAS_LIMIT,
-              account: { nonce: 3n, balance },
+            // The facts as the node builds them for its report (sidechainFacts.ts).
+            const admission = admissionFact(tx, { hash: '0x01' as Hex, number: 1n }, head, {
               before,
-              after: pool.ofSender(tx.from).map(fact),
+              after: pool.ofSender(tx.from),
               poolSize,
-            };
+            });
             answers.push(r.ok ? 'ok' : r.error.split(':')[0]!);
             oracle.observe(
               rec(i + 1, 'sc-1', {
