@@ -152,19 +152,26 @@ export function readValidator(r: Reader, o: Obj, ctx: DecodeContext, inTurn: boo
  * The schema of a non-empty list of a fault's named kinds (what a Byzantine fault sends, in turn),
  * `noun` naming one in the messages ("transaction", "block").
  */
-export function kindListSchema(all: readonly string[], noun: string): Schema {
+export function kindListSchema(all: readonly string[], noun: string, defaults = 'all'): Schema {
   return {
     type: 'array',
     minItems: 1,
     items: { enum: [...all], 'x-message': `unknown {got}; one of ${all.join(', ')}` },
     'x-message': `name at least one ${noun}`,
-    description: 'what it sends, in turn (default: all)',
+    description: `what it sends, in turn (default: ${defaults})`,
   };
 }
 
-/** Such a list from a file: every kind when absent; an empty list or an unknown kind is named. */
-export function readKindList<K extends string>(r: Reader, o: Obj, k: string, all: readonly K[], noun: string): K[] {
-  const list = o[k] === undefined ? [...all] : r.arr(o, k);
+/** Such a list from a file: `defaults` (every kind) when absent; an empty list or an unknown kind is named. */
+export function readKindList<K extends string>(
+  r: Reader,
+  o: Obj,
+  k: string,
+  all: readonly K[],
+  noun: string,
+  defaults: readonly K[] = all,
+): K[] {
+  const list = o[k] === undefined ? [...defaults] : r.arr(o, k);
   if (list.length === 0) throw new InputError(r.at(k), `name at least one ${noun}`);
   return list.map((x, i) => {
     if (typeof x !== 'string' || !(all as readonly string[]).includes(x))

@@ -2,7 +2,8 @@
  * Byzantine crafts for the checkpoint module: checkpoints with a made-up root or account root, a
  * zero root or proposer, a bad range, after a gap, inside the last range, not from the proposer or
  * while one is buffered; acks with nothing buffered or of another header block; no-acks too early,
- * from outside the set or too soon after the last one (codespace `1`, or side 5502).
+ * from outside the set, too soon after the last one or from the proposer one rotation past the
+ * next `count` (codespace `1`, or side 5502).
  */
 import {
   getBuffer,
@@ -147,5 +148,26 @@ export const CHECKPOINT_CRAFTS = {
     }
     if (!allowed) return null;
     return one1(sign(env, MsgCheckpointNoAckDef, { from: env.me.address }), one(1506));
+  }),
+  noAckTooFar: when(CHECKPOINTS, (env) => {
+    // A no-ack on time from a validator that is not one of the next `count` proposers (count =
+    // whole buffer times since the last checkpoint) but the one right after them: a rotation that
+    // went one step too far would take it (1505, an invalid no-ack proposer). Made only when the
+    // sender is that one, on the stored set's own rotation at the block's time.
+    const bufferMs = getCheckpointParams(env.state).checkpointBufferTimeMs;
+    const now = BigInt(env.timeMs);
+    const lastMs = (getLastCheckpoint(env.state)?.checkpoint.timestamp ?? 0n) * 1000n;
+    if (now < lastMs || now - lastMs < bufferMs || !canPay(env)) return null;
+    const count = (now - lastMs) / bufferMs;
+    const set = getValidatorSet(env.state).copy();
+    // Past a few rotations of the set every validator is among the next proposers.
+    if (count > BigInt(2 * set.size)) return null;
+    for (let i = 0n; i < count; i++) {
+      set.incrementProposerPriority(1);
+      if (set.proposer?.address === env.me.address) return null;
+    }
+    set.incrementProposerPriority(1);
+    if (set.proposer?.address !== env.me.address) return null;
+    return one1(sign(env, MsgCheckpointNoAckDef, { from: env.me.address }), one(1505));
   }),
 } satisfies Record<string, Craft>;
