@@ -9,21 +9,22 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type Address } from '../../src/core/address';
-import { type Hex, toHex } from '../../src/core/bytes';
-import { keccak256Bytes } from '../../src/core/hash';
+import { type Hex } from '../../src/core/bytes';
+import { fastScheme } from '../../src/core/signatureScheme';
+import { fixtureKeys } from '../../src/sidechain/testing/fixture';
 import { type AccountState } from '../../src/sidechain/accounts';
-import { type SignedTx } from '../../src/sidechain/transaction';
+import { type SignedTx, type TxType, signTransfer } from '../../src/sidechain/transaction';
 import { TxPool } from '../../src/sidechain/txPool';
 import { admissionFact } from '../../src/node/sidechain/sidechainFacts';
 import { SidechainPoolOracle } from './sidechainPool';
 import { CHAIN_ID, address, rec, sidechainStarted } from './testing/observations';
 
 const GAS_LIMIT = 100_000n;
-const SENDERS: Address[] = [address(0xa1), address(0xb2)];
+const KEYS = fixtureKeys('sidechain-pool-prop').slice(0, 2);
 const GWEI = 1_000_000_000n;
 
 const draft = fc.record({
-  sender: fc.nat({ max: SENDERS.length - 1 }),
+  sender: fc.nat({ max: KEYS.length - 1 }),
   nonce: fc.integer({ min: 2, max: 8 }),
   type: fc.constantFrom(0, 2),
   fee: fc.constantFrom(14n, 15n, GWEI, (GWEI * 109n) / 100n, (GWEI * 110n) / 100n, 2n * GWEI, 3n * GWEI),
@@ -34,29 +35,39 @@ const draft = fc.record({
   chainFlip: fc.integer({ min: 0, max: 19 }),
 });
 
+/** A key's address in the fast scheme (what its signed transfers recover to). */
+function fastAddress(k: (typeof KEYS)[number]): Address {
+  return signTransfer(
+    { type: 2, chainId: CHAIN_ID, nonce: 0n, to: k.address, value: 0n, gasLimit: 21_000n, maxFeePerGas: 1n },
+    k.sk,
+    fastScheme,
+  ).from;
+}
+
 type Draft = typeof draft extends fc.Arbitrary<infer T> ? T : never;
 
-/** A transaction as the pool reads it (the fields a signed transfer carries; no signature needed here). */
-function txOf(d: Draft): SignedTx {
+/**
+ * The transfer a draft describes, signed (fast scheme) by its sender's key; null for a tip above
+ * the fee cap, which no wallet can sign and the node's decoder refuses before its pool.
+ */
+function txOf(d: Draft): SignedTx | null {
   const tip = d.type === 2 ? d.tip : d.fee;
-  const fields = {
-    type: d.type,
-    chainId: d.chainFlip === 0 ? CHAIN_ID + 1n : CHAIN_ID,
-    nonce: BigInt(d.nonce),
-    to: SENDERS[0]!,
-    value: d.value,
-    gasLimit: d.gas,
-    maxFeePerGas: d.fee,
-    maxPriorityFeePerGas: tip,
-    from: SENDERS[d.sender]!,
-  };
-  const hash = toHex(
-    keccak256Bytes(
-      new TextEncoder().encode(JSON.stringify(fields, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}` : v))),
-    ),
+  if (tip > d.fee) return null;
+  // Two draws with the same fields are the same transaction (same bytes, same hash): `already known`.
+  return signTransfer(
+    {
+      type: d.type as TxType,
+      chainId: d.chainFlip === 0 ? CHAIN_ID + 1n : CHAIN_ID,
+      nonce: BigInt(d.nonce),
+      to: address(0xb0),
+      value: d.value,
+      gasLimit: d.gas,
+      maxFeePerGas: d.fee,
+      maxPriorityFeePerGas: tip,
+    },
+    KEYS[d.sender]!.sk,
+    fastScheme,
   );
-  // Two draws with the same fields are the same transaction (same hash): `already known`.
-  return { ...fields, hash, raw: hash, r: '0x00' as Hex, s: '0x00' as Hex, yParity: 0, v: 0n } as unknown as SignedTx;
 }
 
 describe('sidechain-pool oracle against the node pool', () => {
@@ -66,7 +77,9 @@ describe('sidechain-pool oracle against the node pool', () => {
         fc.array(draft, { minLength: 1, maxLength: 40 }),
         fc.constantFrom(10n ** 15n, 2n * 10n ** 15n, 10n ** 18n),
         (drafts, balance) => {
-          const accounts: AccountState = new Map(SENDERS.map((a) => [a, { nonce: 3n, balance }])) as AccountState;
+          const accounts: AccountState = new Map(
+            KEYS.map((k) => [fastAddress(k), { nonce: 3n, balance }]),
+          ) as AccountState;
           const head = { accounts, chainId: CHAIN_ID, gasLimit: GAS_LIMIT };
           const pool = new TxPool();
           const oracle = new SidechainPoolOracle();
@@ -74,6 +87,7 @@ describe('sidechain-pool oracle against the node pool', () => {
           const answers: string[] = [];
           drafts.forEach((d, i) => {
             const tx = txOf(d);
+            if (tx === null) return;
             const before = pool.ofSender(tx.from);
             const poolSize = pool.size;
             const r = pool.add(tx, head);

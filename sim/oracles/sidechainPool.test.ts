@@ -7,30 +7,53 @@
  */
 import { describe, expect, it } from 'vitest';
 import { type Hex } from '../../src/core/bytes';
+import { fastScheme } from '../../src/core/signatureScheme';
 import { type PoolAdmissionFact, type PooledTxFact } from '../../src/node/observations';
+import { fixtureKeys } from '../../src/sidechain/testing/fixture';
+import { type TxType, signTransfer } from '../../src/sidechain/transaction';
 import { type RunObservation } from '../core/record';
 import { SidechainPoolOracle, expectedAnswer } from './sidechainPool';
 import { CHAIN_ID, GAS_LIMIT, address, hash, rec, sidechainStarted } from './testing/observations';
 
-const ALICE = address(0xa1);
+const KEY = fixtureKeys('sidechain-pool-oracle')[0]!;
 const GWEI = 1_000_000_000n;
+/** Each test transaction's bytes, by hash: the oracle reads the fields from them. */
+const RAW = new Map<Hex, Hex>();
 
-function pooled(nonce: bigint, over: Partial<PooledTxFact> = {}): PooledTxFact {
+/** A transfer signed (fast scheme) with these fields, as the node reports it. */
+function pooled(nonce: bigint, over: Partial<PooledTxFact> & { type?: TxType } = {}): PooledTxFact {
+  const type = over.type ?? 2;
+  const fee = over.maxFeePerGas ?? 3n * GWEI;
+  const tx = signTransfer(
+    {
+      type,
+      chainId: over.chainId ?? CHAIN_ID,
+      nonce,
+      to: address(0xb0),
+      value: over.value ?? 1n,
+      gasLimit: over.gasLimit ?? 21_000n,
+      maxFeePerGas: fee,
+      maxPriorityFeePerGas: type === 2 ? (over.maxPriorityFeePerGas ?? GWEI) : fee,
+    },
+    KEY.sk,
+    fastScheme,
+  );
+  RAW.set(tx.hash, tx.raw);
   return {
-    hash: hash(`tx-${nonce}-${over.maxFeePerGas ?? 0n}-${over.value ?? 1n}-${over.chainId ?? CHAIN_ID}`),
-    from: ALICE,
+    hash: tx.hash,
+    from: tx.from,
     nonce,
-    chainId: CHAIN_ID,
-    gasLimit: 21_000n,
-    value: 1n,
-    maxFeePerGas: 3n * GWEI,
-    maxPriorityFeePerGas: GWEI,
-    ...over,
+    chainId: tx.chainId,
+    gasLimit: tx.gasLimit,
+    value: tx.value,
+    maxFeePerGas: tx.maxFeePerGas,
+    maxPriorityFeePerGas: tx.maxPriorityFeePerGas,
   };
 }
 
 function admission(tx: PooledTxFact, over: Partial<PoolAdmissionFact> = {}): PoolAdmissionFact {
   return {
+    raw: RAW.get(tx.hash)!,
     tx,
     head: { hash: hash('head'), number: 7n },
     headGasLimit: GAS_LIMIT,
@@ -182,5 +205,17 @@ describe('sidechain-pool oracle', () => {
     expect(o.exercised.size).toBe(0);
     const back: Hex = hash('reorged');
     expect(judge({ kind: 'sidechain.tx', hash: back, ok: true, error: null, origin: 'reorg' }).violation).toBeNull();
+  });
+
+  it('judges on the bytes, and names a field the node read otherwise', () => {
+    // A legacy transfer's tip is its gas price; a node that read it as nothing refuses it as underpriced.
+    const legacy = pooled(5n, { type: 0, maxFeePerGas: 3n * GWEI });
+    const misread = { ...legacy, maxPriorityFeePerGas: 0n };
+    const o = judge(answer(admission(misread, { after: [] }), false, 'transaction underpriced: tip needed 1'));
+    expect(o.violation!.message).toMatch(/the node read maxPriorityFeePerGas as 0, its bytes say 3000000000/);
+    expect(o.violation!.evidence).toMatchObject({ rule: 'sidechain.pool.admission', field: 'maxPriorityFeePerGas' });
+    expect(judge(answer(admission(legacy, { after: [legacy] }), true)).violation).toBeNull();
+    const garbled = judge(answer({ ...admission(good, { after: [good] }), raw: '0x01' }, true));
+    expect(garbled.violation!.message).toMatch(/its bytes do not read as a transfer/);
   });
 });

@@ -4,7 +4,8 @@
  * `core/txpool/validation.go` and `legacypool.add`).
  *
  * The node reports, with each answer, what it was given on (observations.ts `PoolAdmissionFact`):
- * the transaction, its head's gas limit, the sender's account there, the sender's transactions in
+ * the transaction's bytes and the fields it read from them (the oracle reads the bytes itself, with
+ * ethers, and judges on its own reading; a field the node read otherwise is named), its head's gas limit, the sender's account there, the sender's transactions in
  * the pool just before and just after the answer, and the pool's size. Its own model of admission
  * (below, written from geth, sharing nothing with src/sidechain/txPool.ts) says what the answer
  * must be, in geth's order:
@@ -23,7 +24,9 @@
  * were; an admitted one is in the pool after, in place of the one it replaced, and nothing else of
  * the sender's came or went (but for evictions, judged only when the pool is far from full).
  */
-import { type Hex } from '../../src/core/bytes';
+import { Transaction } from 'ethers';
+import { type Hex, fromHex, toHex } from '../../src/core/bytes';
+import { keccak256Bytes } from '../../src/core/hash';
 import { type DeepReadonly } from '../../src/core/readonly';
 import { type PoolAdmissionFact, type PooledTxFact } from '../../src/node/observations';
 import { Oracle, type RunRecord } from './oracle';
@@ -66,7 +69,9 @@ export class SidechainPoolOracle extends Oracle {
       return;
     }
     if (o.kind !== 'sidechain.tx' || o.admission === undefined || this.chainId === null) return;
-    const a = o.admission;
+    const read = this.readBytes(r, o.admission);
+    if (read === null) return;
+    const a = { ...o.admission, tx: read };
     const e = expectedAnswer(a, this.chainId);
     const evidence = { tx: a.tx.hash, from: a.tx.from, nonce: a.tx.nonce, answer: o.ok ? 'admitted' : o.error };
     if (e === 'unjudged') {
@@ -96,6 +101,27 @@ export class SidechainPoolOracle extends Oracle {
         { ...evidence, rule, expected: e.refuse },
       );
     this.kept(r, o.ok, a, evidence);
+  }
+
+  /**
+   * The transaction as its bytes say (read here with ethers, not with the node's decoder), with the
+   * sender the node recovered; null, after a violation, when the node read its fields otherwise.
+   */
+  private readBytes(r: RunRecord, a: Admission): Pooled | null {
+    const own = transferFromBytes(a.raw, a.tx.from);
+    const field =
+      typeof own === 'string' ? null : POOLED_FIELDS.find((k) => (own[k] as unknown) !== (a.tx[k] as unknown));
+    if (typeof own !== 'string' && field === undefined) return own;
+    this.saw('sidechain.pool.admission');
+    this.fail(
+      r.t,
+      r.node,
+      typeof own === 'string'
+        ? `transaction ${a.tx.hash} was answered on, but its bytes do not read as a transfer: ${own}`
+        : `transaction ${a.tx.hash}: the node read ${field} as ${a.tx[field!]}, its bytes say ${own[field!]}`,
+      { tx: a.tx.hash, rule: 'sidechain.pool.admission', ...(field ? { field } : {}) },
+    );
+    return null;
   }
 
   /** The rule an admission speaks about: a replacement's, or admission's. */
@@ -132,6 +158,40 @@ export class SidechainPoolOracle extends Oracle {
     // An eviction from a full pool may take one of the sender's; far from full, nothing may go.
     else if (gone !== undefined && far)
       fail(`the sender's pooled transactions lost ${gone.hash} (nonce ${gone.nonce})`);
+  }
+}
+
+/** The fields admission reads, compared between the node's reading and the bytes'. */
+const POOLED_FIELDS = [
+  'hash',
+  'nonce',
+  'chainId',
+  'gasLimit',
+  'value',
+  'maxFeePerGas',
+  'maxPriorityFeePerGas',
+] as const;
+
+/** A transfer's admission fields from its bytes (a legacy transaction's gas price is both fees), or why it does not read. */
+function transferFromBytes(raw: Hex, from: Pooled['from']): Pooled | string {
+  try {
+    const t = Transaction.from(raw);
+    const legacy = t.type === 0;
+    const fee = legacy ? t.gasPrice : t.maxFeePerGas;
+    const tip = legacy ? t.gasPrice : t.maxPriorityFeePerGas;
+    if (fee === null || tip === null) return `type ${t.type} without its fees`;
+    return {
+      hash: toHex(keccak256Bytes(fromHex(raw))),
+      from,
+      nonce: BigInt(t.nonce),
+      chainId: t.chainId,
+      gasLimit: t.gasLimit,
+      value: t.value,
+      maxFeePerGas: fee,
+      maxPriorityFeePerGas: tip,
+    };
+  } catch (e) {
+    return (e as { shortMessage?: string }).shortMessage ?? (e as Error).message;
   }
 }
 

@@ -320,11 +320,15 @@ export interface PooledTxFact {
 }
 
 /**
- * What a node's pool answered a client's transaction on: the transaction, the head it was checked
+ * What a node's pool answered a client's transaction on: the transaction (its bytes, and the fields
+ * the node read from them), the head it was checked
  * against (its gas limit, the sender's account there), the sender's transactions in the pool just
  * before the answer and just after it (by nonce), and how many the whole pool held before.
  */
 export interface PoolAdmissionFact {
+  /** The transaction's bytes as the client sent them. */
+  raw: Hex;
+  /** The transaction as the node read it from them. */
   tx: PooledTxFact;
   head: HeadFact;
   headGasLimit: bigint;

@@ -192,6 +192,7 @@ export function admissionFact(
 ): PoolAdmissionFact {
   const account = accountOf(pool.accounts, tx.from);
   return {
+    raw: tx.raw,
     tx: pooledFact(tx),
     head: { hash: head.hash, number: head.number },
     headGasLimit: pool.gasLimit,

@@ -54,7 +54,7 @@ describe('SidechainTxIntake', () => {
       maxPriorityFeePerGas: tx.maxPriorityFeePerGas,
     };
     const head = { hash: chain.head().block.hash, number: 0n };
-    expect(first.admission).toMatchObject({ tx: pooled, head, before: [], after: [pooled], poolSize: 0 });
+    expect(first.admission).toMatchObject({ raw: tx.raw, tx: pooled, head, before: [], after: [pooled], poolSize: 0 });
     expect(first.admission!.account).toEqual({
       nonce: 0n,
       balance: chain.head().accounts.get(keys[0]!.address)!.balance,
