@@ -94,7 +94,7 @@ describe('signed transfers', () => {
           const cold = decodeSignedTx(signed.raw, scheme);
           expect(cold).toEqual({ ok: true, tx: signed });
           expect(Object.keys(signed)).toEqual(Object.keys(cold.ok ? cold.tx : {}));
-          // And the node that receives the bytes gets the signer's (the very object).
+          // And the node that receives the bytes decodes them to the same transaction.
           clearCaches();
           const again = signTransfer(fields, alice!.sk, scheme);
           expect(decodeSignedTx(again.raw.toUpperCase().replace('0X', '0x') as Hex, scheme)).toEqual({

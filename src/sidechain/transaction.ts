@@ -218,10 +218,12 @@ function recoverSender(digest: Bytes, sig: Signature, scheme: SignatureScheme): 
 /**
  * Sign a transfer with `privateKey` under `scheme` (a wallet's `real` signature, or the fast
  * scheme's). What the signer knows is what decoding its bytes gives (the fields it signed, the
- * signature it made, the key's address): the transaction is built from that and remembered as
- * the decode of its bytes, so the node it goes to does not parse and recover it again
- * (transaction.test.ts holds it equal to a cold decode). A `real` signature is still recovered
- * once, as the wallet's check that it signed what it meant to.
+ * signature it made, the key's address): the transaction is built from that, not parsed back from
+ * its own bytes (transaction.test.ts holds it equal to a cold decode). A `real` signature is still
+ * recovered once, as the wallet's check that it signed what it meant to. It is not remembered as
+ * the decode of its bytes: the node it goes to decodes them itself, once per process (the cache),
+ * so that every simulated transfer goes through the node's decoder, the input check a wallet's
+ * bytes meet on a real node.
  */
 export function signTransfer(fields: TransferFields, privateKey: Hex, scheme: SignatureScheme): SignedTx {
   const t = unsignedTransfer(fields);
@@ -256,7 +258,6 @@ export function signTransfer(fields: TransferFields, privateKey: Hex, scheme: Si
     yParity,
     v: type === 2 ? BigInt(yParity) : fields.chainId * 2n + 35n + BigInt(yParity),
   });
-  decoded.set(`${scheme.mode}:${raw}`, { ok: true, tx });
   return tx;
 }
 
