@@ -236,6 +236,12 @@ export class NodeSlots {
    * BUGGIFY: the node crashes as its timer fires and starts again `downMs` later (0: at once). The
    * oracles see it as a fault of kind `buggify.restart` (records only: a negative index, outside
    * the scenario's faults), so their timing rules excuse it as they excuse a crash.
+   *
+   * A node that starts polls across at once. Its timer was noted as a request trigger when it was
+   * set, but one set inside the current window, for a time inside it, came after the window's
+   * promises were made: the node then starts again no earlier than the window lets it send a
+   * request (the same moment in both placements: the promises are the scheduler's, not a
+   * thread's). Without this, such a restart crashed the run (a guided campaign found it).
    */
   private buggifyRestart(s: NodeSlot, downMs: number): void {
     const id = s.node.id;
@@ -250,7 +256,9 @@ export class NodeSlots {
     s.node.crash();
     s.alive = false;
     s.incarnation++;
-    if (downMs === 0) {
+    const nowMs = this.env.engine.nowMs();
+    const upAtMs = Math.max(nowMs + downMs, this.env.boundary.requestFloor());
+    if (upAtMs === nowMs) {
       s.alive = true;
       s.incarnation++;
       s.node.restart(s.ctx);
@@ -259,8 +267,8 @@ export class NodeSlots {
     }
     s.buggifyDown = true;
     this.buggifyFacts.set(id, fact);
-    this.env.engine.after(downMs, BUGGIFY_RESTART, id, s.incarnation);
-    this.env.boundary.noteRequestTrigger(this.env.engine.nowMs() + downMs);
+    this.env.engine.at(upAtMs, BUGGIFY_RESTART, id, s.incarnation);
+    this.env.boundary.noteRequestTrigger(upAtMs);
   }
 
   private scheduleTimer(timeMs: number, target: string, payload: TimerPayload): void {

@@ -91,6 +91,11 @@ export class CrossBoundary {
     this.outbox.push(m);
   }
 
+  /** The earliest time this window lets a node of the domain send a request across. */
+  requestFloor(): number {
+    return Math.max(this.sendFloorMs, this.requestFloorMs);
+  }
+
   /** Whether a timer of this kind may send a request across when it fires. */
   isRequestTimer(kind: string): boolean {
     return this.triggers.requestTimers.has(kind);
