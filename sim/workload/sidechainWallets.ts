@@ -135,7 +135,7 @@ export class SidechainWallets {
     const node = rng.pick(port.sidechainNodes);
     const from = rng.pick(users);
     const to = rng.pick(users).address;
-    const type = rng.bool(0.75) ? 2 : 0;
+    const type = rng.bool() ? 2 : 0;
     if (port.isAlive(node.id)) {
       const baseFee = nextBaseFee(node.chain.head().block.header);
       this.send(node.id, from.key, scheme, {
@@ -173,7 +173,7 @@ export class SidechainWallets {
     const from = rng.pick(port.users);
     const to = rng.pick(port.users).address;
     port.after(this.w.sidechainTxs!.probeEveryMs!, { what: 'sidechainTxProbe', index: 0 });
-    const type = rng.bool() ? 2 : 0;
+    const type = rng.bool(0.75) ? 2 : 0;
     const bumps = Array.from({ length: REPLACEMENTS }, () => ({
       cap: rng.pick(BUMP_PERCENTS),
       tip: rng.pick(BUMP_PERCENTS),
