@@ -27,6 +27,7 @@ import { ServiceModel } from './model/service/serviceModel';
 import { type KeyLookup } from './model/service/signature';
 import { SidechainAccountsOracle } from './sidechainAccounts';
 import { SidechainPoolOracle } from './sidechainPool';
+import { SidechainInclusionOracle } from './sidechainInclusion';
 import { RpcAnswersOracle } from './rpcAnswers';
 import { QueryAnswersOracle, ServiceStateOracle, SideTxResultsOracle, TxResultsOracle } from './serviceModelOracles';
 import { type RuleId } from './ruleId';
@@ -190,6 +191,8 @@ export class OracleSuite {
       new SidechainAccountsOracle(scenario.crypto),
       // Each client transaction's answer from a node's pool, and the pool it left.
       new SidechainPoolOracle(),
+      // And what it admitted as next in line, a block takes.
+      new SidechainInclusionOracle(scenario.network.loss > 0),
       // A simulated client's JSON-RPC reads of the sidechain, against the chain the nodes reported.
       new RpcAnswersOracle(),
     ];

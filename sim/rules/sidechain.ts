@@ -355,6 +355,17 @@ export const SIDECHAIN_RULES = [
     },
   },
   {
+    id: 'sidechain.pool.included',
+    rule: "A client's transfer that a pool admitted as next in line for its sender (its nonce the account's, or right after the sender's other pooled ones) is on a chain within a few blocks, or another transfer of the sender takes its nonce; in calm weather (no fault in force, a lossless network), a pool that answered yes does not sit on it.",
+    source:
+      "reference: sidechain.md §5 item 8 (a wallet waits for the answered hash's receipt); geth's miner takes the pool's pending transactions",
+    guard: {
+      oracle: 'sidechain-inclusion',
+      compares:
+        'each transfer admitted as next in line against the blocks every node imports, within 8 blocks of the highest seen at admission',
+    },
+  },
+  {
     id: 'sidechain.pool.answer-kept',
     rule: "A pool's answer is what it did: a refused transaction leaves the pool as it was; an admitted one is held afterwards, in place of the one it replaced, and the sender's other pooled transactions stay (but for evictions from a full pool).",
     source:
