@@ -9,7 +9,9 @@
  *
  * Its own model is the record's: it does not re-check a header, it only holds every node's
  * `sidechain.imported` against the crafts it was told of. A node's clock may be skewed, so a
- * held block is judged with a slack of HELD_SLACK_MS (the craft is ten minutes ahead).
+ * held block is judged with a slack of HELD_SLACK_MS (the craft is ten minutes ahead). A header's
+ * time is in seconds since 1970 and a record's in milliseconds since the run began: the genesis
+ * (`sidechain.started`, stamped at the run's start) gives the one in terms of the other.
  */
 import { type Hex } from '../../src/core/bytes';
 import { type RunObservation } from '../core/record';
@@ -23,11 +25,17 @@ export const HELD_SLACK_MS = 300_000;
 export class SidechainRefusedOracle extends Oracle {
   readonly name = 'sidechain-refused';
   readonly class = 'safety' as const;
-  readonly reads = ['byzantine.block', 'sidechain.imported'] as const;
+  readonly reads = ['sidechain.started', 'byzantine.block', 'sidechain.imported'] as const;
   private readonly crafted = new Map<Hex, Crafted>();
+  /** The genesis time (ms since 1970): the run's time 0 on the headers' clock. */
+  private genesisMs: number | null = null;
 
   override observe(r: RunRecord): void {
     const o = r.obs;
+    if (o.kind === 'sidechain.started') {
+      this.genesisMs ??= Number(o.genesis.time) * 1000;
+      return;
+    }
     if (o.kind === 'byzantine.block') {
       this.crafted.set(o.hash, o);
       return;
@@ -44,7 +52,8 @@ export class SidechainRefusedOracle extends Oracle {
       });
       return;
     }
-    const dueMs = Number(c.timeS) * 1000;
+    // In the run's time (a node imports a block only after its chain started).
+    const dueMs = Number(c.timeS) * 1000 - (this.genesisMs ?? 0);
     if (r.t + HELD_SLACK_MS < dueMs)
       this.fail(
         r.t,
