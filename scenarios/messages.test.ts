@@ -62,27 +62,30 @@ describe('every message of the client table', () => {
 // every-message takes the fault's default list; a kind added after it was frozen has a scenario of
 // its own that expects it delivered and refused (noAckTooFar: noack-proposers.json).
 describe('every Byzantine kind', () => {
-  it.each(DEFAULT_BYZANTINE_TXS)('%s: delivered by its own committed block and refused with the reference code', (kind) => {
-    const b = r.reach.byzantine[kind]!;
-    expect(b.delivered, 'delivered by a block it proposed').toBeGreaterThan(0);
-    expect(b.asExpected, JSON.stringify(b.results)).toBeGreaterThan(0);
-    // Every judged one got the reference's answer (the rest were not judged, or wait for their tally).
-    expect(b.asExpected + b.unjudged + b.pending, JSON.stringify(b.results)).toBe(b.delivered);
-    // The answer it got is the one its records name.
-    const expects = new Set(
-      records.flatMap((x) =>
-        x.obs.kind === 'byzantine.tx' && x.obs.craft === kind && x.obs.expect
-          ? x.obs.expect.codes.map((c) =>
-              x.obs.kind === 'byzantine.tx' && x.obs.expect!.stage === 'side'
-                ? `side ${c}`
-                : `${x.obs.kind === 'byzantine.tx' ? x.obs.expect!.codespace : ''}/${c}`,
-            )
-          : [],
-      ),
-    );
-    expect(
-      [...Object.keys(b.results)].some((res) => expects.has(res)),
-      JSON.stringify(b.results),
-    ).toBe(true);
-  });
+  it.each(DEFAULT_BYZANTINE_TXS)(
+    '%s: delivered by its own committed block and refused with the reference code',
+    (kind) => {
+      const b = r.reach.byzantine[kind]!;
+      expect(b.delivered, 'delivered by a block it proposed').toBeGreaterThan(0);
+      expect(b.asExpected, JSON.stringify(b.results)).toBeGreaterThan(0);
+      // Every judged one got the reference's answer (the rest were not judged, or wait for their tally).
+      expect(b.asExpected + b.unjudged + b.pending, JSON.stringify(b.results)).toBe(b.delivered);
+      // The answer it got is the one its records name.
+      const expects = new Set(
+        records.flatMap((x) =>
+          x.obs.kind === 'byzantine.tx' && x.obs.craft === kind && x.obs.expect
+            ? x.obs.expect.codes.map((c) =>
+                x.obs.kind === 'byzantine.tx' && x.obs.expect!.stage === 'side'
+                  ? `side ${c}`
+                  : `${x.obs.kind === 'byzantine.tx' ? x.obs.expect!.codespace : ''}/${c}`,
+              )
+            : [],
+        ),
+      );
+      expect(
+        [...Object.keys(b.results)].some((res) => expects.has(res)),
+        JSON.stringify(b.results),
+      ).toBe(true);
+    },
+  );
 });
