@@ -10,7 +10,8 @@ import { type NodeMessage } from '../../src/node/messages';
 import { type SidechainNode } from '../../src/node/sidechain/sidechainNode';
 import { accountOf } from '../../src/sidechain/accounts';
 import { MIN_BASE_FEE, SUGGESTED_TIP, nextBaseFee } from '../../src/sidechain/baseFee';
-import { TRANSFER_GAS, type TransferFields, signTransfer } from '../../src/sidechain/transaction';
+import { TRANSFER_GAS, type TransferFields, type TxType, signTransfer } from '../../src/sidechain/transaction';
+import { type Address } from '../../src/core/address';
 import { type UserKey } from '../core/runKeys';
 import { type Rng } from '../env/rng';
 import { type WorkloadSpec } from '../scenario/scenario';
@@ -136,19 +137,7 @@ export class SidechainWallets {
     const from = rng.pick(users);
     const to = rng.pick(users).address;
     const type = rng.bool() ? 2 : 0;
-    if (port.isAlive(node.id)) {
-      const baseFee = nextBaseFee(node.chain.head().block.header);
-      this.send(node.id, from.key, scheme, {
-        type,
-        chainId: node.chain.cfg.chainId,
-        nonce: node.txs.pendingNonce(from.address),
-        to,
-        value: 1n,
-        gasLimit: TRANSFER_GAS,
-        maxFeePerGas: 2n * baseFee + SUGGESTED_TIP,
-        maxPriorityFeePerGas: SUGGESTED_TIP,
-      });
-    }
+    if (port.isAlive(node.id)) this.send(node.id, from.key, scheme, walletTransfer(node, from.address, to, type));
     const s = this.w.sidechainTxs!;
     port.after(what === 'sidechainTxFast' ? s.fastSignedEveryMs! : s.everyMs, { what, index: 0 });
   }
@@ -184,18 +173,9 @@ export class SidechainWallets {
     if (!port.isAlive(node.id)) return;
     const head = node.chain.head();
     const account = accountOf(head.accounts, from.address);
-    const baseFee = nextBaseFee(head.block.header);
-    const f: TransferFields = {
-      type: kind === 'resend' || kind === 'replace' ? type : 2,
-      chainId: node.chain.cfg.chainId,
-      nonce: node.txs.pendingNonce(from.address),
-      to,
-      value: 1n,
-      gasLimit: TRANSFER_GAS,
-      // Room above the tip (a fee cap of two tips), so that a replacement can raise one fee more than the other.
-      maxFeePerGas: 2n * baseFee + 2n * SUGGESTED_TIP,
-      maxPriorityFeePerGas: SUGGESTED_TIP,
-    };
+    const f = walletTransfer(node, from.address, to, kind === 'resend' || kind === 'replace' ? type : 2);
+    // Room above the tip (a fee cap of two tips), so that a replacement can raise one fee more than the other.
+    f.maxFeePerGas += SUGGESTED_TIP;
     const gasCost = f.gasLimit * f.maxFeePerGas;
     switch (kind) {
       case 'resend': {
@@ -255,4 +235,21 @@ export class SidechainWallets {
     }
     this.send(node.id, from.key, port.scheme, f);
   }
+}
+
+/**
+ * What a wallet signs, as ethers' Wallet fills it from the node it asks: the sender's pending nonce,
+ * 1 wei to `to`, 21,000 gas, the suggested tip and a fee cap of twice the next base fee plus it.
+ */
+function walletTransfer(node: SidechainNode, from: Address, to: Address, type: TxType): TransferFields {
+  return {
+    type,
+    chainId: node.chain.cfg.chainId,
+    nonce: node.txs.pendingNonce(from),
+    to,
+    value: 1n,
+    gasLimit: TRANSFER_GAS,
+    maxFeePerGas: 2n * nextBaseFee(node.chain.head().block.header) + SUGGESTED_TIP,
+    maxPriorityFeePerGas: SUGGESTED_TIP,
+  };
 }
