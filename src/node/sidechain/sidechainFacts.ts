@@ -194,7 +194,7 @@ export function admissionFact(
   return {
     raw: tx.raw,
     tx: pooledFact(tx),
-    head: { hash: head.hash, number: head.number },
+    head,
     headGasLimit: pool.gasLimit,
     account: { nonce: account.nonce, balance: account.balance },
     before: seen.before.map(pooledFact),
